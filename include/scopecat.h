@@ -1,0 +1,98 @@
+/* scopecat.h: the public face of libscopecat, a herd-style memory-model
+ * simulator for GPU PTX litmus tests.  Opaque handles, functions that return
+ * an sc_status and fill an sc_error; nothing else is exported.  Every symbol
+ * carries the sc_ prefix.  Memory is owned by the Boehm collector: handles
+ * and strings returned here need no freeing. */
+#ifndef SCOPECAT_H
+#define SCOPECAT_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SC_VERSION_STRING "0.1.0"
+
+/* Status codes.  SC_OK is zero; every other value names a failure class. */
+typedef enum sc_status {
+  SC_OK = 0,
+  SC_ERR_IO,          /* a file could not be opened or read */
+  SC_ERR_SYNTAX,      /* malformed input: expected X, found Y */
+  SC_ERR_SEMANTIC,    /* well formed but meaningless (undeclared register...) */
+  SC_ERR_UNSUPPORTED, /* valid herd input that scopecat does not implement */
+  SC_ERR_LIMIT,       /* a configured limit was hit */
+  SC_ERR_USAGE        /* bad argument to a library function */
+} sc_status;
+
+/* An error: where (file, line, column; 0 when unknown) and what.  The
+ * message of sc_error_message() is "file:line:col: what was expected". */
+typedef struct sc_error sc_error;
+
+const char *sc_status_string(sc_status status);
+sc_status sc_error_status(const sc_error *err);
+const char *sc_error_message(const sc_error *err);
+const char *sc_error_file(const sc_error *err);
+int sc_error_line(const sc_error *err);
+int sc_error_column(const sc_error *err);
+
+/* Library version, e.g. "0.1.0". */
+const char *sc_version(void);
+
+/* ---- Litmus tests ------------------------------------------------------ */
+
+/* The dialect a test was written in.  Both parse to the same test. */
+typedef enum sc_dialect {
+  SC_DIALECT_GPU_PTX, /* herd's GPU_PTX (ASPLOS'15 Fig. 12) */
+  SC_DIALECT_PTX      /* Dat3M's PTX: P0@cta 0,gpu 0 headers */
+} sc_dialect;
+
+typedef struct sc_test sc_test;
+
+/* Limits on what a parse accepts; zero fields take the defaults below. */
+typedef struct sc_parse_limits {
+  size_t max_file_bytes;   /* default 16 MiB */
+  int max_threads;         /* default 256 */
+  int max_instructions;    /* per thread, default 4096 */
+} sc_parse_limits;
+
+/* Parse a litmus test (either dialect, recognised by its first word) from a
+ * file or from a string; `filename` names the string in error messages.
+ * `limits` may be NULL.  On failure *out is NULL and *err says why. */
+sc_status sc_test_load_file(const char *path, const sc_parse_limits *limits,
+                            sc_test **out, sc_error **err);
+sc_status sc_test_load_string(const char *text, const char *filename,
+                              const sc_parse_limits *limits, sc_test **out,
+                              sc_error **err);
+
+const char *sc_test_name(const sc_test *t);
+sc_dialect sc_test_dialect(const sc_test *t);
+int sc_test_thread_count(const sc_test *t);
+int sc_test_instruction_count(const sc_test *t, int thread);
+int sc_test_location_count(const sc_test *t);
+
+/* The canonical GPU_PTX text of a test.  It parses again to an equal test. */
+const char *sc_test_to_string(const sc_test *t);
+
+/* A one-line summary: name, dialect, threads, instructions, locations,
+ * condition kind, and the scope placement. */
+const char *sc_test_summary(const sc_test *t);
+
+/* 1 when two tests are the same test (threads, code, initial state, scopes,
+ * regions, condition), ignoring the dialect, comments and source positions. */
+int sc_test_equal(const sc_test *a, const sc_test *b);
+
+/* ---- Name selection (PCRE2) ------------------------------------------- */
+
+typedef struct sc_select sc_select;
+
+/* Compile a PCRE2 pattern that selects test names; it matches anywhere in
+ * the name unless anchored. */
+sc_status sc_select_compile(const char *pattern, sc_select **out,
+                            sc_error **err);
+int sc_select_match(const sc_select *sel, const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SCOPECAT_H */

@@ -1,0 +1,80 @@
+#!/bin/sh
+# cli.sh: end-to-end checks of the scopecat command line: exit statuses
+# (0 all ran, 1 some failed, 2 bad usage), error positions on stderr, a
+# malformed file in a batch not stopping the others, -select, -check.
+set -u
+srcdir=${SC_SRCDIR:-.}
+builddir=${SC_BUILDDIR:-.}
+scopecat="$builddir/tools/scopecat"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+
+ok() { passed=$((passed + 1)); }
+fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
+
+# expect STATUS CMD...: run CMD, keep its output in $tmp/out and $tmp/err
+expect() {
+  want=$1; shift
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  got=$?
+  if [ "$got" -eq "$want" ]; then ok; else fail "exit $got, expected $want: $*"; cat "$tmp/err"; fi
+}
+
+# has FILE TEXT: FILE contains the fixed string TEXT
+has() {
+  if grep -qF -- "$2" "$1"; then ok; else fail "$1 lacks: $2"; cat "$1"; fi
+}
+
+mp="$srcdir/ptx/herd-gpu-ptx/mp.litmus"
+sb="$srcdir/ptx/herd-gpu-ptx/sb.litmus"
+bad="$srcdir/tests/malformed"
+
+# version and usage
+expect 0 "$scopecat" -version
+has "$tmp/out" "scopecat 0.1.0"
+expect 2 "$scopecat"
+expect 2 "$scopecat" frobnicate
+has "$tmp/err" "unknown command 'frobnicate'"
+expect 2 "$scopecat" parse
+expect 2 "$scopecat" parse -nosuchoption "$mp"
+has "$tmp/err" "unknown option '-nosuchoption'"
+expect 2 "$scopecat" parse -select 'mp(' "$mp"
+has "$tmp/err" "-select:1:4: expected a PCRE2 pattern"
+
+# a good test: summary and canonical form
+expect 0 "$scopecat" parse -summary "$mp"
+has "$tmp/out" "MP: GPU_PTX, 2 threads, 6 instructions, 2 locations, exists, cta [P0] [P1]"
+expect 0 "$scopecat" parse "$sb"
+has "$tmp/out" "GPU_PTX SB"
+has "$tmp/out" " st.cg.s32 [r1], r0 "
+has "$tmp/out" "exists (0:r2=0 /\\ 1:r2=0)"
+# the canonical form is a fixpoint of parse-and-print
+cp "$tmp/out" "$tmp/sb1.litmus"
+expect 0 "$scopecat" parse "$tmp/sb1.litmus"
+if cmp -s "$tmp/out" "$tmp/sb1.litmus"; then ok; else fail "canonical form of sb is not a fixpoint"; fi
+
+# a batch with malformed files: the good ones still print, errors carry
+# file:line:col, the exit status is 1
+expect 1 "$scopecat" parse -summary "$mp" "$bad" "$sb" "$tmp/missing.litmus"
+has "$tmp/out" "MP: GPU_PTX"
+has "$tmp/out" "SB: GPU_PTX"
+has "$tmp/err" "unknown-instruction.litmus:7:2: expected an instruction"
+has "$tmp/err" "found unknown instruction 'frob'"
+has "$tmp/err" "truncated.litmus:8:1: expected an instruction, found end of file"
+has "$tmp/err" "bad-scope.litmus:6:13: unknown qualifier '.gl' for st"
+has "$tmp/err" "missing.litmus: no such file or directory"
+has "$tmp/err" "4 of 6 files failed"
+
+# -select keeps tests by name (PCRE2)
+expect 0 "$scopecat" parse -summary -select '^(MP|SB)$' "$srcdir/ptx/herd-gpu-ptx"
+n=$(wc -l <"$tmp/out")
+# MP.litmus and mp.litmus are both named MP; sb.litmus is SB
+if [ "$n" -eq 3 ]; then ok; else fail "-select kept $n tests, expected 3"; cat "$tmp/out"; fi
+
+# round trip over every bundled test
+expect 0 "$scopecat" parse -check "$srcdir/ptx"
+has "$tmp/out" ", 0 failed"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

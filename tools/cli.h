@@ -1,0 +1,27 @@
+/* cli.h: what the scopecat subcommands share: the list of test files named
+ * on the command line (directories searched for *.litmus) and the exit
+ * statuses.  The CLI is a thin layer: it reads arguments, calls
+ * libscopecat, prints. */
+#ifndef SC_CLI_H
+#define SC_CLI_H
+
+#include <stdbool.h>
+
+enum { EXIT_ALL_RAN = 0, EXIT_SOME_FAILED = 1, EXIT_USAGE = 2 };
+
+typedef struct file_list {
+  char **paths;
+  int n, cap;
+} file_list;
+
+/* Add `arg`: a file as is, a directory as its *.litmus files (recursively,
+ * sorted).  Returns false (with a message on stderr) when arg is missing:
+ * the caller counts it as a failure and goes on with the rest. */
+bool cli_collect(file_list *files, const char *arg);
+
+/* Whether argv[i] is the option `name` (accepting one or two dashes). */
+bool cli_is_option(const char *arg, const char *name);
+
+int cmd_parse(int argc, char **argv);
+
+#endif
