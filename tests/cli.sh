@@ -76,5 +76,10 @@ if [ "$n" -eq 3 ]; then ok; else fail "-select kept $n tests, expected 3"; cat "
 expect 0 "$scopecat" parse -check "$srcdir/ptx"
 has "$tmp/out" ", 0 failed"
 
+# the example program, built against the public header only
+expect 1 "$builddir/examples/summary" "$sb" "$bad/truncated.litmus"
+has "$tmp/out" "SB: GPU_PTX, 2 threads, 6 instructions, 2 locations, exists, cta [P0] [P1]"
+has "$tmp/err" "truncated.litmus:8:1: expected an instruction"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
