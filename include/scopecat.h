@@ -82,6 +82,61 @@ const char *sc_test_summary(const sc_test *t);
  * regions, condition), ignoring the dialect, comments and source positions. */
 int sc_test_equal(const sc_test *a, const sc_test *b);
 
+/* ---- Models and simulation ---------------------------------------------- */
+
+/* A .cat model, parsed once and run on any number of tests.  Includes are
+ * searched in include_dirs, then in the model's own folder. */
+typedef struct sc_model sc_model;
+
+sc_status sc_model_load_file(const char *path, const char *const *include_dirs,
+                             int ninclude, sc_model **out, sc_error **err);
+sc_status sc_model_load_string(const char *text, const char *filename,
+                               const char *const *include_dirs, int ninclude,
+                               sc_model **out, sc_error **err);
+/* The model's title line ("GPU_PTX"...), "" when it has none. */
+const char *sc_model_title(const sc_model *m);
+
+/* Options of a simulation; zero fields take the defaults. */
+typedef struct sc_sim_options {
+  const char *const *skipchecks; /* herd's -skipcheck: checks not to apply */
+  int nskip;
+  int through;           /* herd's -through invalid: keep executions that
+                            fail the model's checks */
+  long max_executions;   /* candidate executions per test, default 10^7 */
+  double timeout;        /* seconds per test, 0: none */
+  int unroll;            /* backward jumps per branch, default 2; -1: default */
+  /* Called about four times a second during long runs, for progress lines;
+   * may be NULL.  The library itself never prints. */
+  void (*progress)(void *ctx, long candidates, double seconds);
+  void *progress_ctx;
+} sc_sim_options;
+
+/* What a model allows for one test: the final states of the allowed
+ * executions, and the verdict on the test's condition. */
+typedef struct sc_result sc_result;
+
+/* Enumerate the candidate executions of `t` and run `m` on each. */
+sc_status sc_simulate(const sc_test *t, const sc_model *m,
+                      const sc_sim_options *opts, sc_result **out,
+                      sc_error **err);
+
+/* The herd7 block of a result: Test, States, Ok/No, Witnesses,
+ * Positive/Negative, Flag, Condition, Observation, Time, Hash. */
+enum { SC_LOG_NOHASH = 1, SC_LOG_NOTIME = 2 };
+const char *sc_result_log(const sc_result *r, unsigned flags);
+
+int sc_result_validated(const sc_result *r); /* herd's Ok */
+long sc_result_positive(const sc_result *r); /* allowed executions where the
+                                                condition's proposition holds */
+long sc_result_negative(const sc_result *r);
+long sc_result_candidates(const sc_result *r); /* candidates the model saw */
+double sc_result_seconds(const sc_result *r);
+int sc_result_state_count(const sc_result *r);
+/* State i (sorted as herd sorts them), as herd prints it: "0:r1=1; x=2;". */
+const char *sc_result_state(const sc_result *r, int i);
+/* herd's Observation word: "Always", "Sometimes" or "Never". */
+const char *sc_result_observation(const sc_result *r);
+
 /* ---- Name selection (PCRE2) ------------------------------------------- */
 
 typedef struct sc_select sc_select;

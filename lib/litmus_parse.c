@@ -690,8 +690,13 @@ static sc_lval parse_lval(sc_parser *p, bool rhs) {
 static sc_prop *parse_prop(sc_parser *p);
 
 static sc_prop *parse_atom_prop(sc_parser *p) {
+  /* herd7 writes negation "~", "not" (in its logs) or "!" */
   if (sc_accept_punct(p, '~') || sc_accept_punct(p, '!'))
     return new_prop(SC_PROP_NOT, parse_atom_prop(p), NULL);
+  if (sc_at_word(p, "not") && tok_is_punct(sc_peek(p, 1), '(')) {
+    sc_next(p);
+    return new_prop(SC_PROP_NOT, parse_atom_prop(p), NULL);
+  }
   if (sc_accept_punct(p, '(')) {
     sc_prop *pr = parse_prop(p);
     sc_expect_punct(p, ')', "')' closing the parenthesis");

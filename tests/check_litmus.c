@@ -171,7 +171,7 @@ static const char predicated[] =
     " and.b32 r0, r0, 0x80000000 ;\n"
     " DONE:                      ;\n"
     "locations [x; 0:r0;]\n"
-    "~exists (0:r0=-1 => ~(x=5))\n";
+    "~exists (0:r0=-1 => not (x=5))\n";
 
 START_TEST(predicated_branch) {
   sc_test *t = parse_ok(predicated);

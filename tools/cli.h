@@ -23,5 +23,6 @@ bool cli_collect(file_list *files, const char *arg);
 bool cli_is_option(const char *arg, const char *name);
 
 int cmd_parse(int argc, char **argv);
+int cmd_sim(int argc, char **argv);
 
 #endif

@@ -78,6 +78,9 @@ static void usage(FILE *out) {
   fprintf(out,
           "usage: scopecat COMMAND [options] FILE|DIR...\n"
           "commands:\n"
+          "  sim       (the default) enumerate the candidate executions of\n"
+          "            each test and print which final states the model\n"
+          "            allows, in herd7's format; `scopecat sim -help'\n"
           "  parse     parse litmus tests (GPU_PTX or PTX dialect) and print\n"
           "            them in canonical GPU_PTX form (-summary: one line each;\n"
           "            -check: verify the canonical form parses back equal)\n"
@@ -100,6 +103,12 @@ int main(int argc, char **argv) {
   }
   if (strcmp(argv[1], "parse") == 0)
     return cmd_parse(argc - 1, argv + 1);
+  if (strcmp(argv[1], "sim") == 0)
+    return cmd_sim(argc - 1, argv + 1);
+  /* plain `scopecat FILE...` simulates, as plain herd7 does */
+  struct stat st;
+  if (argv[1][0] == '-' || stat(argv[1], &st) == 0 || strchr(argv[1], '.'))
+    return cmd_sim(argc, argv);
   fprintf(stderr, "scopecat: unknown command '%s'\n", argv[1]);
   usage(stderr);
   return EXIT_USAGE;

@@ -1,0 +1,450 @@
+/* enum.c: candidate executions and the simulation loop.  First the values
+ * each location may hold are found (a least fixpoint: initial values, then
+ * the values written by trace combinations in which every read can find a
+ * write of its value, until nothing new appears; values out of thin air
+ * are never guessed, as herd7's equations never invent them).  Then for
+ * each choice of one trace per thread, every rf (each read from a write of
+ * the same location and value) and every co (per location, a total order
+ * of its writes after the initial one) is built and given to the model;
+ * the final states of the executions it allows are collected. */
+#define _POSIX_C_SOURCE 200809L
+#include "error.h"
+#include "exec.h"
+#include "gcmem.h"
+#include "model.h"
+#include "result.h"
+
+#include <string.h>
+#include <stdlib.h>
+#include <time.h>
+
+#define DEFAULT_MAX_EXECUTIONS 10000000L
+#define MAX_VALUES_PER_LOCATION 256
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ---- Observed terms and states ------------------------------------------- */
+
+static void observe(sc_result *r, sc_lval lv, int *cap) {
+  if (lv.kind != SC_LVAL_REG && lv.kind != SC_LVAL_LOC)
+    return;
+  for (int i = 0; i < r->nobserved; i++) {
+    const sc_lval *o = &r->observed[i];
+    if (o->kind == lv.kind && o->loc == lv.loc &&
+        (lv.kind == SC_LVAL_LOC || (o->thread == lv.thread && o->reg == lv.reg)))
+      return;
+  }
+  sc_grow(&r->observed, cap, r->nobserved + 1, sizeof(sc_lval));
+  r->observed[r->nobserved++] = lv;
+}
+
+static void observe_prop(sc_result *r, const sc_prop *p, int *cap) {
+  if (!p)
+    return;
+  if (p->kind == SC_PROP_EQ || p->kind == SC_PROP_NE) {
+    observe(r, p->lhs, cap);
+    observe(r, p->rhs, cap);
+  }
+  observe_prop(r, p->a, cap);
+  observe_prop(r, p->b, cap);
+}
+
+static const sc_test *sort_test; /* qsort has no context argument */
+
+static int compare_lvals(const void *pa, const void *pb) {
+  const sc_lval *a = pa, *b = pb;
+  if (a->kind != b->kind)
+    return a->kind == SC_LVAL_REG ? -1 : 1;
+  if (a->kind == SC_LVAL_LOC)
+    return strcmp(sort_test->locs[a->loc].name, sort_test->locs[b->loc].name);
+  if (a->thread != b->thread)
+    return a->thread - b->thread;
+  return strcmp(sort_test->threads[a->thread].regs[a->reg].name,
+                sort_test->threads[b->thread].regs[b->reg].name);
+}
+
+/* herd shows the terms of the condition and of `locations [...]`,
+ * registers first (by thread, then name), then locations by name. */
+static void choose_observed(sc_result *r, const sc_test *t) {
+  int cap = 0;
+  for (int i = 0; i < t->nobserved; i++)
+    observe(r, t->observed[i], &cap);
+  observe_prop(r, t->cond, &cap);
+  sort_test = t;
+  qsort(r->observed, (size_t)r->nobserved, sizeof(sc_lval), compare_lvals);
+}
+
+static int compare_values(const int64_t *a, const int64_t *b, int n) {
+  for (int i = 0; i < n; i++)
+    if (a[i] != b[i])
+      return a[i] < b[i] ? -1 : 1;
+  return 0;
+}
+
+/* Count one allowed execution ending in `values` (kept sorted). */
+static void record_state(sc_result *r, const int64_t *values, bool holds) {
+  int lo = 0, hi = r->nstates;
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    int c = compare_values(r->states[mid].values, values, r->nobserved);
+    if (c == 0) {
+      r->states[mid].count++;
+      return;
+    }
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  sc_grow(&r->states, &r->capstates, r->nstates + 1, sizeof(sc_state));
+  memmove(&r->states[lo + 1], &r->states[lo],
+          sizeof(sc_state) * (size_t)(r->nstates - lo));
+  sc_state *s = &r->states[lo];
+  s->values = sc_alloc_atomic(sizeof(int64_t) * (size_t)(r->nobserved + 1));
+  memcpy(s->values, values, sizeof(int64_t) * (size_t)r->nobserved);
+  s->count = 1;
+  s->holds = holds;
+  r->nstates++;
+}
+
+static void record_flags(sc_result *r, const sc_cat_outcome *o) {
+  for (int i = 0; i < o->nflags; i++) {
+    bool known = false;
+    for (int k = 0; k < r->nflags && !known; k++)
+      known = strcmp(r->flags[k], o->flags[i]) == 0;
+    if (known)
+      continue;
+    sc_grow(&r->flags, &r->capflags, r->nflags + 1, sizeof(char *));
+    r->flags[r->nflags++] = o->flags[i];
+  }
+}
+
+/* ---- The search ---------------------------------------------------------- */
+
+typedef struct search {
+  const sc_test *t;
+  const sc_model *m;
+  sc_sim_options opts;
+  sc_cat_eval_options eval;
+  sc_result *r;
+  double start, last_progress;
+  int64_t *values; /* scratch: the observed values of one execution */
+  sc_error *err;
+} search;
+
+/* Per location: its writes (not the initial one) in the order tried. */
+typedef struct co_choice {
+  int init;    /* the initial write */
+  int *writes;
+  int n;
+} co_choice;
+
+static void reverse(int *a, int lo, int hi) {
+  for (; lo < hi; lo++, hi--) {
+    int tmp = a[lo];
+    a[lo] = a[hi];
+    a[hi] = tmp;
+  }
+}
+
+/* The next order of a[0..n-1] in lexicographic order; after the last one,
+ * wrap around to the first (sorted) one and return false. */
+static bool next_permutation(int *a, int n) {
+  int i = n - 2;
+  while (i >= 0 && a[i] >= a[i + 1])
+    i--;
+  if (i < 0) {
+    reverse(a, 0, n - 1);
+    return false;
+  }
+  int j = n - 1;
+  while (a[j] <= a[i])
+    j--;
+  int tmp = a[i];
+  a[i] = a[j];
+  a[j] = tmp;
+  reverse(a, i + 1, n - 1);
+  return true;
+}
+
+static void build_co(sc_execution *x, const co_choice *co, int nlocs) {
+  sc_rel_clear(x->co);
+  for (int l = 0; l < nlocs; l++) {
+    const co_choice *c = &co[l];
+    for (int i = 0; i < c->n; i++) {
+      sc_rel_add(x->co, c->init, c->writes[i]);
+      for (int j = i + 1; j < c->n; j++)
+        sc_rel_add(x->co, c->writes[i], c->writes[j]);
+    }
+  }
+}
+
+static sc_status check_budget(search *s) {
+  long n = ++s->r->candidates;
+  if (n > s->opts.max_executions)
+    return sc_fail(&s->err, SC_ERR_LIMIT, s->t->file, 0, 0,
+                   "expected at most %ld candidate executions (the "
+                   "-max-executions limit)", s->opts.max_executions);
+  if ((n & 255) == 0) {
+    double t = now();
+    if (s->opts.timeout > 0 && t - s->start > s->opts.timeout)
+      return sc_fail(&s->err, SC_ERR_LIMIT, s->t->file, 0, 0,
+                     "expected to finish within %g s (the -timeout limit)",
+                     s->opts.timeout);
+    if (s->opts.progress && t - s->last_progress > 0.25) {
+      s->last_progress = t;
+      s->opts.progress(s->opts.progress_ctx, n, t - s->start);
+    }
+  }
+  return SC_OK;
+}
+
+/* One candidate: rf and co are set in x. */
+static sc_status evaluate(search *s, sc_execution *x, sc_cat_env *env) {
+  sc_status st = check_budget(s);
+  if (st)
+    return st;
+  sc_exec_bind_dynamic(x, env);
+  sc_cat_outcome out;
+  st = sc_cat_eval(s->m->cat, env, &s->eval, &out, &s->err);
+  if (st)
+    return st;
+  if (!out.allowed && !s->opts.through)
+    return SC_OK;
+  if (s->t->filter && !sc_exec_holds(x, s->t->filter))
+    return SC_OK;
+  bool holds = sc_exec_holds(x, s->t->cond);
+  if (holds)
+    s->r->positive++;
+  else
+    s->r->negative++;
+  for (int i = 0; i < s->r->nobserved; i++)
+    s->values[i] = sc_exec_lval(x, &s->r->observed[i]);
+  record_state(s->r, s->values, holds);
+  record_flags(s->r, &out);
+  return SC_OK;
+}
+
+/* Every co for the rf in x: an odometer over per-location permutations. */
+static sc_status each_co(search *s, sc_execution *x, sc_cat_env *env,
+                         co_choice *co, int nlocs) {
+  for (;;) {
+    build_co(x, co, nlocs);
+    sc_status st = evaluate(s, x, env);
+    if (st)
+      return st;
+    int l = 0;
+    while (l < nlocs && !next_permutation(co[l].writes, co[l].n))
+      l++; /* wrapped around: sorted again, carry to the next location */
+    if (l == nlocs)
+      return SC_OK;
+  }
+}
+
+/* Every rf: an odometer over each read's candidate writes. */
+static sc_status each_rf(search *s, sc_execution *x, sc_cat_env *env) {
+  int n = x->nevents, nreads = 0;
+  int *reads = sc_alloc_atomic(sizeof(int) * (size_t)(n + 1));
+  int **cands = sc_alloc(sizeof(int *) * (size_t)(n + 1));
+  int *ncands = sc_alloc_atomic(sizeof(int) * (size_t)(n + 1));
+  for (int i = 0; i < n; i++) {
+    if (x->events[i].kind != SC_EV_READ)
+      continue;
+    cands[nreads] = sc_alloc_atomic(sizeof(int) * (size_t)n);
+    ncands[nreads] = 0;
+    for (int w = 0; w < n; w++)
+      if (x->events[w].kind == SC_EV_WRITE && x->events[w].loc == x->events[i].loc &&
+          x->events[w].value == x->events[i].value)
+        cands[nreads][ncands[nreads]++] = w;
+    if (ncands[nreads] == 0)
+      return SC_OK; /* this trace reads a value nobody writes */
+    reads[nreads++] = i;
+  }
+  /* co choices, sorted so that next_permutation visits every order */
+  int nlocs = s->t->nlocs;
+  co_choice *co = sc_alloc(sizeof(co_choice) * (size_t)(nlocs + 1));
+  for (int l = 0; l < nlocs; l++) {
+    co[l].writes = sc_alloc_atomic(sizeof(int) * (size_t)(n + 1));
+    co[l].init = -1;
+  }
+  for (int i = 0; i < n; i++) {
+    const sc_event *e = &x->events[i];
+    if (e->kind != SC_EV_WRITE)
+      continue;
+    if (e->thread < 0)
+      co[e->loc].init = i;
+    else
+      co[e->loc].writes[co[e->loc].n++] = i;
+  }
+  int *pick = sc_alloc_atomic(sizeof(int) * (size_t)(nreads + 1));
+  memset(pick, 0, sizeof(int) * (size_t)(nreads + 1));
+  for (;;) {
+    sc_rel_clear(x->rf);
+    for (int k = 0; k < nreads; k++)
+      sc_rel_add(x->rf, cands[k][pick[k]], reads[k]);
+    sc_status st = each_co(s, x, env, co, nlocs);
+    if (st)
+      return st;
+    int k = 0;
+    while (k < nreads && ++pick[k] == ncands[k])
+      pick[k++] = 0;
+    if (k == nreads)
+      return SC_OK;
+  }
+}
+
+/* The next choice of one trace per thread (an odometer); false after the
+ * last, when `pick` is back to all zeros. */
+static bool next_choice(int *pick, const sc_thread_traces *all, int nthreads) {
+  int th = 0;
+  while (th < nthreads && ++pick[th] == all[th].ntraces)
+    pick[th++] = 0;
+  return th < nthreads;
+}
+
+static void choose(const sc_trace **chosen, const int *pick,
+                   const sc_thread_traces *all, int nthreads) {
+  for (int th = 0; th < nthreads; th++)
+    chosen[th] = &all[th].traces[pick[th]];
+}
+
+static bool any_thread_without_traces(const sc_thread_traces *all, int n) {
+  for (int th = 0; th < n; th++)
+    if (all[th].ntraces == 0)
+      return true; /* every path of this thread was cut by the unroll bound */
+  return false;
+}
+
+/* Can these traces form an execution: does every read find a write of its
+ * value, the initial one or one of the chosen traces? */
+static bool reads_can_be_fed(const sc_test *t, const sc_trace **chosen) {
+  for (int a = 0; a < t->nthreads; a++)
+    for (int i = 0; i < chosen[a]->nevents; i++) {
+      const sc_trace_event *r = &chosen[a]->events[i];
+      if (r->kind != SC_EV_READ || r->value == sc_value_of(t->locs[r->loc].init))
+        continue;
+      bool fed = false;
+      for (int b = 0; b < t->nthreads && !fed; b++)
+        for (int j = 0; j < chosen[b]->nevents && !fed; j++) {
+          const sc_trace_event *w = &chosen[b]->events[j];
+          fed = w->kind == SC_EV_WRITE && w->loc == r->loc && w->value == r->value;
+        }
+      if (!fed)
+        return false;
+    }
+  return true;
+}
+
+/* The least fixpoint of the values locations may hold, and the traces
+ * that reading them gives. */
+static sc_status find_traces(search *s, const sc_sem_limits *lim,
+                             sc_thread_traces **out, sc_error **err) {
+  const sc_test *t = s->t;
+  sc_value_sets *vs = sc_values_initial(t);
+  int *pick = sc_alloc_atomic(sizeof(int) * (size_t)(t->nthreads + 1));
+  const sc_trace **chosen = sc_alloc(sizeof(sc_trace *) * (size_t)(t->nthreads + 1));
+  for (;;) {
+    sc_thread_traces *all;
+    sc_status st = sc_sem_traces(t, lim, vs, &all, err);
+    if (st)
+      return st;
+    *out = all;
+    /* A thread whose every path is cut may complete once others' values
+     * are known: stand it in with an empty trace while values grow. */
+    sc_thread_traces *view = sc_alloc(sizeof(sc_thread_traces) * (size_t)(t->nthreads + 1));
+    for (int th = 0; th < t->nthreads; th++) {
+      view[th] = all[th];
+      if (view[th].ntraces == 0) {
+        view[th].traces = sc_alloc(sizeof(sc_trace));
+        view[th].ntraces = 1;
+      }
+    }
+    all = view;
+    bool grew = false;
+    memset(pick, 0, sizeof(int) * (size_t)(t->nthreads + 1));
+    do {
+      choose(chosen, pick, all, t->nthreads);
+      if (!reads_can_be_fed(t, chosen))
+        continue;
+      for (int a = 0; a < t->nthreads; a++)
+        for (int i = 0; i < chosen[a]->nevents; i++) {
+          const sc_trace_event *w = &chosen[a]->events[i];
+          if (w->kind == SC_EV_WRITE)
+            grew |= sc_values_add(vs, w->loc, w->value);
+        }
+    } while (next_choice(pick, all, t->nthreads));
+    if (!grew)
+      return SC_OK;
+    for (int l = 0; l < t->nlocs; l++)
+      if (vs->n[l] > MAX_VALUES_PER_LOCATION)
+        return sc_fail(err, SC_ERR_LIMIT, t->file, 0, 0,
+                       "expected location %s to hold at most %d values",
+                       t->locs[l].name, MAX_VALUES_PER_LOCATION);
+  }
+}
+
+/* Every choice of one trace per thread. */
+static sc_status each_trace_choice(search *s, const sc_thread_traces *all) {
+  const sc_test *t = s->t;
+  if (any_thread_without_traces(all, t->nthreads))
+    return SC_OK;
+  int *pick = sc_alloc_atomic(sizeof(int) * (size_t)(t->nthreads + 1));
+  memset(pick, 0, sizeof(int) * (size_t)(t->nthreads + 1));
+  const sc_trace **chosen = sc_alloc(sizeof(sc_trace *) * (size_t)(t->nthreads + 1));
+  do {
+    choose(chosen, pick, all, t->nthreads);
+    if (!reads_can_be_fed(t, chosen))
+      continue;
+    sc_execution *x = sc_exec_new(t, chosen);
+    sc_cat_env *env = sc_cat_env_new(x->nevents);
+    sc_exec_bind_static(x, env);
+    sc_status st = each_rf(s, x, env);
+    if (st)
+      return st;
+  } while (next_choice(pick, all, t->nthreads));
+  return SC_OK;
+}
+
+sc_status sc_simulate(const sc_test *t, const sc_model *m,
+                      const sc_sim_options *opts, sc_result **out,
+                      sc_error **err) {
+  sc_gc_init();
+  *out = NULL;
+  if (!t || !m)
+    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0, "no test or no model given");
+  search s;
+  memset(&s, 0, sizeof s);
+  s.t = t;
+  s.m = m;
+  if (opts)
+    s.opts = *opts;
+  else
+    s.opts.unroll = -1;
+  if (s.opts.max_executions <= 0)
+    s.opts.max_executions = DEFAULT_MAX_EXECUTIONS;
+  s.eval.skipchecks = s.opts.skipchecks;
+  s.eval.nskip = s.opts.nskip;
+  s.r = sc_alloc(sizeof(sc_result));
+  s.r->test = t;
+  choose_observed(s.r, t);
+  s.values = sc_alloc_atomic(sizeof(int64_t) * (size_t)(s.r->nobserved + 1));
+  s.start = s.last_progress = now();
+  sc_sem_limits lim = {s.opts.unroll, 0};
+  sc_thread_traces *all;
+  sc_status st = find_traces(&s, &lim, &all, err);
+  if (st)
+    return st;
+  st = each_trace_choice(&s, all);
+  if (st) {
+    if (err)
+      *err = s.err;
+    return st;
+  }
+  s.r->seconds = now() - s.start;
+  *out = s.r;
+  return SC_OK;
+}

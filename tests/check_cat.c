@@ -1,0 +1,898 @@
+/* check_cat.c: unit tests of the cat interpreter (lib/cat.h): parsing as
+ * herd7 parses (precedence, errors with their positions), evaluation on
+ * hand-made relations whose answers are worked out by hand in the comments,
+ * includes, and herd's 2015 PTX model on hand-built candidate executions.
+ * Data files are found under $SC_SRCDIR/tests/data (default "."). */
+#include "cat.h"
+#include "cat_eval.h" /* to look inside value sets */
+#include "gcmem.h"
+
+#include <check.h>
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- Helpers ------------------------------------------------------------- */
+
+static const char *srcdir(void) {
+  const char *d = getenv("SC_SRCDIR");
+  return d && *d ? d : ".";
+}
+
+static const char *data_path(const char *name) {
+  return sc_printf("%s/tests/data/%s", srcdir(), name);
+}
+
+static sc_cat_model *load_ok(const char *text) {
+  sc_cat_model *m = NULL;
+  sc_error *err = NULL;
+  sc_status st = sc_cat_load_string(text, "t.cat", NULL, 0, &m, &err);
+  ck_assert_msg(st == SC_OK, "load failed: %s", sc_error_message(err));
+  return m;
+}
+
+static sc_rel *rel_of(int n, const int *pairs) {
+  sc_rel *r = sc_rel_new(n);
+  for (int i = 0; pairs[i] >= 0; i += 2)
+    sc_rel_add(r, pairs[i], pairs[i + 1]);
+  return r;
+}
+
+static sc_set *set_of(int n, const int *elts) {
+  sc_set *s = sc_set_new(n);
+  for (int i = 0; elts[i] >= 0; i++)
+    sc_set_add(s, elts[i]);
+  return s;
+}
+
+static void bind_rel(sc_cat_env *env, const char *name, const int *pairs) {
+  sc_cat_env_bind_rel(env, name, rel_of(sc_cat_env_nevents(env), pairs));
+}
+
+static void bind_set(sc_cat_env *env, const char *name, const int *elts) {
+  sc_cat_env_bind_set(env, name, set_of(sc_cat_env_nevents(env), elts));
+}
+
+#define NONE ((int[]){-1})
+
+static sc_cat_outcome eval_ok(const sc_cat_model *m, const sc_cat_env *env,
+                              const sc_cat_eval_options *opts) {
+  sc_cat_outcome out;
+  sc_error *err = NULL;
+  sc_status st = sc_cat_eval(m, env, opts, &out, &err);
+  ck_assert_msg(st == SC_OK, "eval failed: %s", sc_error_message(err));
+  return out;
+}
+
+static const sc_cat_value *lookup(const sc_cat_outcome *out, const char *name) {
+  const sc_cat_value *v = NULL;
+  sc_error *err = NULL;
+  sc_status st = sc_cat_result_lookup(out->result, name, &v, &err);
+  ck_assert_msg(st == SC_OK, "lookup %s failed: %s", name, sc_error_message(err));
+  ck_assert_msg(v != NULL, "%s is unbound", name);
+  return v;
+}
+
+static const sc_rel *lookup_rel(const sc_cat_outcome *out, const char *name, int n) {
+  const sc_rel *r = sc_cat_value_rel(lookup(out, name), n);
+  ck_assert_msg(r != NULL, "%s is not a relation", name);
+  return r;
+}
+
+static void assert_rel(const sc_cat_outcome *out, const char *name, int n,
+                       const int *pairs) {
+  ck_assert_msg(sc_rel_equal(lookup_rel(out, name, n), rel_of(n, pairs)),
+                "%s differs from the expected relation", name);
+}
+
+static const sc_cat_check *find_check(const sc_cat_outcome *out, const char *name) {
+  for (int i = 0; i < out->nchecks; i++)
+    if (strcmp(out->checks[i].name, name) == 0)
+      return &out->checks[i];
+  ck_abort_msg("no check named %s", name);
+  return NULL;
+}
+
+/* The model fails to evaluate with `status` and a message holding `where`
+ * ("file:line:col") and `what`. */
+static void assert_eval_error(const sc_cat_model *m, const sc_cat_env *env,
+                              const sc_cat_eval_options *opts, sc_status status,
+                              const char *where, const char *what) {
+  sc_cat_outcome out;
+  sc_error *err = NULL;
+  sc_status st = sc_cat_eval(m, env, opts, &out, &err);
+  ck_assert_int_eq(st, status);
+  const char *msg = sc_error_message(err);
+  ck_assert_msg(strncmp(msg, where, strlen(where)) == 0, "message '%s' not at %s", msg, where);
+  ck_assert_msg(strstr(msg, what) != NULL, "message '%s' lacks '%s'", msg, what);
+}
+
+/* ---- Precedence, checked on relations where the readings differ ---------- */
+
+/* Each case: an expression, herd's reading (from modelParser.mly's
+ * declarations), the other reading, and relations (n = 3) on which the two
+ * readings give different values. */
+static const struct {
+  const char *exp, *herd, *other;
+  int a[8], b[8], c[8];
+} prec_cases[] = {
+  /* | is looser than ;  a={0->1} b={0->1} c={1->2}: a|(b;c) = {0->1,0->2}, (a|b);c = {0->2} */
+  {"a | b ; c", "a | (b ; c)", "(a | b) ; c", {0, 1, -1}, {0, 1, -1}, {1, 2, -1}},
+  /* \ is tighter than ;  a={0->1} b=c={1->2}: a;(b\c) = {}, (a;b)\c = {0->2} */
+  {"a ; b \\ c", "a ; (b \\ c)", "(a ; b) \\ c", {0, 1, -1}, {1, 2, -1}, {1, 2, -1}},
+  /* \ is left-associative  a={0->1,0->2} b=c={0->1}: (a\b)\c = {0->2}, a\(b\c) = a */
+  {"a \\ b \\ c", "(a \\ b) \\ c", "a \\ (b \\ c)", {0, 1, 0, 2, -1}, {0, 1, -1}, {0, 1, -1}},
+  /* & is tighter than \  a=b={0->1} c={}: a\(b&c) = {0->1}, (a\b)&c = {} */
+  {"a \\ b & c", "a \\ (b & c)", "(a \\ b) & c", {0, 1, -1}, {0, 1, -1}, {-1}},
+  /* | is looser than &  a={0->1} b=c={}: a|(b&c) = {0->1}, (a|b)&c = {} */
+  {"a | b & c", "a | (b & c)", "(a | b) & c", {0, 1, -1}, {-1}, {-1}},
+  /* ; is looser than &  a={0->1} b=c={1->2}: a;(b&c) = {0->2}, (a;b)&c = {} */
+  {"a ; b & c", "a ; (b & c)", "(a ; b) & c", {0, 1, -1}, {1, 2, -1}, {1, 2, -1}},
+  /* ~ is tighter than |  a={} b={0->0}: (~a)|b is everything, ~(a|b) lacks 0->0 */
+  {"~a | b", "(~a) | b", "~(a | b)", {-1}, {0, 0, -1}, {-1}},
+  /* postfix + is tighter than ;  a={0->1} b={1->2,2->1}: a;(b+) = {0->1,0->2}, (a;b)+ = {0->2} */
+  {"a ; b+", "a ; (b+)", "(a ; b)+", {0, 1, -1}, {1, 2, 2, 1, -1}, {-1}},
+  /* ^-1 is tighter than ;  a={0->1} b={0->2}: (a^-1);b = {1->2}, (a;b)^-1 = {} */
+  {"a^-1 ; b", "(a^-1) ; b", "(a ; b)^-1", {0, 1, -1}, {0, 2, -1}, {-1}},
+  /* application is tighter than |  f(x) = x;x, a={0->1,1->2} b={2->0}:
+   * (f a)|b = {0->2,2->0}, f(a|b) = {0->2,1->0,2->1} */
+  {"f(a) | b", "(f(a)) | b", "f(a | b)", {0, 1, 1, 2, -1}, {2, 0, -1}, {-1}},
+};
+
+START_TEST(precedence) {
+  const char *text = sc_printf("\"prec\"\nlet f(x) = x ; x\nlet x = %s\nlet herd = %s\n"
+                               "let other = %s\n",
+                               prec_cases[_i].exp, prec_cases[_i].herd, prec_cases[_i].other);
+  sc_cat_model *m = load_ok(text);
+  sc_cat_env *env = sc_cat_env_new(3);
+  bind_rel(env, "a", prec_cases[_i].a);
+  bind_rel(env, "b", prec_cases[_i].b);
+  bind_rel(env, "c", prec_cases[_i].c);
+  sc_cat_outcome out = eval_ok(m, env, NULL);
+  const sc_rel *x = lookup_rel(&out, "x", 3);
+  const sc_rel *herd = lookup_rel(&out, "herd", 3);
+  const sc_rel *other = lookup_rel(&out, "other", 3);
+  ck_assert_msg(!sc_rel_equal(herd, other), "case %d does not tell the readings apart", _i);
+  ck_assert_msg(sc_rel_equal(x, herd), "'%s' is not read as '%s'", prec_cases[_i].exp,
+                prec_cases[_i].herd);
+}
+END_TEST
+
+START_TEST(cartesian_and_postfix_star) {
+  /* W*R binds tighter than &; a '*' before a new instruction is the postfix
+   * closure; before an operand it is the cartesian product. */
+  sc_cat_model *m = load_ok("\"star\"\n"
+                            "let x = r & W * R\n"
+                            "let s = r*\n"
+                            "let p = W * R\n"
+                            "let q = r* ; r\n");
+  sc_cat_env *env = sc_cat_env_new(3);
+  bind_rel(env, "r", (int[]){0, 1, 1, 0, -1});
+  bind_set(env, "W", (int[]){0, -1});
+  bind_set(env, "R", (int[]){1, -1});
+  sc_cat_outcome out = eval_ok(m, env, NULL);
+  assert_rel(&out, "x", 3, (int[]){0, 1, -1});
+  /* r* = r+ | id: 0 and 1 reach each other and themselves; 2 only itself */
+  assert_rel(&out, "s", 3, (int[]){0, 0, 0, 1, 1, 0, 1, 1, 2, 2, -1});
+  assert_rel(&out, "p", 3, (int[]){0, 1, -1});
+  assert_rel(&out, "q", 3, (int[]){0, 0, 0, 1, 1, 0, 1, 1, -1});
+}
+END_TEST
+
+/* ---- Fixpoints, functions ------------------------------------------------ */
+
+START_TEST(let_rec_transitive_closure) {
+  /* 0->1->2->3->1: tc must equal r+ (0 reaches 1,2,3; 1,2,3 reach each other) */
+  sc_cat_model *m = load_ok("\"tc\"\nlet rec tc = r | (tc ; r)\nlet plus = r+\n");
+  sc_cat_env *env = sc_cat_env_new(5);
+  bind_rel(env, "r", (int[]){0, 1, 1, 2, 2, 3, 3, 1, -1});
+  sc_cat_outcome out = eval_ok(m, env, NULL);
+  assert_rel(&out, "tc", 5, (int[]){0, 1, 0, 2, 0, 3, 1, 1, 1, 2, 1, 3, 2, 1, 2, 2, 2, 3,
+                                     3, 1, 3, 2, 3, 3, -1});
+  ck_assert(sc_rel_equal(lookup_rel(&out, "tc", 5), lookup_rel(&out, "plus", 5)));
+}
+END_TEST
+
+START_TEST(let_rec_mutual) {
+  /* On the chain 0->1->2->3->4, odd holds the pairs at odd distance and
+   * even those at even distance >= 2. */
+  sc_cat_model *m = load_ok("\"odd-even\"\n"
+                            "let rec odd = r | (even ; r)\n"
+                            "and even = odd ; r\n");
+  sc_cat_env *env = sc_cat_env_new(5);
+  bind_rel(env, "r", (int[]){0, 1, 1, 2, 2, 3, 3, 4, -1});
+  sc_cat_outcome out = eval_ok(m, env, NULL);
+  assert_rel(&out, "odd", 5, (int[]){0, 1, 0, 3, 1, 2, 1, 4, 2, 3, 3, 4, -1});
+  assert_rel(&out, "even", 5, (int[]){0, 2, 0, 4, 1, 3, 2, 4, -1});
+}
+END_TEST
+
+START_TEST(let_rec_iteration_limit) {
+  /* x oscillates: {} -> {0} -> {1} -> {0} -> ...: A\x gives {0} when 0 is
+   * not in x, range([x&A];ab) gives {1} when it is.  Never stable. */
+  sc_cat_model *m = load_ok("\"osc\"\n"
+                            "let rec x = (A \\ x) | range([x & A] ; ab)\n"
+                            "empty x\n");
+  sc_cat_env *env = sc_cat_env_new(2);
+  bind_set(env, "A", (int[]){0, -1});
+  bind_rel(env, "ab", (int[]){0, 1, -1});
+  sc_cat_eval_options opts = {.max_fixpoint_iterations = 50};
+  assert_eval_error(m, env, &opts, SC_ERR_LIMIT, "t.cat:2:1:", "within 50 iterations");
+}
+END_TEST
+
+START_TEST(functions) {
+  sc_cat_model *m = load_ok("\"fun\"\n"
+                            "let f(x) = x ; x\n"
+                            "let g(a, b) = a | b\n"
+                            "let h = fun x -> x^-1\n"
+                            "let add x = fun y -> x | y\n"
+                            "let twice f = fun x -> f (f x)\n"
+                            "let r1 = f(r)\n"
+                            "let r2 = g(r, s)\n"
+                            "let r3 = h(r)\n"
+                            "let r4 = add r s\n"
+                            "let hh = twice h\n"
+                            "let r5 = hh r\n"
+                            "let r6 = let t = r ; s in t | s\n");
+  sc_cat_env *env = sc_cat_env_new(3);
+  bind_rel(env, "r", (int[]){0, 1, 1, 2, -1});
+  bind_rel(env, "s", (int[]){2, 0, -1});
+  sc_cat_outcome out = eval_ok(m, env, NULL);
+  assert_rel(&out, "r1", 3, (int[]){0, 2, -1});
+  assert_rel(&out, "r2", 3, (int[]){0, 1, 1, 2, 2, 0, -1});
+  assert_rel(&out, "r3", 3, (int[]){1, 0, 2, 1, -1});
+  assert_rel(&out, "r4", 3, (int[]){0, 1, 1, 2, 2, 0, -1});
+  assert_rel(&out, "r5", 3, (int[]){0, 1, 1, 2, -1});
+  /* r;s = {1->0}, so r6 = {1->0, 2->0} */
+  assert_rel(&out, "r6", 3, (int[]){1, 0, 2, 0, -1});
+}
+END_TEST
+
+START_TEST(prelude_and_sets) {
+  /* One thread 0 -> 1 -> 2 with a fence at 1: fencerel(F) = {0->2}.  map
+   * (from herd's stdlib) squares each event set of {A, B}. */
+  sc_cat_model *m = load_ok("\"prelude\"\n"
+                            "let fr-fence = fencerel(F)\n"
+                            "let squares = map (fun e -> e * e) {A, B}\n"
+                            "let m = match {A} with {} -> B || x ++ rest -> x end\n"
+                            "let i = if A subset B then A else B\n"
+                            "let t = try no-such-name with A\n"
+                            "let u = try fail(A) with B\n"
+                            "let e = emptyset\n");
+  sc_cat_env *env = sc_cat_env_new(3);
+  bind_rel(env, "po", (int[]){0, 1, 0, 2, 1, 2, -1});
+  bind_set(env, "F", (int[]){1, -1});
+  bind_set(env, "A", (int[]){0, -1});
+  bind_set(env, "B", (int[]){1, 2, -1});
+  sc_cat_outcome out = eval_ok(m, env, NULL);
+  assert_rel(&out, "fr-fence", 3, (int[]){0, 2, -1});
+  const sc_cat_value *sq = lookup(&out, "squares");
+  ck_assert_int_eq(sc_cat_value_kind(sq), SC_CAT_VALSET);
+  ck_assert_int_eq(sq->u.vs.n, 2);
+  ck_assert(sc_set_equal(sc_cat_value_set(lookup(&out, "m"), 3), set_of(3, (int[]){0, -1})));
+  ck_assert(sc_set_equal(sc_cat_value_set(lookup(&out, "i"), 3), set_of(3, (int[]){1, 2, -1})));
+  ck_assert(sc_set_equal(sc_cat_value_set(lookup(&out, "t"), 3), set_of(3, (int[]){0, -1})));
+  ck_assert(sc_set_equal(sc_cat_value_set(lookup(&out, "u"), 3), set_of(3, (int[]){1, 2, -1})));
+  ck_assert(sc_set_is_empty(sc_cat_value_set(lookup(&out, "e"), 3)));
+}
+END_TEST
+
+START_TEST(prelude_defers_to_the_caller) {
+  /* The caller binds po-loc but not loc: the prelude's po-loc = po & loc
+   * must not replace it.  rfe is not bound: the prelude's rf & ext gives it. */
+  sc_cat_model *m = load_ok("\"defaults\"\nlet x = po-loc\nlet y = rfe\n");
+  sc_cat_env *env = sc_cat_env_new(3);
+  bind_rel(env, "po", (int[]){0, 1, -1});
+  bind_rel(env, "po-loc", (int[]){0, 1, -1});
+  bind_rel(env, "rf", (int[]){1, 2, 2, 2, -1});
+  bind_rel(env, "ext", (int[]){1, 2, 2, 1, -1});
+  sc_cat_outcome out = eval_ok(m, env, NULL);
+  assert_rel(&out, "x", 3, (int[]){0, 1, -1});
+  assert_rel(&out, "y", 3, (int[]){1, 2, -1});
+}
+END_TEST
+
+START_TEST(lazy_bindings) {
+  /* herd's lets are lazy: an unused binding with an unbound name is no error */
+  sc_cat_model *m = load_ok("\"lazy\"\nlet x = no-such-name\nempty a\n");
+  sc_cat_env *env = sc_cat_env_new(1);
+  bind_rel(env, "a", NONE);
+  sc_cat_outcome out = eval_ok(m, env, NULL);
+  ck_assert(out.allowed);
+}
+END_TEST
+
+/* ---- Checks, flags, procedures, forall, with ----------------------------- */
+
+START_TEST(flags_and_checks) {
+  sc_cat_model *m = load_ok("\"flags\"\n"
+                            "flag ~empty a as a-nonempty\n"
+                            "flag ~empty b as b-nonempty\n"
+                            "undefined_unless empty a\n"
+                            "acyclic c as c-acyclic\n"
+                            "irreflexive c\n");
+  sc_cat_env *env = sc_cat_env_new(2);
+  bind_rel(env, "a", (int[]){0, 1, -1});
+  bind_rel(env, "b", NONE);
+  bind_rel(env, "c", (int[]){0, 1, -1});
+  sc_cat_outcome out = eval_ok(m, env, NULL);
+  ck_assert(out.allowed);
+  ck_assert_int_eq(out.nflags, 2);
+  ck_assert_str_eq(out.flags[0], "a-nonempty");
+  ck_assert_str_eq(out.flags[1], "undefined");
+  ck_assert_int_eq(out.nchecks, 5);
+  ck_assert(find_check(&out, "a-nonempty")->is_flag);
+  ck_assert(!find_check(&out, "b-nonempty")->passed);
+  ck_assert(find_check(&out, "irreflexive@6")->passed);
+  ck_assert_int_eq(find_check(&out, "irreflexive@6")->line, 6);
+
+  /* a cycle in c: forbidden, and herd stops at the failed check, so no
+   * flag is reported and the irreflexive check is not reached */
+  bind_rel(env, "c", (int[]){0, 1, 1, 0, -1});
+  out = eval_ok(m, env, NULL);
+  ck_assert(!out.allowed);
+  ck_assert_int_eq(out.nflags, 0);
+  ck_assert_int_eq(out.nchecks, 4);
+  ck_assert(!find_check(&out, "c-acyclic")->passed);
+
+  /* keep_going evaluates the rest; skipchecks makes the execution allowed */
+  sc_cat_eval_options go = {.keep_going = true};
+  out = eval_ok(m, env, &go);
+  ck_assert(!out.allowed);
+  ck_assert_int_eq(out.nchecks, 5);
+  const char *skip[] = {"c-acyclic"};
+  sc_cat_eval_options sk = {.skipchecks = skip, .nskip = 1};
+  out = eval_ok(m, env, &sk);
+  ck_assert(out.allowed);
+  ck_assert(find_check(&out, "c-acyclic")->skipped);
+}
+END_TEST
+
+START_TEST(assertion) {
+  sc_cat_model *m = load_ok("\"assert\"\nassert empty a as must-be-empty\n");
+  sc_cat_env *env = sc_cat_env_new(2);
+  bind_rel(env, "a", (int[]){0, 1, -1});
+  assert_eval_error(m, env, NULL, SC_ERR_SEMANTIC, "t.cat:2:1:",
+                    "assertion must-be-empty failed");
+}
+END_TEST
+
+START_TEST(procedures) {
+  sc_cat_model *m = load_ok("\"proc\"\n"
+                            "procedure is-acyclic(r) =\n"
+                            "  acyclic r as inner\n"
+                            "end\n"
+                            "call is-acyclic(a) as outer\n"
+                            "let after = a\n");
+  sc_cat_env *env = sc_cat_env_new(2);
+  bind_rel(env, "a", (int[]){0, 1, 1, 0, -1});
+  sc_cat_outcome out = eval_ok(m, env, NULL);
+  ck_assert(!out.allowed);
+  ck_assert(!find_check(&out, "inner")->passed);
+  const char *skip[] = {"outer"};
+  sc_cat_eval_options sk = {.skipchecks = skip, .nskip = 1};
+  out = eval_ok(m, env, &sk);
+  ck_assert(out.allowed);
+  ck_assert(find_check(&out, "outer")->skipped);
+  /* the environment after the call is the caller's: r is gone, after is there */
+  const sc_cat_value *v = NULL;
+  ck_assert_int_eq(sc_cat_result_lookup(out.result, "r", &v, NULL), SC_OK);
+  ck_assert_ptr_null(v);
+  assert_rel(&out, "after", 2, (int[]){0, 1, 1, 0, -1});
+}
+END_TEST
+
+START_TEST(forall_and_enums) {
+  /* tags iterate in name order: 'green (B = {1}) then 'red (A = {0}) */
+  sc_cat_model *m = load_ok("\"forall\"\n"
+                            "enum colours = 'red || 'green\n"
+                            "let pick(c) = match c with 'red -> A || 'green -> B end\n"
+                            "forall c in colours do\n"
+                            "  empty pick(c) & C as disjoint\n"
+                            "end\n"
+                            "let others = ~{'red}\n");
+  sc_cat_env *env = sc_cat_env_new(3);
+  bind_set(env, "A", (int[]){0, -1});
+  bind_set(env, "B", (int[]){1, -1});
+  bind_set(env, "C", (int[]){2, -1});
+  sc_cat_outcome out = eval_ok(m, env, NULL);
+  ck_assert(out.allowed);
+  ck_assert_int_eq(out.nchecks, 2);
+  const sc_cat_value *others = lookup(&out, "others");
+  ck_assert_int_eq(sc_cat_value_kind(others), SC_CAT_VALSET);
+  ck_assert_int_eq(others->u.vs.n, 1);
+  ck_assert_str_eq(others->u.vs.items[0]->u.tag.name, "green");
+  bind_set(env, "C", (int[]){1, -1}); /* 'green now fails, first */
+  out = eval_ok(m, env, NULL);
+  ck_assert(!out.allowed);
+  ck_assert_int_eq(out.nchecks, 1);
+}
+END_TEST
+
+START_TEST(with_from) {
+  /* the rest of the model runs for s = A and for s = B; allowed when one
+   * of the runs passes */
+  sc_cat_model *m = load_ok("\"with\"\nwith s from {A, B}\nempty s as s-empty\n");
+  sc_cat_env *env = sc_cat_env_new(2);
+  bind_set(env, "A", NONE);
+  bind_set(env, "B", (int[]){0, -1});
+  ck_assert(eval_ok(m, env, NULL).allowed);
+  bind_set(env, "A", (int[]){1, -1});
+  ck_assert(!eval_ok(m, env, NULL).allowed);
+}
+END_TEST
+
+START_TEST(shows) {
+  sc_cat_model *m = load_ok("\"show\"\n"
+                            "let x = a | b\n"
+                            "show x\n"
+                            "show a ; b as ab\n"
+                            "show b\n"
+                            "unshow b\n");
+  sc_cat_env *env = sc_cat_env_new(3);
+  bind_rel(env, "a", (int[]){0, 1, -1});
+  bind_rel(env, "b", (int[]){1, 2, -1});
+  sc_cat_outcome out = eval_ok(m, env, NULL);
+  ck_assert_int_eq(sc_cat_result_nshows(out.result), 2);
+  ck_assert_str_eq(sc_cat_result_show_name(out.result, 0), "x");
+  ck_assert_str_eq(sc_cat_result_show_name(out.result, 1), "ab");
+  const sc_cat_value *v = NULL;
+  ck_assert_int_eq(sc_cat_result_show_value(out.result, 1, &v, NULL), SC_OK);
+  ck_assert(sc_rel_equal(sc_cat_value_rel(v, 3), rel_of(3, (int[]){0, 2, -1})));
+}
+END_TEST
+
+START_TEST(titles_and_doc_blocks) {
+  ck_assert_str_eq(sc_cat_model_title(load_ok("\"GPU_PTX\"\nlet x = a\n")), "GPU_PTX");
+  ck_assert_str_eq(sc_cat_model_title(load_ok("PTX\n(* c *)\n// d\nlet x = a\n")), "PTX");
+  ck_assert_str_eq(sc_cat_model_title(load_ok("AArch64 \"Nice title\"\nlet x = a\n")),
+                   "Nice title");
+  ck_assert_str_eq(sc_cat_model_title(load_ok("let x = a\n")), "");
+  /* {% ... %} blocks: plain, and the comment form of the 2015 models */
+  load_ok("\"doc\"\n{% \\paragraph{plain} %}\nlet x = a\n{%(*\n  text (* nested *) \n%*)}\n");
+}
+END_TEST
+
+START_TEST(deep_recursion_is_refused) {
+  sc_cat_model *m = load_ok("\"deep\"\nlet rec f x = f x\nlet y = f(a)\nempty y\n");
+  sc_cat_env *env = sc_cat_env_new(2);
+  bind_rel(env, "a", NONE);
+  assert_eval_error(m, env, NULL, SC_ERR_LIMIT, "t.cat:2:15:", "nested at most");
+}
+END_TEST
+
+START_TEST(unsupported_primitive) {
+  sc_cat_model *m = load_ok("\"prim\"\nlet x = classes(a)\nempty a\nlet y = x\nempty y\n");
+  sc_cat_env *env = sc_cat_env_new(2);
+  bind_rel(env, "a", NONE);
+  assert_eval_error(m, env, NULL, SC_ERR_UNSUPPORTED, "t.cat:2:9:", "'classes' is not supported");
+}
+END_TEST
+
+/* ---- Evaluation errors --------------------------------------------------- */
+
+static const struct {
+  const char *text, *where, *what;
+} eval_errors[] = {
+  {"\"t\"\nlet x = po\nacyclic foo\n", "t.cat:3:9:", "unbound name 'foo'"},
+  {"\"t\"\nacyclic po | W\n", "t.cat:2:14:",
+   "type mismatch in union: expected relation, found event set"},
+  {"\"t\"\nlet x = po ; W\nacyclic x\n", "t.cat:2:14:",
+   "type mismatch: expected relation, found event set"},
+  {"\"t\"\nacyclic W\n", "t.cat:2:9:",
+   "type mismatch: expected relation (for 'acyclic'), found event set"},
+  {"\"t\"\nempty po * W\n", "t.cat:2:7:", "type mismatch: expected event set, found relation"},
+  {"\"t\"\nempty po & W\n", "t.cat:2:10:",
+   "type mismatch in intersection: relation and event set"},
+  {"\"t\"\nlet x = po(W)\nempty x\n", "t.cat:2:9:",
+   "type mismatch: expected function, found relation"},
+  {"\"t\"\nlet f(a, b) = a | b\nempty f(po)\n", "t.cat:3:7:",
+   "argument mismatch: 2 arguments expected, 1 given"},
+  {"\"t\"\nlet x = 'foo\nempty x\n", "t.cat:2:9:", "tag 'foo is undefined"},
+  {"\"t\"\nempty domain(W)\n", "t.cat:2:7:",
+   "primitive domain: type mismatch: expected relation, found event set"},
+  {"\"t\"\nlet x = match po with 'a -> po end\nempty x\n", "t.cat:2:15:",
+   "type mismatch: expected tag to match on, found relation"},
+  {"\"t\"\nempty W \\ po\n", "t.cat:2:9:", "type mismatch in difference: event set and relation"},
+  {"\"t\"\ncall nosuch(po)\n", "t.cat:2:1:", "unbound name 'nosuch'"},
+};
+
+START_TEST(evaluation_errors) {
+  sc_cat_model *m = load_ok(eval_errors[_i].text);
+  sc_cat_env *env = sc_cat_env_new(2);
+  bind_rel(env, "po", (int[]){0, 1, -1});
+  bind_set(env, "W", (int[]){0, -1});
+  assert_eval_error(m, env, NULL, SC_ERR_SEMANTIC, eval_errors[_i].where, eval_errors[_i].what);
+}
+END_TEST
+
+START_TEST(environment_misuse) {
+  sc_cat_model *m = load_ok("\"t\"\nempty a\n");
+  sc_cat_env *env = sc_cat_env_new(3);
+  sc_cat_env_bind_rel(env, "a", sc_rel_new(4)); /* wrong size */
+  sc_cat_outcome out;
+  sc_error *err = NULL;
+  ck_assert_int_eq(sc_cat_eval(m, env, NULL, &out, &err), SC_ERR_USAGE);
+  ck_assert_ptr_nonnull(strstr(sc_error_message(err), "'a' is over 4 events"));
+  env = sc_cat_env_new(SC_CAT_MAX_EVENTS + 1);
+  ck_assert_int_eq(sc_cat_eval(m, env, NULL, &out, &err), SC_ERR_USAGE);
+  ck_assert_ptr_nonnull(strstr(sc_error_message(err), "expected 0 to 4096 events"));
+}
+END_TEST
+
+/* ---- Malformed models: syntax errors at their positions ------------------ */
+
+static const struct {
+  const char *text, *where, *what;
+} malformed[] = {
+  {"\"t\"\nlet = a\n", "t.cat:2:5:", "expected a name or '_', found '='"},
+  {"\"t\"\nlet x =", "t.cat:2:8:", "expected an expression, found end of file"},
+  {"\"t\"\nacyclic (po | rf", "t.cat:2:17:", "expected ')' closing the '(' at 2:9, found end of file"},
+  {"\"t\"\nlet x = a |\nlet y = b\n", "t.cat:3:1:", "expected an expression, found 'let'"},
+  {"\"t\"\nacyclic po as", "t.cat:2:14:", "expected a name after 'as', found end of file"},
+  {"\"t\"\nlet x = a $ b\n", "t.cat:2:11:", "unexpected character '$'"},
+  {"\"t\"\n(* never closed\nlet x = a\n", "t.cat:2:1:", "expected '*)' closing this comment"},
+  {"\"t\"\ninclude \"x.cat\n", "t.cat:2:9:", "expected '\"' closing this string"},
+  {"\"t\"\nlet x = ~a*\n", "t.cat:2:11:",
+   "expected parentheses: '~' (at 2:9) and '*' do not associate in herd's grammar, found '*'"},
+  {"\"t\"\nlet x = a * b * c\n", "t.cat:2:15:", "'*' (at 2:11) and '*' do not associate"},
+  {"\"t\"\nlet x = a * ~b\n", "t.cat:2:13:", "'*' (at 2:11) and '~' do not associate"},
+  {"\"t\"\nprocedure p(x) =\n  acyclic x\n", "t.cat:4:1:",
+   "expected an instruction or 'end' closing the 'procedure' at 2:1, found end of file"},
+  {"\"t\"\nlet f(x = a\n", "t.cat:2:9:", "expected ')' closing the '(' at 2:6, found '='"},
+  {"\"t\"\nenum scopes = 'a ||", "t.cat:2:20:", "expected a tag such as 'name, found end of file"},
+  {"\"t\"\nshow a,", "t.cat:2:8:", "expected a name, found end of file"},
+  {"\"t\"\n{% never closed\n", "t.cat:2:1:", "expected '%}' closing this {% block"},
+  {"\"t\"\nlet x = [a", "t.cat:2:11:", "expected ']' closing the '[' at 2:9, found end of file"},
+  {"\"t\"\nlet x = match t with 'a -> b", "t.cat:2:29:",
+   "expected 'end' closing the 'match' at 2:9, found end of file"},
+  {"\"t\"\nacyclic", "t.cat:2:8:", "expected an expression, found end of file"},
+  {"\"t\"\nlet x = 'a b\n", "t.cat:2:12:", "expected an instruction (let, acyclic"},
+  {"\"t\"\nlet x = r^1\n", "t.cat:2:11:", "unexpected character '1'"},
+  {"\"t\"\nflag ~emptyy x as f\n", "t.cat:2:7:",
+   "expected 'acyclic', 'irreflexive' or 'empty', found 'emptyy'"},
+  {"\"t\"\nprocedure p(x) =\n enum e = 'a\nend\n", "t.cat:3:2:",
+   "enums are declared at the top level only"},
+  {"\"t\"\nlet x = a\x01\n", "t.cat:2:10:", "unexpected byte 0x01"},
+  {"\"t\"\ncall p\n", "t.cat:3:1:", "expected the procedure's arguments, as in p(x, y), found end of file"},
+  {"\"t\"\nforall x in S do\nacyclic x\n", "t.cat:4:1:",
+   "expected an instruction or 'end' closing the 'forall' at 2:1"},
+  {"\"t\"\nlet x = fun -> a\n", "t.cat:2:13:", "expected a name or '_', found '->'"},
+  {"\"t\"\nlet x = if a then b else c\n", "t.cat:2:14:",
+   "expected '=', 'subset' or 'in' in the condition, found 'then'"},
+  {"\"t\"\nlet x = a ^ b\n", "t.cat:2:13:", "expected '-1' after '^', found 'b'"},
+  {"\"t\"\nlet x = a ; ; b\n", "t.cat:2:13:", "expected an expression, found ';'"},
+};
+
+START_TEST(malformed_models) {
+  sc_cat_model *m = NULL;
+  sc_error *err = NULL;
+  sc_status st = sc_cat_load_string(malformed[_i].text, "t.cat", NULL, 0, &m, &err);
+  ck_assert_int_eq(st, SC_ERR_SYNTAX);
+  ck_assert_ptr_null(m);
+  const char *msg = sc_error_message(err);
+  ck_assert_msg(strncmp(msg, malformed[_i].where, strlen(malformed[_i].where)) == 0,
+                "case %d: '%s' is not at %s", _i, msg, malformed[_i].where);
+  ck_assert_msg(strstr(msg, malformed[_i].what) != NULL, "case %d: '%s' lacks '%s'", _i,
+                msg, malformed[_i].what);
+}
+END_TEST
+
+/* ---- Includes ------------------------------------------------------------ */
+
+START_TEST(include_from_the_models_folder) {
+  sc_cat_model *m = NULL;
+  sc_error *err = NULL;
+  ck_assert_msg(sc_cat_load_file(data_path("inc-main.cat"), NULL, 0, &m, &err) == SC_OK,
+                "%s", sc_error_message(err));
+  sc_cat_env *env = sc_cat_env_new(3);
+  bind_rel(env, "po", (int[]){0, 1, 1, 2, 0, 2, -1});
+  sc_cat_outcome out = eval_ok(m, env, NULL);
+  ck_assert(out.allowed);
+  assert_rel(&out, "po2", 3, (int[]){0, 2, -1});
+}
+END_TEST
+
+START_TEST(include_from_a_search_folder) {
+  const char *text = "\"virtual\"\ninclude \"inc-lib.cat\"\nlet z = twice(po)\n";
+  const char *dirs[] = {"/nonexistent", sc_printf("%s/tests/data", srcdir())};
+  sc_cat_model *m = NULL;
+  sc_error *err = NULL;
+  ck_assert_msg(sc_cat_load_string(text, "virtual.cat", dirs, 2, &m, &err) == SC_OK, "%s",
+                sc_error_message(err));
+  /* herd's stdlib.cat is always found: it is the prelude, already run */
+  ck_assert_msg(sc_cat_load_string("\"s\"\ninclude \"stdlib.cat\"\nlet f = fencerel(F)\n",
+                                   "s.cat", NULL, 0, &m, &err) == SC_OK, "%s",
+                sc_error_message(err));
+  /* without the folder the file is not found */
+  ck_assert_int_eq(sc_cat_load_string(text, "virtual.cat", NULL, 0, &m, &err), SC_ERR_IO);
+  ck_assert_ptr_nonnull(strstr(sc_error_message(err),
+                               "virtual.cat:2:1: cannot find included file \"inc-lib.cat\""));
+}
+END_TEST
+
+START_TEST(include_cycle) {
+  sc_cat_model *m = NULL;
+  sc_error *err = NULL;
+  const char *a = data_path("cycle-a.cat"), *b = data_path("cycle-b.cat");
+  ck_assert_int_eq(sc_cat_load_file(a, NULL, 0, &m, &err), SC_ERR_SEMANTIC);
+  const char *msg = sc_error_message(err);
+  /* reported at the include in cycle-b.cat that closes the cycle */
+  const char *prefix = sc_printf("%s:2:1: include cycle: ", b);
+  ck_assert_msg(strncmp(msg, prefix, strlen(prefix)) == 0, "%s", msg);
+  ck_assert_msg(strstr(msg, sc_printf("%s -> %s -> %s", a, b, a)) != NULL, "%s", msg);
+}
+END_TEST
+
+START_TEST(missing_model_file) {
+  sc_cat_model *m = NULL;
+  sc_error *err = NULL;
+  ck_assert_int_eq(sc_cat_load_file("/nonexistent/x.cat", NULL, 0, &m, &err), SC_ERR_IO);
+  ck_assert_ptr_nonnull(strstr(sc_error_message(err), "/nonexistent/x.cat: cannot open"));
+}
+END_TEST
+
+START_TEST(corpus_models_parse) {
+  /* every model of the project's corpus (herd's and Dat3M's PTX models) */
+  const char *dir = sc_printf("%s/cat/corpus", srcdir());
+  DIR *d = opendir(dir);
+  ck_assert_msg(d != NULL, "cannot open %s", dir);
+  int count = 0;
+  for (struct dirent *de; (de = readdir(d));) {
+    size_t len = strlen(de->d_name);
+    if (len < 5 || strcmp(de->d_name + len - 4, ".cat") != 0)
+      continue;
+    sc_cat_model *m = NULL;
+    sc_error *err = NULL;
+    const char *path = sc_printf("%s/%s", dir, de->d_name);
+    ck_assert_msg(sc_cat_load_file(path, NULL, 0, &m, &err) == SC_OK, "%s",
+                  sc_error_message(err));
+    count++;
+  }
+  closedir(d);
+  ck_assert_int_ge(count, 6);
+}
+END_TEST
+
+/* ---- herd's 2015 PTX model on message passing ----------------------------- *
+ *
+ * MP: thread T0 writes x then y, thread T1 reads y then x.
+ *   events: 0 = W x (T0), 1 = W y (T0), 2 = R y (T1), 3 = R x (T1)
+ *   po = {0->1, 2->3}; po-loc = {} (different locations)
+ *   rf = rfe = {1->2}: R y reads W y
+ *   R x reads the initial x, which is co-before W x, so fr = fre = {3->0}
+ *   co = coe = {} (one write per location); rmw, addr, data, ctrl = {}
+ *   gl and sys relate every pair (one grid); cta relates the events of a
+ *   thread (different CTAs) or every pair (same CTA).
+ *
+ * The model (tests/data/ptx-2015.cat), by hand:
+ *   empty rmw & (fre;coe)                   rmw = {}: passes
+ *   sc-per-loc-llh: acyclic (po-loc-llh | com), com = rf|fr|co = {1->2, 3->0}:
+ *                                           no cycle, passes
+ *   no-thin-air: acyclic (dp | rf) = {1->2}: passes
+ *   rmo(fence) = dp | rfe | co | fr | fence = {1->2, 3->0} | fence
+ *   With a fence relation f = {0->1, 2->3}, rmo(f) has the cycle 0->1->2->3->0.
+ *   - no fences: every rmo is {1->2, 3->0}: allowed (RMO allows MP).
+ *   - membar.gl on both threads, different CTAs: gl-fence = f, rmo-gl = rmo(f) & gl
+ *     keeps the cycle: forbidden by gl-constraint.  cta-constraint passes before
+ *     it: rmo-cta = rmo(f) & cta = {0->1, 2->3} (cta drops the cross-thread edges).
+ *   - membar.cta only, different CTAs: cta-fence = f but rmo-cta = {0->1, 2->3};
+ *     gl-fence = {}: allowed.
+ *   - membar.cta only, same CTA: cta relates everything, so rmo-cta keeps the
+ *     cycle: forbidden by cta-constraint. */
+
+enum { NO_FENCE, FENCE_CTA, FENCE_GL };
+
+static sc_cat_env *mp_env(int fence, bool same_cta, bool derived_by_prelude) {
+  sc_cat_env *env = sc_cat_env_new(4);
+  int all[] = {0, 0, 0, 1, 0, 2, 0, 3, 1, 0, 1, 1, 1, 2, 1, 3,
+               2, 0, 2, 1, 2, 2, 2, 3, 3, 0, 3, 1, 3, 2, 3, 3, -1};
+  int threads[] = {0, 0, 0, 1, 1, 0, 1, 1, 2, 2, 2, 3, 3, 2, 3, 3, -1};
+  int fences[] = {0, 1, 2, 3, -1};
+  bind_set(env, "M", (int[]){0, 1, 2, 3, -1});
+  bind_set(env, "W", (int[]){0, 1, -1});
+  bind_set(env, "R", (int[]){2, 3, -1});
+  bind_set(env, "F", NONE);
+  bind_rel(env, "po", (int[]){0, 1, 2, 3, -1});
+  bind_rel(env, "po-loc", NONE);
+  bind_rel(env, "loc", (int[]){0, 0, 0, 3, 3, 0, 3, 3, 1, 1, 1, 2, 2, 1, 2, 2, -1});
+  bind_rel(env, "int", threads);
+  bind_rel(env, "ext", (int[]){0, 2, 0, 3, 1, 2, 1, 3, 2, 0, 2, 1, 3, 0, 3, 1, -1});
+  bind_rel(env, "rf", (int[]){1, 2, -1});
+  bind_rel(env, "co", NONE);
+  bind_rel(env, "fr", (int[]){3, 0, -1});
+  if (!derived_by_prelude) {
+    bind_rel(env, "rfe", (int[]){1, 2, -1});
+    bind_rel(env, "fre", (int[]){3, 0, -1});
+    bind_rel(env, "coe", NONE);
+  }
+  bind_rel(env, "rmw", NONE);
+  bind_rel(env, "addr", NONE);
+  bind_rel(env, "data", NONE);
+  bind_rel(env, "ctrl", NONE);
+  bind_rel(env, "membar.cta", fence == FENCE_CTA ? fences : NONE);
+  bind_rel(env, "membar.gl", fence == FENCE_GL ? fences : NONE);
+  bind_rel(env, "membar.sys", NONE);
+  bind_rel(env, "cta", same_cta ? all : threads);
+  bind_rel(env, "gl", all);
+  bind_rel(env, "sys", all);
+  return env;
+}
+
+static sc_cat_model *ptx2015(void) {
+  sc_cat_model *m = NULL;
+  sc_error *err = NULL;
+  ck_assert_msg(sc_cat_load_file(data_path("ptx-2015.cat"), NULL, 0, &m, &err) == SC_OK,
+                "%s", sc_error_message(err));
+  ck_assert_str_eq(sc_cat_model_title(m), "GPU_PTX");
+  return m;
+}
+
+START_TEST(ptx2015_mp_without_fences_is_allowed) {
+  sc_cat_outcome out = eval_ok(ptx2015(), mp_env(NO_FENCE, false, false), NULL);
+  ck_assert(out.allowed);
+  ck_assert_int_eq(out.nchecks, 6);
+  ck_assert_str_eq(out.checks[0].name, "empty@12");
+  ck_assert_str_eq(out.checks[1].name, "sc-per-loc-llh");
+  ck_assert_str_eq(out.checks[5].name, "sys-constraint");
+  for (int i = 0; i < out.nchecks; i++)
+    ck_assert(out.checks[i].passed);
+}
+END_TEST
+
+START_TEST(ptx2015_mp_gl_fences_other_ctas_is_forbidden) {
+  sc_cat_model *m = ptx2015();
+  sc_cat_env *env = mp_env(FENCE_GL, false, false);
+  sc_cat_outcome out = eval_ok(m, env, NULL);
+  ck_assert(!out.allowed);
+  ck_assert_int_eq(out.nchecks, 5); /* stops at gl-constraint */
+  ck_assert(find_check(&out, "cta-constraint")->passed);
+  ck_assert(!find_check(&out, "gl-constraint")->passed);
+  ck_assert_int_eq(find_check(&out, "gl-constraint")->line, 54);
+  /* rmo-gl is the cycle 0->1->2->3->0 */
+  const sc_rel *rmo_gl = lookup_rel(&out, "rmo-gl", 4);
+  ck_assert(sc_rel_equal(rmo_gl, rel_of(4, (int[]){0, 1, 1, 2, 2, 3, 3, 0, -1})));
+  int cycle[4];
+  ck_assert_int_eq(sc_rel_find_cycle(rmo_gl, cycle), 4);
+  /* with keep_going, sys-constraint (no sys fence) passes */
+  sc_cat_eval_options go = {.keep_going = true};
+  out = eval_ok(m, env, &go);
+  ck_assert_int_eq(out.nchecks, 6);
+  ck_assert(find_check(&out, "sys-constraint")->passed);
+  /* skipping gl-constraint lets it through */
+  const char *skip[] = {"gl-constraint"};
+  sc_cat_eval_options sk = {.skipchecks = skip, .nskip = 1};
+  ck_assert(eval_ok(m, env, &sk).allowed);
+}
+END_TEST
+
+START_TEST(ptx2015_mp_cta_fences_other_ctas_is_allowed) {
+  sc_cat_outcome out = eval_ok(ptx2015(), mp_env(FENCE_CTA, false, false), NULL);
+  ck_assert(out.allowed);
+  assert_rel(&out, "rmo-cta", 4, (int[]){0, 1, 2, 3, -1});
+}
+END_TEST
+
+START_TEST(ptx2015_mp_cta_fences_same_cta_is_forbidden) {
+  sc_cat_outcome out = eval_ok(ptx2015(), mp_env(FENCE_CTA, true, false), NULL);
+  ck_assert(!out.allowed);
+  ck_assert(!find_check(&out, "cta-constraint")->passed);
+}
+END_TEST
+
+START_TEST(ptx2015_mp_with_derived_relations_from_the_prelude) {
+  /* rfe, fre, coe left to the prelude (rf & ext, ...): same verdicts */
+  sc_cat_model *m = ptx2015();
+  ck_assert(eval_ok(m, mp_env(NO_FENCE, false, true), NULL).allowed);
+  ck_assert(!eval_ok(m, mp_env(FENCE_GL, false, true), NULL).allowed);
+  ck_assert(eval_ok(m, mp_env(FENCE_CTA, false, true), NULL).allowed);
+}
+END_TEST
+
+/* The other herd PTX models of the corpus give MP the same verdicts (by the
+ * same reasoning: their extra terms, RRfence and r?;fence;r?, add no edge
+ * here since po-loc is empty and id adds only loops that r? absorbs). */
+START_TEST(corpus_ptx_models_on_mp) {
+  static const char *const models[] = {"ptx-up-2015.cat", "ptx-catalogue.cat"};
+  sc_cat_model *m = NULL;
+  sc_error *err = NULL;
+  const char *path = sc_printf("%s/cat/corpus/%s", srcdir(), models[_i]);
+  ck_assert_msg(sc_cat_load_file(path, NULL, 0, &m, &err) == SC_OK, "%s", sc_error_message(err));
+  ck_assert(eval_ok(m, mp_env(NO_FENCE, false, false), NULL).allowed);
+  ck_assert(!eval_ok(m, mp_env(FENCE_GL, false, false), NULL).allowed);
+  ck_assert(eval_ok(m, mp_env(FENCE_CTA, false, false), NULL).allowed);
+  ck_assert(!eval_ok(m, mp_env(FENCE_CTA, true, false), NULL).allowed);
+}
+END_TEST
+
+/* Dat3M's PTX v6.0 model runs too (with its base names bound by hand).
+ * Events: 0 = relaxed W x (T0), 1 = relaxed R x (T1) reading it.  No
+ * release or acquire, so sync and cause-base are empty; observation =
+ * morally-strong & rf = {0->1} (sr relates both, same location); cause =
+ * observation ; po-loc = {}.  Every axiom holds: allowed. */
+START_TEST(dat3m_ptx_v6_runs) {
+  sc_cat_model *m = NULL;
+  sc_error *err = NULL;
+  const char *path = sc_printf("%s/cat/corpus/ptx-v6.0.cat", srcdir());
+  ck_assert_msg(sc_cat_load_file(path, NULL, 0, &m, &err) == SC_OK, "%s", sc_error_message(err));
+  sc_cat_env *env = sc_cat_env_new(2);
+  int all[] = {0, 0, 0, 1, 1, 0, 1, 1, -1};
+  bind_set(env, "M", (int[]){0, 1, -1});
+  bind_set(env, "W", (int[]){0, -1});
+  bind_set(env, "R", (int[]){1, -1});
+  bind_set(env, "RLX", (int[]){0, 1, -1});
+  const char *empty_sets[] = {"F", "REL", "ACQ", "ACQ_REL", "SC"};
+  for (size_t i = 0; i < sizeof empty_sets / sizeof *empty_sets; i++)
+    bind_set(env, empty_sets[i], NONE);
+  bind_rel(env, "rf", (int[]){0, 1, -1});
+  bind_rel(env, "loc", all);
+  bind_rel(env, "sr", all);
+  bind_rel(env, "scta", (int[]){0, 0, 1, 1, -1});
+  const char *empty_rels[] = {"po", "co", "rmw", "addr", "data", "ctrl", "syncbar", "sync_fence"};
+  for (size_t i = 0; i < sizeof empty_rels / sizeof *empty_rels; i++)
+    bind_rel(env, empty_rels[i], NONE);
+  sc_cat_outcome out = eval_ok(m, env, NULL);
+  ck_assert(out.allowed);
+  ck_assert_int_eq(out.nchecks, 7);
+  assert_rel(&out, "observation", 2, (int[]){0, 1, -1});
+}
+END_TEST
+
+static Suite *cat_suite(void) {
+  Suite *s = suite_create("cat");
+  TCase *parse = tcase_create("parse");
+  tcase_add_loop_test(parse, precedence, 0, (int)(sizeof prec_cases / sizeof prec_cases[0]));
+  tcase_add_test(parse, cartesian_and_postfix_star);
+  tcase_add_test(parse, titles_and_doc_blocks);
+  tcase_add_loop_test(parse, malformed_models, 0, (int)(sizeof malformed / sizeof malformed[0]));
+  tcase_add_test(parse, corpus_models_parse);
+  suite_add_tcase(s, parse);
+
+  TCase *eval = tcase_create("eval");
+  tcase_add_test(eval, let_rec_transitive_closure);
+  tcase_add_test(eval, let_rec_mutual);
+  tcase_add_test(eval, let_rec_iteration_limit);
+  tcase_add_test(eval, functions);
+  tcase_add_test(eval, prelude_and_sets);
+  tcase_add_test(eval, prelude_defers_to_the_caller);
+  tcase_add_test(eval, lazy_bindings);
+  tcase_add_test(eval, flags_and_checks);
+  tcase_add_test(eval, assertion);
+  tcase_add_test(eval, procedures);
+  tcase_add_test(eval, forall_and_enums);
+  tcase_add_test(eval, with_from);
+  tcase_add_test(eval, shows);
+  tcase_add_test(eval, deep_recursion_is_refused);
+  tcase_add_test(eval, unsupported_primitive);
+  tcase_add_loop_test(eval, evaluation_errors, 0, (int)(sizeof eval_errors / sizeof eval_errors[0]));
+  tcase_add_test(eval, environment_misuse);
+  suite_add_tcase(s, eval);
+
+  TCase *inc = tcase_create("include");
+  tcase_add_test(inc, include_from_the_models_folder);
+  tcase_add_test(inc, include_from_a_search_folder);
+  tcase_add_test(inc, include_cycle);
+  tcase_add_test(inc, missing_model_file);
+  suite_add_tcase(s, inc);
+
+  TCase *ptx = tcase_create("ptx");
+  tcase_add_test(ptx, ptx2015_mp_without_fences_is_allowed);
+  tcase_add_test(ptx, ptx2015_mp_gl_fences_other_ctas_is_forbidden);
+  tcase_add_test(ptx, ptx2015_mp_cta_fences_other_ctas_is_allowed);
+  tcase_add_test(ptx, ptx2015_mp_cta_fences_same_cta_is_forbidden);
+  tcase_add_test(ptx, ptx2015_mp_with_derived_relations_from_the_prelude);
+  tcase_add_loop_test(ptx, corpus_ptx_models_on_mp, 0, 2);
+  tcase_add_test(ptx, dat3m_ptx_v6_runs);
+  suite_add_tcase(s, ptx);
+  return s;
+}
+
+int main(void) {
+  sc_gc_init();
+  SRunner *sr = srunner_create(cat_suite());
+  srunner_run_all(sr, CK_ENV);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed < 255 ? failed : 255; /* the number of failed tests */
+}

@@ -1,0 +1,280 @@
+/* check_rel.c: unit tests of the relation layer (lib/rel.h) against answers
+ * worked out by hand on small hand-made sets and relations. */
+#include "gcmem.h"
+#include "rel.h"
+
+#include <check.h>
+#include <stdlib.h>
+
+/* A relation over n events from a list of pairs a0,b0,a1,b1,...,-1. */
+static sc_rel *rel_of(int n, const int *pairs) {
+  sc_rel *r = sc_rel_new(n);
+  for (int i = 0; pairs[i] >= 0; i += 2)
+    sc_rel_add(r, pairs[i], pairs[i + 1]);
+  return r;
+}
+
+static sc_set *set_of(int n, const int *elts) {
+  sc_set *s = sc_set_new(n);
+  for (int i = 0; elts[i] >= 0; i++)
+    sc_set_add(s, elts[i]);
+  return s;
+}
+
+/* ---- Sets ---------------------------------------------------------------- */
+
+START_TEST(set_basics) {
+  sc_set *s = sc_set_new(130); /* three words */
+  ck_assert(sc_set_is_empty(s));
+  sc_set_add(s, 0);
+  sc_set_add(s, 64);
+  sc_set_add(s, 129);
+  ck_assert_int_eq(sc_set_count(s), 3);
+  ck_assert(sc_set_has(s, 64));
+  ck_assert(!sc_set_has(s, 63));
+  sc_set_remove(s, 64);
+  ck_assert(!sc_set_has(s, 64));
+  ck_assert_int_eq(sc_set_count(s), 2);
+  sc_set *c = sc_set_copy(s);
+  ck_assert(sc_set_equal(s, c));
+  sc_set_clear(c);
+  ck_assert(sc_set_is_empty(c));
+  ck_assert(!sc_set_equal(s, c));
+}
+END_TEST
+
+START_TEST(set_zero_events) {
+  sc_set *s = sc_set_new(0), *t = sc_set_new(0);
+  sc_set_fill(s);
+  sc_set_complement(t, s);
+  ck_assert(sc_set_is_empty(s));
+  ck_assert(sc_set_is_empty(t));
+  ck_assert_int_eq(sc_set_next(s, 0), -1);
+  ck_assert_int_eq(sc_set_compare(s, t), 0);
+}
+END_TEST
+
+START_TEST(set_operations) {
+  /* n = 70: the complement must not spill past event 69 */
+  sc_set *a = set_of(70, (int[]){1, 2, 3, 66, -1});
+  sc_set *b = set_of(70, (int[]){3, 4, 66, 69, -1});
+  sc_set *d = sc_set_new(70);
+  sc_set_union(d, a, b);
+  ck_assert(sc_set_equal(d, set_of(70, (int[]){1, 2, 3, 4, 66, 69, -1})));
+  sc_set_inter(d, a, b);
+  ck_assert(sc_set_equal(d, set_of(70, (int[]){3, 66, -1})));
+  sc_set_diff(d, a, b);
+  ck_assert(sc_set_equal(d, set_of(70, (int[]){1, 2, -1})));
+  sc_set_complement(d, a);
+  ck_assert_int_eq(sc_set_count(d), 70 - 4);
+  ck_assert(!sc_set_has(d, 66));
+  ck_assert(sc_set_has(d, 69));
+  sc_set_fill(d);
+  ck_assert_int_eq(sc_set_count(d), 70);
+  ck_assert(sc_set_subset(a, d));
+  ck_assert(!sc_set_subset(d, a));
+  /* aliasing: a = a | b */
+  sc_set_union(a, a, b);
+  ck_assert_int_eq(sc_set_count(a), 6);
+}
+END_TEST
+
+START_TEST(set_iteration_and_order) {
+  sc_set *s = set_of(200, (int[]){5, 63, 64, 199, -1});
+  int seen[4], k = 0;
+  for (int e = sc_set_next(s, 0); e >= 0; e = sc_set_next(s, e + 1))
+    seen[k++] = e;
+  ck_assert_int_eq(k, 4);
+  ck_assert_int_eq(seen[0], 5);
+  ck_assert_int_eq(seen[1], 63);
+  ck_assert_int_eq(seen[2], 64);
+  ck_assert_int_eq(seen[3], 199);
+  /* sorted lists compared lexicographically: {0,5} < {1}, {0} < {0,1} */
+  ck_assert_int_lt(sc_set_compare(set_of(8, (int[]){0, 5, -1}), set_of(8, (int[]){1, -1})), 0);
+  ck_assert_int_gt(sc_set_compare(set_of(8, (int[]){1, -1}), set_of(8, (int[]){0, 5, -1})), 0);
+  ck_assert_int_lt(sc_set_compare(set_of(8, (int[]){0, -1}), set_of(8, (int[]){0, 1, -1})), 0);
+  ck_assert_int_lt(sc_set_compare(sc_set_new(8), set_of(8, (int[]){7, -1})), 0);
+  ck_assert_int_eq(sc_set_compare(set_of(100, (int[]){70, -1}), set_of(100, (int[]){70, -1})), 0);
+  /* across words: {3, 90} < {3, 91} < {4} */
+  ck_assert_int_lt(sc_set_compare(set_of(100, (int[]){3, 90, -1}), set_of(100, (int[]){3, 91, -1})), 0);
+  ck_assert_int_lt(sc_set_compare(set_of(100, (int[]){3, 91, -1}), set_of(100, (int[]){4, -1})), 0);
+}
+END_TEST
+
+/* ---- Relations ----------------------------------------------------------- */
+
+START_TEST(rel_basics) {
+  sc_rel *r = rel_of(70, (int[]){0, 1, 1, 69, 69, 0, -1});
+  ck_assert_int_eq(sc_rel_count(r), 3);
+  ck_assert(sc_rel_has(r, 1, 69));
+  ck_assert(!sc_rel_has(r, 69, 1));
+  sc_rel *c = sc_rel_copy(r);
+  ck_assert(sc_rel_equal(r, c));
+  sc_rel_remove(c, 1, 69);
+  ck_assert(!sc_rel_equal(r, c));
+  ck_assert(sc_rel_subset(c, r));
+  ck_assert(!sc_rel_subset(r, c));
+  sc_rel_complement(c, r);
+  ck_assert_int_eq(sc_rel_count(c), 70 * 70 - 3);
+  sc_rel_fill(c);
+  ck_assert_int_eq(sc_rel_count(c), 4900);
+  sc_rel_clear(c);
+  ck_assert(sc_rel_is_empty(c));
+}
+END_TEST
+
+START_TEST(rel_seq) {
+  /* a = {0->1, 1->2}, b = {1->3, 2->0}: a;b = {0->3, 1->0} */
+  sc_rel *a = rel_of(4, (int[]){0, 1, 1, 2, -1});
+  sc_rel *b = rel_of(4, (int[]){1, 3, 2, 0, -1});
+  sc_rel *d = sc_rel_new(4);
+  sc_rel_seq(d, a, b);
+  ck_assert(sc_rel_equal(d, rel_of(4, (int[]){0, 3, 1, 0, -1})));
+  /* b;a = {1->3 then nothing from 3, 2->0->1} = {2->1} */
+  sc_rel_seq(d, b, a);
+  ck_assert(sc_rel_equal(d, rel_of(4, (int[]){2, 1, -1})));
+  /* a;a with the destination aliased: {0->2} */
+  sc_rel_seq(a, a, a);
+  ck_assert(sc_rel_equal(a, rel_of(4, (int[]){0, 2, -1})));
+}
+END_TEST
+
+START_TEST(rel_inverse) {
+  sc_rel *r = rel_of(100, (int[]){0, 1, 5, 99, 99, 99, 3, 2, 2, 3, -1});
+  sc_rel *d = sc_rel_new(100);
+  sc_rel_inverse(d, r);
+  ck_assert(sc_rel_equal(d, rel_of(100, (int[]){1, 0, 99, 5, 99, 99, 2, 3, 3, 2, -1})));
+  sc_rel_inverse(r, r); /* in place */
+  ck_assert(sc_rel_equal(r, d));
+}
+END_TEST
+
+START_TEST(rel_closures) {
+  /* chain 0->1->2->3, event 4 alone */
+  sc_rel *r = rel_of(5, (int[]){0, 1, 1, 2, 2, 3, -1});
+  sc_rel *p = sc_rel_new(5);
+  sc_rel_plus(p, r);
+  ck_assert(sc_rel_equal(p, rel_of(5, (int[]){0, 1, 0, 2, 0, 3, 1, 2, 1, 3, 2, 3, -1})));
+  sc_rel *s = sc_rel_new(5);
+  sc_rel_star(s, r); /* plus the identity on all five events, 4 included */
+  ck_assert_int_eq(sc_rel_count(s), 6 + 5);
+  ck_assert(sc_rel_has(s, 4, 4));
+  sc_rel *o = sc_rel_new(5);
+  sc_rel_opt(o, r);
+  ck_assert_int_eq(sc_rel_count(o), 3 + 5);
+  ck_assert(!sc_rel_has(o, 0, 2));
+  /* close the cycle 3->0: {0..3} x {0..3} */
+  sc_rel_add(r, 3, 0);
+  sc_rel_plus(r, r);
+  ck_assert_int_eq(sc_rel_count(r), 16);
+  ck_assert(!sc_rel_has(r, 4, 4));
+}
+END_TEST
+
+START_TEST(rel_long_chain) {
+  /* 0->1->...->199: the closure has 199*200/2 pairs */
+  int n = 200;
+  sc_rel *r = sc_rel_new(n);
+  for (int i = 0; i + 1 < n; i++)
+    sc_rel_add(r, i, i + 1);
+  sc_rel *p = sc_rel_new(n);
+  sc_rel_plus(p, r);
+  ck_assert_int_eq(sc_rel_count(p), 199 * 200 / 2);
+  ck_assert(sc_rel_is_acyclic(r));
+  ck_assert(sc_rel_is_acyclic(p));
+  sc_rel_add(r, 199, 0);
+  ck_assert(!sc_rel_is_acyclic(r));
+  int cycle[200];
+  ck_assert_int_eq(sc_rel_find_cycle(r, cycle), 200);
+}
+END_TEST
+
+START_TEST(rel_sets) {
+  sc_set *a = set_of(6, (int[]){0, 2, -1}), *b = set_of(6, (int[]){1, 5, -1});
+  sc_rel *d = sc_rel_new(6);
+  sc_rel_identity(d, a);
+  ck_assert(sc_rel_equal(d, rel_of(6, (int[]){0, 0, 2, 2, -1})));
+  sc_rel_identity(d, NULL);
+  ck_assert_int_eq(sc_rel_count(d), 6);
+  sc_rel_cartesian(d, a, b);
+  ck_assert(sc_rel_equal(d, rel_of(6, (int[]){0, 1, 0, 5, 2, 1, 2, 5, -1})));
+  sc_rel *r = rel_of(6, (int[]){0, 1, 2, 3, 4, 4, 4, 5, -1});
+  sc_set *s = sc_set_new(6);
+  sc_rel_domain(s, r);
+  ck_assert(sc_set_equal(s, set_of(6, (int[]){0, 2, 4, -1})));
+  sc_rel_range(s, r);
+  ck_assert(sc_set_equal(s, set_of(6, (int[]){1, 3, 4, 5, -1})));
+  /* [{0,4}] ; r ; [{1,4}] = {0->1, 4->4} */
+  sc_rel_restrict(d, r, set_of(6, (int[]){0, 4, -1}), set_of(6, (int[]){1, 4, -1}));
+  ck_assert(sc_rel_equal(d, rel_of(6, (int[]){0, 1, 4, 4, -1})));
+  sc_rel_restrict(d, r, NULL, set_of(6, (int[]){5, -1}));
+  ck_assert(sc_rel_equal(d, rel_of(6, (int[]){4, 5, -1})));
+}
+END_TEST
+
+START_TEST(rel_cycles) {
+  /* 4->0->1->2->3->0: the cycle is 0 1 2 3 (4 only leads into it) */
+  sc_rel *r = rel_of(6, (int[]){4, 0, 0, 1, 1, 2, 2, 3, 3, 0, 5, 4, -1});
+  ck_assert(!sc_rel_is_acyclic(r));
+  ck_assert(sc_rel_is_irreflexive(r));
+  int cycle[6];
+  int k = sc_rel_find_cycle(r, cycle);
+  ck_assert_int_eq(k, 4);
+  int seen = 0;
+  for (int i = 0; i < k; i++) {
+    ck_assert(sc_rel_has(r, cycle[i], cycle[(i + 1) % k]));
+    seen |= 1 << cycle[i];
+  }
+  ck_assert_int_eq(seen, 0xf);
+  /* a self loop is a cycle of one */
+  sc_rel *loop = rel_of(3, (int[]){0, 1, 2, 2, -1});
+  ck_assert(!sc_rel_is_irreflexive(loop));
+  ck_assert(!sc_rel_is_acyclic(loop));
+  ck_assert_int_eq(sc_rel_find_cycle(loop, cycle), 1);
+  ck_assert_int_eq(cycle[0], 2);
+  /* acyclic: a diamond */
+  sc_rel *dag = rel_of(4, (int[]){0, 1, 0, 2, 1, 3, 2, 3, -1});
+  ck_assert(sc_rel_is_acyclic(dag));
+  ck_assert_int_eq(sc_rel_find_cycle(dag, cycle), 0);
+  ck_assert(sc_rel_is_acyclic(sc_rel_new(0)));
+}
+END_TEST
+
+START_TEST(rel_order) {
+  /* pairs in lexicographic order: {(0,5)} < {(1,0)}; {(0,1)} < {(0,1),(0,2)} */
+  ck_assert_int_lt(sc_rel_compare(rel_of(6, (int[]){0, 5, -1}), rel_of(6, (int[]){1, 0, -1})), 0);
+  ck_assert_int_lt(sc_rel_compare(rel_of(6, (int[]){0, 1, -1}), rel_of(6, (int[]){0, 1, 0, 2, -1})), 0);
+  ck_assert_int_gt(sc_rel_compare(rel_of(6, (int[]){0, 2, -1}), rel_of(6, (int[]){0, 1, 3, 3, -1})), 0);
+  ck_assert_int_eq(sc_rel_compare(rel_of(6, (int[]){2, 2, -1}), rel_of(6, (int[]){2, 2, -1})), 0);
+}
+END_TEST
+
+static Suite *rel_suite(void) {
+  Suite *s = suite_create("rel");
+  TCase *sets = tcase_create("sets");
+  tcase_add_test(sets, set_basics);
+  tcase_add_test(sets, set_zero_events);
+  tcase_add_test(sets, set_operations);
+  tcase_add_test(sets, set_iteration_and_order);
+  suite_add_tcase(s, sets);
+  TCase *rels = tcase_create("relations");
+  tcase_add_test(rels, rel_basics);
+  tcase_add_test(rels, rel_seq);
+  tcase_add_test(rels, rel_inverse);
+  tcase_add_test(rels, rel_closures);
+  tcase_add_test(rels, rel_long_chain);
+  tcase_add_test(rels, rel_sets);
+  tcase_add_test(rels, rel_cycles);
+  tcase_add_test(rels, rel_order);
+  suite_add_tcase(s, rels);
+  return s;
+}
+
+int main(void) {
+  sc_gc_init();
+  SRunner *sr = srunner_create(rel_suite());
+  srunner_run_all(sr, CK_ENV);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed < 255 ? failed : 255; /* the number of failed tests */
+}

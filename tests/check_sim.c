@@ -1,0 +1,267 @@
+/* check_sim.c: unit tests of the simulator (sem.c, exec.c, enum.c, log.c)
+ * through the public API, on small tests whose candidate executions are
+ * counted by hand in the comments: how many candidates exist, which final
+ * states each model allows, Positive/Negative, and the dependencies the
+ * semantics must produce. */
+#include "scopecat.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static sc_result *sim(const char *test, const char *model) {
+  sc_test *t;
+  sc_model *m;
+  sc_result *r;
+  sc_error *err;
+  ck_assert_msg(sc_test_load_string(test, "t.litmus", NULL, &t, &err) == SC_OK,
+                "%s", sc_error_message(err));
+  ck_assert_msg(sc_model_load_string(model, "m.cat", NULL, 0, &m, &err) == SC_OK,
+                "%s", sc_error_message(err));
+  ck_assert_msg(sc_simulate(t, m, NULL, &r, &err) == SC_OK, "%s",
+                sc_error_message(err));
+  return r;
+}
+
+/* Models written for these tests. */
+static const char no_model[] = "\"anything\"\n";
+static const char model_sc[] =
+    "\"SC\"\n"
+    "let fr = rf^-1 ; co\n"
+    "acyclic po | rf | co | fr as sc\n";
+static const char uniproc[] =
+    "\"uniproc\"\n"
+    "acyclic po-loc | rf | co | fr as uniproc\n";
+
+#define SB_TEST                                                        \
+  "GPU_PTX SB\n"                                                       \
+  "{ 0:.reg .s32 r0; 0:.reg .b64 r1 = x; 0:.reg .b64 r3 = y;\n"        \
+  "  1:.reg .s32 r0; 1:.reg .b64 r1 = y; 1:.reg .b64 r3 = x; }\n"      \
+  " P0                 | P1                 ;\n"                       \
+  " st.cg.s32 [r1], 1  | st.cg.s32 [r1], 1  ;\n"                       \
+  " ld.cg.s32 r0, [r3] | ld.cg.s32 r0, [r3] ;\n"                       \
+  "scopeTree (device (cta P0) (cta P1))\n"                             \
+  "exists (0:r0=0 /\\ 1:r0=0)\n"
+
+/* Each read sees 0 (initial write) or 1 (the other thread's write): two
+ * runs per thread, one rf each, one co per location: 4 candidates.  SC
+ * forbids the one where both read 0 (the cycle W0 po R0 fr W1 po R1 fr W0). */
+START_TEST(sb_under_sc) {
+  sc_result *r = sim(SB_TEST, model_sc);
+  ck_assert_int_eq(sc_result_candidates(r), 4);
+  ck_assert_int_eq(sc_result_state_count(r), 3);
+  ck_assert_int_eq(sc_result_positive(r), 0);
+  ck_assert_int_eq(sc_result_negative(r), 3);
+  ck_assert(!sc_result_validated(r));
+  ck_assert_str_eq(sc_result_observation(r), "Never");
+  ck_assert_str_eq(sc_result_state(r, 0), "0:r0=0; 1:r0=1;");
+  ck_assert_str_eq(sc_result_state(r, 1), "0:r0=1; 1:r0=0;");
+  ck_assert_str_eq(sc_result_state(r, 2), "0:r0=1; 1:r0=1;");
+}
+END_TEST
+
+START_TEST(sb_unconstrained_log) {
+  sc_result *r = sim(SB_TEST, no_model);
+  ck_assert_int_eq(sc_result_candidates(r), 4);
+  ck_assert_int_eq(sc_result_state_count(r), 4);
+  ck_assert(sc_result_validated(r));
+  ck_assert_str_eq(sc_result_log(r, SC_LOG_NOTIME | SC_LOG_NOHASH),
+                   "Test SB Allowed\n"
+                   "States 4\n"
+                   "0:r0=0; 1:r0=0;\n"
+                   "0:r0=0; 1:r0=1;\n"
+                   "0:r0=1; 1:r0=0;\n"
+                   "0:r0=1; 1:r0=1;\n"
+                   "Ok\n"
+                   "Witnesses\n"
+                   "Positive: 1 Negative: 3\n"
+                   "Condition exists (0:r0=0 /\\ 1:r0=0)\n"
+                   "Observation SB Sometimes 1 3\n"
+                   "\n");
+  /* the hash is an MD5: 32 hex digits, the same for the same test */
+  const char *log = sc_result_log(r, SC_LOG_NOTIME);
+  const char *h = strstr(log, "Hash=");
+  ck_assert_ptr_nonnull(h);
+  ck_assert_int_eq(strspn(h + 5, "0123456789abcdef"), 32);
+  ck_assert_str_eq(log, sc_result_log(sim(SB_TEST, no_model), SC_LOG_NOTIME));
+}
+END_TEST
+
+/* Three threads write 1, 2, 3 to x: 3! coherence orders.  Each final value
+ * is last in 2 of them. */
+START_TEST(three_writers) {
+  sc_result *r = sim("GPU_PTX W3\n{ }\n"
+                     " P0          | P1          | P2          ;\n"
+                     " st.s32 [x], 1 | st.s32 [x], 2 | st.s32 [x], 3 ;\n"
+                     "forall (x=1 \\/ x=2 \\/ x=3)\n",
+                     no_model);
+  ck_assert_int_eq(sc_result_candidates(r), 6);
+  ck_assert_int_eq(sc_result_state_count(r), 3);
+  ck_assert_str_eq(sc_result_state(r, 0), "x=1;");
+  ck_assert_int_eq(sc_result_positive(r), 6);
+  ck_assert_int_eq(sc_result_negative(r), 0);
+  ck_assert(sc_result_validated(r));
+  ck_assert_str_eq(sc_result_observation(r), "Always");
+  ck_assert_ptr_nonnull(strstr(sc_result_log(r, 0), "Test W3 Required\n"));
+}
+END_TEST
+
+/* CoWW: W x=1 then W x=2 in one thread.  Two co orders; uniproc forbids
+ * co from the second to the first (a cycle with po-loc). */
+START_TEST(coherence_of_writes) {
+  const char *t = "GPU_PTX CoWW\n{ }\n P0 ;\n st.s32 [x], 1 ;\n st.s32 [x], 2 ;\n"
+                  "exists (x=1)\n";
+  sc_result *any = sim(t, no_model), *u = sim(t, uniproc);
+  ck_assert_int_eq(sc_result_candidates(any), 2);
+  ck_assert_int_eq(sc_result_state_count(any), 2);
+  ck_assert_int_eq(sc_result_state_count(u), 1);
+  ck_assert_str_eq(sc_result_state(u, 0), "x=2;");
+  ck_assert(!sc_result_validated(u));
+}
+END_TEST
+
+/* A failing cas only reads.  P0: cas x from 1 to 2; P1 writes x=1.
+ * P0 reads 0 (from the initial write; the cas fails, no write): one co,
+ * final x=1, r0=0.  Or P0 reads 1 (from P1) and writes 2: two co orders.
+ * With co W1 -> W2: final x=2, allowed under SC.  With co W2 -> W1:
+ * W2 -co-> W1 -rf-> R -po-> W2 is a cycle, so SC forbids it. */
+START_TEST(failing_cas_reads_only) {
+  const char *t =
+      "GPU_PTX cas\n{ 0:.reg .s32 r0; }\n"
+      " P0                          | P1            ;\n"
+      " atom.cas.b32 r0, [x], 1, 2  | st.s32 [x], 1 ;\n"
+      "exists (0:r0=1 /\\ x=2)\n";
+  sc_result *any = sim(t, no_model), *s = sim(t, model_sc);
+  /* runs: (read 0, no write): co of {W1}: 1 candidate; (read 1, write 2):
+   * co of {W1, W2}: 2 candidates */
+  ck_assert_int_eq(sc_result_candidates(any), 3);
+  ck_assert_int_eq(sc_result_state_count(s), 2);
+  ck_assert_str_eq(sc_result_state(s, 0), "0:r0=0; x=1;");
+  ck_assert_str_eq(sc_result_state(s, 1), "0:r0=1; x=2;");
+  ck_assert(sc_result_validated(s));
+}
+END_TEST
+
+/* A spin loop: L: ld r0, [x]; bne r0, 1, L.  With the default unroll (2
+ * backward jumps) the runs read [1], [0,1] and [0,0,1]; a run reading 0
+ * three times is cut.  Each is consistent under SC. */
+START_TEST(spin_loop_unroll) {
+  const char *t =
+      "PTX spin\n{ x=0; }\n"
+      " P0@cta 0,gpu 0    | P1@cta 1,gpu 0 ;\n"
+      " LC0:              | st.weak x, 1   ;\n"
+      " ld.weak r0, x     |                ;\n"
+      " bne r0, 1, LC0    |                ;\n"
+      "forall (P0:r0 == 1)\n";
+  sc_result *r = sim(t, model_sc);
+  ck_assert_int_eq(sc_result_candidates(r), 3);
+  ck_assert_int_eq(sc_result_positive(r), 3);
+  ck_assert_int_eq(sc_result_state_count(r), 1);
+  ck_assert_str_eq(sc_result_state(r, 0), "0:r0=1;");
+}
+END_TEST
+
+/* Dependencies from register dataflow: P0 reads x into r0 then
+ *   data: st [y], r0
+ *   addr: the paper's false dependency and.b32 r1, r0, 0x80000000 added
+ *         to the address of z (always +0: the access is still to z)
+ *   ctrl: setp on r0, then a predicated branch over a store to w.
+ * Each model below forbids every execution exactly when its relation is
+ * not empty, so the number of states tells whether the edge exists. */
+#define DEP_TEST                                         \
+  "GPU_PTX deps\n"                                       \
+  "{ 0:.reg .s32 r0; 0:.reg .b64 r1; 0:.reg .b64 r2 = z;\n" \
+  "  0:.reg .pred p; x=0; y=0; z=0; w=0; }\n"            \
+  " P0                              ;\n"                 \
+  " ld.cg.s32 r0, [x]               ;\n"                 \
+  " st.cg.s32 [y], r0               ;\n"                 \
+  " and.b32 r1, r0, 0x80000000      ;\n"                 \
+  " add.s64 r2, r2, r1              ;\n"                 \
+  " st.cg.s32 [r2], 1               ;\n"                 \
+  " setp.eq.s32 p, r0, 7            ;\n"                 \
+  " @p bra END                      ;\n"                 \
+  " st.cg.s32 [w], 1                ;\n"                 \
+  " END:                            ;\n"                 \
+  "exists (z=1 /\\ w=1 /\\ y=0)\n"
+
+static int states_under(const char *check) {
+  char model[256];
+  snprintf(model, sizeof model, "\"deps\"\n%s\n", check);
+  return sc_result_state_count(sim(DEP_TEST, model));
+}
+
+START_TEST(dependencies) {
+  /* one run (x holds only 0), one candidate, final state z=1 w=1 y=0 */
+  ck_assert_int_eq(states_under(""), 1);
+  ck_assert_int_eq(states_under("empty data as d"), 0);
+  ck_assert_int_eq(states_under("empty addr as a"), 0);
+  ck_assert_int_eq(states_under("empty ctrl as c"), 0);
+  /* and they are distinct edges: data reaches W y, addr W z, ctrl W w */
+  ck_assert_int_eq(states_under("let wz = range(addr)\nempty wz & range(data) as a"), 1);
+  ck_assert_int_eq(states_under("empty ctrl & (M * range(data)) as c"), 1);
+  ck_assert_int_eq(states_under("empty ctrl & (M * range(addr)) as c"), 1);
+  ck_assert_int_eq(sc_result_positive(sim(DEP_TEST, no_model)), 1);
+}
+END_TEST
+
+/* The model's verdict counts only allowed executions; -skipcheck lifts a
+ * check. */
+START_TEST(skipcheck) {
+  sc_test *t;
+  sc_model *m;
+  sc_result *r;
+  sc_error *err;
+  ck_assert_int_eq(sc_test_load_string(SB_TEST, "sb", NULL, &t, &err), SC_OK);
+  ck_assert_int_eq(sc_model_load_string(model_sc, "m.cat", NULL, 0, &m, &err), SC_OK);
+  const char *skip[] = {"sc"};
+  sc_sim_options o;
+  memset(&o, 0, sizeof o);
+  o.skipchecks = skip;
+  o.nskip = 1;
+  o.unroll = -1;
+  ck_assert_int_eq(sc_simulate(t, m, &o, &r, &err), SC_OK);
+  ck_assert_int_eq(sc_result_positive(r), 1);
+  /* a limit on candidates is an error, not a partial answer */
+  o.nskip = 0;
+  o.max_executions = 3;
+  ck_assert_int_eq(sc_simulate(t, m, &o, &r, &err), SC_ERR_LIMIT);
+  ck_assert_ptr_nonnull(strstr(sc_error_message(err), "at most 3 candidate executions"));
+}
+END_TEST
+
+/* An address that is no location is an error at the instruction. */
+START_TEST(bad_address) {
+  sc_test *t;
+  sc_model *m;
+  sc_result *r;
+  sc_error *err;
+  ck_assert_int_eq(sc_test_load_string(
+                       "GPU_PTX bad\n{ 0:.reg .b64 r1 = x; }\n P0 ;\n"
+                       " st.s32 [r1+4], 1 ;\nexists (x=0)\n",
+                       "bad.litmus", NULL, &t, &err), SC_OK);
+  ck_assert_int_eq(sc_model_load_string(no_model, "m.cat", NULL, 0, &m, &err), SC_OK);
+  ck_assert_int_eq(sc_simulate(t, m, NULL, &r, &err), SC_ERR_SEMANTIC);
+  ck_assert_ptr_nonnull(strstr(sc_error_message(err), "bad.litmus:4:2: P0 accesses address"));
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("sim");
+  TCase *tc = tcase_create("enumerate");
+  tcase_add_test(tc, sb_under_sc);
+  tcase_add_test(tc, sb_unconstrained_log);
+  tcase_add_test(tc, three_writers);
+  tcase_add_test(tc, coherence_of_writes);
+  tcase_add_test(tc, failing_cas_reads_only);
+  tcase_add_test(tc, spin_loop_unroll);
+  tcase_add_test(tc, dependencies);
+  tcase_add_test(tc, skipcheck);
+  tcase_add_test(tc, bad_address);
+  suite_add_tcase(s, tc);
+  SRunner *sr = srunner_create(s);
+  srunner_run_all(sr, CK_ENV);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

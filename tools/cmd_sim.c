@@ -1,0 +1,344 @@
+/* cmd_sim.c: `scopecat sim` (also plain `scopecat FILE...`): which final
+ * states does the model allow?  Prints herd7's block per test, in the
+ * order the tests were named, whatever -j runs them in.  A test that fails
+ * to parse or to evaluate is reported (file:line:col on stderr) and the
+ * others still run. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+
+#include "scopecat.h"
+
+#include <errno.h>
+#include <gc/gc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+typedef struct sim_cli {
+  const char *model_path; /* -model, NULL: the dialect's default */
+  const char **incdirs;   /* -I, then the bundled model folders */
+  int nincdirs;
+  const char **skip;      /* -skipcheck */
+  int nskip;
+  sc_sim_options opts;
+  unsigned log_flags;
+  sc_select *sel;
+  int jobs;
+  bool progress;          /* stderr is a terminal */
+  file_list files;
+} sim_cli;
+
+static void sim_usage(FILE *out) {
+  fprintf(out,
+          "usage: scopecat [sim] [options] FILE|DIR...\n"
+          "  -model FILE        the .cat model (default: cat/ptx-rmo.cat for "
+          "GPU_PTX tests)\n"
+          "  -I DIR             search DIR for models and their includes\n"
+          "  -skipcheck NAME    do not apply the check NAME (comma lists too)\n"
+          "  -through invalid   keep executions that fail the model's checks\n"
+          "  -select REGEX      only tests whose name matches (PCRE2)\n"
+          "  -j N               run N tests at once\n"
+          "  -timeout S         give up a test after S seconds\n"
+          "  -max-executions N  give up a test after N candidate executions\n"
+          "  -unroll N          follow each backward jump at most N times "
+          "(default 2)\n"
+          "  -nohash            no Hash= lines\n"
+          "  -version           print the version\n");
+}
+
+static void push(const char ***list, int *n, const char *s) {
+  *list = GC_REALLOC(*list, sizeof(char *) * (size_t)(*n + 1));
+  (*list)[(*n)++] = s;
+}
+
+/* The folders holding the bundled models: installed, then the source tree
+ * (for a build that is not installed). */
+static void add_bundled_dirs(sim_cli *c) {
+  const char *env = getenv("SCOPECAT_CATDIR");
+  if (env && *env)
+    push(&c->incdirs, &c->nincdirs, env);
+  push(&c->incdirs, &c->nincdirs, SC_CATDIR);
+  push(&c->incdirs, &c->nincdirs, SC_SRC_CATDIR);
+}
+
+static bool want_arg(int argc, char **argv, int i) {
+  if (i + 1 < argc)
+    return true;
+  fprintf(stderr, "scopecat sim: %s needs an argument\n", argv[i]);
+  return false;
+}
+
+static bool parse_count(const char *opt, const char *s, long *out) {
+  char *end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (errno || *end || v < 0) {
+    fprintf(stderr, "scopecat sim: %s expects a non-negative integer, found "
+                    "'%s'\n", opt, s);
+    return false;
+  }
+  *out = v;
+  return true;
+}
+
+/* Returns -1 on success, else the exit status. */
+static int parse_options(sim_cli *c, int argc, char **argv) {
+  c->opts.unroll = -1;
+  c->jobs = 1;
+  int missing = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    long v;
+    if (cli_is_option(a, "model") || cli_is_option(a, "cat")) {
+      if (!want_arg(argc, argv, i)) return EXIT_USAGE;
+      c->model_path = argv[++i];
+    } else if (cli_is_option(a, "I")) {
+      if (!want_arg(argc, argv, i)) return EXIT_USAGE;
+      push(&c->incdirs, &c->nincdirs, argv[++i]);
+    } else if (cli_is_option(a, "skipcheck")) {
+      if (!want_arg(argc, argv, i)) return EXIT_USAGE;
+      char *names = GC_STRDUP(argv[++i]), *save = NULL;
+      for (char *n = strtok_r(names, ",", &save); n; n = strtok_r(NULL, ",", &save))
+        push(&c->skip, &c->nskip, n);
+    } else if (cli_is_option(a, "through")) {
+      if (!want_arg(argc, argv, i)) return EXIT_USAGE;
+      const char *w = argv[++i];
+      if (strcmp(w, "none") && strcmp(w, "invalid") && strcmp(w, "all")) {
+        fprintf(stderr, "scopecat sim: -through expects none, invalid or all, "
+                        "found '%s'\n", w);
+        return EXIT_USAGE;
+      }
+      c->opts.through = strcmp(w, "none") != 0;
+    } else if (cli_is_option(a, "select")) {
+      sc_error *err;
+      if (!want_arg(argc, argv, i)) return EXIT_USAGE;
+      if (sc_select_compile(argv[++i], &c->sel, &err) != SC_OK) {
+        fprintf(stderr, "scopecat sim: %s\n", sc_error_message(err));
+        return EXIT_USAGE;
+      }
+    } else if (cli_is_option(a, "j")) {
+      if (!want_arg(argc, argv, i) || !parse_count(a, argv[++i], &v) || v < 1) {
+        fprintf(stderr, "scopecat sim: -j expects a positive number\n");
+        return EXIT_USAGE;
+      }
+      c->jobs = (int)v;
+    } else if (cli_is_option(a, "timeout")) {
+      char *end;
+      if (!want_arg(argc, argv, i)) return EXIT_USAGE;
+      c->opts.timeout = strtod(argv[++i], &end);
+      if (*end || c->opts.timeout < 0) {
+        fprintf(stderr, "scopecat sim: -timeout expects seconds, found '%s'\n",
+                argv[i]);
+        return EXIT_USAGE;
+      }
+    } else if (cli_is_option(a, "max-executions")) {
+      if (!want_arg(argc, argv, i) || !parse_count(a, argv[++i], &v))
+        return EXIT_USAGE;
+      c->opts.max_executions = v;
+    } else if (cli_is_option(a, "unroll")) {
+      if (!want_arg(argc, argv, i) || !parse_count(a, argv[++i], &v))
+        return EXIT_USAGE;
+      c->opts.unroll = (int)v;
+    } else if (cli_is_option(a, "nohash")) {
+      c->log_flags |= SC_LOG_NOHASH;
+    } else if (cli_is_option(a, "help") || cli_is_option(a, "h")) {
+      sim_usage(stdout);
+      return EXIT_ALL_RAN;
+    } else if (a[0] == '-' && a[1]) {
+      fprintf(stderr, "scopecat sim: unknown option '%s'\n", a);
+      sim_usage(stderr);
+      return EXIT_USAGE;
+    } else if (!cli_collect(&c->files, a)) {
+      missing++;
+    }
+  }
+  if (c->files.n == 0 && missing == 0) {
+    sim_usage(stderr);
+    return EXIT_USAGE;
+  }
+  c->opts.skipchecks = c->skip;
+  c->opts.nskip = c->nskip;
+  add_bundled_dirs(c);
+  return missing ? -2 : -1;
+}
+
+/* ---- Models ------------------------------------------------------------- */
+
+typedef struct model_cache {
+  const char *path;
+  sc_model *model;
+} model_cache;
+
+static model_cache cache[8];
+static int ncache;
+
+/* A model named on the command line is a path, or a name found in the
+ * include folders (as herd7 finds "ptx.cat"). */
+static const char *find_model(const sim_cli *c, const char *name) {
+  struct stat st;
+  if (strchr(name, '/') || stat(name, &st) == 0)
+    return name;
+  for (int i = 0; i < c->nincdirs; i++) {
+    size_t len = strlen(c->incdirs[i]) + strlen(name) + 2;
+    char *p = GC_MALLOC_ATOMIC(len);
+    snprintf(p, len, "%s/%s", c->incdirs[i], name);
+    if (stat(p, &st) == 0)
+      return p;
+  }
+  return name;
+}
+
+static sc_status model_for(const sim_cli *c, const sc_test *t, sc_model **out,
+                           sc_error **err) {
+  (void)t; /* every dialect with a default uses ptx-rmo.cat for now */
+  const char *name = c->model_path ? c->model_path : "ptx-rmo.cat";
+  const char *path = find_model(c, name);
+  for (int i = 0; i < ncache; i++)
+    if (strcmp(cache[i].path, path) == 0) {
+      *out = cache[i].model;
+      return SC_OK;
+    }
+  sc_status st = sc_model_load_file(path, c->incdirs, c->nincdirs, out, err);
+  if (st == SC_OK && ncache < 8) {
+    cache[ncache].path = path;
+    cache[ncache++].model = *out;
+  }
+  return st;
+}
+
+/* ---- One test ---------------------------------------------------------- */
+
+static const char *progress_name;
+
+static void show_progress(void *ctx, long candidates, double seconds) {
+  (void)ctx;
+  fprintf(stderr, "\r%s: %ld executions, %.0f/s   ", progress_name,
+          candidates, seconds > 0 ? (double)candidates / seconds : 0.0);
+  fflush(stderr);
+}
+
+/* Simulate the test in `path`, printing its block on `out`; false when it
+ * could not be parsed or evaluated (the error is on stderr). */
+static bool run_one(const sim_cli *c, const char *path, FILE *out) {
+  sc_test *t;
+  sc_model *m;
+  sc_result *r;
+  sc_error *err;
+  if (sc_test_load_file(path, NULL, &t, &err) != SC_OK) {
+    fprintf(stderr, "%s\n", sc_error_message(err));
+    return false;
+  }
+  if (!sc_select_match(c->sel, sc_test_name(t)))
+    return true;
+  if (!c->model_path && sc_test_dialect(t) != SC_DIALECT_GPU_PTX) {
+    fprintf(stderr, "%s: no default model for the PTX dialect yet: give "
+                    "-model FILE\n", path);
+    return false;
+  }
+  if (model_for(c, t, &m, &err) != SC_OK) {
+    fprintf(stderr, "%s\n", sc_error_message(err));
+    return false;
+  }
+  sc_sim_options opts = c->opts;
+  if (c->progress) {
+    progress_name = sc_test_name(t);
+    opts.progress = show_progress;
+  }
+  sc_status st = sc_simulate(t, m, &opts, &r, &err);
+  if (c->progress)
+    fprintf(stderr, "\r\033[K");
+  if (st != SC_OK) {
+    fprintf(stderr, "%s: test %s: %s\n", path, sc_test_name(t),
+                    sc_error_message(err));
+    return false;
+  }
+  fputs(sc_result_log(r, c->log_flags), out);
+  return true;
+}
+
+/* ---- Several tests at once: one child process per test ------------------ */
+
+typedef struct job {
+  pid_t pid;
+  FILE *out; /* the child's stdout, replayed in order */
+  FILE *err; /* its stderr */
+  int status;
+  bool done;
+} job;
+
+static void replay(FILE *from, FILE *to) {
+  char buf[8192];
+  size_t n;
+  rewind(from);
+  while ((n = fread(buf, 1, sizeof buf, from)) > 0)
+    fwrite(buf, 1, n, to);
+  fclose(from);
+}
+
+static int run_parallel(const sim_cli *c) {
+  int n = c->files.n, failed = 0, next = 0, running = 0, printed = 0;
+  job *jobs = GC_MALLOC(sizeof(job) * (size_t)n);
+  while (printed < n) {
+    while (running < c->jobs && next < n) {
+      job *j = &jobs[next];
+      j->out = tmpfile();
+      j->err = tmpfile();
+      fflush(stdout);
+      fflush(stderr);
+      j->pid = (j->out && j->err) ? fork() : -1;
+      if (j->pid == 0) {
+        dup2(fileno(j->err), 2);
+        bool ok = run_one(c, c->files.paths[next], j->out);
+        fflush(j->out);
+        fflush(stderr);
+        _exit(ok ? 0 : 1);
+      }
+      if (j->pid < 0) {
+        fprintf(stderr, "scopecat sim: cannot start a worker: %s\n",
+                strerror(errno));
+        return EXIT_SOME_FAILED;
+      }
+      next++;
+      running++;
+    }
+    int status;
+    pid_t pid = wait(&status);
+    if (pid < 0)
+      break;
+    for (int i = 0; i < next; i++)
+      if (jobs[i].pid == pid) {
+        jobs[i].done = true;
+        jobs[i].status = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+        running--;
+      }
+    while (printed < next && jobs[printed].done) {
+      replay(jobs[printed].out, stdout);
+      replay(jobs[printed].err, stderr);
+      failed += jobs[printed].status != 0;
+      printed++;
+    }
+  }
+  return failed ? EXIT_SOME_FAILED : EXIT_ALL_RAN;
+}
+
+int cmd_sim(int argc, char **argv) {
+  sim_cli c;
+  memset(&c, 0, sizeof c);
+  int rc = parse_options(&c, argc, argv);
+  if (rc >= 0)
+    return rc;
+  bool some_missing = rc == -2;
+  c.progress = isatty(2) && c.jobs == 1;
+  int failed = 0;
+  if (c.jobs > 1) {
+    rc = run_parallel(&c);
+    failed = rc != EXIT_ALL_RAN;
+  } else {
+    for (int i = 0; i < c.files.n; i++)
+      failed += !run_one(&c, c.files.paths[i], stdout);
+  }
+  return failed || some_missing ? EXIT_SOME_FAILED : EXIT_ALL_RAN;
+}
