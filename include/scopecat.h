@@ -96,6 +96,14 @@ sc_status sc_model_load_string(const char *text, const char *filename,
 /* The model's title line ("GPU_PTX"...), "" when it has none. */
 const char *sc_model_title(const sc_model *m);
 
+/* Which allowed executions a simulation draws (herd's -show): those where
+ * the condition's proposition holds (PROP), does not hold (NEG), those that
+ * decide the verdict (COND: witnesses of exists and ~exists, counterexamples
+ * of forall), or all of them. */
+typedef enum sc_show {
+  SC_SHOW_NONE, SC_SHOW_PROP, SC_SHOW_NEG, SC_SHOW_COND, SC_SHOW_ALL
+} sc_show;
+
 /* Options of a simulation; zero fields take the defaults. */
 typedef struct sc_sim_options {
   const char *const *skipchecks; /* herd's -skipcheck: checks not to apply */
@@ -109,6 +117,8 @@ typedef struct sc_sim_options {
    * may be NULL.  The library itself never prints. */
   void (*progress)(void *ctx, long candidates, double seconds);
   void *progress_ctx;
+  sc_show show;          /* executions to draw, default none */
+  int max_shown;         /* at most this many, default 100 */
 } sc_sim_options;
 
 /* What a model allows for one test: the final states of the allowed
@@ -136,6 +146,10 @@ int sc_result_state_count(const sc_result *r);
 const char *sc_result_state(const sc_result *r, int i);
 /* herd's Observation word: "Always", "Sometimes" or "Never". */
 const char *sc_result_observation(const sc_result *r);
+/* The executions chosen by sc_sim_options.show, as Graphviz DOT digraphs
+ * (one per execution, in one text); NULL when none was shown. */
+const char *sc_result_dot(const sc_result *r);
+int sc_result_shown(const sc_result *r);
 
 /* ---- Name selection (PCRE2) ------------------------------------------- */
 

@@ -8,6 +8,7 @@
  * of its writes after the initial one) is built and given to the model;
  * the final states of the executions it allows are collected. */
 #define _POSIX_C_SOURCE 200809L
+#include "dot.h"
 #include "error.h"
 #include "exec.h"
 #include "gcmem.h"
@@ -20,6 +21,7 @@
 
 #define DEFAULT_MAX_EXECUTIONS 10000000L
 #define MAX_VALUES_PER_LOCATION 256
+#define DEFAULT_MAX_SHOWN 100
 
 static double now(void) {
   struct timespec ts;
@@ -203,6 +205,17 @@ static sc_status check_budget(search *s) {
   return SC_OK;
 }
 
+static bool wants_picture(const search *s, bool holds) {
+  switch (s->opts.show) {
+  case SC_SHOW_NONE: return false;
+  case SC_SHOW_PROP: return holds;
+  case SC_SHOW_NEG: return !holds;
+  case SC_SHOW_COND: return s->t->quant == SC_FORALL ? !holds : holds;
+  case SC_SHOW_ALL: return true;
+  }
+  return false;
+}
+
 /* One candidate: rf and co are set in x. */
 static sc_status evaluate(search *s, sc_execution *x, sc_cat_env *env) {
   sc_status st = check_budget(s);
@@ -226,6 +239,11 @@ static sc_status evaluate(search *s, sc_execution *x, sc_cat_env *env) {
     s->values[i] = sc_exec_lval(x, &s->r->observed[i]);
   record_state(s->r, s->values, holds);
   record_flags(s->r, &out);
+  if (wants_picture(s, holds) && s->r->nshown < s->opts.max_shown) {
+    s->r->nshown++;
+    sc_dot_execution(&s->r->dot, x,
+                     sc_printf("%s #%d", s->t->name, s->r->nshown));
+  }
   return SC_OK;
 }
 
@@ -426,6 +444,8 @@ sc_status sc_simulate(const sc_test *t, const sc_model *m,
     s.opts.unroll = -1;
   if (s.opts.max_executions <= 0)
     s.opts.max_executions = DEFAULT_MAX_EXECUTIONS;
+  if (s.opts.max_shown <= 0)
+    s.opts.max_shown = DEFAULT_MAX_SHOWN;
   s.eval.skipchecks = s.opts.skipchecks;
   s.eval.nskip = s.opts.nskip;
   s.r = sc_alloc(sizeof(sc_result));

@@ -53,6 +53,10 @@ long sc_result_negative(const sc_result *r) { return r->negative; }
 long sc_result_candidates(const sc_result *r) { return r->candidates; }
 double sc_result_seconds(const sc_result *r) { return r->seconds; }
 int sc_result_state_count(const sc_result *r) { return r->nstates; }
+int sc_result_shown(const sc_result *r) { return r->nshown; }
+const char *sc_result_dot(const sc_result *r) {
+  return r->nshown ? r->dot.data : NULL;
+}
 
 static const char *quantifier(sc_quantifier q) {
   return q == SC_EXISTS ? "exists" : q == SC_FORALL ? "forall" : "~exists";

@@ -5,6 +5,7 @@
 #define SC_RESULT_H
 
 #include "litmus.h"
+#include "strbuf.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -27,6 +28,8 @@ struct sc_result {
   const char **flags; /* raised in some allowed execution */
   int nflags, capflags;
   double seconds;
+  sc_strbuf dot; /* the shown executions */
+  int nshown;
 };
 
 #endif

@@ -81,5 +81,64 @@ expect 1 "$builddir/examples/summary" "$sb" "$bad/truncated.litmus"
 has "$tmp/out" "SB: GPU_PTX, 2 threads, 6 instructions, 2 locations, exists, cta [P0] [P1]"
 has "$tmp/err" "truncated.litmus:8:1: expected an instruction"
 
+# ---- scopecat sim ----------------------------------------------------------
+seeds="$srcdir/ptx/seeds"
+gls="$seeds/mp-L1+membar.gls.litmus"
+# plain `scopecat FILE` simulates under the default model (ptx-rmo.cat)
+expect 0 "$scopecat" "$gls"
+has "$tmp/out" "Test mp-L1+membar.gls Allowed"
+has "$tmp/out" "Observation mp-L1+membar.gls Never 0 3"
+has "$tmp/out" "Hash="
+expect 0 "$scopecat" sim -nohash "$gls"
+if grep -q "^Hash=" "$tmp/out"; then fail "-nohash printed a hash"; else ok; fi
+# the fence is the only obstacle: skipping gl-constraint, or letting invalid
+# executions through, makes the weak outcome appear
+expect 0 "$scopecat" sim -skipcheck gl-constraint "$gls"
+has "$tmp/out" "Observation mp-L1+membar.gls Sometimes 1 3"
+expect 0 "$scopecat" sim -skipcheck sys-constraint,cta-constraint "$gls"
+has "$tmp/out" "Observation mp-L1+membar.gls Never 0 3"
+expect 0 "$scopecat" sim -through invalid "$gls"
+has "$tmp/out" "Positive: 1 Negative: 3"
+# -select keeps one test of the folder
+expect 0 "$scopecat" sim -select '^sb$' "$seeds"
+n=$(grep -c '^Test ' "$tmp/out")
+if [ "$n" -eq 1 ]; then ok; else fail "-select ran $n tests, expected 1"; fi
+# -j keeps the order and the content (up to timings)
+"$scopecat" sim -nohash "$seeds" | grep -v '^Time' >"$tmp/j1"
+"$scopecat" sim -nohash -j 2 "$seeds" | grep -v '^Time' >"$tmp/j2"
+if cmp -s "$tmp/j1" "$tmp/j2"; then ok; else fail "-j 2 output differs from -j 1"; fi
+# limits: a clear message, the batch goes on, exit 1
+# (sb has exactly 4 candidates; dlb-lb allows 8 executions, so has more)
+expect 1 "$scopecat" sim -max-executions 4 "$seeds/dlb-lb.litmus" "$seeds/sb.litmus"
+has "$tmp/err" "expected at most 4 candidate executions (the -max-executions limit)"
+has "$tmp/out" "Observation sb Sometimes 1 3"
+loop="$srcdir/ptx/dat3m/CADP/2_threads_4_instructions/145_simple.litmus"
+expect 1 "$scopecat" sim -model "$srcdir/cat/ptx-rmo.cat" -timeout 0.2 "$loop"
+has "$tmp/err" "expected to finish within 0.2 s (the -timeout limit)"
+# models: by name through -I, errors with their position
+mkdir "$tmp/models"
+printf '"mine"\nlet com = rf | co | fr\nacyclic po | com as sc\n' >"$tmp/models/mine.cat"
+expect 0 "$scopecat" sim -I "$tmp/models" -model mine.cat "$seeds/sb.litmus"
+has "$tmp/out" "Observation sb Never 0 3"
+printf '"broken"\nacyclic po | nope as x\n' >"$tmp/models/broken.cat"
+expect 1 "$scopecat" sim -model "$tmp/models/broken.cat" "$seeds/sb.litmus"
+has "$tmp/err" "broken.cat:2:14: unbound name 'nope'"
+printf '"bad"\nacyclic po | as x\n' >"$tmp/models/bad.cat"
+expect 1 "$scopecat" sim -model "$tmp/models/bad.cat" "$seeds/sb.litmus"
+has "$tmp/err" "bad.cat:2:"
+# the PTX dialect has no default model yet
+expect 1 "$scopecat" sim "$srcdir/ptx/dat3m/Nvidia/SB-cta.litmus"
+has "$tmp/err" "no default model for the PTX dialect"
+# drawings
+expect 0 "$scopecat" sim -show all -o "$tmp" "$seeds/sb.litmus"
+has "$tmp/sb.dot" 'digraph "sb #4"'
+has "$tmp/sb.dot" '[label="rf", color=red'
+# bad usage
+expect 2 "$scopecat" sim -j 0 "$gls"
+expect 2 "$scopecat" sim -show all "$gls"
+has "$tmp/err" "-show needs -o DIR"
+expect 2 "$scopecat" sim -through sometimes "$gls"
+expect 2 "$scopecat" sim -max-executions lots "$gls"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -26,6 +26,7 @@ typedef struct sim_cli {
   sc_sim_options opts;
   unsigned log_flags;
   sc_select *sel;
+  const char *outdir;     /* -o: where -show writes DOT files */
   int jobs;
   bool progress;          /* stderr is a terminal */
   file_list files;
@@ -45,6 +46,8 @@ static void sim_usage(FILE *out) {
           "  -max-executions N  give up a test after N candidate executions\n"
           "  -unroll N          follow each backward jump at most N times "
           "(default 2)\n"
+          "  -show WHAT         draw executions: prop, neg, cond, all, none\n"
+          "  -o DIR             write the drawings to DIR/NAME.dot\n"
           "  -nohash            no Hash= lines\n"
           "  -version           print the version\n");
 }
@@ -142,6 +145,22 @@ static int parse_options(sim_cli *c, int argc, char **argv) {
       if (!want_arg(argc, argv, i) || !parse_count(a, argv[++i], &v))
         return EXIT_USAGE;
       c->opts.unroll = (int)v;
+    } else if (cli_is_option(a, "show")) {
+      static const char *const words[] = {"none", "prop", "neg", "cond", "all"};
+      if (!want_arg(argc, argv, i)) return EXIT_USAGE;
+      const char *w = argv[++i];
+      int k = 0;
+      while (k < 5 && strcmp(words[k], w) != 0)
+        k++;
+      if (k == 5) {
+        fprintf(stderr, "scopecat sim: -show expects prop, neg, cond, all or "
+                        "none, found '%s'\n", w);
+        return EXIT_USAGE;
+      }
+      c->opts.show = (sc_show)k;
+    } else if (cli_is_option(a, "o")) {
+      if (!want_arg(argc, argv, i)) return EXIT_USAGE;
+      c->outdir = argv[++i];
     } else if (cli_is_option(a, "nohash")) {
       c->log_flags |= SC_LOG_NOHASH;
     } else if (cli_is_option(a, "help") || cli_is_option(a, "h")) {
@@ -159,6 +178,13 @@ static int parse_options(sim_cli *c, int argc, char **argv) {
     sim_usage(stderr);
     return EXIT_USAGE;
   }
+  if (c->opts.show != SC_SHOW_NONE && !c->outdir) {
+    fprintf(stderr, "scopecat sim: -show needs -o DIR to write the drawings "
+                    "to\n");
+    return EXIT_USAGE;
+  }
+  if (c->outdir && c->opts.show == SC_SHOW_NONE)
+    c->opts.show = SC_SHOW_PROP; /* -o alone draws the witnesses */
   c->opts.skipchecks = c->skip;
   c->opts.nskip = c->nskip;
   add_bundled_dirs(c);
@@ -220,6 +246,23 @@ static void show_progress(void *ctx, long candidates, double seconds) {
   fflush(stderr);
 }
 
+/* The drawings of the shown executions go to DIR/NAME.dot. */
+static bool write_drawings(const sim_cli *c, const char *path,
+                           const sc_test *t, const sc_result *r) {
+  const char *dot = sc_result_dot(r);
+  if (!c->outdir || !dot)
+    return true;
+  size_t len = strlen(c->outdir) + strlen(sc_test_name(t)) + 6;
+  char *file = GC_MALLOC_ATOMIC(len);
+  snprintf(file, len, "%s/%s.dot", c->outdir, sc_test_name(t));
+  FILE *f = fopen(file, "w");
+  if (!f || fputs(dot, f) < 0 || fclose(f) != 0) {
+    fprintf(stderr, "%s: cannot write %s: %s\n", path, file, strerror(errno));
+    return false;
+  }
+  return true;
+}
+
 /* Simulate the test in `path`, printing its block on `out`; false when it
  * could not be parsed or evaluated (the error is on stderr). */
 static bool run_one(const sim_cli *c, const char *path, FILE *out) {
@@ -256,7 +299,7 @@ static bool run_one(const sim_cli *c, const char *path, FILE *out) {
     return false;
   }
   fputs(sc_result_log(r, c->log_flags), out);
-  return true;
+  return write_drawings(c, path, t, r);
 }
 
 /* ---- Several tests at once: one child process per test ------------------ */

@@ -1,0 +1,11 @@
+/* dot.h: drawing candidate executions in Graphviz's DOT language. */
+#ifndef SC_DOT_H
+#define SC_DOT_H
+
+#include "exec.h"
+#include "strbuf.h"
+
+/* Append one digraph for execution `x`, titled `title`. */
+void sc_dot_execution(sc_strbuf *sb, const sc_execution *x, const char *title);
+
+#endif
