@@ -55,29 +55,33 @@ static void observe_prop(sc_result *r, const sc_prop *p, int *cap) {
   observe_prop(r, p->b, cap);
 }
 
-static const sc_test *sort_test; /* qsort has no context argument */
-
-static int compare_lvals(const void *pa, const void *pb) {
-  const sc_lval *a = pa, *b = pb;
+/* Registers before locations; registers by thread, then name; locations
+ * by name. */
+static int compare_lvals(const sc_test *t, const sc_lval *a, const sc_lval *b) {
   if (a->kind != b->kind)
     return a->kind == SC_LVAL_REG ? -1 : 1;
   if (a->kind == SC_LVAL_LOC)
-    return strcmp(sort_test->locs[a->loc].name, sort_test->locs[b->loc].name);
+    return strcmp(t->locs[a->loc].name, t->locs[b->loc].name);
   if (a->thread != b->thread)
     return a->thread - b->thread;
-  return strcmp(sort_test->threads[a->thread].regs[a->reg].name,
-                sort_test->threads[b->thread].regs[b->reg].name);
+  return strcmp(t->threads[a->thread].regs[a->reg].name,
+                t->threads[b->thread].regs[b->reg].name);
 }
 
-/* herd shows the terms of the condition and of `locations [...]`,
- * registers first (by thread, then name), then locations by name. */
+/* herd shows the terms of the condition and of `locations [...]`, in the
+ * order of compare_lvals (an insertion sort: there are a handful). */
 static void choose_observed(sc_result *r, const sc_test *t) {
   int cap = 0;
   for (int i = 0; i < t->nobserved; i++)
     observe(r, t->observed[i], &cap);
   observe_prop(r, t->cond, &cap);
-  sort_test = t;
-  qsort(r->observed, (size_t)r->nobserved, sizeof(sc_lval), compare_lvals);
+  for (int i = 1; i < r->nobserved; i++) {
+    sc_lval key = r->observed[i];
+    int j = i;
+    for (; j > 0 && compare_lvals(t, &r->observed[j - 1], &key) > 0; j--)
+      r->observed[j] = r->observed[j - 1];
+    r->observed[j] = key;
+  }
 }
 
 static int compare_values(const int64_t *a, const int64_t *b, int n) {

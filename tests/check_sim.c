@@ -230,6 +230,27 @@ START_TEST(skipcheck) {
 }
 END_TEST
 
+/* Flags raised in allowed executions are listed, once each, between
+ * Positive/Negative and Condition; a flag in a forbidden execution is not. */
+START_TEST(flags) {
+  sc_result *r = sim(SB_TEST, "\"flags\"\n"
+                              "flag ~empty rfe as reads-other\n"
+                              "flag ~empty (rf & (IW * R)) as reads-init\n"
+                              "let fr = rf^-1 ; co\n"
+                              "acyclic po | rf | co | fr as sc\n");
+  /* SC allows 3 executions; each has an rfe (one read at least reads the
+   * other thread's write); two of them also read an initial value. */
+  const char *log = sc_result_log(r, SC_LOG_NOTIME | SC_LOG_NOHASH);
+  ck_assert_ptr_nonnull(strstr(log, "Positive: 0 Negative: 3\n"
+                                    "Flag reads-other\n"
+                                    "Flag reads-init\n"
+                                    "Condition exists"));
+  /* a model that forbids everything raises nothing */
+  r = sim(SB_TEST, "\"none\"\nflag ~empty rf as any-rf\nempty po as never\n");
+  ck_assert_ptr_null(strstr(sc_result_log(r, 0), "Flag"));
+}
+END_TEST
+
 /* An address that is no location is an error at the instruction. */
 START_TEST(bad_address) {
   sc_test *t;
@@ -258,6 +279,7 @@ int main(void) {
   tcase_add_test(tc, dependencies);
   tcase_add_test(tc, skipcheck);
   tcase_add_test(tc, bad_address);
+  tcase_add_test(tc, flags);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_ENV);

@@ -21,6 +21,7 @@ typedef struct sim_cli {
   const char *model_path; /* -model, NULL: the dialect's default */
   const char **incdirs;   /* -I, then the bundled model folders */
   int nincdirs;
+  int nuser_dirs;         /* how many of them came from -I */
   const char **skip;      /* -skipcheck */
   int nskip;
   sc_sim_options opts;
@@ -166,6 +167,9 @@ static int parse_options(sim_cli *c, int argc, char **argv) {
     } else if (cli_is_option(a, "help") || cli_is_option(a, "h")) {
       sim_usage(stdout);
       return EXIT_ALL_RAN;
+    } else if (cli_is_option(a, "version")) {
+      printf("scopecat %s\n", sc_version());
+      return EXIT_ALL_RAN;
     } else if (a[0] == '-' && a[1]) {
       fprintf(stderr, "scopecat sim: unknown option '%s'\n", a);
       sim_usage(stderr);
@@ -187,6 +191,7 @@ static int parse_options(sim_cli *c, int argc, char **argv) {
     c->opts.show = SC_SHOW_PROP; /* -o alone draws the witnesses */
   c->opts.skipchecks = c->skip;
   c->opts.nskip = c->nskip;
+  c->nuser_dirs = c->nincdirs;
   add_bundled_dirs(c);
   return missing ? -2 : -1;
 }
@@ -227,7 +232,21 @@ static sc_status model_for(const sim_cli *c, const sc_test *t, sc_model **out,
       *out = cache[i].model;
       return SC_OK;
     }
-  sc_status st = sc_model_load_file(path, c->incdirs, c->nincdirs, out, err);
+  /* includes: -I folders, the model's own folder, then the bundled ones */
+  const char **dirs = NULL;
+  int ndirs = 0;
+  for (int i = 0; i < c->nuser_dirs; i++)
+    push(&dirs, &ndirs, c->incdirs[i]);
+  char *folder = GC_STRDUP(path), *slash = strrchr(folder, '/');
+  if (slash) {
+    *slash = '\0';
+    push(&dirs, &ndirs, *folder ? folder : "/");
+  } else {
+    push(&dirs, &ndirs, ".");
+  }
+  for (int i = c->nuser_dirs; i < c->nincdirs; i++)
+    push(&dirs, &ndirs, c->incdirs[i]);
+  sc_status st = sc_model_load_file(path, dirs, ndirs, out, err);
   if (st == SC_OK && ncache < 8) {
     cache[ncache].path = path;
     cache[ncache++].model = *out;
