@@ -267,6 +267,31 @@ static sc_status each_co(search *s, sc_execution *x, sc_cat_env *env,
   }
 }
 
+/* Whether the write at position wi of trace `tw` may be what the read at
+ * position ri of trace `tr` reads: same location and value, and the write's
+ * value must not be made from the read itself (its own atom's write, or a
+ * write of the same run whose data depends on it): such a value would come
+ * out of thin air, as herd7's equations (v = v + 0) leave it undetermined. */
+static bool may_feed(const sc_trace *tw, int wi, const sc_trace *tr, int ri) {
+  const sc_trace_event *w = &tw->events[wi], *r = &tr->events[ri];
+  if (w->kind != SC_EV_WRITE || w->loc != r->loc || w->value != r->value)
+    return false;
+  if (tw != tr)
+    return true;
+  return w->rmw_partner != ri && !(w->data_deps & ((uint64_t)1 << ri));
+}
+
+/* may_feed for events of an execution; initial writes feed any read of
+ * their location and value. */
+static bool write_may_feed(const sc_execution *x, int w, int r) {
+  const sc_event *we = &x->events[w], *re = &x->events[r];
+  if (we->thread < 0)
+    return we->kind == SC_EV_WRITE && we->loc == re->loc && we->value == re->value;
+  const sc_trace *tw = x->traces[we->thread], *tr = x->traces[re->thread];
+  return may_feed(tw, w - x->thread_first[we->thread], tr,
+                  r - x->thread_first[re->thread]);
+}
+
 /* Every rf: an odometer over each read's candidate writes. */
 static sc_status each_rf(search *s, sc_execution *x, sc_cat_env *env) {
   int n = x->nevents, nreads = 0;
@@ -279,8 +304,7 @@ static sc_status each_rf(search *s, sc_execution *x, sc_cat_env *env) {
     cands[nreads] = sc_alloc_atomic(sizeof(int) * (size_t)n);
     ncands[nreads] = 0;
     for (int w = 0; w < n; w++)
-      if (x->events[w].kind == SC_EV_WRITE && x->events[w].loc == x->events[i].loc &&
-          x->events[w].value == x->events[i].value)
+      if (write_may_feed(x, w, i))
         cands[nreads][ncands[nreads]++] = w;
     if (ncands[nreads] == 0)
       return SC_OK; /* this trace reads a value nobody writes */
@@ -351,10 +375,8 @@ static bool reads_can_be_fed(const sc_test *t, const sc_trace **chosen) {
         continue;
       bool fed = false;
       for (int b = 0; b < t->nthreads && !fed; b++)
-        for (int j = 0; j < chosen[b]->nevents && !fed; j++) {
-          const sc_trace_event *w = &chosen[b]->events[j];
-          fed = w->kind == SC_EV_WRITE && w->loc == r->loc && w->value == r->value;
-        }
+        for (int j = 0; j < chosen[b]->nevents && !fed; j++)
+          fed = may_feed(chosen[b], j, chosen[a], i);
       if (!fed)
         return false;
     }

@@ -230,6 +230,30 @@ START_TEST(skipcheck) {
 }
 END_TEST
 
+/* P0 adds 1 to x, P1 adds 0.  A read is never fed by its own atom's write
+ * (v = v + 0 would invent any value), so x only ever holds 0 and 1.
+ * Runs: P0 reads 0 (writes 1) or 1 (writes 2); P1 reads 0 (writes 0) or 1
+ * (writes 1).  Only two pairs can be fed: (P0 0, P1 0): P0's read from the
+ * initial write or P1's 0, P1's from the initial write, times 2 co orders:
+ * 4 candidates, final x 0 or 1; (P0 0, P1 1 from P0's 1): P0's read from
+ * the initial write only, 2 co orders, final x=1.  P0 reading 1 would need
+ * P1 to write 1 after reading 1 from P0, which then writes 2: never fed. */
+START_TEST(own_atom_does_not_feed_itself) {
+  sc_result *r = sim("GPU_PTX adds\n{ 0:.reg .s32 r0; 1:.reg .s32 r1; x=0; }\n"
+                     " P0                         | P1                         ;\n"
+                     " atom.add.s32 r0, [x], 1    | atom.add.s32 r1, [x], 0    ;\n"
+                     "locations [1:r1; x;]\n"
+                     "exists (0:r0=1)\n",
+                     no_model);
+  ck_assert_int_eq(sc_result_candidates(r), 6);
+  ck_assert_int_eq(sc_result_state_count(r), 3);
+  ck_assert_str_eq(sc_result_state(r, 0), "0:r0=0; 1:r1=0; x=0;");
+  ck_assert_str_eq(sc_result_state(r, 1), "0:r0=0; 1:r1=0; x=1;");
+  ck_assert_str_eq(sc_result_state(r, 2), "0:r0=0; 1:r1=1; x=1;");
+  ck_assert_int_eq(sc_result_positive(r), 0);
+}
+END_TEST
+
 /* Flags raised in allowed executions are listed, once each, between
  * Positive/Negative and Condition; a flag in a forbidden execution is not. */
 START_TEST(flags) {
@@ -280,6 +304,7 @@ int main(void) {
   tcase_add_test(tc, skipcheck);
   tcase_add_test(tc, bad_address);
   tcase_add_test(tc, flags);
+  tcase_add_test(tc, own_atom_does_not_feed_itself);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_ENV);
