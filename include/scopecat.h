@@ -146,6 +146,13 @@ int sc_result_state_count(const sc_result *r);
 const char *sc_result_state(const sc_result *r, int i);
 /* herd's Observation word: "Always", "Sometimes" or "Never". */
 const char *sc_result_observation(const sc_result *r);
+/* "Is this outcome allowed?": *allowed is 1 when some allowed execution
+ * ends in a state where `proposition` holds.  It is written in the
+ * condition language ("1:r0=1 /\\ x=2") and may read only what the result
+ * observes (the test's condition and `locations`). */
+sc_status sc_result_allows(const sc_result *r, const char *proposition,
+                           int *allowed, sc_error **err);
+
 /* The executions chosen by sc_sim_options.show, as Graphviz DOT digraphs
  * (one per execution, in one text); NULL when none was shown. */
 const char *sc_result_dot(const sc_result *r);

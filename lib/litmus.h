@@ -280,6 +280,18 @@ void sc_print_prop(struct sc_strbuf *sb, const sc_test *t, const sc_prop *p);
 /* True for instructions that touch memory (ld st atom red). */
 bool sc_instr_is_access(const sc_instr *in);
 
+/* Parse a proposition of the condition language ("0:r1=1 /\\ x=2") about
+ * the final state of `t`; names the test lacks are errors (litmus_parse.c). */
+sc_status sc_test_parse_prop(const sc_test *t, const char *text,
+                             sc_prop **out, sc_error **err);
+
+/* Whether `p` holds when each term has the value `value_of` gives it
+ * (litmus_prop.c); and a walk over the terms of `p`. */
+typedef int64_t (*sc_lval_value_fn)(const sc_lval *lv, void *ctx);
+bool sc_prop_holds(const sc_prop *p, sc_lval_value_fn value_of, void *ctx);
+void sc_prop_each_lval(const sc_prop *p, void (*fn)(const sc_lval *, void *),
+                       void *ctx);
+
 /* Index of a location by name, -1 when absent. */
 int sc_test_find_location(const sc_test *t, const char *name);
 int sc_thread_find_register(const sc_thread *th, const char *name);

@@ -140,6 +140,10 @@ int sc_parser_register(sc_parser *p, int thread, const sc_token *tk) {
   int r = sc_thread_find_register(&p->t->threads[thread], tk->text);
   if (r >= 0)
     return r;
+  if (p->frozen)
+    sc_parse_error_at(p, tk->line, tk->col, SC_ERR_SEMANTIC,
+                      "expected a register of thread %d, found '%s'", thread,
+                      tk->text);
   if (p->t->dialect == SC_DIALECT_GPU_PTX)
     sc_parse_error_at(p, tk->line, tk->col, SC_ERR_SEMANTIC,
                       "expected a declared register of thread %d, found '%s' "
@@ -153,6 +157,11 @@ int sc_parser_location(sc_parser *p, const char *name) {
   int l = sc_test_find_location(t, name);
   if (l >= 0)
     return l;
+  if (p->frozen) {
+    const sc_token *tk = &p->toks[p->pos > 0 ? p->pos - 1 : 0];
+    sc_parse_error_at(p, tk->line, tk->col, SC_ERR_SEMANTIC,
+                      "expected a location of the test, found '%s'", name);
+  }
   sc_grow(&t->locs, &t->caplocs, t->nlocs + 1, sizeof(sc_location));
   sc_location *loc = &t->locs[t->nlocs];
   loc->name = sc_strdup(name);
@@ -889,6 +898,29 @@ static void parse_test(sc_parser *p, const char *src) {
   placement_to_tree(p, pl);
   parse_tail(p);
   compute_placement(p->t);
+}
+
+/* A proposition in the condition language, about the final state of
+ * test `t` (which it may not change: unknown names are errors). */
+sc_status sc_test_parse_prop(const sc_test *t, const char *text,
+                             sc_prop **out, sc_error **err) {
+  sc_parser *p = sc_alloc(sizeof *p);
+  p->file = "<proposition>";
+  p->t = (sc_test *)t; /* frozen: never written */
+  p->frozen = true;
+  *out = NULL;
+  if (setjmp(p->on_error)) {
+    if (err)
+      *err = p->err;
+    return p->err->status;
+  }
+  if (sc_lex(p->file, text, 1, 1, &p->toks, &p->ntoks, &p->err))
+    longjmp(p->on_error, 1);
+  sc_prop *pr = parse_prop(p);
+  if (sc_peek(p, 0)->kind != SC_TK_EOF)
+    sc_parse_expected(p, "end of the proposition");
+  *out = pr;
+  return SC_OK;
 }
 
 static void set_limits(sc_parse_limits *out, const sc_parse_limits *in) {

@@ -9,6 +9,7 @@
 #include "litmus_lex.h"
 
 #include <setjmp.h>
+#include <stdbool.h>
 
 typedef struct sc_parser {
   const char *file;
@@ -18,6 +19,7 @@ typedef struct sc_parser {
   sc_parse_limits limits;
   jmp_buf on_error;
   sc_error *err;
+  bool frozen; /* parsing against a finished test: unknown names are errors */
 } sc_parser;
 
 _Noreturn void sc_parse_error_at(sc_parser *p, int line, int col,

@@ -1,6 +1,7 @@
 /* log.c: results in herd7's log format (the block herd7 prints per test),
  * which herdtools' scripts (mcompare7...) read.  The Hash is the MD5 of
  * the test's canonical text: equal for equal tests, not herd7's own. */
+#include "error.h"
 #include "gcmem.h"
 #include "md5.h"
 #include "result.h"
@@ -92,4 +93,65 @@ const char *sc_result_log(const sc_result *r, unsigned flags) {
   }
   sc_sb_putc(&sb, '\n');
   return sb.data;
+}
+
+/* ---- Queries on the recorded states ---------------------------------------- */
+
+static int observed_index(const sc_result *r, const sc_lval *lv) {
+  for (int i = 0; i < r->nobserved; i++) {
+    const sc_lval *o = &r->observed[i];
+    if (o->kind == lv->kind &&
+        (lv->kind == SC_LVAL_LOC ? o->loc == lv->loc
+                                 : o->thread == lv->thread && o->reg == lv->reg))
+      return i;
+  }
+  return -1;
+}
+
+typedef struct state_ctx {
+  const sc_result *r;
+  const sc_state *s;
+  const sc_lval *unobserved; /* the first term no state records */
+} state_ctx;
+
+static void note_unobserved(const sc_lval *lv, void *ctx) {
+  state_ctx *c = ctx;
+  if ((lv->kind == SC_LVAL_REG || lv->kind == SC_LVAL_LOC) && !c->unobserved &&
+      observed_index(c->r, lv) < 0)
+    c->unobserved = lv;
+}
+
+static int64_t state_value(const sc_lval *lv, void *ctx) {
+  const state_ctx *c = ctx;
+  switch (lv->kind) {
+  case SC_LVAL_CONST: return lv->constant;
+  case SC_LVAL_ADDR: return sc_loc_address(lv->loc);
+  default: return c->s->values[observed_index(c->r, lv)];
+  }
+}
+
+sc_status sc_result_allows(const sc_result *r, const char *proposition,
+                           int *allowed, sc_error **err) {
+  sc_prop *p;
+  *allowed = 0;
+  sc_status st = sc_test_parse_prop(r->test, proposition, &p, err);
+  if (st)
+    return st;
+  state_ctx c = {r, NULL, NULL};
+  sc_prop_each_lval(p, note_unobserved, &c);
+  if (c.unobserved) {
+    const sc_lval *lv = c.unobserved;
+    return sc_fail(err, SC_ERR_USAGE, "<proposition>", 0, 0,
+                   "expected a register or location the result observes (those "
+                   "of the condition and `locations'), found %s",
+                   lv->kind == SC_LVAL_LOC
+                       ? r->test->locs[lv->loc].name
+                       : sc_printf("%d:%s", lv->thread,
+                                   r->test->threads[lv->thread].regs[lv->reg].name));
+  }
+  for (int i = 0; i < r->nstates && !*allowed; i++) {
+    c.s = &r->states[i];
+    *allowed = sc_prop_holds(p, state_value, &c);
+  }
+  return SC_OK;
 }

@@ -275,6 +275,28 @@ START_TEST(flags) {
 }
 END_TEST
 
+/* "Is this outcome allowed?" on the recorded states. */
+START_TEST(outcome_query) {
+  sc_result *r = sim(SB_TEST, model_sc);
+  sc_error *err;
+  int allowed = -1;
+  ck_assert_int_eq(sc_result_allows(r, "0:r0=0 /\\ 1:r0=0", &allowed, &err), SC_OK);
+  ck_assert_int_eq(allowed, 0); /* SC forbids it */
+  ck_assert_int_eq(sc_result_allows(r, "0:r0=0", &allowed, &err), SC_OK);
+  ck_assert_int_eq(allowed, 1); /* 0:r0=0; 1:r0=1 */
+  ck_assert_int_eq(sc_result_allows(r, "~(0:r0=1 \\/ 1:r0=1)", &allowed, &err), SC_OK);
+  ck_assert_int_eq(allowed, 0);
+  /* x is a location of the test, but no state records it */
+  ck_assert_int_eq(sc_result_allows(r, "x=1", &allowed, &err), SC_ERR_USAGE);
+  ck_assert_ptr_nonnull(strstr(sc_error_message(err), "found x"));
+  /* names the test lacks, and syntax errors, with their position */
+  ck_assert_int_eq(sc_result_allows(r, "0:r9=1", &allowed, &err), SC_ERR_SEMANTIC);
+  ck_assert_ptr_nonnull(strstr(sc_error_message(err), "<proposition>:1:3: expected a register of thread 0, found 'r9'"));
+  ck_assert_int_eq(sc_result_allows(r, "0:r0=", &allowed, &err), SC_ERR_SYNTAX);
+  ck_assert_ptr_nonnull(strstr(sc_error_message(err), "<proposition>:1:6:"));
+}
+END_TEST
+
 /* An address that is no location is an error at the instruction. */
 START_TEST(bad_address) {
   sc_test *t;
@@ -305,6 +327,7 @@ int main(void) {
   tcase_add_test(tc, bad_address);
   tcase_add_test(tc, flags);
   tcase_add_test(tc, own_atom_does_not_feed_itself);
+  tcase_add_test(tc, outcome_query);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_ENV);
