@@ -135,6 +135,11 @@ sc_status sc_simulate(const sc_test *t, const sc_model *m,
 enum { SC_LOG_NOHASH = 1, SC_LOG_NOTIME = 2 };
 const char *sc_result_log(const sc_result *r, unsigned flags);
 
+/* The same as one JSON object on one line: test, file, kind, quantifier,
+ * condition, states (values, count, holds), validated, positive,
+ * negative, observation, flags, candidates, time, hash. */
+const char *sc_result_json(const sc_result *r, unsigned flags);
+
 int sc_result_validated(const sc_result *r); /* herd's Ok */
 long sc_result_positive(const sc_result *r); /* allowed executions where the
                                                 condition's proposition holds */

@@ -63,6 +63,13 @@ static const char *quantifier(sc_quantifier q) {
   return q == SC_EXISTS ? "exists" : q == SC_FORALL ? "forall" : "~exists";
 }
 
+const char *sc_test_hash(const sc_test *t) {
+  const char *text = sc_test_to_string(t);
+  char *hex = sc_alloc_atomic(33);
+  sc_md5_hex(text, strlen(text), hex);
+  return hex;
+}
+
 const char *sc_result_log(const sc_result *r, unsigned flags) {
   const sc_test *t = r->test;
   sc_strbuf sb;
@@ -85,12 +92,8 @@ const char *sc_result_log(const sc_result *r, unsigned flags) {
                sc_result_observation(r), r->positive, r->negative);
   if (!(flags & SC_LOG_NOTIME))
     sc_sb_printf(&sb, "Time %s %.2f\n", t->name, r->seconds);
-  if (!(flags & SC_LOG_NOHASH)) {
-    const char *text = sc_test_to_string(t);
-    char hex[33];
-    sc_md5_hex(text, strlen(text), hex);
-    sc_sb_printf(&sb, "Hash=%s\n", hex);
-  }
+  if (!(flags & SC_LOG_NOHASH))
+    sc_sb_printf(&sb, "Hash=%s\n", sc_test_hash(t));
   sc_sb_putc(&sb, '\n');
   return sb.data;
 }

@@ -133,6 +133,14 @@ has "$tmp/err" "no default model for the PTX dialect"
 expect 0 "$scopecat" sim -show all -o "$tmp" "$seeds/sb.litmus"
 has "$tmp/sb.dot" 'digraph "sb #4"'
 has "$tmp/sb.dot" '[label="rf", color=red'
+# -json: one object per test and line (sb: 4 candidates, 1 weak)
+expect 0 "$scopecat" sim -json -nohash "$seeds/sb.litmus" "$gls"
+n=$(wc -l <"$tmp/out")
+if [ "$n" -eq 2 ]; then ok; else fail "-json printed $n lines for 2 tests"; fi
+has "$tmp/out" '{"test":"sb","file":'
+has "$tmp/out" '"states":[{"values":{"0:r2":0,"1:r2":0},"count":1,"holds":true},'
+has "$tmp/out" '"validated":true,"positive":1,"negative":3,"observation":"Sometimes","flags":[],"candidates":4,'
+has "$tmp/out" '"test":"mp-L1+membar.gls"'
 # bad usage
 expect 2 "$scopecat" sim -j 0 "$gls"
 expect 2 "$scopecat" sim -show all "$gls"

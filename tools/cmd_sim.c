@@ -26,6 +26,7 @@ typedef struct sim_cli {
   int nskip;
   sc_sim_options opts;
   unsigned log_flags;
+  bool json;              /* -json: one JSON object per test */
   sc_select *sel;
   const char *outdir;     /* -o: where -show writes DOT files */
   int jobs;
@@ -49,6 +50,8 @@ static void sim_usage(FILE *out) {
           "(default 2)\n"
           "  -show WHAT         draw executions: prop, neg, cond, all, none\n"
           "  -o DIR             write the drawings to DIR/NAME.dot\n"
+          "  -json              one JSON object per test instead of herd's "
+          "block\n"
           "  -nohash            no Hash= lines\n"
           "  -version           print the version\n");
 }
@@ -162,6 +165,8 @@ static int parse_options(sim_cli *c, int argc, char **argv) {
     } else if (cli_is_option(a, "o")) {
       if (!want_arg(argc, argv, i)) return EXIT_USAGE;
       c->outdir = argv[++i];
+    } else if (cli_is_option(a, "json")) {
+      c->json = true;
     } else if (cli_is_option(a, "nohash")) {
       c->log_flags |= SC_LOG_NOHASH;
     } else if (cli_is_option(a, "help") || cli_is_option(a, "h")) {
@@ -317,7 +322,8 @@ static bool run_one(const sim_cli *c, const char *path, FILE *out) {
                     sc_error_message(err));
     return false;
   }
-  fputs(sc_result_log(r, c->log_flags), out);
+  fputs(c->json ? sc_result_json(r, c->log_flags) : sc_result_log(r, c->log_flags),
+        out);
   return write_drawings(c, path, t, r);
 }
 
