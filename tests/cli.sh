@@ -148,5 +148,13 @@ has "$tmp/err" "-show needs -o DIR"
 expect 2 "$scopecat" sim -through sometimes "$gls"
 expect 2 "$scopecat" sim -max-executions lots "$gls"
 
+# examples/allowed.c: is this outcome allowed? (exit 0 yes, 1 no, 2 error)
+expect 0 "$builddir/examples/allowed" "$seeds/sb.litmus" "$srcdir/cat/ptx-rmo.cat" '0:r2=0 /\ 1:r2=0'
+has "$tmp/out" "yes: 0:r2=0 /\ 1:r2=0 is allowed"
+expect 1 "$builddir/examples/allowed" "$gls" "$srcdir/cat/ptx-rmo.cat" '1:r1=1 /\ 1:r2=0'
+has "$tmp/out" "no: no allowed execution of mp-L1+membar.gls"
+expect 2 "$builddir/examples/allowed" "$gls" "$srcdir/cat/ptx-rmo.cat" '1:r7=1'
+has "$tmp/err" "expected a register of thread 1, found 'r7'"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
