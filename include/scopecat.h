@@ -95,6 +95,11 @@ sc_status sc_model_load_string(const char *text, const char *filename,
                                sc_model **out, sc_error **err);
 /* The model's title line ("GPU_PTX"...), "" when it has none. */
 const char *sc_model_title(const sc_model *m);
+/* The bundled model a test runs under when none is named: "ptx-rmo.cat"
+ * for GPU_PTX tests; for the PTX dialect Dat3M's "ptx-v6.0.cat", or
+ * "ptx-v7.5.cat" when the test uses proxies (suld, sust, tld, cold,
+ * fence.proxy, or a location aliased through a proxy). */
+const char *sc_test_default_model(const sc_test *t);
 
 /* Which allowed executions a simulation draws (herd's -show): those where
  * the condition's proposition holds (PROP), does not hold (NEG), those that
@@ -162,6 +167,13 @@ sc_status sc_result_allows(const sc_result *r, const char *proposition,
  * (one per execution, in one text); NULL when none was shown. */
 const char *sc_result_dot(const sc_result *r);
 int sc_result_shown(const sc_result *r);
+/* The digraph of shown execution i (0 <= i < sc_result_shown), or NULL. */
+const char *sc_result_dot_graph(const sc_result *r, int i);
+
+/* Render one DOT digraph to `path` as "svg" or "png" through Graphviz's
+ * libgvc; SC_ERR_UNSUPPORTED when scopecat was built without it. */
+sc_status sc_dot_render(const char *dot, const char *format, const char *path,
+                        sc_error **err);
 
 /* ---- Name selection (PCRE2) ------------------------------------------- */
 
@@ -172,6 +184,124 @@ typedef struct sc_select sc_select;
 sc_status sc_select_compile(const char *pattern, sc_select **out,
                             sc_error **err);
 int sc_select_match(const sc_select *sel, const char *name);
+
+/* ---- Hardware histograms, compared with models ----------------------------- */
+
+/* One Test block of a log.  Two formats are read: litmus7's histogram (by
+ * litmus7, the GPU litmus runner of ASPLOS'15 and scopecat's harness): how
+ * many runs ended in each final state; and herd7's States (by herd7 and
+ * `scopecat sim`): the final states a model allows, without counts. */
+typedef struct sc_hist sc_hist;
+
+/* Read every Test block of a log into *out (*count of them).  A malformed
+ * block fails the whole log: "file:line:1: expected X, found Y". */
+sc_status sc_hist_load_file(const char *path, sc_hist ***out, int *count,
+                            sc_error **err);
+sc_status sc_hist_load_string(const char *text, const char *filename,
+                              sc_hist ***out, int *count, sc_error **err);
+
+const char *sc_hist_name(const sc_hist *h);
+const char *sc_hist_file(const sc_hist *h);
+int sc_hist_line(const sc_hist *h);        /* the line of its Test line */
+int sc_hist_has_counts(const sc_hist *h);  /* 1: a histogram; 0: States */
+long sc_hist_instances(const sc_hist *h);  /* the sum of the counts */
+int sc_hist_state_count(const sc_hist *h);
+/* State i in canonical form: "1:r0=0; x=1;", registers by thread and name,
+ * then locations ("[x]" is read as x), integers in decimal. */
+const char *sc_hist_state(const sc_hist *h, int i);
+long sc_hist_state_instances(const sc_hist *h, int i);
+/* 1 when the log marks state i "*>": an outcome the condition is about. */
+int sc_hist_state_marked(const sc_hist *h, int i);
+/* The condition ("exists (...)"), the device's name, the Hash= value and
+ * the test's source as the log prints them; NULL when it does not. */
+const char *sc_hist_condition(const sc_hist *h);
+const char *sc_hist_device(const sc_hist *h);
+const char *sc_hist_hash(const sc_hist *h);
+const char *sc_hist_source(const sc_hist *h);
+
+/* The test a log block ran, among `candidates` (tests read from files):
+ * - the source the log prints, when it parses; an equal candidate stands
+ *   for it when there is one;
+ * - else, when it prints the test without its initial state ("{}", as the
+ *   GPU litmus runner did), the candidate of the same name whose
+ *   declarations complete it into a test equal to that candidate;
+ * - else, when the log prints no source, the one candidate of that name.
+ * Fails, saying why, when none fits or the name is ambiguous. */
+sc_status sc_hist_find_test(const sc_hist *h,
+                            const sc_test *const *candidates, int ncandidates,
+                            const sc_test **out, sc_error **err);
+
+/* A comparison of hardware histograms with the verdicts of models.  Tests
+ * are added with their histograms (several logs of one test merge, counts
+ * kept per source), then models with their verdicts; each (model, test) is
+ * then classified: sound when the model allows every observed outcome,
+ * UNSOUND when hardware showed outcomes the model forbids. */
+typedef struct sc_compare sc_compare;
+
+sc_compare *sc_compare_new(void);
+
+/* Add histogram `h`, observed on `source` (a GPU, a run: "titan"), of test
+ * `t` (NULL when unknown: tests are then told apart by their printed
+ * source, else by name).  Returns the test's index. */
+int sc_compare_add_hist(sc_compare *c, const char *source, const sc_hist *h,
+                        const sc_test *t);
+int sc_compare_test_count(const sc_compare *c);
+const sc_test *sc_compare_test(const sc_compare *c, int test); /* or NULL */
+/* The test's name; when several tests share it, followed by the log that
+ * holds it: "CoRR [IRIW_uniproc.txt]". */
+const char *sc_compare_test_name(const sc_compare *c, int test);
+int sc_compare_source_count(const sc_compare *c);
+const char *sc_compare_source(const sc_compare *c, int source);
+
+/* Outcome i of a test: the states observed (sorted), their instances on one
+ * source (-1: all), and whether a log marks it "*>". */
+int sc_compare_outcome_count(const sc_compare *c, int test);
+const char *sc_compare_outcome(const sc_compare *c, int test, int i);
+long sc_compare_outcome_instances(const sc_compare *c, int test, int i,
+                                  int source);
+int sc_compare_outcome_marked(const sc_compare *c, int test, int i);
+
+/* Add a model by label; returns its index.  Its verdict on each test comes
+ * from a simulation, or from the blocks of a herd7 log (matched to the
+ * tests by Hash=, else by name when that names one test); a test without
+ * either has no verdict, for the reason given to sc_compare_set_failure. */
+int sc_compare_add_model(sc_compare *c, const char *label);
+int sc_compare_model_count(const sc_compare *c);
+const char *sc_compare_model(const sc_compare *c, int model);
+void sc_compare_set_result(sc_compare *c, int model, int test,
+                           const sc_result *r);
+void sc_compare_set_verdicts(sc_compare *c, int model,
+                             sc_hist *const *blocks, int nblocks);
+void sc_compare_set_failure(sc_compare *c, int model, int test,
+                            const char *why);
+
+typedef enum sc_verdict {
+  SC_VERDICT_NONE,   /* no verdict of the model for this test */
+  SC_VERDICT_SOUND,  /* every observed outcome is allowed */
+  SC_VERDICT_UNSOUND /* some observed outcome is forbidden */
+} sc_verdict;
+
+/* An observed outcome is allowed when the model allows a state that gives
+ * the same value to every variable both show. */
+sc_verdict sc_compare_verdict(const sc_compare *c, int model, int test);
+const char *sc_compare_failure(const sc_compare *c, int model, int test);
+int sc_compare_outcome_allowed(const sc_compare *c, int model, int test,
+                               int i);
+/* The states the model allows that no observed outcome shows. */
+int sc_compare_unseen_count(const sc_compare *c, int model, int test);
+const char *sc_compare_unseen(const sc_compare *c, int model, int test,
+                              int i);
+/* (model, test) pairs classified UNSOUND, over every model. */
+int sc_compare_unsound_count(const sc_compare *c);
+
+/* Reports.  The table of a model: a line per test (name, instances per
+ * source, outcomes observed, forbidden, allowed unseen, verdict), totals,
+ * then each forbidden outcome with its count; SC_REPORT_DETAIL adds every
+ * outcome of every test.  The HTML page is self-contained (inline CSS,
+ * SVG bar charts, a script to filter tests by verdict). */
+enum { SC_REPORT_DETAIL = 1 };
+const char *sc_compare_table(const sc_compare *c, int model, unsigned flags);
+const char *sc_compare_html(const sc_compare *c, const char *title);
 
 #ifdef __cplusplus
 }

@@ -30,6 +30,9 @@ sc_status sc_cat_load_string(const char *text, const char *filename,
 /* The model's title line ("GPU_PTX", "PTX"...); "" when it has none. */
 const char *sc_cat_model_title(const sc_cat_model *m);
 const char *sc_cat_model_filename(const sc_cat_model *m);
+/* Whether the model's text (its includes too) uses `name` anywhere: a
+ * caller need not compute a base relation the model never names. */
+bool sc_cat_model_names(const sc_cat_model *m, const char *name);
 
 /* ---- The base environment of one candidate execution --------------------- */
 
@@ -77,6 +80,7 @@ const sc_set *sc_cat_value_set(const sc_cat_value *v, int nevents);
 
 /* ---- Evaluation ---------------------------------------------------------- */
 
+
 typedef struct sc_cat_check {
   const char *name; /* the `as` name, else e.g. "acyclic@12" */
   const char *file; /* the model file that holds the check */
@@ -84,6 +88,7 @@ typedef struct sc_cat_check {
   bool passed;  /* for a flag: its condition held, so the flag was raised */
   bool is_flag; /* flag or undefined_unless: never makes the outcome forbidden */
   bool skipped; /* named in skipchecks: not evaluated, counts as passed */
+  const sc_cat_value *value; /* the set or relation tested, NULL if none */
 } sc_cat_check;
 
 /* Names bound by the last evaluation, for -show and pictures. */

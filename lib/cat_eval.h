@@ -105,15 +105,28 @@ struct cat_thunk {
 
 struct sc_cat_env_entry {
   const char *name;
+  unsigned hash;     /* of the name: most lookups compare no strings */
   const sc_set *set; /* exactly one of set and rel */
   const sc_rel *rel;
 };
+
+/* What sc_cat_eval made of the entries for one model, kept for the next
+ * evaluation: a caller rebinds a few names per candidate execution (rf,
+ * co...), and the bindings of the entries before the first rebound one
+ * stay valid. */
+typedef struct cat_env_memo {
+  const sc_cat_model *model;
+  const cat_env **chain; /* chain[i]: the bindings of entries 0..i */
+  int valid;             /* chain[0..valid-1] are up to date */
+  int cap;
+} cat_env_memo;
 
 struct sc_cat_env {
   int nevents;
   struct sc_cat_env_entry *entries;
   int n, cap;
   const char *usage_error; /* a bad bind, reported by sc_cat_eval */
+  cat_env_memo *memo;
 };
 
 /* ---- The context of one evaluation --------------------------------------- */
@@ -121,6 +134,7 @@ struct sc_cat_env {
 struct cat_ctx {
   const sc_cat_model *model;
   const sc_cat_env *base;
+  const cat_env *base_env;   /* the base names the model uses, bound */
   int n;                     /* events */
   sc_error *error;           /* the first error, NULL while all is well */
   int app_depth;             /* nested function applications */

@@ -22,10 +22,18 @@ sc_cat_env *sc_cat_env_new(int nevents) {
     nevents = 0;
   }
   env->nevents = nevents;
+  env->memo = sc_alloc(sizeof *env->memo);
   return env;
 }
 
 int sc_cat_env_nevents(const sc_cat_env *env) { return env ? env->nevents : 0; }
+
+static unsigned name_hash(const char *name) {
+  unsigned h = 5381;
+  for (; *name; name++)
+    h = h * 33 + (unsigned char)*name;
+  return h;
+}
 
 static void env_bind(sc_cat_env *env, const char *name, const sc_set *s,
                      const sc_rel *r) {
@@ -43,11 +51,14 @@ static void env_bind(sc_cat_env *env, const char *name, const sc_set *s,
                                    "environment over %d", name, n, env->nevents);
     return;
   }
-  struct sc_cat_env_entry entry = {sc_strdup(name), s ? sc_set_copy(s) : NULL,
+  unsigned h = name_hash(name);
+  struct sc_cat_env_entry entry = {sc_strdup(name), h, s ? sc_set_copy(s) : NULL,
                                    r ? sc_rel_copy(r) : NULL};
   for (int i = 0; i < env->n; i++)
-    if (strcmp(env->entries[i].name, name) == 0) {
+    if (env->entries[i].hash == h && strcmp(env->entries[i].name, name) == 0) {
       env->entries[i] = entry;
+      if (env->memo->valid > i)
+        env->memo->valid = i;
       return;
     }
   sc_grow(&env->entries, &env->cap, env->n + 1, sizeof *env->entries);
@@ -62,11 +73,9 @@ void sc_cat_env_bind_rel(sc_cat_env *env, const char *name, const sc_rel *r) {
   env_bind(env, name, NULL, r);
 }
 
-static bool base_binds(const sc_cat_env *env, const char *name) {
-  for (int i = 0; i < env->n; i++)
-    if (strcmp(env->entries[i].name, name) == 0)
-      return true;
-  return false;
+/* `name` (interned: the model uses it) is bound by the caller. */
+static bool base_binds(const cat_ctx *c, const char *name) {
+  return sc_cat_env_find(c->base_env, name) != NULL;
 }
 
 /* ---- Interpreter state --------------------------------------------------- */
@@ -180,11 +189,15 @@ static const char *check_name(const sc_cat_test *t) {
   return sc_printf("%s%s@%d", t->negated ? "~" : "", test_word(t->kind), t->line);
 }
 
-/* Whether a test holds; -1 after an error. */
-static int test_holds(cat_ctx *c, const sc_cat_test *t, const cat_env *env) {
+/* Whether a test holds; -1 after an error.  *tested (when not NULL) is the
+ * set or relation it looked at. */
+static int test_holds(cat_ctx *c, const sc_cat_test *t, const cat_env *env,
+                      const sc_cat_value **tested) {
   sc_cat_value *v = sc_cat_eval_rel_or_set(c, t->exp, env);
   if (!v)
     return -1;
+  if (tested)
+    *tested = v;
   int ok;
   if (v->kind == SC_CAT_SET) {
     if (t->kind != TEST_EMPTY) {
@@ -207,13 +220,13 @@ static bool exec_test(cat_ctx *c, cat_state *st, const sc_cat_ins *ins,
                       const sc_cat_test *t) {
   sc_cat_check check = {check_name(t), ins->file, t->line, true,
                         t->type == TT_FLAG || t->type == TT_UNDEFINED_UNLESS,
-                        false};
+                        false, NULL};
   if (skipped(c, t->name)) {
     check.skipped = true;
     push_check(st, check);
     return true;
   }
-  int ok = test_holds(c, t, st->env);
+  int ok = test_holds(c, t, st->env, &check.value);
   if (ok < 0)
     return false;
   check.passed = ok;
@@ -249,7 +262,7 @@ typedef struct rec_test {
 
 static bool rec_check(cat_ctx *c, const cat_env *env, void *arg) {
   const rec_test *rt = arg;
-  return test_holds(c, rt->test, env) == 1;
+  return test_holds(c, rt->test, env, NULL) == 1;
 }
 
 /* ---- Instructions -------------------------------------------------------- */
@@ -262,7 +275,7 @@ static const cat_env *exec_let(cat_ctx *c, const sc_cat_ins *ins, const cat_env 
     return sc_cat_bind_lets(c, ins->binds, ins->nbinds, env);
   for (int i = 0; i < ins->nbinds; i++) {
     const sc_cat_pat *pat = &ins->binds[i].pat;
-    if (!pat->is_tuple && pat->names[0] && base_binds(c->base, pat->names[0]))
+    if (!pat->is_tuple && pat->names[0] && base_binds(c, pat->names[0]))
       continue;
     env = sc_cat_bind_lets(c, &ins->binds[i], 1, env);
   }
@@ -282,7 +295,7 @@ static bool exec_rec(cat_ctx *c, cat_state *st, const sc_cat_ins *ins) {
   st->env = env;
   if (t) {
     sc_cat_check check = {check_name(t), ins->file, t->line, !check_failed, false,
-                          !use_test};
+                          !use_test, NULL};
     push_check(st, check);
     if (check_failed)
       st->failed = true;
@@ -337,7 +350,7 @@ static bool exec_call(cat_ctx *c, cat_state *st, const sc_cat_ins *ins,
                       const kont **k) {
   if (skipped(c, ins->as_name) || skipped(c, ins->name)) {
     sc_cat_check check = {ins->as_name ? ins->as_name : ins->name, ins->file,
-                          ins->line, true, false, true};
+                          ins->line, true, false, true, NULL};
     push_check(st, check);
     return true;
   }
@@ -398,7 +411,7 @@ static bool exec_with(cat_ctx *c, cat_state *st, const sc_cat_ins *ins,
     return false;
   if (n == 0) {
     sc_cat_check check = {sc_printf("with %s from {}", ins->name), ins->file,
-                          ins->line, false, false, false};
+                          ins->line, false, false, false, NULL};
     push_check(st, check);
     st->failed = true;
     *k = NULL;
@@ -642,6 +655,7 @@ static const sc_cat_env *snapshot_env(const sc_cat_env *env) {
   if (env->n)
     memcpy(copy->entries, env->entries, sizeof *copy->entries * (size_t)env->n);
   copy->cap = env->n + 1;
+  copy->memo = NULL; /* the caller's environment keeps it */
   return copy;
 }
 
@@ -664,18 +678,27 @@ static const sc_cat_eval_options *copy_options(const sc_cat_eval_options *opts) 
   return copy;
 }
 
-/* The base environment as the interpreter sees it, primitives on top. */
-static const cat_env *initial_env(cat_ctx *c) {
-  const cat_env *env = NULL;
-  for (int i = 0; i < c->base->n; i++) {
-    const struct sc_cat_env_entry *b = &c->base->entries[i];
-    const char *name = sc_cat_symbol(c->model->syms, b->name);
-    if (!name)
-      name = b->name; /* no model text names it; lookups by string still find it */
-    sc_cat_value *v = b->set ? sc_cat_v_set(b->set) : sc_cat_v_rel(b->rel);
-    env = sc_cat_env_value(env, name, v);
+/* The base environment as the interpreter sees it: the entries the model
+ * names (others are found by name in c->base when asked for), reusing the
+ * bindings of the entries not rebound since the last evaluation. */
+static const cat_env *bind_base(cat_ctx *c, const sc_cat_env *env) {
+  cat_env_memo *memo = env->memo;
+  if (memo->model != c->model) {
+    memo->model = c->model;
+    memo->valid = 0;
   }
-  return sc_cat_add_prims(c, env);
+  sc_grow(&memo->chain, &memo->cap, env->n + 1, sizeof *memo->chain);
+  const cat_env *chain = memo->valid ? memo->chain[memo->valid - 1] : NULL;
+  for (int i = memo->valid; i < env->n; i++) {
+    const struct sc_cat_env_entry *b = &env->entries[i];
+    const char *name = sc_cat_symbol(c->model->syms, b->name);
+    if (name)
+      chain = sc_cat_env_value(chain, name, b->set ? sc_cat_v_set(b->set)
+                                                   : sc_cat_v_rel(b->rel));
+    memo->chain[i] = chain;
+  }
+  memo->valid = env->n;
+  return chain;
 }
 
 sc_status sc_cat_eval(const sc_cat_model *m, const sc_cat_env *env,
@@ -697,7 +720,8 @@ sc_status sc_cat_eval(const sc_cat_model *m, const sc_cat_env *env,
                    ? opts->max_fixpoint_iterations
                    : CAT_DEFAULT_MAX_FIX;
   cat_state st = {0};
-  st.env = initial_env(c);
+  c->base_env = bind_base(c, env);
+  st.env = sc_cat_add_prims(c, c->base_env);
   const kont *k = seq_kont(&m->prelude, 0, seq_kont(&m->prog, 0, NULL));
   cat_state final;
   if (!run(c, st, k, &final)) {
@@ -739,6 +763,13 @@ sc_status sc_cat_result_lookup(const sc_cat_result *r, const char *name,
   for (const cat_env *e = r->env; e; e = e->next)
     if (e->kind == BK_VALUE && strcmp(e->name, name) == 0)
       return force_for_caller(r, e->th, out, err);
+  const sc_cat_env *base = r->ctx->base; /* a base name the model never used */
+  for (int i = 0; i < base->n; i++)
+    if (strcmp(base->entries[i].name, name) == 0) {
+      const struct sc_cat_env_entry *b = &base->entries[i];
+      *out = b->set ? sc_cat_v_set(b->set) : sc_cat_v_rel(b->rel);
+      return SC_OK;
+    }
   return SC_OK;
 }
 

@@ -328,3 +328,7 @@ sc_status sc_cat_load_file(const char *path, const char *const *include_dirs,
 const char *sc_cat_model_title(const sc_cat_model *m) { return m->title; }
 
 const char *sc_cat_model_filename(const sc_cat_model *m) { return m->filename; }
+
+bool sc_cat_model_names(const sc_cat_model *m, const char *name) {
+  return sc_cat_symbol(m->syms, name) != NULL;
+}

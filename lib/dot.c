@@ -1,28 +1,41 @@
 /* dot.c: a candidate execution as a Graphviz digraph, herd-style: one
- * column (cluster) per thread with its events top to bottom, labelled
- * "a: W[x]=1", initial writes on top, and edges for po, rf, co, fr, rmw
- * and dependencies.  Text only: rendering is Graphviz's business. */
+ * column (cluster) per thread with its events top to bottom, lettered
+ * "a: W[x]=1" in thread order (initial writes unlettered, on top), the
+ * threads boxed by their scopes (device, kernel, cta, warp), edges for po,
+ * rf, co, fr, rmw and dependencies, and the cycle that makes a check fail
+ * drawn bold.  Text only: rendering is Graphviz's business. */
 #include "dot.h"
 
 #include "gcmem.h"
 #include "sem.h"
 #include "strbuf.h"
 
-/* Event names as herd gives them: a, b, ..., z, then a1, b1... */
-static const char *event_name(int i) {
-  return i < 26 ? sc_printf("%c", 'a' + i) : sc_printf("%c%d", 'a' + i % 26, i / 26);
+#include <string.h>
+
+/* Thread events are named a, b, ..., z, a1, b1...; initial writes have no
+ * letter (herd draws them as the initial state). */
+static const char *event_name(const sc_execution *x, int i) {
+  int k = i - x->ninit;
+  if (k < 0)
+    return "";
+  return k < 26 ? sc_printf("%c: ", 'a' + k) : sc_printf("%c%d: ", 'a' + k % 26, k / 26);
 }
 
 static void put_label(sc_strbuf *sb, const sc_execution *x, int i) {
   const sc_event *e = &x->events[i];
   const sc_test *t = x->test;
-  sc_sb_printf(sb, "%s: ", event_name(i));
+  sc_sb_puts(sb, event_name(x, i));
   switch (e->kind) {
   case SC_EV_READ:
   case SC_EV_WRITE:
-    sc_sb_printf(sb, "%s%s[%s]=%s", e->kind == SC_EV_READ ? "R" : "W",
-                 e->thread < 0 ? "i" : "", t->locs[e->vloc].name,
-                 sc_value_string(t, e->value));
+    sc_sb_printf(sb, "%s[%s]=%s", e->kind == SC_EV_READ ? "R" : "W",
+                 t->locs[e->vloc].name, sc_value_string(t, e->value));
+    if (e->instr && e->instr->cacheop)
+      sc_sb_printf(sb, " %s", sc_cacheop_name(e->instr->cacheop));
+    if (e->instr && e->instr->sem)
+      sc_sb_printf(sb, " %s", sc_sem_name(e->instr->sem));
+    if (e->instr && e->instr->scope)
+      sc_sb_printf(sb, ".%s", sc_scope_name(e->instr->scope));
     break;
   case SC_EV_FENCE:
   case SC_EV_BARRIER: {
@@ -35,12 +48,55 @@ static void put_label(sc_strbuf *sb, const sc_execution *x, int i) {
   }
 }
 
+static void put_node(sc_strbuf *sb, const sc_execution *x, int i,
+                     const char *indent) {
+  sc_sb_printf(sb, "%se%d [label=\"", indent, i);
+  put_label(sb, x, i);
+  sc_sb_puts(sb, "\"];\n");
+}
+
+static void put_thread(sc_strbuf *sb, const sc_execution *x, int th,
+                       const char *indent) {
+  sc_sb_printf(sb, "%ssubgraph cluster_thread%d {\n%s  label=\"%s\";\n", indent,
+               th, indent, x->test->threads[th].name);
+  const char *inner = sc_printf("%s  ", indent);
+  for (int i = x->ninit; i < x->nevents; i++)
+    if (x->events[i].thread == th)
+      put_node(sb, x, i, inner);
+  sc_sb_printf(sb, "%s}\n", indent);
+}
+
+/* Scope boxes, following the test's scope tree. */
+static void put_scope(sc_strbuf *sb, const sc_execution *x,
+                      const sc_scope_node *n, int *next_box, int depth) {
+  const char *indent = sc_printf("%*s", 2 * depth, "");
+  if (n->level == SC_LEVEL_THREAD) {
+    put_thread(sb, x, n->thread, indent);
+    return;
+  }
+  sc_sb_printf(sb, "%ssubgraph cluster_scope%d {\n%s  label=\"%s\"; style=dashed;\n",
+               indent, (*next_box)++, indent, sc_level_name(n->level));
+  for (int i = 0; i < n->nkids; i++)
+    put_scope(sb, x, n->kids[i], next_box, depth + 1);
+  sc_sb_printf(sb, "%s}\n", indent);
+}
+
 typedef struct edge_style {
   const char *name, *color, *style;
 } edge_style;
 
+static void put_edge(sc_strbuf *sb, int a, int b, edge_style s,
+                     const char *extra) {
+  sc_sb_printf(sb, "  e%d -> e%d [label=\"%s\", color=%s, fontcolor=%s%s%s%s];\n",
+               a, b, s.name, s.color, s.color, s.style ? ", style=" : "",
+               s.style ? s.style : "", extra);
+}
+
+/* Only po places events (threads as columns, program order downwards);
+ * the other edges are drawn without moving anything. */
 static void put_edges(sc_strbuf *sb, const sc_execution *x, const sc_rel *r,
                       edge_style s, bool immediate_only) {
+  const char *extra = strcmp(s.name, "po") == 0 ? "" : ", constraint=false";
   for (int a = 0; a < x->nevents; a++)
     for (int b = 0; b < x->nevents; b++) {
       if (!sc_rel_has(r, a, b))
@@ -49,35 +105,31 @@ static void put_edges(sc_strbuf *sb, const sc_execution *x, const sc_rel *r,
       for (int c = 0; immediate_only && c < x->nevents && !skip; c++)
         skip = sc_rel_has(r, a, c) && sc_rel_has(r, c, b);
       if (!skip)
-        sc_sb_printf(sb, "  e%d -> e%d [label=\"%s\", color=%s, fontcolor=%s%s%s];\n",
-                     a, b, s.name, s.color, s.color, s.style ? ", style=" : "",
-                     s.style ? s.style : "");
+        put_edge(sb, a, b, s, extra);
     }
 }
 
-void sc_dot_execution(sc_strbuf *sb, const sc_execution *x, const char *title) {
+void sc_dot_execution(sc_strbuf *sb, const sc_execution *x, const char *title,
+                      const sc_dot_cycle *cycle) {
   const sc_test *t = x->test;
-  sc_sb_printf(sb, "digraph \"%s\" {\n  label=\"%s\";\n  node [shape=none];\n",
-               title, title);
-  sc_sb_puts(sb, "  subgraph cluster_init {\n    label=\"init\";\n");
-  for (int i = 0; i < x->ninit; i++) {
-    sc_sb_printf(sb, "    e%d [label=\"", i);
-    put_label(sb, x, i);
-    sc_sb_puts(sb, "\"];\n");
-  }
+  sc_sb_printf(sb, "digraph \"%s\" {\n  label=\"%s%s%s\";\n  node [shape=none];\n",
+               title, title, cycle ? ": cycle in " : "", cycle ? cycle->check : "");
+  sc_sb_puts(sb, "  subgraph cluster_init {\n    label=\"initial state\";\n");
+  for (int i = 0; i < x->ninit; i++)
+    put_node(sb, x, i, "    ");
   sc_sb_puts(sb, "  }\n");
-  for (int th = 0; th < t->nthreads; th++) {
-    sc_sb_printf(sb, "  subgraph cluster_%d {\n    label=\"%s\";\n", th,
-                 t->threads[th].name);
-    for (int i = x->ninit; i < x->nevents; i++) {
-      if (x->events[i].thread != th)
-        continue;
-      sc_sb_printf(sb, "    e%d [label=\"", i);
-      put_label(sb, x, i);
-      sc_sb_puts(sb, "\"];\n");
-    }
-    sc_sb_puts(sb, "  }\n");
-  }
+  /* the parser places every thread in the tree when there is one */
+  int box = 0;
+  for (int r = 0; r < t->nscope_roots; r++)
+    put_scope(sb, x, t->scope_roots[r], &box, 1);
+  if (t->nscope_roots == 0)
+    for (int th = 0; th < t->nthreads; th++)
+      put_thread(sb, x, th, "  ");
+  /* the initial state above every thread's first event */
+  for (int th = 0; th < t->nthreads && x->ninit > 0; th++)
+    if (x->thread_first[th] < x->nevents &&
+        x->events[x->thread_first[th]].thread == th)
+      sc_sb_printf(sb, "  e0 -> e%d [style=invis];\n", x->thread_first[th]);
   sc_rel *rfinv = sc_rel_new(x->nevents), *fr = sc_rel_new(x->nevents);
   sc_rel_inverse(rfinv, x->rf);
   sc_rel_seq(fr, rfinv, x->co);
@@ -89,5 +141,10 @@ void sc_dot_execution(sc_strbuf *sb, const sc_execution *x, const char *title) {
   put_edges(sb, x, x->addr, (edge_style){"addr", "indigo", "dashed"}, false);
   put_edges(sb, x, x->data, (edge_style){"data", "indigo", "dashed"}, false);
   put_edges(sb, x, x->ctrl, (edge_style){"ctrl", "indigo", "dashed"}, false);
+  if (cycle)
+    for (int i = 0; i < cycle->n; i++)
+      put_edge(sb, cycle->events[i], cycle->events[(i + 1) % cycle->n],
+               (edge_style){cycle->check, "crimson", "bold"},
+               ", penwidth=2.5, constraint=false");
   sc_sb_puts(sb, "}\n");
 }

@@ -13,6 +13,7 @@
 #include "exec.h"
 #include "gcmem.h"
 #include "model.h"
+#include "order.h"
 #include "result.h"
 
 #include <string.h>
@@ -139,52 +140,39 @@ typedef struct search {
   sc_result *r;
   double start, last_progress;
   int64_t *values; /* scratch: the observed values of one execution */
+  bool partial_co;      /* co need not be total (the PTX dialect, as Dat3M) */
+  bool want_syncbar;    /* the model names syncbar: barriers are scheduled */
+  bool want_sync_fence; /* the model names sync_fence: fence.sc is ordered */
   sc_error *err;
 } search;
 
-/* Per location: its writes (not the initial one) in the order tried. */
+/* Per location: its writes (not the initial one) and the orders co may put
+ * them in (total, or partial for a partial co); `pick` is the one tried. */
 typedef struct co_choice {
   int init;    /* the initial write */
   int *writes;
   int n;
+  sc_order_list *orders;
+  int pick;
 } co_choice;
 
-static void reverse(int *a, int lo, int hi) {
-  for (; lo < hi; lo++, hi--) {
-    int tmp = a[lo];
-    a[lo] = a[hi];
-    a[hi] = tmp;
-  }
-}
-
-/* The next order of a[0..n-1] in lexicographic order; after the last one,
- * wrap around to the first (sorted) one and return false. */
-static bool next_permutation(int *a, int n) {
-  int i = n - 2;
-  while (i >= 0 && a[i] >= a[i + 1])
-    i--;
-  if (i < 0) {
-    reverse(a, 0, n - 1);
-    return false;
-  }
-  int j = n - 1;
-  while (a[j] <= a[i])
-    j--;
-  int tmp = a[i];
-  a[i] = a[j];
-  a[j] = tmp;
-  reverse(a, i + 1, n - 1);
-  return true;
-}
+/* The choices made for one execution besides rf. */
+typedef struct candidate {
+  sc_execution *x;
+  sc_cat_env *env;
+  co_choice *co; /* per location */
+  int nlocs;
+} candidate;
 
 static void build_co(sc_execution *x, const co_choice *co, int nlocs) {
   sc_rel_clear(x->co);
   for (int l = 0; l < nlocs; l++) {
     const co_choice *c = &co[l];
+    const uint32_t *below = sc_order_at(c->orders, c->pick);
     for (int i = 0; i < c->n; i++) {
       sc_rel_add(x->co, c->init, c->writes[i]);
-      for (int j = i + 1; j < c->n; j++)
-        sc_rel_add(x->co, c->writes[i], c->writes[j]);
+      for (uint32_t b = below[i]; b; b &= b - 1)
+        sc_rel_add(x->co, c->writes[__builtin_ctz(b)], c->writes[i]);
     }
   }
 }
@@ -220,20 +208,31 @@ static bool wants_picture(const search *s, bool holds) {
   return false;
 }
 
-/* One candidate: rf and co are set in x. */
-static sc_status evaluate(search *s, sc_execution *x, sc_cat_env *env) {
-  sc_status st = check_budget(s);
-  if (st)
-    return st;
-  sc_exec_bind_dynamic(x, env);
-  sc_cat_outcome out;
-  st = sc_cat_eval(s->m->cat, env, &s->eval, &out, &s->err);
-  if (st)
-    return st;
-  if (!out.allowed && !s->opts.through)
-    return SC_OK;
+/* Why the model forbids x: a cycle in the relation of its first failed
+ * check (acyclic, irreflexive), drawn bold; NULL when there is none. */
+static const sc_dot_cycle *forbidding_cycle(const sc_execution *x,
+                                            const sc_cat_outcome *out) {
+  for (int i = 0; i < out->nchecks; i++) {
+    const sc_cat_check *c = &out->checks[i];
+    if (c->passed || c->is_flag || c->skipped)
+      continue;
+    const sc_rel *r = c->value ? sc_cat_value_rel(c->value, x->nevents) : NULL;
+    int *events = sc_alloc_atomic(sizeof(int) * (size_t)(x->nevents + 1));
+    int k = r ? sc_rel_find_cycle(r, events) : 0;
+    if (k == 0)
+      return NULL;
+    sc_dot_cycle *cycle = sc_alloc(sizeof *cycle);
+    *cycle = (sc_dot_cycle){c->name, events, k};
+    return cycle;
+  }
+  return NULL;
+}
+
+/* One outcome of an execution the model allows (or that -through keeps):
+ * its final state counted, and drawn if asked. */
+static void record(search *s, sc_execution *x, const sc_cat_outcome *out) {
   if (s->t->filter && !sc_exec_holds(x, s->t->filter))
-    return SC_OK;
+    return;
   bool holds = sc_exec_holds(x, s->t->cond);
   if (holds)
     s->r->positive++;
@@ -242,27 +241,74 @@ static sc_status evaluate(search *s, sc_execution *x, sc_cat_env *env) {
   for (int i = 0; i < s->r->nobserved; i++)
     s->values[i] = sc_exec_lval(x, &s->r->observed[i]);
   record_state(s->r, s->values, holds);
-  record_flags(s->r, &out);
+  record_flags(s->r, out);
   if (wants_picture(s, holds) && s->r->nshown < s->opts.max_shown) {
-    s->r->nshown++;
-    sc_dot_execution(&s->r->dot, x,
-                     sc_printf("%s #%d", s->t->name, s->r->nshown));
+    sc_strbuf sb;
+    sc_sb_init(&sb);
+    sc_dot_execution(&sb, x, sc_printf("%s #%d", s->t->name, s->r->nshown + 1),
+                     out->allowed ? NULL : forbidding_cycle(x, out));
+    sc_grow(&s->r->dots, &s->r->capdots, s->r->nshown + 1, sizeof(char *));
+    s->r->dots[s->r->nshown++] = sb.data;
   }
+}
+
+/* The writes an observed location may end with: the maximal ones of its
+ * co (one, unless co is partial); an empty mask when it has no writes
+ * but the initial one. */
+static uint32_t last_writes(const co_choice *c) {
+  return c->n ? sc_order_maximal(c->orders, c->pick) : 0;
+}
+
+/* Every outcome of an allowed execution.  When co leaves several writes of
+ * an observed location unordered at its end, the location may end with
+ * the value of any of them (Dat3M): one outcome each. */
+static void record_outcomes(search *s, candidate *cd, const sc_cat_outcome *out,
+                            int from) {
+  sc_execution *x = cd->x;
+  for (int i = from; i < s->r->nobserved; i++) {
+    const sc_lval *o = &s->r->observed[i];
+    if (o->kind != SC_LVAL_LOC)
+      continue;
+    int l = sc_physical_loc(s->t, o->loc);
+    uint32_t last = last_writes(&cd->co[l]);
+    if (__builtin_popcount(last) < 2 || x->final_write[l] >= 0)
+      continue; /* decided, or decided by an earlier term */
+    for (uint32_t b = last; b; b &= b - 1) {
+      x->final_write[l] = cd->co[l].writes[__builtin_ctz(b)];
+      record_outcomes(s, cd, out, i + 1);
+    }
+    x->final_write[l] = -1;
+    return;
+  }
+  record(s, x, out);
+}
+
+/* One candidate: rf, co and the other choices are set in x. */
+static sc_status evaluate(search *s, candidate *cd) {
+  sc_status st = check_budget(s);
+  if (st)
+    return st;
+  sc_exec_bind_dynamic(cd->x, cd->env);
+  sc_cat_outcome out;
+  st = sc_cat_eval(s->m->cat, cd->env, &s->eval, &out, &s->err);
+  if (st)
+    return st;
+  if (out.allowed || s->opts.through)
+    record_outcomes(s, cd, &out, 0);
   return SC_OK;
 }
 
-/* Every co for the rf in x: an odometer over per-location permutations. */
-static sc_status each_co(search *s, sc_execution *x, sc_cat_env *env,
-                         co_choice *co, int nlocs) {
+/* Every co for the rf in x: an odometer over the locations' orders. */
+static sc_status each_co(search *s, candidate *cd) {
   for (;;) {
-    build_co(x, co, nlocs);
-    sc_status st = evaluate(s, x, env);
+    build_co(cd->x, cd->co, cd->nlocs);
+    sc_status st = evaluate(s, cd);
     if (st)
       return st;
     int l = 0;
-    while (l < nlocs && !next_permutation(co[l].writes, co[l].n))
-      l++; /* wrapped around: sorted again, carry to the next location */
-    if (l == nlocs)
+    while (l < cd->nlocs && ++cd->co[l].pick == cd->co[l].orders->n)
+      cd->co[l++].pick = 0; /* wrapped around: carry to the next location */
+    if (l == cd->nlocs)
       return SC_OK;
   }
 }
@@ -293,7 +339,8 @@ static bool write_may_feed(const sc_execution *x, int w, int r) {
 }
 
 /* Every rf: an odometer over each read's candidate writes. */
-static sc_status each_rf(search *s, sc_execution *x, sc_cat_env *env) {
+static sc_status each_rf(search *s, candidate *cd) {
+  sc_execution *x = cd->x;
   int n = x->nevents, nreads = 0;
   int *reads = sc_alloc_atomic(sizeof(int) * (size_t)(n + 1));
   int **cands = sc_alloc(sizeof(int *) * (size_t)(n + 1));
@@ -310,29 +357,13 @@ static sc_status each_rf(search *s, sc_execution *x, sc_cat_env *env) {
       return SC_OK; /* this trace reads a value nobody writes */
     reads[nreads++] = i;
   }
-  /* co choices, sorted so that next_permutation visits every order */
-  int nlocs = s->t->nlocs;
-  co_choice *co = sc_alloc(sizeof(co_choice) * (size_t)(nlocs + 1));
-  for (int l = 0; l < nlocs; l++) {
-    co[l].writes = sc_alloc_atomic(sizeof(int) * (size_t)(n + 1));
-    co[l].init = -1;
-  }
-  for (int i = 0; i < n; i++) {
-    const sc_event *e = &x->events[i];
-    if (e->kind != SC_EV_WRITE)
-      continue;
-    if (e->thread < 0)
-      co[e->loc].init = i;
-    else
-      co[e->loc].writes[co[e->loc].n++] = i;
-  }
   int *pick = sc_alloc_atomic(sizeof(int) * (size_t)(nreads + 1));
   memset(pick, 0, sizeof(int) * (size_t)(nreads + 1));
   for (;;) {
     sc_rel_clear(x->rf);
     for (int k = 0; k < nreads; k++)
       sc_rel_add(x->rf, cands[k][pick[k]], reads[k]);
-    sc_status st = each_co(s, x, env, co, nlocs);
+    sc_status st = each_co(s, cd);
     if (st)
       return st;
     int k = 0;
@@ -341,6 +372,97 @@ static sc_status each_rf(search *s, sc_execution *x, sc_cat_env *env) {
     if (k == nreads)
       return SC_OK;
   }
+}
+
+/* Per location, its writes and the orders co may put them in. */
+static sc_status co_choices(search *s, candidate *cd) {
+  sc_execution *x = cd->x;
+  int n = x->nevents;
+  cd->nlocs = s->t->nlocs;
+  cd->co = sc_alloc(sizeof(co_choice) * (size_t)(cd->nlocs + 1));
+  for (int l = 0; l < cd->nlocs; l++) {
+    cd->co[l].writes = sc_alloc_atomic(sizeof(int) * (size_t)(n + 1));
+    cd->co[l].init = -1;
+  }
+  for (int i = 0; i < n; i++) {
+    const sc_event *e = &x->events[i];
+    if (e->kind != SC_EV_WRITE)
+      continue;
+    co_choice *c = &cd->co[e->loc];
+    if (e->thread < 0)
+      c->init = i;
+    else if (c->n == SC_ORDER_MAX_ITEMS)
+      return sc_fail(&s->err, SC_ERR_LIMIT, s->t->file, 0, 0,
+                     "expected at most %d writes to location %s",
+                     SC_ORDER_MAX_ITEMS, s->t->locs[e->loc].name);
+    else
+      c->writes[c->n++] = i;
+  }
+  for (int l = 0; l < cd->nlocs; l++) {
+    co_choice *c = &cd->co[l];
+    long limit = s->opts.max_executions;
+    c->orders = s->partial_co ? sc_orders_partial(c->n, NULL, limit)
+                              : sc_orders_total(c->n, limit);
+    if (!c->orders)
+      return sc_fail(&s->err, SC_ERR_LIMIT, s->t->file, 0, 0,
+                     "expected at most %ld coherence orders of location %s "
+                     "(the -max-executions limit)", limit, s->t->locs[l].name);
+  }
+  return SC_OK;
+}
+
+/* Every order of the fence.sc events that relates each pair in sr (the
+ * morally strong pairs, Dat3M's sync_fence), when the model names it. */
+static sc_status each_fence_order(search *s, candidate *cd) {
+  sc_execution *x = cd->x;
+  if (!s->want_sync_fence)
+    return each_rf(s, cd);
+  int fences[SC_ORDER_MAX_ITEMS], k = 0;
+  for (int e = 0; e < x->nevents; e++)
+    if (sc_exec_is_fence_sc(x, e)) {
+      if (k == SC_ORDER_MAX_ITEMS)
+        return sc_fail(&s->err, SC_ERR_LIMIT, s->t->file, 0, 0,
+                       "expected at most %d fence.sc events", SC_ORDER_MAX_ITEMS);
+      fences[k++] = e;
+    }
+  uint32_t comparable[SC_ORDER_MAX_ITEMS];
+  for (int i = 0; i < k; i++) {
+    comparable[i] = 0;
+    for (int j = 0; j < k; j++)
+      if (i != j && sc_exec_same_scope(x, fences[i], fences[j]))
+        comparable[i] |= UINT32_C(1) << j;
+  }
+  sc_order_list *orders = sc_orders_partial(k, comparable, s->opts.max_executions);
+  if (!orders)
+    return sc_fail(&s->err, SC_ERR_LIMIT, s->t->file, 0, 0,
+                   "expected at most %ld orders of the fence.sc events (the "
+                   "-max-executions limit)", s->opts.max_executions);
+  for (int o = 0; o < orders->n; o++) {
+    const uint32_t *below = sc_order_at(orders, o);
+    sc_rel_clear(x->sync_fence);
+    for (int i = 0; i < k; i++)
+      for (uint32_t b = below[i]; b; b &= b - 1)
+        sc_rel_add(x->sync_fence, fences[__builtin_ctz(b)], fences[i]);
+    sc_status st = each_rf(s, cd);
+    if (st)
+      return st;
+  }
+  return SC_OK;
+}
+
+/* Every way the barriers may synchronise, when the model names syncbar (a
+ * model that does not sees barriers as plain events, as herd7 does). */
+static sc_status each_barrier_sync(search *s, candidate *cd) {
+  if (!s->want_syncbar)
+    return each_fence_order(s, cd);
+  sc_rel **syncs;
+  int n;
+  sc_status st = sc_barrier_syncs(cd->x, s->opts.max_executions, &syncs, &n, &s->err);
+  for (int i = 0; i < n && !st; i++) {
+    sc_rel_assign(cd->x->syncbar, syncs[i]);
+    st = each_fence_order(s, cd);
+  }
+  return st;
 }
 
 /* The next choice of one trace per thread (an odometer); false after the
@@ -443,10 +565,12 @@ static sc_status each_trace_choice(search *s, const sc_thread_traces *all) {
     choose(chosen, pick, all, t->nthreads);
     if (!reads_can_be_fed(t, chosen))
       continue;
-    sc_execution *x = sc_exec_new(t, chosen);
-    sc_cat_env *env = sc_cat_env_new(x->nevents);
-    sc_exec_bind_static(x, env);
-    sc_status st = each_rf(s, x, env);
+    candidate cd = {sc_exec_new(t, chosen), NULL, NULL, 0};
+    cd.env = sc_cat_env_new(cd.x->nevents);
+    sc_exec_bind_static(cd.x, cd.env);
+    sc_status st = co_choices(s, &cd);
+    if (!st)
+      st = each_barrier_sync(s, &cd);
     if (st)
       return st;
   } while (next_choice(pick, all, t->nthreads));
@@ -472,6 +596,9 @@ sc_status sc_simulate(const sc_test *t, const sc_model *m,
     s.opts.max_executions = DEFAULT_MAX_EXECUTIONS;
   if (s.opts.max_shown <= 0)
     s.opts.max_shown = DEFAULT_MAX_SHOWN;
+  s.partial_co = t->dialect == SC_DIALECT_PTX;
+  s.want_syncbar = sc_cat_model_names(m->cat, "syncbar");
+  s.want_sync_fence = sc_cat_model_names(m->cat, "sync_fence");
   s.eval.skipchecks = s.opts.skipchecks;
   s.eval.nskip = s.opts.nskip;
   s.r = sc_alloc(sizeof(sc_result));

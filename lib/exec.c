@@ -27,6 +27,11 @@ sc_execution *sc_exec_new(const sc_test *t, const sc_trace **traces) {
   x->rmw = sc_rel_new(n);
   x->rf = sc_rel_new(n);
   x->co = sc_rel_new(n);
+  x->syncbar = sc_rel_new(n);
+  x->sync_fence = sc_rel_new(n);
+  x->final_write = sc_alloc_atomic(sizeof(int) * (size_t)(t->nlocs + 1));
+  for (int l = 0; l < t->nlocs; l++)
+    x->final_write[l] = -1;
   int e = 0;
   for (int l = 0; l < t->nlocs; l++) {
     if (t->locs[l].alias_of >= 0)
@@ -61,6 +66,12 @@ sc_execution *sc_exec_new(const sc_test *t, const sc_trace **traces) {
         sc_rel_add(x->rmw, e, first + te->rmw_partner);
     }
   }
+  x->internal = sc_rel_new(n);
+  for (int a = 0; a < n; a++)
+    for (int b = 0; b < n; b++)
+      if (a == b || (x->events[a].thread >= 0 &&
+                     x->events[a].thread == x->events[b].thread))
+        sc_rel_add(x->internal, a, b);
   return x;
 }
 
@@ -159,11 +170,6 @@ static bool same_loc(const sc_execution *x, const sc_event *a, const sc_event *b
   (void)x, (void)unused;
   return a->loc >= 0 && a->loc == b->loc;
 }
-static bool same_thread(const sc_execution *x, const sc_event *a,
-                        const sc_event *b, int unused) {
-  (void)x, (void)unused;
-  return a == b || (a->thread >= 0 && a->thread == b->thread);
-}
 /* Threads in the same instance of `level`.  Initial writes belong to no
  * thread, so only sys (every pair) relates them. */
 static bool same_scope(const sc_execution *x, const sc_event *a,
@@ -185,7 +191,7 @@ static sc_rel *fencerel(const sc_execution *x, const sc_set *s) {
 
 static void bind_relations(const sc_execution *x, sc_cat_env *env) {
   int n = x->nevents;
-  sc_rel *loc = rel_of(x, same_loc, 0), *intr = rel_of(x, same_thread, 0);
+  sc_rel *loc = rel_of(x, same_loc, 0), *intr = x->internal;
   sc_rel *ext = sc_rel_new(n), *id = sc_rel_new(n), *poloc = sc_rel_new(n);
   sc_rel_complement(ext, intr);
   sc_rel_identity(id, NULL);
@@ -200,6 +206,7 @@ static void bind_relations(const sc_execution *x, sc_cat_env *env) {
   sc_cat_env_bind_rel(env, "data", x->data);
   sc_cat_env_bind_rel(env, "ctrl", x->ctrl);
   sc_cat_env_bind_rel(env, "rmw", x->rmw);
+  sc_cat_env_bind_rel(env, "amo", x->rmw); /* atom and red: one instruction */
   sc_cat_env_bind_rel(env, "warp", rel_of(x, same_scope, SC_LEVEL_WARP));
   sc_cat_env_bind_rel(env, "cta", rel_of(x, same_scope, SC_LEVEL_CTA));
   sc_cat_env_bind_rel(env, "gl", rel_of(x, same_scope, SC_LEVEL_KERNEL));
@@ -217,30 +224,32 @@ static void bind_relations(const sc_execution *x, sc_cat_env *env) {
 void sc_exec_bind_static(const sc_execution *x, sc_cat_env *env) {
   bind_sets(x, env);
   bind_relations(x, env);
+  sc_exec_bind_ptx(x, env);
 }
 
-/* r & int and r & ext under the names r "i" and r "e" (rfi, rfe...). */
+/* r, r & int and r & ext under the names given (rf, rfi, rfe...). */
 static void bind_with_variants(const sc_execution *x, sc_cat_env *env,
-                               const char *name, const sc_rel *r,
-                               const sc_rel *intr) {
+                               const char *const names[3], const sc_rel *r) {
   int n = x->nevents;
   sc_rel *i = sc_rel_new(n), *e = sc_rel_new(n);
-  sc_rel_inter(i, r, intr);
-  sc_rel_diff(e, r, intr);
-  sc_cat_env_bind_rel(env, name, r);
-  sc_cat_env_bind_rel(env, sc_printf("%si", name), i);
-  sc_cat_env_bind_rel(env, sc_printf("%se", name), e);
+  sc_rel_inter(i, r, x->internal);
+  sc_rel_diff(e, r, x->internal);
+  sc_cat_env_bind_rel(env, names[0], r);
+  sc_cat_env_bind_rel(env, names[1], i);
+  sc_cat_env_bind_rel(env, names[2], e);
 }
 
 void sc_exec_bind_dynamic(const sc_execution *x, sc_cat_env *env) {
+  static const char *const rf[3] = {"rf", "rfi", "rfe"};
+  static const char *const co[3] = {"co", "coi", "coe"};
+  static const char *const fr_[3] = {"fr", "fri", "fre"};
   int n = x->nevents;
-  sc_rel *intr = rel_of(x, same_thread, 0);
   sc_rel *rfinv = sc_rel_new(n), *fr = sc_rel_new(n);
   sc_rel_inverse(rfinv, x->rf);
   sc_rel_seq(fr, rfinv, x->co);
-  bind_with_variants(x, env, "rf", x->rf, intr);
-  bind_with_variants(x, env, "co", x->co, intr);
-  bind_with_variants(x, env, "fr", fr, intr);
+  bind_with_variants(x, env, rf, x->rf);
+  bind_with_variants(x, env, co, x->co);
+  bind_with_variants(x, env, fr_, fr);
   sc_set *fw = sc_set_new(n), *has_next = sc_set_new(n);
   for (int i = 0; i < n; i++)
     if (x->events[i].kind == SC_EV_WRITE)
@@ -248,12 +257,16 @@ void sc_exec_bind_dynamic(const sc_execution *x, sc_cat_env *env) {
   sc_rel_domain(has_next, x->co);
   sc_set_diff(fw, fw, has_next);
   sc_cat_env_bind_set(env, "FW", fw);
+  sc_cat_env_bind_rel(env, "syncbar", x->syncbar);
+  sc_cat_env_bind_rel(env, "sync_fence", x->sync_fence);
 }
 
 /* ---- Final state ---------------------------------------------------------------- */
 
 int64_t sc_exec_final_value(const sc_execution *x, int loc) {
   loc = sc_physical_loc(x->test, loc);
+  if (x->final_write[loc] >= 0)
+    return x->events[x->final_write[loc]].value;
   int64_t v = 0;
   for (int i = 0; i < x->nevents; i++) {
     const sc_event *e = &x->events[i];

@@ -56,7 +56,17 @@ double sc_result_seconds(const sc_result *r) { return r->seconds; }
 int sc_result_state_count(const sc_result *r) { return r->nstates; }
 int sc_result_shown(const sc_result *r) { return r->nshown; }
 const char *sc_result_dot(const sc_result *r) {
-  return r->nshown ? r->dot.data : NULL;
+  if (!r->nshown)
+    return NULL;
+  sc_strbuf sb;
+  sc_sb_init(&sb);
+  for (int i = 0; i < r->nshown; i++)
+    sc_sb_puts(&sb, r->dots[i]);
+  return sb.data;
+}
+
+const char *sc_result_dot_graph(const sc_result *r, int i) {
+  return i >= 0 && i < r->nshown ? r->dots[i] : NULL;
 }
 
 static const char *quantifier(sc_quantifier q) {

@@ -5,7 +5,6 @@
 #define SC_RESULT_H
 
 #include "litmus.h"
-#include "strbuf.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -28,8 +27,8 @@ struct sc_result {
   const char **flags; /* raised in some allowed execution */
   int nflags, capflags;
   double seconds;
-  sc_strbuf dot; /* the shown executions */
-  int nshown;
+  const char **dots; /* one digraph per shown execution */
+  int nshown, capdots;
 };
 
 /* The Hash of a test in logs: MD5 of its canonical text (log.c). */

@@ -244,6 +244,18 @@ static run_result do_atomic(run *r, const sc_instr *in, int pc, uint64_t guard) 
   return RUN_DONE;
 }
 
+/* A barrier keeps its operands' values: which barriers synchronise
+ * depends on them (bar.cta.sync 1, r2). */
+static run_result do_barrier(run *r, const sc_instr *in, int pc, uint64_t guard) {
+  sc_trace_event *e = new_event(r, in, pc, SC_EV_BARRIER, guard);
+  if (!e)
+    return RUN_ERROR;
+  uint64_t taint = 0;
+  for (int i = 0; i < in->nsrc && i < 3; i++)
+    e->bar_ops[e->nbar_ops++] = operand(r, in->src[i], &taint);
+  return RUN_DONE;
+}
+
 static run_result jump(run *r, int pc, int target_label, int *next) {
   int to = r->th->labels[target_label].pc;
   if (to <= pc && ++r->backjumps[pc] > r->lim->unroll)
@@ -297,7 +309,7 @@ static run_result step(run *r, int pc, int *next) {
   case SC_OP_FENCE_PROXY:
     return new_event(r, in, pc, SC_EV_FENCE, guard) ? RUN_DONE : RUN_ERROR;
   case SC_OP_BAR:
-    return new_event(r, in, pc, SC_EV_BARRIER, guard) ? RUN_DONE : RUN_ERROR;
+    return do_barrier(r, in, pc, guard);
   case SC_OP_MOV:
   case SC_OP_CVT:
   case SC_OP_ADD:

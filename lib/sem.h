@@ -30,6 +30,8 @@ typedef struct sc_trace_event {
   int64_t value;         /* value read or written */
   int rmw_partner;       /* read<->write of one atom, -1 when none */
   uint64_t addr_deps, data_deps, ctrl_deps; /* reads it depends on */
+  int64_t bar_ops[3];    /* a barrier's operands, evaluated (registers too) */
+  int nbar_ops;
 } sc_trace_event;
 
 /* A complete run of one thread. */

@@ -126,13 +126,40 @@ has "$tmp/err" "broken.cat:2:14: unbound name 'nope'"
 printf '"bad"\nacyclic po | as x\n' >"$tmp/models/bad.cat"
 expect 1 "$scopecat" sim -model "$tmp/models/bad.cat" "$seeds/sb.litmus"
 has "$tmp/err" "bad.cat:2:"
-# the PTX dialect has no default model yet
-expect 1 "$scopecat" sim "$srcdir/ptx/dat3m/Nvidia/SB-cta.litmus"
-has "$tmp/err" "no default model for the PTX dialect"
+# the PTX dialect runs under Dat3M's models: ptx-v6.0.cat, and ptx-v7.5.cat
+# for tests with proxies (both give SB-cta's verdict of the CSVs)
+expect 0 "$scopecat" sim "$srcdir/ptx/dat3m/Nvidia/SB-cta.litmus"
+has "$tmp/out" "Observation SB-cta Always 4 0"
+expect 0 "$scopecat" sim "$srcdir/ptx/dat3m/Nvidia/proxy/Proxy-MP-gen-sur-no-proxyFence.litmus"
+has "$tmp/out" "Observation Proxy-MP-gen-sur-no-proxyFence Sometimes 1 3"
 # drawings
 expect 0 "$scopecat" sim -show all -o "$tmp" "$seeds/sb.litmus"
 has "$tmp/sb.dot" 'digraph "sb #4"'
 has "$tmp/sb.dot" '[label="rf", color=red'
+# the paper's Fig. 14: mp+membar.cta+membar.gl in one CTA, forbidden by
+# cta-constraint; drawn with -through invalid, the cycle W x -> W y -> R y
+# -> R x -> W x (events a, c, d, f; b and e are the fences) is bold
+fig14="$seeds/mp+membar.cta+membar.gl.litmus"
+mkdir "$tmp/fig14"
+expect 0 "$scopecat" sim -through invalid -show prop -o "$tmp/fig14" "$fig14"
+dot14="$tmp/fig14/mp+membar.cta+membar.gl.dot"
+has "$dot14" 'label="mp+membar.cta+membar.gl #1: cycle in cta-constraint"'
+has "$dot14" 'e2 [label="a: W[x]=1 cg"]'
+has "$dot14" 'e7 [label="f: R[x]=0 cg"]'
+has "$dot14" 'e4 -> e5 [label="rf", color=red'
+has "$dot14" 'e7 -> e2 [label="fr", color=orange'
+has "$dot14" 'e7 -> e2 [label="cta-constraint", color=crimson'
+has "$dot14" 'label="cta"; style=dashed;'
+if "$scopecat" sim -through invalid -show prop -o "$tmp/fig14" -graph svg "$fig14" >/dev/null 2>"$tmp/err"; then
+  svg="$tmp/fig14/mp+membar.cta+membar.gl-1.svg"
+  has "$svg" "<svg"
+  has "$svg" "a: W[x]=1 cg"
+  has "$svg" "cta&#45;constraint"
+else
+  has "$tmp/err" "expected scopecat built with Graphviz"
+fi
+expect 2 "$scopecat" sim -graph gif -o "$tmp" "$fig14"
+
 # -json: one object per test and line (sb: 4 candidates, 1 weak)
 expect 0 "$scopecat" sim -json -nohash "$seeds/sb.litmus" "$gls"
 n=$(wc -l <"$tmp/out")
@@ -144,7 +171,7 @@ has "$tmp/out" '"test":"mp-L1+membar.gls"'
 # bad usage
 expect 2 "$scopecat" sim -j 0 "$gls"
 expect 2 "$scopecat" sim -show all "$gls"
-has "$tmp/err" "-show needs -o DIR"
+has "$tmp/err" "-show and -graph need -o DIR"
 expect 2 "$scopecat" sim -through sometimes "$gls"
 expect 2 "$scopecat" sim -max-executions lots "$gls"
 

@@ -18,11 +18,14 @@ typedef struct file_list {
  * sorted).  Returns false (with a message on stderr) when arg is missing:
  * the caller counts it as a failure and goes on with the rest. */
 bool cli_collect(file_list *files, const char *arg);
+/* The same for logs: a directory gives its *.txt and *.log files. */
+bool cli_collect_logs(file_list *files, const char *arg);
 
 /* Whether argv[i] is the option `name` (accepting one or two dashes). */
 bool cli_is_option(const char *arg, const char *name);
 
 int cmd_parse(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 #endif

@@ -5,6 +5,7 @@
  * others still run. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "models.h"
 
 #include "scopecat.h"
 
@@ -19,9 +20,7 @@
 
 typedef struct sim_cli {
   const char *model_path; /* -model, NULL: the dialect's default */
-  const char **incdirs;   /* -I, then the bundled model folders */
-  int nincdirs;
-  int nuser_dirs;         /* how many of them came from -I */
+  model_dirs models;      /* -I, then the bundled model folders */
   const char **skip;      /* -skipcheck */
   int nskip;
   sc_sim_options opts;
@@ -29,6 +28,7 @@ typedef struct sim_cli {
   bool json;              /* -json: one JSON object per test */
   sc_select *sel;
   const char *outdir;     /* -o: where -show writes DOT files */
+  const char *graph;      /* -graph svg|png: also render them */
   int jobs;
   bool progress;          /* stderr is a terminal */
   file_list files;
@@ -37,8 +37,10 @@ typedef struct sim_cli {
 static void sim_usage(FILE *out) {
   fprintf(out,
           "usage: scopecat [sim] [options] FILE|DIR...\n"
-          "  -model FILE        the .cat model (default: cat/ptx-rmo.cat for "
-          "GPU_PTX tests)\n"
+          "  -model FILE        the .cat model (default: ptx-rmo.cat for "
+          "GPU_PTX tests,\n"
+          "                     ptx-v6.0.cat for PTX, ptx-v7.5.cat with "
+          "proxies)\n"
           "  -I DIR             search DIR for models and their includes\n"
           "  -skipcheck NAME    do not apply the check NAME (comma lists too)\n"
           "  -through invalid   keep executions that fail the model's checks\n"
@@ -50,6 +52,7 @@ static void sim_usage(FILE *out) {
           "(default 2)\n"
           "  -show WHAT         draw executions: prop, neg, cond, all, none\n"
           "  -o DIR             write the drawings to DIR/NAME.dot\n"
+          "  -graph svg|png     also render each to DIR/NAME-K.svg|png\n"
           "  -json              one JSON object per test instead of herd's "
           "block\n"
           "  -nohash            no Hash= lines\n"
@@ -59,16 +62,6 @@ static void sim_usage(FILE *out) {
 static void push(const char ***list, int *n, const char *s) {
   *list = GC_REALLOC(*list, sizeof(char *) * (size_t)(*n + 1));
   (*list)[(*n)++] = s;
-}
-
-/* The folders holding the bundled models: installed, then the source tree
- * (for a build that is not installed). */
-static void add_bundled_dirs(sim_cli *c) {
-  const char *env = getenv("SCOPECAT_CATDIR");
-  if (env && *env)
-    push(&c->incdirs, &c->nincdirs, env);
-  push(&c->incdirs, &c->nincdirs, SC_CATDIR);
-  push(&c->incdirs, &c->nincdirs, SC_SRC_CATDIR);
 }
 
 static bool want_arg(int argc, char **argv, int i) {
@@ -104,7 +97,7 @@ static int parse_options(sim_cli *c, int argc, char **argv) {
       c->model_path = argv[++i];
     } else if (cli_is_option(a, "I")) {
       if (!want_arg(argc, argv, i)) return EXIT_USAGE;
-      push(&c->incdirs, &c->nincdirs, argv[++i]);
+      models_add_dir(&c->models, argv[++i]);
     } else if (cli_is_option(a, "skipcheck")) {
       if (!want_arg(argc, argv, i)) return EXIT_USAGE;
       char *names = GC_STRDUP(argv[++i]), *save = NULL;
@@ -162,6 +155,14 @@ static int parse_options(sim_cli *c, int argc, char **argv) {
         return EXIT_USAGE;
       }
       c->opts.show = (sc_show)k;
+    } else if (cli_is_option(a, "graph")) {
+      if (!want_arg(argc, argv, i)) return EXIT_USAGE;
+      c->graph = argv[++i];
+      if (strcmp(c->graph, "svg") != 0 && strcmp(c->graph, "png") != 0) {
+        fprintf(stderr, "scopecat sim: -graph expects svg or png, found '%s'\n",
+                c->graph);
+        return EXIT_USAGE;
+      }
     } else if (cli_is_option(a, "o")) {
       if (!want_arg(argc, argv, i)) return EXIT_USAGE;
       c->outdir = argv[++i];
@@ -187,76 +188,25 @@ static int parse_options(sim_cli *c, int argc, char **argv) {
     sim_usage(stderr);
     return EXIT_USAGE;
   }
-  if (c->opts.show != SC_SHOW_NONE && !c->outdir) {
-    fprintf(stderr, "scopecat sim: -show needs -o DIR to write the drawings "
-                    "to\n");
+  if ((c->opts.show != SC_SHOW_NONE || c->graph) && !c->outdir) {
+    fprintf(stderr, "scopecat sim: -show and -graph need -o DIR to write the "
+                    "drawings to\n");
     return EXIT_USAGE;
   }
   if (c->outdir && c->opts.show == SC_SHOW_NONE)
     c->opts.show = SC_SHOW_PROP; /* -o alone draws the witnesses */
   c->opts.skipchecks = c->skip;
   c->opts.nskip = c->nskip;
-  c->nuser_dirs = c->nincdirs;
-  add_bundled_dirs(c);
+  models_add_bundled(&c->models);
   return missing ? -2 : -1;
 }
 
 /* ---- Models ------------------------------------------------------------- */
 
-typedef struct model_cache {
-  const char *path;
-  sc_model *model;
-} model_cache;
-
-static model_cache cache[8];
-static int ncache;
-
-/* A model named on the command line is a path, or a name found in the
- * include folders (as herd7 finds "ptx.cat"). */
-static const char *find_model(const sim_cli *c, const char *name) {
-  struct stat st;
-  if (strchr(name, '/') || stat(name, &st) == 0)
-    return name;
-  for (int i = 0; i < c->nincdirs; i++) {
-    size_t len = strlen(c->incdirs[i]) + strlen(name) + 2;
-    char *p = GC_MALLOC_ATOMIC(len);
-    snprintf(p, len, "%s/%s", c->incdirs[i], name);
-    if (stat(p, &st) == 0)
-      return p;
-  }
-  return name;
-}
-
 static sc_status model_for(const sim_cli *c, const sc_test *t, sc_model **out,
                            sc_error **err) {
-  (void)t; /* every dialect with a default uses ptx-rmo.cat for now */
-  const char *name = c->model_path ? c->model_path : "ptx-rmo.cat";
-  const char *path = find_model(c, name);
-  for (int i = 0; i < ncache; i++)
-    if (strcmp(cache[i].path, path) == 0) {
-      *out = cache[i].model;
-      return SC_OK;
-    }
-  /* includes: -I folders, the model's own folder, then the bundled ones */
-  const char **dirs = NULL;
-  int ndirs = 0;
-  for (int i = 0; i < c->nuser_dirs; i++)
-    push(&dirs, &ndirs, c->incdirs[i]);
-  char *folder = GC_STRDUP(path), *slash = strrchr(folder, '/');
-  if (slash) {
-    *slash = '\0';
-    push(&dirs, &ndirs, *folder ? folder : "/");
-  } else {
-    push(&dirs, &ndirs, ".");
-  }
-  for (int i = c->nuser_dirs; i < c->nincdirs; i++)
-    push(&dirs, &ndirs, c->incdirs[i]);
-  sc_status st = sc_model_load_file(path, dirs, ndirs, out, err);
-  if (st == SC_OK && ncache < 8) {
-    cache[ncache].path = path;
-    cache[ncache++].model = *out;
-  }
-  return st;
+  const char *name = c->model_path ? c->model_path : models_default(t);
+  return models_load(&c->models, name, out, NULL, err);
 }
 
 /* ---- One test ---------------------------------------------------------- */
@@ -270,19 +220,29 @@ static void show_progress(void *ctx, long candidates, double seconds) {
   fflush(stderr);
 }
 
-/* The drawings of the shown executions go to DIR/NAME.dot. */
+/* The drawings of the shown executions go to DIR/NAME.dot, and with
+ * -graph FMT each one rendered to DIR/NAME-K.FMT (K from 1). */
 static bool write_drawings(const sim_cli *c, const char *path,
                            const sc_test *t, const sc_result *r) {
   const char *dot = sc_result_dot(r);
   if (!c->outdir || !dot)
     return true;
-  size_t len = strlen(c->outdir) + strlen(sc_test_name(t)) + 6;
+  size_t len = strlen(c->outdir) + strlen(sc_test_name(t)) + 32;
   char *file = GC_MALLOC_ATOMIC(len);
   snprintf(file, len, "%s/%s.dot", c->outdir, sc_test_name(t));
   FILE *f = fopen(file, "w");
   if (!f || fputs(dot, f) < 0 || fclose(f) != 0) {
     fprintf(stderr, "%s: cannot write %s: %s\n", path, file, strerror(errno));
     return false;
+  }
+  for (int i = 0; c->graph && i < sc_result_shown(r); i++) {
+    sc_error *err;
+    snprintf(file, len, "%s/%s-%d.%s", c->outdir, sc_test_name(t), i + 1,
+             c->graph);
+    if (sc_dot_render(sc_result_dot_graph(r, i), c->graph, file, &err) != SC_OK) {
+      fprintf(stderr, "%s: %s\n", path, sc_error_message(err));
+      return false;
+    }
   }
   return true;
 }
@@ -300,11 +260,6 @@ static bool run_one(const sim_cli *c, const char *path, FILE *out) {
   }
   if (!sc_select_match(c->sel, sc_test_name(t)))
     return true;
-  if (!c->model_path && sc_test_dialect(t) != SC_DIALECT_GPU_PTX) {
-    fprintf(stderr, "%s: no default model for the PTX dialect yet: give "
-                    "-model FILE\n", path);
-    return false;
-  }
   if (model_for(c, t, &m, &err) != SC_OK) {
     fprintf(stderr, "%s\n", sc_error_message(err));
     return false;

@@ -29,7 +29,15 @@ static bool ends_with(const char *s, const char *suffix) {
   return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-static void collect_dir(file_list *files, const char *dir) {
+static bool ends_with_any(const char *s, const char *const *suffixes) {
+  for (; *suffixes; suffixes++)
+    if (ends_with(s, *suffixes))
+      return true;
+  return false;
+}
+
+static void collect_dir(file_list *files, const char *dir,
+                        const char *const *suffixes) {
   DIR *d = opendir(dir);
   if (!d) {
     fprintf(stderr, "scopecat: %s: cannot read directory\n", dir);
@@ -45,8 +53,8 @@ static void collect_dir(file_list *files, const char *dir) {
     snprintf(path, len, "%s/%s", dir, e->d_name);
     struct stat st;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-      collect_dir(files, path);
-    else if (ends_with(e->d_name, ".litmus"))
+      collect_dir(files, path, suffixes);
+    else if (ends_with_any(e->d_name, suffixes))
       add_path(files, path);
   }
   closedir(d);
@@ -54,17 +62,28 @@ static void collect_dir(file_list *files, const char *dir) {
         compare_paths);
 }
 
-bool cli_collect(file_list *files, const char *arg) {
+static bool collect(file_list *files, const char *arg,
+                    const char *const *suffixes) {
   struct stat st;
   if (stat(arg, &st) != 0) {
     fprintf(stderr, "scopecat: %s: no such file or directory\n", arg);
     return false;
   }
   if (S_ISDIR(st.st_mode))
-    collect_dir(files, arg);
+    collect_dir(files, arg, suffixes);
   else
     add_path(files, arg);
   return true;
+}
+
+bool cli_collect(file_list *files, const char *arg) {
+  static const char *const litmus[] = {".litmus", NULL};
+  return collect(files, arg, litmus);
+}
+
+bool cli_collect_logs(file_list *files, const char *arg) {
+  static const char *const logs[] = {".txt", ".log", NULL};
+  return collect(files, arg, logs);
 }
 
 bool cli_is_option(const char *arg, const char *name) {
@@ -84,6 +103,9 @@ static void usage(FILE *out) {
           "  parse     parse litmus tests (GPU_PTX or PTX dialect) and print\n"
           "            them in canonical GPU_PTX form (-summary: one line each;\n"
           "            -check: verify the canonical form parses back equal)\n"
+          "  compare   compare hardware histograms (litmus7 logs) with the\n"
+          "            verdicts of models: sound or UNSOUND per test;\n"
+          "            `scopecat compare -help'\n"
           "options: -version, -help\n");
 }
 
@@ -105,6 +127,8 @@ int main(int argc, char **argv) {
     return cmd_parse(argc - 1, argv + 1);
   if (strcmp(argv[1], "sim") == 0)
     return cmd_sim(argc - 1, argv + 1);
+  if (strcmp(argv[1], "compare") == 0)
+    return cmd_compare(argc - 1, argv + 1);
   /* plain `scopecat FILE...` simulates, as plain herd7 does */
   struct stat st;
   if (argv[1][0] == '-' || stat(argv[1], &st) == 0 || strchr(argv[1], '.'))

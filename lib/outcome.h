@@ -1,0 +1,37 @@
+/* outcome.h: a final state as a map from variables to values, in one
+ * canonical form whatever printed it (herd7's States, litmus7's histogram,
+ * scopecat's results), so that states of a model and of hardware compare. */
+#ifndef SC_OUTCOME_H
+#define SC_OUTCOME_H
+
+#include <stdbool.h>
+
+/* Variables sorted as herd sorts them: registers ("1:r0") by thread, then
+ * name; then locations ("x", "[x]" read as "x") by name.  Integer values
+ * are in decimal ("0x10" reads as "16"); others (a location's name held in
+ * a register) stay as written. */
+typedef struct sc_outcome {
+  int n;
+  const char **vars;
+  const char **values;
+} sc_outcome;
+
+/* Parse "1:r0=0; x=1;" (every binding ends in ';').  On failure returns
+ * false and *why says what was expected and found. */
+bool sc_outcome_parse(const char *text, sc_outcome *out, const char **why);
+
+/* The canonical text: "1:r0=0; x=1;". */
+const char *sc_outcome_string(const sc_outcome *o);
+
+/* Whether two outcomes give the same value to every variable both show.
+ * (A model shows the variables of the condition and `locations'; a log may
+ * show more or fewer: only the shared ones can be compared.) */
+bool sc_outcome_agree(const sc_outcome *a, const sc_outcome *b);
+
+/* How many variables both show. */
+int sc_outcome_shared(const sc_outcome *a, const sc_outcome *b);
+
+/* An order for display: variable by variable, integers by value. */
+int sc_outcome_compare(const sc_outcome *a, const sc_outcome *b);
+
+#endif

@@ -1,0 +1,20 @@
+/* regex.h: PCRE2 patterns for the readers of line formats (hardware and
+ * herd7 logs), with PCRE2's memory in Boehm GC.  A match hands back its
+ * capture groups as GC strings; nothing needs freeing. */
+#ifndef SC_REGEX_H
+#define SC_REGEX_H
+
+#include <stdbool.h>
+
+typedef struct sc_regex sc_regex;
+
+/* Compile a pattern written in the library's own code; NULL only when the
+ * pattern is wrong (a bug, which the unit tests catch). */
+sc_regex *sc_regex_new(const char *pattern);
+
+/* Whether `subject` matches; on a match caps[i] is capture group i+1 (NULL
+ * when that group took no part), for i < ncaps. */
+bool sc_regex_match(const sc_regex *re, const char *subject, const char **caps,
+                    int ncaps);
+
+#endif

@@ -1,0 +1,174 @@
+#!/bin/sh
+# compare.sh: end-to-end checks of `scopecat compare`: the GTX TITAN logs
+# under every bundled model against the verdicts worked out by hand
+# (ptx/results/titan/expected-compare.txt), exit statuses (0 all sound,
+# 3 UNSOUND, 1 something could not be compared (whatever else was found),
+# 2 bad usage), malformed
+# logs in a batch, merging logs of one test, -verdicts, -html.
+set -u
+srcdir=${SC_SRCDIR:-.}
+builddir=${SC_BUILDDIR:-.}
+scopecat="$builddir/tools/scopecat"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+
+ok() { passed=$((passed + 1)); }
+fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
+
+# expect STATUS CMD...: run CMD, keep its output in $tmp/out and $tmp/err
+expect() {
+  want=$1; shift
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  got=$?
+  if [ "$got" -eq "$want" ]; then ok; else fail "exit $got, expected $want: $*"; cat "$tmp/err"; fi
+}
+
+# has FILE TEXT: FILE contains the fixed string TEXT
+has() {
+  if grep -qF -- "$2" "$1"; then ok; else fail "$1 lacks: $2"; cat "$1"; fi
+}
+lacks() {
+  if grep -qF -- "$2" "$1"; then fail "$1 has: $2"; else ok; fi
+}
+
+titan="$srcdir/ptx/results/titan"
+tests="$srcdir/ptx"
+herd="$srcdir/ptx/herd-gpu-ptx"
+
+# ---- usage --------------------------------------------------------------------
+expect 2 "$scopecat" compare
+expect 2 "$scopecat" compare -frob "$titan"
+has "$tmp/err" "unknown option '-frob'"
+expect 2 "$scopecat" compare -timeout soon "$titan"
+expect 0 "$scopecat" compare -help
+has "$tmp/out" "-verdicts LOG"
+has "$tmp/out" "3 some test UNSOUND"
+expect 0 "$scopecat" -help
+has "$tmp/out" "compare   compare hardware histograms"
+
+# ---- the TITAN logs under each bundled model, against the hand-worked file ----
+# The table's rows name the log when several tests share a name (all of them
+# do here): "CoRR [IRIW_uniproc__IRIW_uniproc.txt]  100002  47  0  43  sound".
+for model in ptx-rmo.cat rmo.cat sc.cat ptx-2015.cat; do
+  m=$model
+  [ "$model" = ptx-2015.cat ] && m="$srcdir/cat/corpus/ptx-2015.cat"
+  expect 0 "$scopecat" compare -tests "$tests" -model "$m" "$titan"
+  sed -n 's/^[^ ]* \[\([^]]*\)\] *[0-9]* *\([0-9]*\) *\([0-9]*\) *\([0-9]*\) *\([a-zA-Z]*\)$/\1	\5	\2	\3	\4/p' \
+    "$tmp/out" | sort >"$tmp/got"
+  awk -F'\t' -v m="$model" '$1 == m { print $2 "\t" $3 "\t" $4 "\t" $5 "\t" $6 }' \
+    "$titan/expected-compare.txt" | sort >"$tmp/want"
+  if [ -s "$tmp/want" ] && cmp -s "$tmp/got" "$tmp/want"; then ok; else
+    fail "compare under $model differs from expected-compare.txt"; diff "$tmp/want" "$tmp/got"
+  fi
+done
+# the default model is ptx-rmo.cat; the names that repeat are flagged
+expect 0 "$scopecat" compare -tests "$tests" "$titan"
+has "$tmp/out" "Model ptx-rmo.cat: PTX RMO per scope (ASPLOS'15 Figs. 15-16) (the default)"
+has "$tmp/out" "total: 6 tests: 6 sound, 0 UNSOUND, 0 without a verdict; 600008 instances, 122 outcomes observed, 0 forbidden (0 instances)"
+has "$tmp/out" "note: 4 different tests are named CoRR"
+has "$tmp/out" "note: 2 different tests are named IRIW"
+# several models: one table each
+expect 0 "$scopecat" compare -tests "$tests" -model sc.cat -model rmo.cat "$titan"
+n=$(grep -c '^Model ' "$tmp/out")
+if [ "$n" -eq 2 ]; then ok; else fail "$n tables for 2 models"; fi
+# without -tests, the logs' tests cannot be completed: file:line, exit 1
+expect 1 "$scopecat" compare "$titan/RWC_uniproc__RWC_uniproc.txt"
+has "$tmp/err" "RWC_uniproc__RWC_uniproc.txt:9:10: expected a declared register of thread 0"
+has "$tmp/err" "without its initial state ({}), and no candidate test of that name completes it"
+has "$tmp/err" "(give -tests DIR)"
+
+# ---- UNSOUND: a log showing what the model forbids --------------------------------
+# MP+membar.gls: the membar.gl fences forbid 1:r0=1 /\ 1:r2=0 (ptx-rmo.cat);
+# a log without the test's source is matched by name.
+cat >"$tmp/mp.txt" <<'EOF'
+Test MP+membar.gls Allowed
+Histogram (4 states)
+50    :>1:r0=0; 1:r2=0;
+20    :>1:r0=0; 1:r2=1;
+3     *>1:r0=1; 1:r2=0;
+27    :>1:r0=1; 1:r2=1;
+Ok
+
+Witnesses
+Positive: 3, Negative: 97
+Condition exists (1:r0=1 /\ 1:r2=0) is validated
+Observation MP+membar.gls Sometimes 3 97
+EOF
+expect 3 "$scopecat" compare -tests "$herd" "$tmp/mp.txt"
+has "$tmp/out" "MP+membar.gls        100         4          1       0  UNSOUND"
+has "$tmp/out" "UNSOUND MP+membar.gls: observed outcomes the model forbids:"
+has "$tmp/out" "          3  1:r0=1; 1:r2=0;"
+# -detail lists every outcome, allowed or FORBIDDEN
+expect 3 "$scopecat" compare -detail -tests "$herd" "$tmp/mp.txt"
+has "$tmp/out" "         27  allowed   1:r0=1; 1:r2=1;"
+has "$tmp/out" "          3  FORBIDDEN 1:r0=1; 1:r2=0;  *"
+# under a model without the fences' constraints it is sound
+printf '"anything goes"\n' >"$tmp/none.cat"
+expect 0 "$scopecat" compare -tests "$herd" -model "$tmp/none.cat" "$tmp/mp.txt"
+# an incomplete comparison exits 1, even when it found something UNSOUND
+expect 1 "$scopecat" compare -tests "$herd" "$tmp/mp.txt" "$srcdir/tests/malformed/logs/bad-count.txt"
+has "$tmp/out" "UNSOUND MP+membar.gls"
+
+# ---- malformed logs: file:line messages, the others still compared ----------------
+expect 1 "$scopecat" compare -tests "$herd" "$srcdir/tests/malformed/logs" \
+  "$titan/RWC_uniproc__RWC_uniproc.txt"
+has "$tmp/err" "truncated-histogram.txt:5:1: expected 4 states after line 2, found 2 before 'Ok' (the histogram is truncated)"
+has "$tmp/err" "end-of-file.txt:5:1: expected 4 states after line 2, found 2 before the end of file"
+has "$tmp/err" "bad-count.txt:4:1: expected a count (a number) before ':>', found '12x4'"
+has "$tmp/err" "unknown-line.txt:4:1: expected a state 'COUNT :>VARIABLE=VALUE; ...', found 'kernel launch failed"
+has "$tmp/err" "missing-test-line.txt:1:1: expected a Test line before the states, found 'Histogram (2 states)'"
+has "$tmp/err" "bad-witnesses.txt:10:1: expected Positive + Negative to equal the histogram's 10000 instances, found 5 + 9000"
+has "$tmp/out" "CoRR     100000        15          0       8  sound"
+# a herd7 log given as a hardware log
+"$scopecat" sim -nohash "$herd/sb.litmus" >"$tmp/sb-herd.log"
+expect 1 "$scopecat" compare -tests "$herd" "$tmp/sb-herd.log"
+has "$tmp/err" "sb-herd.log:1:1: expected a histogram, found herd7's States (give a model's log with -verdicts)"
+expect 1 "$scopecat" compare "$tmp/missing.txt"
+has "$tmp/err" "missing.txt: no such file or directory"
+
+# ---- several logs of one test merge, a column per source (folder) ------------------
+mkdir "$tmp/rerun"
+cp "$titan/RWC_uniproc__RWC_uniproc.txt" "$tmp/rerun/"
+expect 0 "$scopecat" compare -tests "$tests" "$titan" "$tmp/rerun"
+has "$tmp/out" "instances      titan      rerun  outcomes"
+has "$tmp/out" "CoRR [RWC_uniproc__RWC_uniproc.txt]           200000     100000     100000        15          0       8  sound"
+has "$tmp/out" "total: 6 tests:"
+
+# ---- -verdicts: a herd7 log of the model instead of running it -------------------
+"$scopecat" sim -model sc.cat "$herd" "$titan/tests" >"$tmp/sc.log"
+expect 0 "$scopecat" compare -tests "$tests" -verdicts "$tmp/sc.log" "$titan"
+has "$tmp/out" "sc.log (a herd7 log)"
+sed -n 's/^[^ ]* \[\([^]]*\)\] *[0-9]* *\([0-9]*\) *\([0-9]*\) *\([0-9]*\) *\([a-zA-Z]*\)$/sc.cat	\1	\5	\2	\3	\4/p' \
+  "$tmp/out" | sort >"$tmp/got"
+grep '^sc\.cat	' "$titan/expected-compare.txt" | sort >"$tmp/want"
+if cmp -s "$tmp/got" "$tmp/want"; then ok; else fail "-verdicts differs from running sc.cat"; diff "$tmp/want" "$tmp/got"; fi
+# the names repeat, so without the tests (and their Hash=) there is no verdict
+expect 1 "$scopecat" compare -verdicts "$tmp/sc.log" "$titan"
+has "$tmp/out" "no verdict for CoRR [RWC_uniproc__RWC_uniproc.txt]: several tests are named CoRR"
+# a name that is unique needs no test file
+"$scopecat" sim -model sc.cat "$herd/mp+membar.gls.litmus" >"$tmp/mp-sc.log"
+expect 3 "$scopecat" compare -verdicts "$tmp/mp-sc.log" "$tmp/mp.txt"
+has "$tmp/out" "UNSOUND MP+membar.gls"
+
+# ---- -html: one self-contained page ------------------------------------------------
+expect 3 "$scopecat" compare -tests "$tests" -html "$tmp/r.html" "$titan" "$tmp/mp.txt"
+has "$tmp/r.html" "<!DOCTYPE html>"
+has "$tmp/r.html" "<svg width="
+has "$tmp/r.html" '<input type="checkbox" value="UNSOUND" checked> UNSOUND (1)'
+has "$tmp/r.html" '<input type="checkbox" value="sound" checked> sound (6)'
+has "$tmp/r.html" '<div class="test" data-verdict="UNSOUND">'
+has "$tmp/r.html" "function scFilter()"
+has "$tmp/r.html" 'fill="#e53935"'
+has "$tmp/r.html" "&#9733; 1:r0=1; 1:r2=0;"
+has "$tmp/r.html" "CoRR [IRIW_uniproc__IRIW_uniproc.txt]"
+n=$(grep -c '<svg' "$tmp/r.html")
+if [ "$n" -eq 7 ]; then ok; else fail "$n bar charts, expected 7"; fi
+lacks "$tmp/r.html" "http"
+lacks "$tmp/r.html" "src="
+lacks "$tmp/r.html" "<link"
+expect 1 "$scopecat" compare -tests "$tests" -html "$tmp/no/such/dir/r.html" "$titan"
+has "$tmp/err" "cannot write"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,289 @@
+/* cmd_compare.c: `scopecat compare`: do the models account for what the
+ * hardware showed?  Reads histogram logs, finds each log's test, runs the
+ * models (or reads their herd7 logs) and prints a table per model, with an
+ * exit status for CI.  The reading, matching and classifying are the
+ * library's (sc_hist_*, sc_compare_*); this file only wires them up. */
+#define _XOPEN_SOURCE 700
+#include "cli.h"
+#include "models.h"
+
+#include "scopecat.h"
+
+#include <errno.h>
+#include <gc/gc.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Beside EXIT_ALL_RAN, EXIT_SOME_FAILED and EXIT_USAGE: the comparison is
+ * complete and some observed outcome is forbidden by a model.  A comparison
+ * that is not complete (a log, test or model failed) exits 1 whatever it
+ * found: 3 tells CI that the model, not the input, is at fault. */
+enum { EXIT_UNSOUND = 3 };
+
+typedef struct compare_cli {
+  const char **models;   /* -model, in order; none: each test's default */
+  int nmodels;
+  model_dirs dirs;       /* -I, then the bundled model folders */
+  const char **verdicts; /* -verdicts LOG */
+  int nverdicts;
+  file_list tests;       /* -tests: candidate litmus files */
+  file_list logs;        /* the histogram logs */
+  const char *html;      /* -html FILE */
+  unsigned flags;        /* -detail */
+  sc_sim_options opts;
+  int failed;            /* what could not be read or run */
+} compare_cli;
+
+static void compare_usage(FILE *out) {
+  fprintf(out,
+          "usage: scopecat compare [options] LOG|DIR...\n"
+          "  -model FILE        a model to compare with (repeat for several;\n"
+          "                     default: cat/ptx-rmo.cat for GPU_PTX tests)\n"
+          "  -I DIR             search DIR for models and their includes\n"
+          "  -tests DIR|FILE    where to find the logs' litmus tests\n"
+          "  -verdicts LOG      a herd7 log of a model's verdicts, instead of\n"
+          "                     running it (repeat for several)\n"
+          "  -html FILE         also write a self-contained HTML report\n"
+          "  -detail            list every outcome of every test\n"
+          "  -timeout S         give up a test after S seconds\n"
+          "exit status: 0 every test sound, 3 some test UNSOUND, 1 something\n"
+          "could not be read, found or run (whatever the rest found), 2 bad\n"
+          "usage\n");
+}
+
+static void push(const char ***list, int *n, const char *s) {
+  *list = GC_REALLOC(*list, sizeof(char *) * (size_t)(*n + 1));
+  (*list)[(*n)++] = s;
+}
+
+static bool want_arg(int argc, char **argv, int i) {
+  if (i + 1 < argc)
+    return true;
+  fprintf(stderr, "scopecat compare: %s needs an argument\n", argv[i]);
+  return false;
+}
+
+/* Returns -1 to go on, else the exit status. */
+static int parse_options(compare_cli *c, int argc, char **argv) {
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (cli_is_option(a, "model") || cli_is_option(a, "cat")) {
+      if (!want_arg(argc, argv, i)) return EXIT_USAGE;
+      push(&c->models, &c->nmodels, argv[++i]);
+    } else if (cli_is_option(a, "I")) {
+      if (!want_arg(argc, argv, i)) return EXIT_USAGE;
+      models_add_dir(&c->dirs, argv[++i]);
+    } else if (cli_is_option(a, "tests")) {
+      if (!want_arg(argc, argv, i)) return EXIT_USAGE;
+      c->failed += !cli_collect(&c->tests, argv[++i]);
+    } else if (cli_is_option(a, "verdicts")) {
+      if (!want_arg(argc, argv, i)) return EXIT_USAGE;
+      push(&c->verdicts, &c->nverdicts, argv[++i]);
+    } else if (cli_is_option(a, "html")) {
+      if (!want_arg(argc, argv, i)) return EXIT_USAGE;
+      c->html = argv[++i];
+    } else if (cli_is_option(a, "detail")) {
+      c->flags |= SC_REPORT_DETAIL;
+    } else if (cli_is_option(a, "timeout")) {
+      char *end;
+      if (!want_arg(argc, argv, i)) return EXIT_USAGE;
+      c->opts.timeout = strtod(argv[++i], &end);
+      if (*end || c->opts.timeout < 0) {
+        fprintf(stderr, "scopecat compare: -timeout expects seconds, found "
+                        "'%s'\n", argv[i]);
+        return EXIT_USAGE;
+      }
+    } else if (cli_is_option(a, "help") || cli_is_option(a, "h")) {
+      compare_usage(stdout);
+      return EXIT_ALL_RAN;
+    } else if (a[0] == '-' && a[1]) {
+      fprintf(stderr, "scopecat compare: unknown option '%s'\n", a);
+      compare_usage(stderr);
+      return EXIT_USAGE;
+    } else {
+      c->failed += !cli_collect_logs(&c->logs, a);
+    }
+  }
+  if (c->logs.n == 0 && c->failed == 0) {
+    compare_usage(stderr);
+    return EXIT_USAGE;
+  }
+  c->opts.unroll = -1;
+  models_add_bundled(&c->dirs);
+  return -1;
+}
+
+/* ---- Reading the logs ---------------------------------------------------- */
+
+/* The candidate tests of -tests; a file that does not parse is reported. */
+static const sc_test **load_candidates(compare_cli *c, int *n) {
+  const sc_test **tests =
+      GC_MALLOC(sizeof(sc_test *) * (size_t)(c->tests.n + 1));
+  *n = 0;
+  for (int i = 0; i < c->tests.n; i++) {
+    sc_test *t;
+    sc_error *err;
+    if (sc_test_load_file(c->tests.paths[i], NULL, &t, &err) == SC_OK) {
+      tests[(*n)++] = t;
+    } else {
+      fprintf(stderr, "%s\n", sc_error_message(err));
+      c->failed++;
+    }
+  }
+  return tests;
+}
+
+/* A log's source is the name of the folder that holds it ("titan" for
+ * ptx/results/titan/x.txt): the logs of one folder (of folders of one
+ * name) add up in one column. */
+static const char *source_of(const char *path) {
+  char *dir = GC_STRDUP(path), *slash = strrchr(dir, '/');
+  if (slash)
+    *slash = '\0';
+  else
+    dir = ".";
+  char real[PATH_MAX];
+  const char *full = realpath(dir, real) ? real : dir;
+  const char *base = strrchr(full, '/');
+  return GC_STRDUP(base && base[1] ? base + 1 : full);
+}
+
+static void add_log(compare_cli *c, sc_compare *cmp, const char *path,
+                    const sc_test *const *cands, int ncands, bool need_tests) {
+  sc_hist **blocks;
+  int n;
+  sc_error *err;
+  if (sc_hist_load_file(path, &blocks, &n, &err) != SC_OK) {
+    fprintf(stderr, "%s\n", sc_error_message(err));
+    c->failed++;
+    return;
+  }
+  for (int i = 0; i < n; i++) {
+    const sc_hist *h = blocks[i];
+    const sc_test *t = NULL;
+    if (!sc_hist_has_counts(h)) {
+      fprintf(stderr, "%s:%d:1: expected a histogram, found herd7's States "
+                      "(give a model's log with -verdicts)\n",
+              path, sc_hist_line(h));
+      c->failed++;
+      continue;
+    }
+    if (sc_hist_find_test(h, cands, ncands, &t, &err) != SC_OK && need_tests) {
+      fprintf(stderr, "%s%s\n", sc_error_message(err),
+              ncands ? "" : " (give -tests DIR)");
+      c->failed++;
+      continue;
+    }
+    sc_compare_add_hist(cmp, source_of(path), h, t);
+  }
+}
+
+/* ---- The models ---------------------------------------------------------- */
+
+/* "ptx-rmo.cat: PTX RMO per scope (...)": the name and the model's title. */
+static const char *model_label(const compare_cli *c, const char *name) {
+  sc_model *m;
+  sc_error *err;
+  const char *shown = name ? name : "ptx-rmo.cat";
+  const char *title = models_load(&c->dirs, shown, &m, NULL, &err) == SC_OK
+                          ? sc_model_title(m)
+                          : "";
+  size_t len = strlen(shown) + strlen(title) + 32;
+  char *label = GC_MALLOC_ATOMIC(len);
+  snprintf(label, len, "%s%s%s%s", shown, *title ? ": " : "", title,
+           name ? "" : " (the default)");
+  return label;
+}
+
+static void run_model(compare_cli *c, sc_compare *cmp, const char *name) {
+  int m = sc_compare_add_model(cmp, model_label(c, name));
+  for (int t = 0; t < sc_compare_test_count(cmp); t++) {
+    const sc_test *test = sc_compare_test(cmp, t);
+    const char *model_name = name;
+    if (!model_name && test)
+      model_name = models_default(test);
+    sc_model *model;
+    sc_result *r;
+    sc_error *err;
+    if (!test) {
+      sc_compare_set_failure(cmp, m, t, "its litmus test was not found");
+    } else if (!model_name) {
+      sc_compare_set_failure(cmp, m, t, "no default model for the PTX "
+                                        "dialect yet: give -model FILE");
+    } else if (models_load(&c->dirs, model_name, &model, NULL, &err) != SC_OK) {
+      fprintf(stderr, "%s\n", sc_error_message(err));
+      sc_compare_set_failure(cmp, m, t, sc_error_message(err));
+    } else if (sc_simulate(test, model, &c->opts, &r, &err) != SC_OK) {
+      fprintf(stderr, "test %s under %s: %s\n", sc_test_name(test), model_name,
+              sc_error_message(err));
+      sc_compare_set_failure(cmp, m, t, sc_error_message(err));
+    } else {
+      sc_compare_set_result(cmp, m, t, r);
+    }
+  }
+}
+
+static void read_verdicts(compare_cli *c, sc_compare *cmp, const char *path) {
+  sc_hist **blocks;
+  int n;
+  sc_error *err;
+  if (sc_hist_load_file(path, &blocks, &n, &err) != SC_OK) {
+    fprintf(stderr, "%s\n", sc_error_message(err));
+    c->failed++;
+    return;
+  }
+  size_t len = strlen(path) + 32;
+  char *label = GC_MALLOC_ATOMIC(len);
+  snprintf(label, len, "%s (a herd7 log)", path);
+  int m = sc_compare_add_model(cmp, label);
+  sc_compare_set_verdicts(cmp, m, blocks, n);
+}
+
+/* ---- Output -------------------------------------------------------------- */
+
+static bool write_html(const char *file, const sc_compare *cmp) {
+  FILE *f = fopen(file, "w");
+  if (!f || fputs(sc_compare_html(cmp, "scopecat compare"), f) < 0 ||
+      fclose(f) != 0) {
+    fprintf(stderr, "scopecat compare: cannot write %s: %s\n", file,
+            strerror(errno));
+    return false;
+  }
+  return true;
+}
+
+static int without_verdict(const sc_compare *cmp) {
+  int n = 0;
+  for (int m = 0; m < sc_compare_model_count(cmp); m++)
+    for (int t = 0; t < sc_compare_test_count(cmp); t++)
+      n += sc_compare_verdict(cmp, m, t) == SC_VERDICT_NONE;
+  return n;
+}
+
+int cmd_compare(int argc, char **argv) {
+  compare_cli c;
+  memset(&c, 0, sizeof c);
+  int rc = parse_options(&c, argc, argv);
+  if (rc >= 0)
+    return rc;
+  int ncands;
+  const sc_test **cands = load_candidates(&c, &ncands);
+  /* a model runs on the tests themselves; a herd7 log needs only names */
+  bool run_models = c.nmodels > 0 || c.nverdicts == 0;
+  sc_compare *cmp = sc_compare_new();
+  for (int i = 0; i < c.logs.n; i++)
+    add_log(&c, cmp, c.logs.paths[i], cands, ncands, run_models);
+  for (int i = 0; run_models && i < (c.nmodels ? c.nmodels : 1); i++)
+    run_model(&c, cmp, c.nmodels ? c.models[i] : NULL);
+  for (int i = 0; i < c.nverdicts; i++)
+    read_verdicts(&c, cmp, c.verdicts[i]);
+  for (int m = 0; m < sc_compare_model_count(cmp); m++)
+    printf("%s%s", m ? "\n" : "", sc_compare_table(cmp, m, c.flags));
+  if (c.html && !write_html(c.html, cmp))
+    c.failed++;
+  if (c.failed || without_verdict(cmp))
+    return EXIT_SOME_FAILED;
+  return sc_compare_unsound_count(cmp) > 0 ? EXIT_UNSOUND : EXIT_ALL_RAN;
+}
