@@ -183,5 +183,31 @@ has "$tmp/out" "no: no allowed execution of mp-L1+membar.gls"
 expect 2 "$builddir/examples/allowed" "$gls" "$srcdir/cat/ptx-rmo.cat" '1:r7=1'
 has "$tmp/err" "expected a register of thread 1, found 'r7'"
 
+# examples/validate.c: a histogram against a model (0 sound, 1 unsound).
+# A Titan log: sound.  The Tesla C2075's 187 weak outcomes of
+# mp-L1+membar.gls in 100k runs (the paper's table; .ca loads, outside the
+# model, Sec. 5.5): ptx-rmo.cat forbids them, so UNSOUND.
+titan="$srcdir/ptx/results/titan/RWC_uniproc__RWC_uniproc.txt"
+expect 0 "$builddir/examples/validate" "$srcdir/ptx/herd-gpu-ptx/RWC_uniproc__RWC_uniproc.litmus" \
+  "$srcdir/cat/ptx-rmo.cat" "$titan"
+has "$tmp/out" "CoRR: sound under PTX RMO per scope"
+cat >"$tmp/tesc.log" <<'LOG'
+Test mp-L1+membar.gls Allowed
+Histogram (3 states)
+61903 :>1:r1=0; 1:r2=0;
+187   *>1:r1=1; 1:r2=0;
+37910 :>1:r1=1; 1:r2=1;
+Ok
+Witnesses
+Positive: 187, Negative: 99813
+Condition exists (1:r1=1 /\ 1:r2=0) is validated
+Observation mp-L1+membar.gls Sometimes 187 99813
+LOG
+expect 1 "$builddir/examples/validate" "$gls" "$srcdir/cat/ptx-rmo.cat" "$tmp/tesc.log"
+has "$tmp/out" "forbidden but observed 187 times: 1:r1=1; 1:r2=0;"
+has "$tmp/out" "UNSOUND under PTX RMO per scope"
+expect 2 "$builddir/examples/validate" "$gls" "$srcdir/cat/ptx-rmo.cat" "$titan"
+has "$tmp/err" "holds no histogram of test mp-L1+membar.gls"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
