@@ -1,0 +1,40 @@
+#!/bin/sh
+# install.sh: `make install` puts the header, library, pkg-config file,
+# models and manual pages in place, and a program built against the
+# installed copy with pkg-config alone (examples/allowed.c) runs.
+set -u
+srcdir=${SC_SRCDIR:-.}
+builddir=${SC_BUILDDIR:-.}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+ok() { passed=$((passed + 1)); }
+fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
+
+if ${MAKE:-make} -C "$builddir" install DESTDIR="$tmp/root" >"$tmp/log" 2>&1; then ok; else
+  fail "make install"; tail -20 "$tmp/log"; echo "$passed passed, $failed failed"; exit 1
+fi
+pc=$(find "$tmp/root" -name scopecat.pc | head -n 1)
+for f in include/scopecat.h share/scopecat/cat/ptx-rmo.cat share/man/man1/scopecat.1 \
+         share/man/man3/scopecat.3 bin/scopecat; do
+  if [ -n "$(find "$tmp/root" -path "*/$f")" ]; then ok; else fail "not installed: $f"; fi
+done
+if [ -z "$pc" ]; then
+  fail "scopecat.pc not installed"
+else
+  # --define-prefix: the prefix is where the .pc file was installed
+  flags=$(PKG_CONFIG_PATH=$(dirname "$pc") pkg-config --define-prefix --cflags --libs scopecat)
+  libdir=$(PKG_CONFIG_PATH=$(dirname "$pc") pkg-config --define-prefix --variable=libdir scopecat)
+  if ${CC:-cc} "$srcdir/examples/allowed.c" $flags -o "$tmp/allowed" 2>"$tmp/cc"; then ok; else
+    fail "cannot build examples/allowed.c with pkg-config: $flags"; cat "$tmp/cc"
+  fi
+  model=$(find "$tmp/root" -name ptx-rmo.cat | head -n 1)
+  if LD_LIBRARY_PATH="$libdir" "$tmp/allowed" "$srcdir/ptx/seeds/sb.litmus" "$model" \
+       '0:r2=0 /\ 1:r2=0' >"$tmp/out" 2>&1 && grep -q "^yes: " "$tmp/out"; then
+    ok
+  else
+    fail "the installed allowed does not run"; cat "$tmp/out"
+  fi
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
