@@ -93,6 +93,13 @@ sc_status sc_model_load_file(const char *path, const char *const *include_dirs,
 sc_status sc_model_load_string(const char *text, const char *filename,
                                const char *const *include_dirs, int ninclude,
                                sc_model **out, sc_error **err);
+/* herd7's -bell: a new model that runs the bell file at `path` before m
+ * (its enums, such as `enum scopes`, and definitions, such as narrower and
+ * wider, are m's); m is unchanged.  Includes are searched in include_dirs,
+ * then in the bell's folder. */
+sc_status sc_model_add_bell(const sc_model *m, const char *path,
+                            const char *const *include_dirs, int ninclude,
+                            sc_model **out, sc_error **err);
 /* The model's title line ("GPU_PTX"...), "" when it has none. */
 const char *sc_model_title(const sc_model *m);
 /* The bundled model a test runs under when none is named: "ptx-rmo.cat"
@@ -124,6 +131,9 @@ typedef struct sc_sim_options {
   void *progress_ctx;
   sc_show show;          /* executions to draw, default none */
   int max_shown;         /* at most this many, default 100 */
+  const char *const *variants; /* herd's -variant: the names a model's
+                                  `if "name"` sees as set */
+  int nvariants;
 } sc_sim_options;
 
 /* What a model allows for one test: the final states of the allowed

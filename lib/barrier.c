@@ -58,6 +58,21 @@ static bool same_group(const sc_execution *x, int a, int b) {
   return true;
 }
 
+/* How many arrivals barrier i of bars[0..n-1] waits for: none for
+ * bar.arrive, its third operand when given (more than n is never
+ * reached), else its whole group. */
+static int quorum(const sc_execution *x, const barrier *bars, int n, int i) {
+  const sc_trace_event *te = trace_event(x, bars[i].event);
+  if (te->instr->barmode == SC_BAR_ARRIVE)
+    return 0;
+  if (te->nbar_ops == 3)
+    return te->bar_ops[2] < 1 ? 1 : te->bar_ops[2] > n ? n + 1 : (int)te->bar_ops[2];
+  int size = 0;
+  for (int j = 0; j < n; j++)
+    size += bars[j].group == bars[i].group;
+  return size;
+}
+
 /* The barriers of x in event order (so each thread's in program order),
  * with their groups and quorums. */
 static int collect(const sc_execution *x, barrier *bars) {
@@ -77,18 +92,8 @@ static int collect(const sc_execution *x, barrier *bars) {
       }
     n++;
   }
-  for (int i = 0; i < n; i++) {
-    const sc_trace_event *te = trace_event(x, bars[i].event);
-    int size = 0;
-    for (int j = 0; j < n; j++)
-      size += bars[j].group == bars[i].group;
-    if (te->instr->barmode == SC_BAR_ARRIVE)
-      bars[i].quorum = 0;
-    else if (te->nbar_ops == 3)
-      bars[i].quorum = te->bar_ops[2] < 1 ? 1 : (int)(te->bar_ops[2] < n + 1 ? te->bar_ops[2] : n + 1);
-    else
-      bars[i].quorum = size;
-  }
+  for (int i = 0; i < n; i++)
+    bars[i].quorum = quorum(x, bars, n, i);
   return n;
 }
 

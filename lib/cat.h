@@ -27,6 +27,16 @@ sc_status sc_cat_load_string(const char *text, const char *filename,
                              const char *const *include_dirs, int ninclude,
                              sc_cat_model **out, sc_error **err);
 
+/* herd7's -bell: model m preceded by the bell file at `path` (a new model;
+ * m is unchanged).  The bell runs after the prelude and before the model,
+ * in the same environment, so its enums (enum scopes), definitions
+ * (narrower, wider...) and sets are the model's; its `instructions`
+ * declarations are checks of tests that scopecat does not make.  Includes
+ * are searched in include_dirs, then in the bell's folder. */
+sc_status sc_cat_model_with_bell(const sc_cat_model *m, const char *path,
+                                 const char *const *include_dirs, int ninclude,
+                                 sc_cat_model **out, sc_error **err);
+
 /* The model's title line ("GPU_PTX", "PTX"...); "" when it has none. */
 const char *sc_cat_model_title(const sc_cat_model *m);
 const char *sc_cat_model_filename(const sc_cat_model *m);

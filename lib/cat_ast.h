@@ -201,6 +201,7 @@ struct sc_cat_model {
   const char *filename;
   const char *title;
   sc_cat_prog prelude; /* scopecat's herd stdlib defaults, run first */
+  sc_cat_prog bell;    /* herd's -bell file, run next (often empty) */
   sc_cat_prog prog;
   sc_cat_symtab *syms;
 };

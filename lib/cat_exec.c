@@ -722,7 +722,8 @@ sc_status sc_cat_eval(const sc_cat_model *m, const sc_cat_env *env,
   cat_state st = {0};
   c->base_env = bind_base(c, env);
   st.env = sc_cat_add_prims(c, c->base_env);
-  const kont *k = seq_kont(&m->prelude, 0, seq_kont(&m->prog, 0, NULL));
+  const kont *k = seq_kont(&m->prelude, 0,
+                           seq_kont(&m->bell, 0, seq_kont(&m->prog, 0, NULL)));
   cat_state final;
   if (!run(c, st, k, &final)) {
     sc_status status = c->error ? c->error->status : SC_ERR_SEMANTIC;

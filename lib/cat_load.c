@@ -325,6 +325,46 @@ sc_status sc_cat_load_file(const char *path, const char *const *include_dirs,
   return load_text(text, path, include_dirs, ninclude, out, err);
 }
 
+/* A copy of a symbol table: the interned names stay the same pointers, so
+ * the model's tree still matches, and new names go to the copy only. */
+static sc_cat_symtab *copy_symtab(const sc_cat_symtab *t) {
+  sc_cat_symtab *copy = sc_alloc(sizeof *copy);
+  *copy = *t;
+  copy->slots = sc_alloc(sizeof *copy->slots * (size_t)(t->cap ? t->cap : 1));
+  if (t->cap)
+    memcpy(copy->slots, t->slots, sizeof *copy->slots * (size_t)t->cap);
+  return copy;
+}
+
+sc_status sc_cat_model_with_bell(const sc_cat_model *m, const char *path,
+                                 const char *const *include_dirs, int ninclude,
+                                 sc_cat_model **out, sc_error **err) {
+  sc_gc_init();
+  *out = NULL;
+  if (!m || !path || ninclude < 0 || (ninclude > 0 && !include_dirs))
+    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0,
+                   "sc_cat_model_with_bell: missing model, path or include folders");
+  char *text;
+  sc_status st = read_file(path, &text, err);
+  if (st)
+    return st;
+  sc_cat_model *copy = sc_alloc(sizeof *copy);
+  *copy = *m;
+  copy->syms = copy_symtab(m->syms);
+  if ((st = sc_cat_parse(path, text, copy->syms, NULL, &copy->bell, err)))
+    return st;
+  loader L = {0};
+  L.syms = copy->syms;
+  L.dirs = include_dirs;
+  L.ndirs = ninclude;
+  L.err = err;
+  push_file(&L, canonical(path), path);
+  if ((st = resolve_prog(&L, &copy->bell, dir_of(path))))
+    return st;
+  *out = copy;
+  return SC_OK;
+}
+
 const char *sc_cat_model_title(const sc_cat_model *m) { return m->title; }
 
 const char *sc_cat_model_filename(const sc_cat_model *m) { return m->filename; }

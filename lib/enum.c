@@ -4,9 +4,11 @@
  * write of its value, until nothing new appears; values out of thin air
  * are never guessed, as herd7's equations never invent them).  Then for
  * each choice of one trace per thread, every rf (each read from a write of
- * the same location and value) and every co (per location, a total order
- * of its writes after the initial one) is built and given to the model;
- * the final states of the executions it allows are collected. */
+ * the same location and value) and every co (per location, an order of its
+ * writes after the initial one: total as in herd, partial for the PTX
+ * dialect as in Dat3M), and, when the model names them, every barrier
+ * synchronisation and fence.sc order, is built and given to the model; the
+ * final states of the executions it allows are collected. */
 #define _POSIX_C_SOURCE 200809L
 #include "dot.h"
 #include "error.h"
@@ -599,6 +601,8 @@ sc_status sc_simulate(const sc_test *t, const sc_model *m,
   s.partial_co = t->dialect == SC_DIALECT_PTX;
   s.want_syncbar = sc_cat_model_names(m->cat, "syncbar");
   s.want_sync_fence = sc_cat_model_names(m->cat, "sync_fence");
+  s.eval.variants = s.opts.variants;
+  s.eval.nvariants = s.opts.nvariants;
   s.eval.skipchecks = s.opts.skipchecks;
   s.eval.nskip = s.opts.nskip;
   s.r = sc_alloc(sizeof(sc_result));

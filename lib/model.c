@@ -1,6 +1,7 @@
 /* model.c: the public sc_model, a parsed .cat model (see cat.h), and the
  * bundled model each test runs under by default. */
 #include "cat.h"
+#include "error.h"
 #include "gcmem.h"
 #include "litmus.h"
 #include "model.h"
@@ -29,6 +30,19 @@ sc_status sc_model_load_string(const char *text, const char *filename,
   sc_cat_model *cat = NULL;
   sc_status st = sc_cat_load_string(text, filename, include_dirs, ninclude,
                                     &cat, err);
+  return wrap(st, cat, out);
+}
+
+sc_status sc_model_add_bell(const sc_model *m, const char *path,
+                            const char *const *include_dirs, int ninclude,
+                            sc_model **out, sc_error **err) {
+  sc_gc_init();
+  *out = NULL;
+  if (!m)
+    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0, "sc_model_add_bell: no model");
+  sc_cat_model *cat = NULL;
+  sc_status st = sc_cat_model_with_bell(m->cat, path, include_dirs, ninclude,
+                                        &cat, err);
   return wrap(st, cat, out);
 }
 

@@ -23,16 +23,30 @@ static void gc_pcre_free(void *p, void *data) {
   (void)data; /* the collector reclaims it */
 }
 
-sc_regex *sc_regex_new(const char *pattern) {
+sc_regex *sc_regex_compile(const char *pattern, const char **message,
+                           size_t *offset) {
   sc_gc_init();
   sc_regex *re = sc_alloc(sizeof *re);
   re->gctx = pcre2_general_context_create(gc_pcre_alloc, gc_pcre_free, NULL);
   pcre2_compile_context *cctx = pcre2_compile_context_create(re->gctx);
   int code;
-  PCRE2_SIZE offset;
+  PCRE2_SIZE at;
   re->code = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, 0,
-                           &code, &offset, cctx);
-  return re->code ? re : NULL;
+                           &code, &at, cctx);
+  if (re->code)
+    return re;
+  if (message) {
+    PCRE2_UCHAR *buf = sc_alloc_atomic(256);
+    pcre2_get_error_message(code, buf, 256);
+    *message = (const char *)buf;
+  }
+  if (offset)
+    *offset = at;
+  return NULL;
+}
+
+sc_regex *sc_regex_new(const char *pattern) {
+  return sc_regex_compile(pattern, NULL, NULL);
 }
 
 bool sc_regex_match(const sc_regex *re, const char *subject, const char **caps,

@@ -462,11 +462,142 @@ START_TEST(deep_recursion_is_refused) {
 }
 END_TEST
 
+/* A bell file runs before the model: its enum scopes and its narrower and
+ * wider are the model's; tag2scope names the base relation of a scope
+ * tag, tag2instrs (tag2events) the base set of an annotation. */
+START_TEST(bell_file) {
+  const char *text = "\"uses the bell\"\n"
+                     "let s = tag2scope(narrower('gl))\n"
+                     "let w = wider('cta)\n"
+                     "let c = tag2instrs('cg)\n"
+                     "let all = scopes\n"
+                     "empty s \\ s\n";
+  sc_cat_env *env = sc_cat_env_new(3);
+  bind_rel(env, "cta", (int[]){0, 0, 0, 1, 1, 0, 1, 1, 2, 2, -1});
+  bind_set(env, "cg", (int[]){0, -1});
+  sc_cat_model *plain = load_ok(text), *m = NULL;
+  assert_eval_error(plain, env, NULL, SC_ERR_SEMANTIC, "t.cat:2:19:",
+                    "unbound name 'narrower'");
+  sc_error *err = NULL;
+  ck_assert_msg(sc_cat_model_with_bell(plain, data_path("scopes.bell"), NULL, 0,
+                                       &m, &err) == SC_OK, "%s", sc_error_message(err));
+  sc_cat_outcome out = eval_ok(m, env, NULL);
+  assert_rel(&out, "s", 3, (int[]){0, 0, 0, 1, 1, 0, 1, 1, 2, 2, -1});
+  ck_assert_str_eq(sc_cat_show_value(lookup(&out, "w")), "'gl");
+  ck_assert_str_eq(sc_cat_show_value(lookup(&out, "all")), "{'cta,'gl,'sys}");
+  ck_assert(sc_set_equal(sc_cat_value_set(lookup(&out, "c"), 3), set_of(3, (int[]){0, -1})));
+  ck_assert(sc_cat_model_with_bell(plain, data_path("nosuch.bell"), NULL, 0, &m, &err) ==
+            SC_ERR_IO);
+}
+END_TEST
+
+/* if "variant": the names the caller sets (herd's -variant), with not,
+ * && and ||; an unset variant takes the else branch. */
+START_TEST(if_variant) {
+  sc_cat_model *m = load_ok("\"v\"\n"
+                            "if \"a\" then let x = a else let x = 0 end\n"
+                            "if not \"a\" || \"b\" then let y = a else let y = 0 end\n"
+                            "if \"a\" && variant \"b\" then let z = a else let z = 0 end\n");
+  sc_cat_env *env = sc_cat_env_new(2);
+  bind_rel(env, "a", (int[]){0, 1, -1});
+  sc_cat_outcome out = eval_ok(m, env, NULL);
+  assert_rel(&out, "x", 2, NONE);
+  assert_rel(&out, "y", 2, (int[]){0, 1, -1});
+  assert_rel(&out, "z", 2, NONE);
+  const char *const set_a[] = {"a"};
+  sc_cat_eval_options opts = {0};
+  opts.variants = set_a;
+  opts.nvariants = 1;
+  out = eval_ok(m, env, &opts);
+  assert_rel(&out, "x", 2, (int[]){0, 1, -1});
+  assert_rel(&out, "y", 2, NONE);
+  assert_rel(&out, "z", 2, NONE);
+  const char *const set_ab[] = {"b", "a"};
+  opts.variants = set_ab;
+  opts.nvariants = 2;
+  out = eval_ok(m, env, &opts);
+  assert_rel(&out, "y", 2, (int[]){0, 1, -1});
+  assert_rel(&out, "z", 2, (int[]){0, 1, -1});
+}
+END_TEST
+
 START_TEST(unsupported_primitive) {
-  sc_cat_model *m = load_ok("\"prim\"\nlet x = classes(a)\nempty a\nlet y = x\nempty y\n");
+  sc_cat_model *m = load_ok("\"prim\"\nlet x = lift(a)\nempty a\nlet y = x\nempty y\n");
   sc_cat_env *env = sc_cat_env_new(2);
   bind_rel(env, "a", NONE);
-  assert_eval_error(m, env, NULL, SC_ERR_UNSUPPORTED, "t.cat:2:9:", "'classes' is not supported");
+  assert_eval_error(m, env, NULL, SC_ERR_UNSUPPORTED, "t.cat:2:9:", "'lift' is not supported");
+}
+END_TEST
+
+/* The event sets of a value set, as sets of event numbers: "{0,1}{2}". */
+static const char *show_sets(const sc_cat_value *v, int n) {
+  ck_assert_int_eq(v->kind, SC_CAT_VALSET);
+  const char *text = "";
+  for (int i = 0; i < v->u.vs.n; i++) {
+    const sc_set *s = sc_cat_value_set(v->u.vs.items[i], n);
+    ck_assert(s);
+    const char *one = "";
+    for (int e = sc_set_next(s, 0); e >= 0; e = sc_set_next(s, e + 1))
+      one = sc_printf("%s%s%d", one, *one ? "," : "", e);
+    text = sc_printf("%s{%s}", text, one);
+  }
+  return text;
+}
+
+/* Four events: 0 and 1 write x, 2 writes y, 3 is a fence.  eq relates 0
+ * with 1 (and each with itself), and 3 with itself. */
+static sc_cat_env *classes_env(void) {
+  sc_cat_env *env = sc_cat_env_new(4);
+  bind_set(env, "W", (int[]){0, 1, 2, -1});
+  bind_rel(env, "loc", (int[]){0, 0, 0, 1, 1, 0, 1, 1, 2, 2, -1});
+  bind_rel(env, "eq", (int[]){0, 0, 0, 1, 1, 0, 1, 1, 3, 3, -1});
+  bind_rel(env, "before", (int[]){2, 0, -1});
+  return env;
+}
+
+START_TEST(classes_and_classes_loc) {
+  sc_cat_outcome out = eval_ok(load_ok("\"c\"\nlet c = classes(eq)\n"
+                                       "let l = classes-loc(_)\n"
+                                       "let p = partition(W)\n"),
+                               classes_env(), NULL);
+  ck_assert_str_eq(show_sets(lookup(&out, "c"), 4), "{0,1}{3}");
+  ck_assert_str_eq(show_sets(lookup(&out, "l"), 4), "{0,1}{2}"); /* 3 has no location */
+  ck_assert_str_eq(show_sets(lookup(&out, "p"), 4), "{0,1}{2}");
+}
+END_TEST
+
+/* linearisations(W, before): the total orders of 0, 1, 2 with 2 before 0:
+ * 2<0<1, 2<1<0 and 1<2<0 (3 of the 6), each transitive.  `with co from`
+ * forks the rest of the model on each: the execution is allowed when one
+ * run passes (here: the one where 1 comes first, co relating it to 0 and
+ * 2). */
+START_TEST(linearisations_extend_the_relation) {
+  sc_cat_env *env = classes_env();
+  sc_cat_outcome out = eval_ok(load_ok("\"lin\"\nlet ls = linearisations(W, before)\n"),
+                               env, NULL);
+  const sc_cat_value *ls = lookup(&out, "ls");
+  ck_assert_int_eq(ls->kind, SC_CAT_VALSET);
+  ck_assert_int_eq(ls->u.vs.n, 3);
+  for (int i = 0; i < 3; i++) {
+    const sc_rel *o = sc_cat_value_rel(ls->u.vs.items[i], 4);
+    ck_assert_int_eq(sc_rel_count(o), 3);
+    ck_assert(sc_rel_has(o, 2, 0));
+  }
+  bind_rel(env, "one_first", (int[]){1, 0, 1, 2, -1});
+  out = eval_ok(load_ok("\"lin\"\nwith co from linearisations(W, before)\n"
+                        "empty one_first \\ co as first\n"), env, NULL);
+  ck_assert(out.allowed);
+  bind_rel(env, "one_first", (int[]){1, 0, 0, 2, -1}); /* against before */
+  out = eval_ok(load_ok("\"lin\"\nwith co from linearisations(W, before)\n"
+                        "empty one_first \\ co as first\n"), env, NULL);
+  ck_assert(!out.allowed);
+  sc_cat_env *cyclic = classes_env();
+  bind_rel(cyclic, "before", (int[]){2, 0, 0, 2, -1});
+  out = eval_ok(load_ok("\"lin\"\nlet ls = linearisations(W, before)\n"), cyclic, NULL);
+  ls = lookup(&out, "ls");
+  ck_assert_int_eq(ls->u.vs.n, 1); /* herd: {before on W} when it is cyclic */
+  ck_assert(sc_rel_equal(sc_cat_value_rel(ls->u.vs.items[0], 4),
+                         rel_of(4, (int[]){2, 0, 0, 2, -1})));
 }
 END_TEST
 
@@ -865,6 +996,10 @@ static Suite *cat_suite(void) {
   tcase_add_test(eval, shows);
   tcase_add_test(eval, deep_recursion_is_refused);
   tcase_add_test(eval, unsupported_primitive);
+  tcase_add_test(eval, bell_file);
+  tcase_add_test(eval, if_variant);
+  tcase_add_test(eval, classes_and_classes_loc);
+  tcase_add_test(eval, linearisations_extend_the_relation);
   tcase_add_loop_test(eval, evaluation_errors, 0, (int)(sizeof eval_errors / sizeof eval_errors[0]));
   tcase_add_test(eval, environment_misuse);
   suite_add_tcase(s, eval);

@@ -2,29 +2,7 @@
 # cli.sh: end-to-end checks of the scopecat command line: exit statuses
 # (0 all ran, 1 some failed, 2 bad usage), error positions on stderr, a
 # malformed file in a batch not stopping the others, -select, -check.
-set -u
-srcdir=${SC_SRCDIR:-.}
-builddir=${SC_BUILDDIR:-.}
-scopecat="$builddir/tools/scopecat"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-
-ok() { passed=$((passed + 1)); }
-fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
-
-# expect STATUS CMD...: run CMD, keep its output in $tmp/out and $tmp/err
-expect() {
-  want=$1; shift
-  "$@" >"$tmp/out" 2>"$tmp/err"
-  got=$?
-  if [ "$got" -eq "$want" ]; then ok; else fail "exit $got, expected $want: $*"; cat "$tmp/err"; fi
-}
-
-# has FILE TEXT: FILE contains the fixed string TEXT
-has() {
-  if grep -qF -- "$2" "$1"; then ok; else fail "$1 lacks: $2"; cat "$1"; fi
-}
+. "${SC_SRCDIR:-.}/tests/lib.sh"
 
 mp="$srcdir/ptx/herd-gpu-ptx/mp.litmus"
 sb="$srcdir/ptx/herd-gpu-ptx/sb.litmus"
@@ -126,6 +104,19 @@ has "$tmp/err" "broken.cat:2:14: unbound name 'nope'"
 printf '"bad"\nacyclic po | as x\n' >"$tmp/models/bad.cat"
 expect 1 "$scopecat" sim -model "$tmp/models/bad.cat" "$seeds/sb.litmus"
 has "$tmp/err" "bad.cat:2:"
+# herd7's -variant and -bell
+printf '"v"\nif "strong" then acyclic po | rf | co | fr as sc else let x = po end\n' \
+  >"$tmp/models/variant.cat"
+expect 0 "$scopecat" sim -model "$tmp/models/variant.cat" "$seeds/sb.litmus"
+has "$tmp/out" "Observation sb Sometimes 1 3"
+expect 0 "$scopecat" sim -variant other,strong -model "$tmp/models/variant.cat" "$seeds/sb.litmus"
+has "$tmp/out" "Observation sb Never 0 3"
+printf '"b"\nlet s = tag2scope(narrower(\047gl))\nempty (rf & ext) \\ s as in-cta\n' \
+  >"$tmp/models/bell.cat"
+expect 1 "$scopecat" sim -model "$tmp/models/bell.cat" "$seeds/sb.litmus"
+has "$tmp/err" "unbound name 'narrower'"
+expect 0 "$scopecat" sim -bell "$srcdir/tests/data/scopes.bell" -model "$tmp/models/bell.cat" "$seeds/sb.litmus"
+has "$tmp/out" "Observation sb Never 0 1"
 # the PTX dialect runs under Dat3M's models: ptx-v6.0.cat, and ptx-v7.5.cat
 # for tests with proxies (both give SB-cta's verdict of the CSVs)
 expect 0 "$scopecat" sim "$srcdir/ptx/dat3m/Nvidia/SB-cta.litmus"
@@ -209,5 +200,4 @@ has "$tmp/out" "UNSOUND under PTX RMO per scope"
 expect 2 "$builddir/examples/validate" "$gls" "$srcdir/cat/ptx-rmo.cat" "$titan"
 has "$tmp/err" "holds no histogram of test mp-L1+membar.gls"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -5,32 +5,7 @@
 # 3 UNSOUND, 1 something could not be compared (whatever else was found),
 # 2 bad usage), malformed
 # logs in a batch, merging logs of one test, -verdicts, -html.
-set -u
-srcdir=${SC_SRCDIR:-.}
-builddir=${SC_BUILDDIR:-.}
-scopecat="$builddir/tools/scopecat"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-
-ok() { passed=$((passed + 1)); }
-fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
-
-# expect STATUS CMD...: run CMD, keep its output in $tmp/out and $tmp/err
-expect() {
-  want=$1; shift
-  "$@" >"$tmp/out" 2>"$tmp/err"
-  got=$?
-  if [ "$got" -eq "$want" ]; then ok; else fail "exit $got, expected $want: $*"; cat "$tmp/err"; fi
-}
-
-# has FILE TEXT: FILE contains the fixed string TEXT
-has() {
-  if grep -qF -- "$2" "$1"; then ok; else fail "$1 lacks: $2"; cat "$1"; fi
-}
-lacks() {
-  if grep -qF -- "$2" "$1"; then fail "$1 has: $2"; else ok; fi
-}
+. "${SC_SRCDIR:-.}/tests/lib.sh"
 
 titan="$srcdir/ptx/results/titan"
 tests="$srcdir/ptx"
@@ -170,5 +145,4 @@ lacks "$tmp/r.html" "<link"
 expect 1 "$scopecat" compare -tests "$tests" -html "$tmp/no/such/dir/r.html" "$titan"
 has "$tmp/err" "cannot write"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

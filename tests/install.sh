@@ -2,17 +2,10 @@
 # install.sh: `make install` puts the header, library, pkg-config file,
 # models and manual pages in place, and a program built against the
 # installed copy with pkg-config alone (examples/allowed.c) runs.
-set -u
-srcdir=${SC_SRCDIR:-.}
-builddir=${SC_BUILDDIR:-.}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-ok() { passed=$((passed + 1)); }
-fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
+. "${SC_SRCDIR:-.}/tests/lib.sh"
 
 if ${MAKE:-make} -C "$builddir" install DESTDIR="$tmp/root" >"$tmp/log" 2>&1; then ok; else
-  fail "make install"; tail -20 "$tmp/log"; echo "$passed passed, $failed failed"; exit 1
+  fail "make install"; tail -20 "$tmp/log"; finish; exit 1
 fi
 pc=$(find "$tmp/root" -name scopecat.pc | head -n 1)
 for f in include/scopecat.h share/scopecat/cat/ptx-rmo.cat share/man/man1/scopecat.1 \
@@ -25,7 +18,9 @@ else
   # --define-prefix: the prefix is where the .pc file was installed
   flags=$(PKG_CONFIG_PATH=$(dirname "$pc") pkg-config --define-prefix --cflags --libs scopecat)
   libdir=$(PKG_CONFIG_PATH=$(dirname "$pc") pkg-config --define-prefix --variable=libdir scopecat)
-  if ${CC:-cc} "$srcdir/examples/allowed.c" $flags -o "$tmp/allowed" 2>"$tmp/cc"; then ok; else
+  # the build's compiler and flags (a sanitizer build's runtime must come first)
+  if ${SC_CC:-cc} ${SC_CFLAGS:-} "$srcdir/examples/allowed.c" $flags ${SC_LDFLAGS:-} \
+       -o "$tmp/allowed" 2>"$tmp/cc"; then ok; else
     fail "cannot build examples/allowed.c with pkg-config: $flags"; cat "$tmp/cc"
   fi
   model=$(find "$tmp/root" -name ptx-rmo.cat | head -n 1)
@@ -36,5 +31,4 @@ else
     fail "the installed allowed does not run"; cat "$tmp/out"
   fi
 fi
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -20,8 +20,11 @@
 
 typedef struct sim_cli {
   const char *model_path; /* -model, NULL: the dialect's default */
+  const char *bell;       /* -bell: a bell file run before the model */
   model_dirs models;      /* -I, then the bundled model folders */
   const char **skip;      /* -skipcheck */
+  const char **variants;  /* -variant */
+  int nvariants;
   int nskip;
   sc_sim_options opts;
   unsigned log_flags;
@@ -41,8 +44,10 @@ static void sim_usage(FILE *out) {
           "GPU_PTX tests,\n"
           "                     ptx-v6.0.cat for PTX, ptx-v7.5.cat with "
           "proxies)\n"
+          "  -bell FILE         run the bell file FILE before the model\n"
           "  -I DIR             search DIR for models and their includes\n"
           "  -skipcheck NAME    do not apply the check NAME (comma lists too)\n"
+          "  -variant NAME      set the model's variant NAME (comma lists too)\n"
           "  -through invalid   keep executions that fail the model's checks\n"
           "  -select REGEX      only tests whose name matches (PCRE2)\n"
           "  -j N               run N tests at once\n"
@@ -95,6 +100,9 @@ static int parse_options(sim_cli *c, int argc, char **argv) {
     if (cli_is_option(a, "model") || cli_is_option(a, "cat")) {
       if (!want_arg(argc, argv, i)) return EXIT_USAGE;
       c->model_path = argv[++i];
+    } else if (cli_is_option(a, "bell")) {
+      if (!want_arg(argc, argv, i)) return EXIT_USAGE;
+      c->bell = argv[++i];
     } else if (cli_is_option(a, "I")) {
       if (!want_arg(argc, argv, i)) return EXIT_USAGE;
       models_add_dir(&c->models, argv[++i]);
@@ -103,6 +111,11 @@ static int parse_options(sim_cli *c, int argc, char **argv) {
       char *names = GC_STRDUP(argv[++i]), *save = NULL;
       for (char *n = strtok_r(names, ",", &save); n; n = strtok_r(NULL, ",", &save))
         push(&c->skip, &c->nskip, n);
+    } else if (cli_is_option(a, "variant")) {
+      if (!want_arg(argc, argv, i)) return EXIT_USAGE;
+      char *names = GC_STRDUP(argv[++i]), *save = NULL;
+      for (char *n = strtok_r(names, ",", &save); n; n = strtok_r(NULL, ",", &save))
+        push(&c->variants, &c->nvariants, n);
     } else if (cli_is_option(a, "through")) {
       if (!want_arg(argc, argv, i)) return EXIT_USAGE;
       const char *w = argv[++i];
@@ -196,6 +209,8 @@ static int parse_options(sim_cli *c, int argc, char **argv) {
   if (c->outdir && c->opts.show == SC_SHOW_NONE)
     c->opts.show = SC_SHOW_PROP; /* -o alone draws the witnesses */
   c->opts.skipchecks = c->skip;
+  c->opts.variants = c->variants;
+  c->opts.nvariants = c->nvariants;
   c->opts.nskip = c->nskip;
   models_add_bundled(&c->models);
   return missing ? -2 : -1;
@@ -206,7 +221,21 @@ static int parse_options(sim_cli *c, int argc, char **argv) {
 static sc_status model_for(const sim_cli *c, const sc_test *t, sc_model **out,
                            sc_error **err) {
   const char *name = c->model_path ? c->model_path : models_default(t);
-  return models_load(&c->models, name, out, NULL, err);
+  sc_status st = models_load(&c->models, name, out, NULL, err);
+  if (st || !c->bell)
+    return st;
+  /* the model with the bell before it, made once per model */
+  static const sc_model *plain;
+  static sc_model *with_bell;
+  if (plain != *out) {
+    st = sc_model_add_bell(*out, c->bell, c->models.dirs, c->models.n, &with_bell,
+                           err);
+    if (st)
+      return st;
+    plain = *out;
+  }
+  *out = with_bell;
+  return SC_OK;
 }
 
 /* ---- One test ---------------------------------------------------------- */

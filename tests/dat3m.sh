@@ -1,0 +1,91 @@
+#!/bin/sh
+# dat3m.sh: scopecat reproduces Dat3M's verdicts on its PTX corpus:
+#   ptx/dat3m/expected/PTXv6_0-expected.csv  under cat/ptx-v6.0.cat (the
+#                                            default model of these tests)
+#   ptx/dat3m/expected/PTXv7_5-expected.csv  under cat/ptx-v7.5.cat
+# Verdict 1 is herd's Ok (the condition is validated), 0 is No.  A line on
+# which scopecat is sure the CSV errs is listed, with the execution that
+# proves it, in ptx/dat3m/expected/exceptions.md: such a line must keep
+# disagreeing, every other line must agree.  Also checks that the bundled
+# models are Dat3M's files byte for byte, but for their provenance line.
+set -u
+srcdir=${SC_SRCDIR:-.}
+scopecat=${SC_SCOPECAT:-./tools/scopecat}
+expected="$srcdir/ptx/dat3m/expected"
+jobs=$(nproc 2>/dev/null || echo 2)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
+
+# the bundled models, against the corpus copies
+for v in v6.0 v7.5; do
+  if sed 2d "$srcdir/cat/ptx-$v.cat" | cmp -s - "$srcdir/cat/corpus/ptx-$v.cat"; then
+    passed=$((passed + 1))
+  else
+    fail "cat/ptx-$v.cat differs from cat/corpus/ptx-$v.cat beyond its line 2"
+  fi
+done
+
+# The exceptions: "| CSV | test | CSV verdict | scopecat verdict | ... |"
+# rows of the table in exceptions.md, e.g. "| PTXv6_0 | Manual/X.litmus | 1 | 0 |".
+grep '^| PTXv' "$expected/exceptions.md" 2>/dev/null |
+  awk -F'|' '{ gsub(/[ `]/, "", $2); gsub(/[ `]/, "", $3); gsub(/ /, "", $5);
+               print $2 "," $3 "," $5 }' >"$tmp/exceptions"
+
+# run CSV [MODEL]: every test of the CSV, in order; a test that fails to
+# run counts as a disagreement
+run() {
+  csv=$1
+  shift
+  grep -v '^$' "$expected/$csv-expected.csv" | sed 's|^litmus/PTX/||' >"$tmp/$csv.list"
+  files=$(cut -d, -f1 "$tmp/$csv.list" | sed "s|^|$srcdir/ptx/dat3m/|")
+  # shellcheck disable=SC2086 # one word per file
+  "$scopecat" -nohash -j "$jobs" "$@" $files >"$tmp/$csv.log" 2>"$tmp/$csv.err"
+  if [ -s "$tmp/$csv.err" ]; then
+    fail "$csv: scopecat reported errors:"
+    cat "$tmp/$csv.err"
+  fi
+  # the blocks in order: name and verdict
+  awk '/^Test / { name = $2 } /^(Ok|No)$/ { print name, ($1 == "Ok" ? 1 : 0) }' \
+    "$tmp/$csv.log" >"$tmp/$csv.got"
+  n=0
+  while IFS=, read -r path want; do
+    name=$(head -1 "$srcdir/ptx/dat3m/$path" | awk '{ print $2 }')
+    n=$((n + 1))
+    line=$(sed -n "${n}p" "$tmp/$csv.got")
+    if [ "${line% *}" != "$name" ]; then
+      fail "$csv: $path: no verdict (expected test $name, found '${line% *}')"
+      n=$((n - 1)) # its block is missing: the next file takes this line
+      continue
+    fi
+    got=${line##* }
+    listed=$(awk -F, -v c="$csv" -v p="$path" '$1 == c && $2 == p { print $3 }' \
+      "$tmp/exceptions")
+    if [ -n "$listed" ]; then
+      if [ "$got" = "$want" ]; then
+        fail "$csv: $path: listed as an exception, but now agrees ($got)"
+      elif [ "$got" != "$listed" ]; then
+        fail "$csv: $path: exceptions.md says scopecat says $listed, it says $got"
+      else
+        passed=$((passed + 1))
+      fi
+    elif [ "$got" = "$want" ]; then
+      passed=$((passed + 1))
+    else
+      fail "$csv: $path: the CSV says $want, scopecat says $got"
+    fi
+  done <"$tmp/$csv.list"
+}
+
+run PTXv6_0
+run PTXv7_5 -model "$srcdir/cat/ptx-v7.5.cat"
+
+# an exception whose test is no longer in its CSV is stale
+while IFS=, read -r csv path got; do
+  grep -q "^litmus/PTX/$path," "$expected/$csv-expected.csv" ||
+    fail "exceptions.md: $csv $path is not in $csv-expected.csv"
+done <"$tmp/exceptions"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
