@@ -180,6 +180,20 @@ int sc_result_shown(const sc_result *r);
 /* The digraph of shown execution i (0 <= i < sc_result_shown), or NULL. */
 const char *sc_result_dot_graph(const sc_result *r, int i);
 
+/* The executions kept by sc_sim_options.show (as many as sc_result_shown):
+ * their events, numbered from 0 (initial writes first), as herd labels
+ * them ("a: W[x]=1 cg"), the thread of each (-1: an initial write), and
+ * whether (a, b) is in a relation: po, rf, co, fr, addr, data, ctrl, rmw,
+ * syncbar, sync_fence (1 or 0; -1 for another name). */
+typedef struct sc_execution sc_execution;
+int sc_result_execution_count(const sc_result *r);
+const sc_execution *sc_result_execution(const sc_result *r, int i);
+int sc_execution_event_count(const sc_execution *x);
+const char *sc_execution_event(const sc_execution *x, int e);
+int sc_execution_event_thread(const sc_execution *x, int e);
+int sc_execution_related(const sc_execution *x, const char *relation, int a,
+                         int b);
+
 /* Render one DOT digraph to `path` as "svg" or "png" through Graphviz's
  * libgvc; SC_ERR_UNSUPPORTED when scopecat was built without it. */
 sc_status sc_dot_render(const char *dot, const char *format, const char *path,

@@ -12,47 +12,9 @@
 
 #include <string.h>
 
-/* Thread events are named a, b, ..., z, a1, b1...; initial writes have no
- * letter (herd draws them as the initial state). */
-static const char *event_name(const sc_execution *x, int i) {
-  int k = i - x->ninit;
-  if (k < 0)
-    return "";
-  return k < 26 ? sc_printf("%c: ", 'a' + k) : sc_printf("%c%d: ", 'a' + k % 26, k / 26);
-}
-
-static void put_label(sc_strbuf *sb, const sc_execution *x, int i) {
-  const sc_event *e = &x->events[i];
-  const sc_test *t = x->test;
-  sc_sb_puts(sb, event_name(x, i));
-  switch (e->kind) {
-  case SC_EV_READ:
-  case SC_EV_WRITE:
-    sc_sb_printf(sb, "%s[%s]=%s", e->kind == SC_EV_READ ? "R" : "W",
-                 t->locs[e->vloc].name, sc_value_string(t, e->value));
-    if (e->instr && e->instr->cacheop)
-      sc_sb_printf(sb, " %s", sc_cacheop_name(e->instr->cacheop));
-    if (e->instr && e->instr->sem)
-      sc_sb_printf(sb, " %s", sc_sem_name(e->instr->sem));
-    if (e->instr && e->instr->scope)
-      sc_sb_printf(sb, ".%s", sc_scope_name(e->instr->scope));
-    break;
-  case SC_EV_FENCE:
-  case SC_EV_BARRIER: {
-    sc_strbuf in;
-    sc_sb_init(&in);
-    sc_print_instruction(&in, t, &t->threads[e->thread], e->instr);
-    sc_sb_puts(sb, in.data);
-    break;
-  }
-  }
-}
-
 static void put_node(sc_strbuf *sb, const sc_execution *x, int i,
                      const char *indent) {
-  sc_sb_printf(sb, "%se%d [label=\"", indent, i);
-  put_label(sb, x, i);
-  sc_sb_puts(sb, "\"];\n");
+  sc_sb_printf(sb, "%se%d [label=\"%s\"];\n", indent, i, sc_exec_event_label(x, i));
 }
 
 static void put_thread(sc_strbuf *sb, const sc_execution *x, int th,

@@ -250,6 +250,8 @@ static void record(search *s, sc_execution *x, const sc_cat_outcome *out) {
     sc_dot_execution(&sb, x, sc_printf("%s #%d", s->t->name, s->r->nshown + 1),
                      out->allowed ? NULL : forbidding_cycle(x, out));
     sc_grow(&s->r->dots, &s->r->capdots, s->r->nshown + 1, sizeof(char *));
+    sc_grow(&s->r->execs, &s->r->capexecs, s->r->nshown + 1, sizeof(sc_execution *));
+    s->r->execs[s->r->nshown] = sc_exec_snapshot(x);
     s->r->dots[s->r->nshown++] = sb.data;
   }
 }

@@ -4,6 +4,7 @@
 #include "exec.h"
 
 #include "gcmem.h"
+#include "strbuf.h"
 
 #include <string.h>
 
@@ -304,3 +305,55 @@ bool sc_exec_holds(const sc_execution *x, const sc_prop *p) {
   }
   return false;
 }
+
+/* ---- Kept executions ------------------------------------------------------- */
+
+static sc_rel *copy_rel(const sc_rel *r) { return r ? sc_rel_copy(r) : NULL; }
+
+sc_execution *sc_exec_snapshot(const sc_execution *x) {
+  sc_execution *k = sc_alloc(sizeof *k);
+  *k = *x; /* events, traces and the relations of the traces never change */
+  k->rf = copy_rel(x->rf);
+  k->co = copy_rel(x->co);
+  k->syncbar = copy_rel(x->syncbar);
+  k->sync_fence = copy_rel(x->sync_fence);
+  k->final_write = sc_alloc_atomic(sizeof(int) * (size_t)(x->test->nlocs + 1));
+  memcpy(k->final_write, x->final_write, sizeof(int) * (size_t)x->test->nlocs);
+  return k;
+}
+
+/* Thread events are named a, b, ..., z, a1, b1...; initial writes have no
+ * letter (herd draws them as the initial state). */
+static const char *event_name(const sc_execution *x, int i) {
+  int k = i - x->ninit;
+  if (k < 0)
+    return "";
+  return k < 26 ? sc_printf("%c: ", 'a' + k) : sc_printf("%c%d: ", 'a' + k % 26, k / 26);
+}
+
+const char *sc_exec_event_label(const sc_execution *x, int i) {
+  sc_strbuf buf, *sb = &buf;
+  sc_sb_init(sb);
+  const sc_event *e = &x->events[i];
+  const sc_test *t = x->test;
+  sc_sb_puts(sb, event_name(x, i));
+  switch (e->kind) {
+  case SC_EV_READ:
+  case SC_EV_WRITE:
+    sc_sb_printf(sb, "%s[%s]=%s", e->kind == SC_EV_READ ? "R" : "W",
+                 t->locs[e->vloc].name, sc_value_string(t, e->value));
+    if (e->instr && e->instr->cacheop)
+      sc_sb_printf(sb, " %s", sc_cacheop_name(e->instr->cacheop));
+    if (e->instr && e->instr->sem)
+      sc_sb_printf(sb, " %s", sc_sem_name(e->instr->sem));
+    if (e->instr && e->instr->scope)
+      sc_sb_printf(sb, ".%s", sc_scope_name(e->instr->scope));
+    break;
+  case SC_EV_FENCE:
+  case SC_EV_BARRIER:
+    sc_print_instruction(sb, t, &t->threads[e->thread], e->instr);
+    break;
+  }
+  return buf.data;
+}
+

@@ -72,4 +72,9 @@ int64_t sc_exec_lval(const sc_execution *x, const sc_lval *lv);
 /* Whether proposition `p` holds in the final state. */
 bool sc_exec_holds(const sc_execution *x, const sc_prop *p);
 
+/* A copy that later choices of rf and co do not change (for results). */
+sc_execution *sc_exec_snapshot(const sc_execution *x);
+/* An event as herd labels it: "a: W[x]=1 cg" (initial writes: "W[x]=0"). */
+const char *sc_exec_event_label(const sc_execution *x, int e);
+
 #endif

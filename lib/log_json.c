@@ -1,6 +1,7 @@
 /* log_json.c: a result as one JSON object on one line, for programs that
  * read scopecat's answers (the herd7 block is for herdtools' scripts).
  * Values are numbers, or a location's name (a string) for its address. */
+#include "exec.h"
 #include "gcmem.h"
 #include "result.h"
 #include "sem.h"
@@ -54,6 +55,38 @@ static void put_states(sc_strbuf *sb, const sc_result *r) {
   sc_sb_puts(sb, "]");
 }
 
+static void put_pairs(sc_strbuf *sb, const char *name, const sc_rel *rel) {
+  sc_sb_printf(sb, ",\"%s\":[", name);
+  const char *sep = "";
+  for (int a = 0; a < rel->n; a++)
+    for (int b = 0; b < rel->n; b++)
+      if (sc_rel_has(rel, a, b)) {
+        sc_sb_printf(sb, "%s[%d,%d]", sep, a, b);
+        sep = ",";
+      }
+  sc_sb_putc(sb, ']');
+}
+
+/* The executions -show kept: events by number (initial writes first), and
+ * rf and co as pairs of event numbers. */
+static void put_executions(sc_strbuf *sb, const sc_result *r) {
+  sc_sb_puts(sb, ",\"executions\":[");
+  for (int i = 0; i < r->nshown; i++) {
+    const sc_execution *x = r->execs[i];
+    sc_sb_puts(sb, i ? ",{\"events\":[" : "{\"events\":[");
+    for (int e = 0; e < x->nevents; e++) {
+      if (e)
+        sc_sb_putc(sb, ',');
+      put_json_string(sb, sc_exec_event_label(x, e));
+    }
+    sc_sb_putc(sb, ']');
+    put_pairs(sb, "rf", x->rf);
+    put_pairs(sb, "co", x->co);
+    sc_sb_putc(sb, '}');
+  }
+  sc_sb_putc(sb, ']');
+}
+
 const char *sc_result_json(const sc_result *r, unsigned flags) {
   const sc_test *t = r->test;
   sc_strbuf sb, cond;
@@ -81,6 +114,8 @@ const char *sc_result_json(const sc_result *r, unsigned flags) {
     put_json_string(&sb, r->flags[i]);
   }
   sc_sb_printf(&sb, "],\"candidates\":%ld", r->candidates);
+  if (r->nshown)
+    put_executions(&sb, r);
   if (!(flags & SC_LOG_NOTIME))
     sc_sb_printf(&sb, ",\"time\":%.3f", r->seconds);
   if (!(flags & SC_LOG_NOHASH))

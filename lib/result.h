@@ -28,7 +28,8 @@ struct sc_result {
   int nflags, capflags;
   double seconds;
   const char **dots; /* one digraph per shown execution */
-  int nshown, capdots;
+  struct sc_execution **execs; /* and the execution itself */
+  int nshown, capdots, capexecs;
 };
 
 /* The Hash of a test in logs: MD5 of its canonical text (log.c). */

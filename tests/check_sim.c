@@ -297,6 +297,54 @@ START_TEST(outcome_query) {
 }
 END_TEST
 
+/* The kept executions of SB under SC: the three it allows, with the
+ * events numbered initial writes first (x, y), then P0's W x, R y and
+ * P1's W y, R x; the first kept is the one where P0 reads 0 and P1 1. */
+START_TEST(kept_executions) {
+  sc_test *t;
+  sc_model *m;
+  sc_result *r;
+  sc_error *err;
+  ck_assert_int_eq(sc_test_load_string(SB_TEST, "sb", NULL, &t, &err), SC_OK);
+  ck_assert_int_eq(sc_model_load_string(model_sc, "m.cat", NULL, 0, &m, &err), SC_OK);
+  sc_sim_options o;
+  memset(&o, 0, sizeof o);
+  o.unroll = -1;
+  o.show = SC_SHOW_ALL;
+  ck_assert_int_eq(sc_simulate(t, m, &o, &r, &err), SC_OK);
+  ck_assert_int_eq(sc_result_execution_count(r), 3);
+  ck_assert_ptr_null(sc_result_execution(r, 3));
+  const sc_execution *x = sc_result_execution(r, 0);
+  ck_assert_int_eq(sc_execution_event_count(x), 6);
+  ck_assert_str_eq(sc_execution_event(x, 0), "W[x]=0");
+  ck_assert_str_eq(sc_execution_event(x, 2), "a: W[x]=1 cg");
+  ck_assert_int_eq(sc_execution_event_thread(x, 0), -1);
+  ck_assert_int_eq(sc_execution_event_thread(x, 5), 1);
+  ck_assert_int_eq(sc_execution_related(x, "po", 2, 3), 1);
+  ck_assert_int_eq(sc_execution_related(x, "po", 3, 2), 0);
+  ck_assert_int_eq(sc_execution_related(x, "co", 0, 2), 1);
+  ck_assert_int_eq(sc_execution_related(x, "nonsense", 0, 2), -1);
+  /* every read has exactly one rf source, and fr follows from rf and co */
+  int n = sc_execution_event_count(x);
+  for (int i = 0; i < sc_result_execution_count(r); i++) {
+    x = sc_result_execution(r, i);
+    for (int rd = 3; rd < n; rd += 2) {
+      int sources = 0;
+      for (int w = 0; w < n; w++)
+        sources += sc_execution_related(x, "rf", w, rd) == 1;
+      ck_assert_int_eq(sources, 1);
+      int from_init = sc_execution_related(x, "rf", rd == 3 ? 1 : 0, rd);
+      int w = rd == 3 ? 4 : 2; /* the other thread's write */
+      ck_assert_int_eq(sc_execution_related(x, "fr", rd, w), from_init);
+    }
+  }
+  /* in JSON, with rf and co as pairs of event numbers */
+  const char *json = sc_result_json(r, SC_LOG_NOTIME | SC_LOG_NOHASH);
+  ck_assert_ptr_nonnull(strstr(json, ",\"executions\":[{\"events\":[\"W[x]=0\",\"W[y]=0\",\"a: W[x]=1 cg\""));
+  ck_assert_ptr_nonnull(strstr(json, "\"co\":[[0,2],[1,4]]}"));
+}
+END_TEST
+
 /* An address that is no location is an error at the instruction. */
 START_TEST(bad_address) {
   sc_test *t;
@@ -328,6 +376,7 @@ int main(void) {
   tcase_add_test(tc, flags);
   tcase_add_test(tc, own_atom_does_not_feed_itself);
   tcase_add_test(tc, outcome_query);
+  tcase_add_test(tc, kept_executions);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_ENV);

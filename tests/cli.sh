@@ -200,4 +200,16 @@ has "$tmp/out" "UNSOUND under PTX RMO per scope"
 expect 2 "$builddir/examples/validate" "$gls" "$srcdir/cat/ptx-rmo.cat" "$titan"
 has "$tmp/err" "holds no histogram of test mp-L1+membar.gls"
 
+# examples/explore.c: every allowed execution of sb under ptx-rmo.cat (4),
+# with the edges worked out by hand for the first: both read 0, so both
+# reads are fr-before the other thread's write
+expect 0 "$builddir/examples/explore" "$seeds/sb.litmus" "$srcdir/cat/ptx-rmo.cat"
+n=$(grep -c '^execution ' "$tmp/out")
+if [ "$n" -eq 4 ]; then ok; else fail "explore printed $n executions, expected 4"; fi
+has "$tmp/out" "execution 1 of sb:"
+has "$tmp/out" "  fr: b: R[y]=0 cg -> c: W[y]=1 cg; d: R[x]=0 cg -> a: W[x]=1 cg;"
+# sim -json -show: the kept executions' rf and co in the JSON
+expect 0 "$scopecat" sim -json -nohash -show prop "$seeds/sb.litmus"
+has "$tmp/out" '"executions":[{"events":["W[x]=0","W[y]=0","a: W[x]=1 cg",'
+
 finish

@@ -201,9 +201,10 @@ static int parse_options(sim_cli *c, int argc, char **argv) {
     sim_usage(stderr);
     return EXIT_USAGE;
   }
-  if ((c->opts.show != SC_SHOW_NONE || c->graph) && !c->outdir) {
+  if ((c->opts.show != SC_SHOW_NONE && !c->json && !c->outdir) ||
+      (c->graph && !c->outdir)) {
     fprintf(stderr, "scopecat sim: -show and -graph need -o DIR to write the "
-                    "drawings to\n");
+                    "drawings to (or -json to print the executions)\n");
     return EXIT_USAGE;
   }
   if (c->outdir && c->opts.show == SC_SHOW_NONE)
