@@ -125,15 +125,18 @@ expect 0 "$scopecat" sim "$srcdir/ptx/dat3m/Nvidia/proxy/Proxy-MP-gen-sur-no-pro
 has "$tmp/out" "Observation Proxy-MP-gen-sur-no-proxyFence Sometimes 1 3"
 # drawings
 expect 0 "$scopecat" sim -show all -o "$tmp" "$seeds/sb.litmus"
-has "$tmp/sb.dot" 'digraph "sb #4"'
-has "$tmp/sb.dot" '[label="rf", color=red'
+# one file per shown execution: sb has 4
+n=$(ls "$tmp"/sb-*.dot | wc -l)
+if [ "$n" -eq 4 ]; then ok; else fail "-show all wrote $n drawings of sb, expected 4"; fi
+has "$tmp/sb-4.dot" 'digraph "sb #4"'
+has "$tmp/sb-1.dot" '[label="rf", color=red'
 # the paper's Fig. 14: mp+membar.cta+membar.gl in one CTA, forbidden by
 # cta-constraint; drawn with -through invalid, the cycle W x -> W y -> R y
 # -> R x -> W x (events a, c, d, f; b and e are the fences) is bold
 fig14="$seeds/mp+membar.cta+membar.gl.litmus"
 mkdir "$tmp/fig14"
 expect 0 "$scopecat" sim -through invalid -show prop -o "$tmp/fig14" "$fig14"
-dot14="$tmp/fig14/mp+membar.cta+membar.gl.dot"
+dot14="$tmp/fig14/mp+membar.cta+membar.gl-1.dot"
 has "$dot14" 'label="mp+membar.cta+membar.gl #1: cycle in cta-constraint"'
 has "$dot14" 'e2 [label="a: W[x]=1 cg"]'
 has "$dot14" 'e7 [label="f: R[x]=0 cg"]'

@@ -56,7 +56,7 @@ static void sim_usage(FILE *out) {
           "  -unroll N          follow each backward jump at most N times "
           "(default 2)\n"
           "  -show WHAT         draw executions: prop, neg, cond, all, none\n"
-          "  -o DIR             write the drawings to DIR/NAME.dot\n"
+          "  -o DIR             write each drawing to DIR/NAME-K.dot\n"
           "  -graph svg|png     also render each to DIR/NAME-K.svg|png\n"
           "  -json              one JSON object per test instead of herd's "
           "block\n"
@@ -250,26 +250,28 @@ static void show_progress(void *ctx, long candidates, double seconds) {
   fflush(stderr);
 }
 
-/* The drawings of the shown executions go to DIR/NAME.dot, and with
- * -graph FMT each one rendered to DIR/NAME-K.FMT (K from 1). */
+/* Each shown execution K (from 1) goes to DIR/NAME-K.dot, and with
+ * -graph FMT also to DIR/NAME-K.FMT, rendered. */
 static bool write_drawings(const sim_cli *c, const char *path,
                            const sc_test *t, const sc_result *r) {
-  const char *dot = sc_result_dot(r);
-  if (!c->outdir || !dot)
+  if (!c->outdir)
     return true;
   size_t len = strlen(c->outdir) + strlen(sc_test_name(t)) + 32;
   char *file = GC_MALLOC_ATOMIC(len);
-  snprintf(file, len, "%s/%s.dot", c->outdir, sc_test_name(t));
-  FILE *f = fopen(file, "w");
-  if (!f || fputs(dot, f) < 0 || fclose(f) != 0) {
-    fprintf(stderr, "%s: cannot write %s: %s\n", path, file, strerror(errno));
-    return false;
-  }
-  for (int i = 0; c->graph && i < sc_result_shown(r); i++) {
+  for (int i = 0; i < sc_result_shown(r); i++) {
+    const char *dot = sc_result_dot_graph(r, i);
+    snprintf(file, len, "%s/%s-%d.dot", c->outdir, sc_test_name(t), i + 1);
+    FILE *f = fopen(file, "w");
+    if (!f || fputs(dot, f) < 0 || fclose(f) != 0) {
+      fprintf(stderr, "%s: cannot write %s: %s\n", path, file, strerror(errno));
+      return false;
+    }
+    if (!c->graph)
+      continue;
     sc_error *err;
     snprintf(file, len, "%s/%s-%d.%s", c->outdir, sc_test_name(t), i + 1,
              c->graph);
-    if (sc_dot_render(sc_result_dot_graph(r, i), c->graph, file, &err) != SC_OK) {
+    if (sc_dot_render(dot, c->graph, file, &err) != SC_OK) {
       fprintf(stderr, "%s: %s\n", path, sc_error_message(err));
       return false;
     }
