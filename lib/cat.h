@@ -44,6 +44,13 @@ const char *sc_cat_model_filename(const sc_cat_model *m);
  * caller need not compute a base relation the model never names. */
 bool sc_cat_model_names(const sc_cat_model *m, const char *name);
 
+/* The bell file's `instructions T[{'a, 'b}]` (and `default`) declarations:
+ * how many, the event type T of declaration i ("R", "W", "F"...), and the
+ * tags it lets events of that type carry (*tags, *ntags). */
+int sc_cat_model_declaration_count(const sc_cat_model *m);
+const char *sc_cat_model_declaration(const sc_cat_model *m, int i,
+                                     const char *const **tags, int *ntags);
+
 /* ---- The base environment of one candidate execution --------------------- */
 
 typedef struct sc_cat_env sc_cat_env;

@@ -372,3 +372,46 @@ const char *sc_cat_model_filename(const sc_cat_model *m) { return m->filename; }
 bool sc_cat_model_names(const sc_cat_model *m, const char *name) {
   return sc_cat_symbol(m->syms, name) != NULL;
 }
+
+/* ---- Bell declarations --------------------------------------------------- */
+
+static const sc_cat_ins *declaration(const sc_cat_model *m, int i) {
+  for (int k = 0; k < m->bell.n; k++)
+    if (m->bell.ins[k]->kind == IN_EVENTS && i-- == 0)
+      return m->bell.ins[k];
+  return NULL;
+}
+
+int sc_cat_model_declaration_count(const sc_cat_model *m) {
+  int n = 0;
+  for (int k = 0; k < m->bell.n; k++)
+    n += m->bell.ins[k]->kind == IN_EVENTS;
+  return n;
+}
+
+/* The tags of `instructions T[{'a, 'b} ...]`: every tag literal written in
+ * the brackets, in whatever sets they are grouped. */
+static void collect_tags(const sc_cat_exp *e, const char ***tags, int *n,
+                         int *cap) {
+  if (e->kind == EX_TAG) {
+    sc_grow(tags, cap, *n + 1, sizeof(char *));
+    (*tags)[(*n)++] = e->name;
+    return;
+  }
+  for (int i = 0; i < e->nargs; i++)
+    collect_tags(e->args[i], tags, n, cap);
+}
+
+const char *sc_cat_model_declaration(const sc_cat_model *m, int i,
+                                     const char *const **tags, int *ntags) {
+  const sc_cat_ins *ins = declaration(m, i);
+  if (!ins)
+    return NULL;
+  const char **list = NULL;
+  int n = 0, cap = 0;
+  for (int k = 0; k < ins->nexps; k++)
+    collect_tags(ins->exps[k], &list, &n, &cap);
+  *tags = list;
+  *ntags = n;
+  return ins->name;
+}

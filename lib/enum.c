@@ -581,6 +581,54 @@ static sc_status each_trace_choice(search *s, const sc_thread_traces *all) {
   return SC_OK;
 }
 
+/* The tags the bell file declares for events of `type`, joined for a
+ * message; NULL when it declares none for that type (unconstrained). */
+static const char *declared_tags(const sc_cat_model *m, const char *type,
+                                 const char *annotation, bool *declared) {
+  sc_strbuf all;
+  sc_sb_init(&all);
+  bool any = false;
+  *declared = false;
+  for (int i = 0; i < sc_cat_model_declaration_count(m); i++) {
+    const char *const *tags;
+    int ntags;
+    if (strcmp(sc_cat_model_declaration(m, i, &tags, &ntags), type) != 0)
+      continue;
+    any = true;
+    for (int k = 0; k < ntags; k++) {
+      sc_sb_printf(&all, "%s'%s", all.len ? " " : "", tags[k]);
+      *declared |= strcmp(tags[k], annotation) == 0;
+    }
+  }
+  return any ? all.data : NULL;
+}
+
+/* With a bell file, every annotation an instruction gives an event of a
+ * declared type must be declared for it, as herd7 checks a test against
+ * the bell's `instructions` before running it. */
+static sc_status check_declarations(const sc_test *t, const sc_cat_model *m,
+                                    sc_error **err) {
+  if (sc_cat_model_declaration_count(m) == 0)
+    return SC_OK;
+  for (int th = 0; th < t->nthreads; th++)
+    for (int pc = 0; pc < t->threads[th].ninstrs; pc++) {
+      const sc_instr *in = &t->threads[th].code[pc];
+      const char *types[3], *annots[2];
+      int nt = sc_instr_event_types(in, types), na = sc_instr_annotations(in, annots);
+      for (int a = 0; a < na; a++)
+        for (int k = 0; k < nt; k++) {
+          bool ok;
+          const char *tags = declared_tags(m, types[k], annots[a], &ok);
+          if (tags && !ok)
+            return sc_fail(err, SC_ERR_SEMANTIC, t->file, in->line, in->col,
+                           "expected an annotation the bell file declares for "
+                           "%s events (%s), found '%s'", types[k], tags,
+                           annots[a]);
+        }
+    }
+  return SC_OK;
+}
+
 sc_status sc_simulate(const sc_test *t, const sc_model *m,
                       const sc_sim_options *opts, sc_result **out,
                       sc_error **err) {
@@ -613,8 +661,11 @@ sc_status sc_simulate(const sc_test *t, const sc_model *m,
   s.values = sc_alloc_atomic(sizeof(int64_t) * (size_t)(s.r->nobserved + 1));
   s.start = s.last_progress = now();
   sc_sem_limits lim = {s.opts.unroll, 0};
+  sc_status st = check_declarations(t, m->cat, err);
+  if (st)
+    return st;
   sc_thread_traces *all;
-  sc_status st = find_traces(&s, &lim, &all, err);
+  st = find_traces(&s, &lim, &all, err);
   if (st)
     return st;
   st = each_trace_choice(&s, all);

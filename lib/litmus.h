@@ -277,6 +277,12 @@ void sc_print_instruction(struct sc_strbuf *sb, const sc_test *t,
 /* A condition in herd syntax: "0:r1=1 /\ x=2". */
 void sc_print_prop(struct sc_strbuf *sb, const sc_test *t, const sc_prop *p);
 
+/* The annotations an instruction gives its events, named as the sets a
+ * model sees ("cg", "relaxed"); and the types of the events it makes
+ * ("R", "W", "RMW", "F"), as bell files name them.  Return the count. */
+int sc_instr_annotations(const sc_instr *in, const char *out[2]);
+int sc_instr_event_types(const sc_instr *in, const char *out[3]);
+
 /* True for instructions that touch memory (ld st atom red). */
 bool sc_instr_is_access(const sc_instr *in);
 

@@ -63,3 +63,25 @@ int sc_thread_find_register(const sc_thread *th, const char *name) {
       return i;
   return -1;
 }
+
+int sc_instr_annotations(const sc_instr *in, const char *out[2]) {
+  int n = 0;
+  if (in->cacheop)
+    out[n++] = sc_cacheop_name(in->cacheop);
+  if (in->sem)
+    out[n++] = sc_sem_name(in->sem);
+  return n;
+}
+
+int sc_instr_event_types(const sc_instr *in, const char *out[3]) {
+  switch (in->op) {
+  case SC_OP_LD: out[0] = "R"; return 1;
+  case SC_OP_ST: out[0] = "W"; return 1;
+  case SC_OP_ATOM:
+  case SC_OP_RED: out[0] = "R"; out[1] = "W"; out[2] = "RMW"; return 3;
+  case SC_OP_MEMBAR:
+  case SC_OP_FENCE:
+  case SC_OP_FENCE_PROXY: out[0] = "F"; return 1;
+  default: return 0;
+  }
+}

@@ -203,6 +203,17 @@ has "$tmp/out" "UNSOUND under PTX RMO per scope"
 expect 2 "$builddir/examples/validate" "$gls" "$srcdir/cat/ptx-rmo.cat" "$titan"
 has "$tmp/err" "holds no histogram of test mp-L1+membar.gls"
 
+# a bell file's `instructions` declarations are checked against the test:
+# scopes.bell lets writes be cg, wt or volatile, and reads cg, ca, volatile
+bell="$srcdir/tests/data/scopes.bell"
+expect 0 "$scopecat" sim -bell "$bell" "$seeds/sb.litmus"
+has "$tmp/out" "Observation sb Sometimes 1 3"
+sed 's/st.cg.s32 \[r1\],r0 | st.cg/st.cs.s32 [r1],r0 | st.cg/' "$seeds/sb.litmus" >"$tmp/sb-cs.litmus"
+expect 1 "$scopecat" sim -bell "$bell" "$tmp/sb-cs.litmus"
+has "$tmp/err" "sb-cs.litmus:"
+has "$tmp/err" "expected an annotation the bell file declares for W events ('cg 'wt 'volatile), found 'cs'"
+expect 0 "$scopecat" sim "$tmp/sb-cs.litmus"
+
 # examples/explore.c: every allowed execution of sb under ptx-rmo.cat (4),
 # with the edges worked out by hand for the first: both read 0, so both
 # reads are fr-before the other thread's write
