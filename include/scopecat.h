@@ -327,6 +327,79 @@ enum { SC_REPORT_DETAIL = 1 };
 const char *sc_compare_table(const sc_compare *c, int model, unsigned flags);
 const char *sc_compare_html(const sc_compare *c, const char *title);
 
+/* ---- Generation: tests from cycles of edges (diy) ---------------------- */
+
+/* The litmus test whose final condition witnesses a cycle of edges, in
+ * diy's vocabulary with GPU annotations (scopecat(1), "gen"): Rfe Fre Coe
+ * (.cta: threads in one CTA, .warp: in one warp; default: different CTAs),
+ * Rfi Fri Coi, PodXY PosXY, DpAddrdR DpAddrdW DpDatadW DpCtrldR DpCtrldW,
+ * Fence<Cta|Gl|Sys|ScGpu|AcqRelCta...><d|s><XY>; an annotation "[ca]",
+ * "[relaxed.gpu]" or "[shared]" before an edge qualifies the access it
+ * starts from.  Dependencies use the paper's "and 0x80000000" form.  The
+ * test is named in diy's style ("mp+membar.gls") unless `name` is given,
+ * and its doc line records the cycle. */
+sc_status sc_gen_cycle(const char *cycle, const char *name, sc_test **out,
+                       sc_error **err);
+/* Every cycle of 2 to max_size edges taken from `edges`, once up to
+ * rotation, made into a test (cycles that make none are skipped); names
+ * are unique within the family. */
+sc_status sc_gen_family(const char *const *edges, int nedges, int max_size,
+                        sc_test ***out, int *count, sc_error **err);
+
+/* ---- Fence advice ---------------------------------------------------------- */
+
+/* For a test whose condition a model allows: every minimal set of fence
+ * insertions, at the positions between consecutive accesses of a thread,
+ * that makes the model forbid it (no allowed execution where the
+ * condition's proposition holds).  Kinds: membar.cta/.gl/.sys, or with
+ * ptx_fences fence.acq_rel and fence.sc at .cta/.gpu/.sys.  Minimal: no
+ * fix's positions hold another fix's, and no fence of a fix can be made
+ * narrower (or acq_rel instead of sc).  Fixes come cheapest first: fewest
+ * fences, then narrowest scopes, then weakest semantics.  At most
+ * max_fences fences (default 4) are tried. */
+typedef struct sc_fence_options {
+  int ptx_fences;             /* 1: fence.sc/.acq_rel; 0: membar */
+  int max_fences;             /* default 4 */
+  const sc_sim_options *sim;  /* may be NULL */
+} sc_fence_options;
+
+typedef enum sc_fence_verdict {
+  SC_FENCES_FIXED,            /* some fence sets forbid the condition */
+  SC_FENCES_ALREADY_FORBIDDEN,/* the model forbids it without fences */
+  SC_FENCES_NONE_SUFFICE      /* not even the strongest fence at every
+                                 position: an RMW or a dependency is needed */
+} sc_fence_verdict;
+
+typedef struct sc_fence_advice sc_fence_advice;
+
+sc_status sc_fence_advise(const sc_test *t, const sc_model *m,
+                          const sc_fence_options *opts,
+                          sc_fence_advice **out, sc_error **err);
+sc_fence_verdict sc_fence_advice_verdict(const sc_fence_advice *a);
+int sc_fence_advice_positions(const sc_fence_advice *a); /* candidates */
+long sc_fence_advice_simulations(const sc_fence_advice *a);
+int sc_fence_advice_count(const sc_fence_advice *a);       /* fixes */
+int sc_fence_advice_size(const sc_fence_advice *a, int i); /* fences */
+/* Fix i in words: "membar.gl in P0 between st.cg.s32 [r8], r3 and ..." */
+const char *sc_fence_advice_text(const sc_fence_advice *a, int i);
+/* The test with fix i applied, named NAME+KIND@T.L (thread T, line L of
+ * its code, from 1). */
+const sc_test *sc_fence_advice_test(const sc_fence_advice *a, int i);
+
+/* Empirical fence insertion (Alg. 1 of the fence-insertion study): start
+ * with a fence (membar.gl, or with ptx_fences fence.sc.gpu) at every
+ * position, binary reduction then linear reduction, each step kept when
+ * `check` passes; the result is confirmed with a check of 16 times the
+ * iterations, else the reduction restarts with twice as many.  `check`
+ * runs a patched test for `iterations` and returns 1 when no error
+ * (the condition's outcome) was observed, 0 when one was, -1 on failure.
+ * The one fix found (or the verdict) is read as for sc_fence_advise. */
+typedef int (*sc_fence_check)(const sc_test *patched, long iterations,
+                              void *ctx);
+sc_status sc_fence_reduce(const sc_test *t, const sc_fence_options *opts,
+                          sc_fence_check check, void *ctx, long iterations,
+                          sc_fence_advice **out, sc_error **err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -27,5 +27,8 @@ bool cli_is_option(const char *arg, const char *name);
 int cmd_parse(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_gpu(int argc, char **argv);
+int cmd_gen(int argc, char **argv);
+int cmd_fences(int argc, char **argv);
 
 #endif

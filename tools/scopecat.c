@@ -106,6 +106,12 @@ static void usage(FILE *out) {
           "  compare   compare hardware histograms (litmus7 logs) with the\n"
           "            verdicts of models: sound or UNSOUND per test;\n"
           "            `scopecat compare -help'\n"
+          "  gpu       run tests on an Nvidia GPU (gen, run, tune) and print\n"
+          "            litmus7 histograms; `scopecat gpu -help'\n"
+          "  gen       litmus tests from cycles of edges (diy): one cycle, or\n"
+          "            a family; `scopecat gen -help'\n"
+          "  fences    the cheapest fence insertions that forbid a test's\n"
+          "            condition; `scopecat fences -help'\n"
           "options: -version, -help\n");
 }
 
@@ -129,6 +135,12 @@ int main(int argc, char **argv) {
     return cmd_sim(argc - 1, argv + 1);
   if (strcmp(argv[1], "compare") == 0)
     return cmd_compare(argc - 1, argv + 1);
+  if (strcmp(argv[1], "gpu") == 0)
+    return cmd_gpu(argc - 1, argv + 1);
+  if (strcmp(argv[1], "gen") == 0)
+    return cmd_gen(argc - 1, argv + 1);
+  if (strcmp(argv[1], "fences") == 0)
+    return cmd_fences(argc - 1, argv + 1);
   /* plain `scopecat FILE...` simulates, as plain herd7 does */
   struct stat st;
   if (argv[1][0] == '-' || stat(argv[1], &st) == 0 || strchr(argv[1], '.'))

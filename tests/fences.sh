@@ -1,0 +1,118 @@
+#!/bin/sh
+# fences.sh: `scopecat fences` against answers worked out by hand under
+# ptx-rmo.cat (tests/fences.md gives the reasoning): the paper's four
+# applications (Figs. 7-11) and small shapes from `scopecat gen`.
+. "${SC_SRCDIR:-.}/tests/lib.sh"
+
+seeds="$srcdir/ptx/seeds"
+
+# usage
+expect 2 "$scopecat" fences
+expect 2 "$scopecat" fences -frob "$seeds/sb.litmus"
+has "$tmp/err" "unknown option '-frob'"
+expect 2 "$scopecat" fences -gpu "$seeds/sb.litmus"
+has "$tmp/err" "-gpu needs the GPU harness"
+expect 1 "$scopecat" fences "$tmp/missing.litmus"
+
+# dlb-mp (Fig. 7): one membar.gl in P0 suffices, at either position
+# before the tail's store; P1's load is already ordered by its ctrl
+# dependency (rmo has dp), so the paper's second fence is not needed
+expect 0 "$scopecat" fences "$seeds/dlb-mp.litmus"
+has "$tmp/out" "Test dlb-mp: allowed; 2 minimal fixes (3 positions"
+has "$tmp/out" "  1. membar.gl in P0 between st.cg.s32 [r8], r3 and ld.volatile.s32 r2, [r9]"
+has "$tmp/out" "  2. membar.gl in P0 between ld.volatile.s32 r2, [r9] and st.volatile.s32 [r9], r2"
+lacks "$tmp/out" "in P1"
+
+# dlb-lb (Fig. 8): exactly the paper's two (+) fences
+expect 0 "$scopecat" fences "$seeds/dlb-lb.litmus"
+has "$tmp/out" "Test dlb-lb: allowed; 1 minimal fix (2 positions"
+has "$tmp/out" "membar.gl in P0 between atom.cas.b32 r0, [r9], 0, 1 and st.cg.s32 [r8], r2; membar.gl in P1 between ld.cg.s32 r1, [r8] and atom.cas.b32 r3, [r9], 0, 1"
+
+# cas-sl (Fig. 9): P0's fence before the unlock; P1's guarded load is
+# ordered after the CAS by ctrl
+expect 0 "$scopecat" fences "$seeds/cas-sl.litmus"
+has "$tmp/out" "Test cas-sl: allowed; 1 minimal fix (2 positions"
+has "$tmp/out" "  1. membar.gl in P0 between st.cg.s32 [r8], r1 and atom.exch.b32 r0, [r9], 0"
+
+# sl-future (Fig. 11): a fence before the unlock store; the model needs
+# neither the atom.exch unlock nor P1's fence (ctrl orders P1)
+expect 0 "$scopecat" fences "$seeds/sl-future.litmus"
+has "$tmp/out" "Test sl-future: allowed; 1 minimal fix (2 positions"
+has "$tmp/out" "  1. membar.gl in P0 between ld.cg.s32 r0, [r8] and st.cg.s32 [r9], r1"
+
+# the fixed versions of the paper need nothing more
+for t in dlb-mp dlb-lb cas-sl sl-future; do
+  expect 0 "$scopecat" fences "$seeds/$t+membar.gls.litmus"
+  has "$tmp/out" "already forbidden, no fence needed"
+done
+
+# sb within one CTA: membar.cta on both threads is the cheapest
+expect 0 "$scopecat" fences "$seeds/sb.litmus"
+has "$tmp/out" "membar.cta in P0 between st.cg.s32 [r1], r0 and ld.cg.s32 r2, [r3]; membar.cta in P1"
+
+# mp across CTAs: membar.gl on each thread; within a CTA: membar.cta
+"$scopecat" gen PodWW Rfe PodRR Fre >"$tmp/mp.litmus"
+"$scopecat" gen PodWW Rfe.cta PodRR Fre.cta >"$tmp/mp-cc.litmus"
+"$scopecat" gen PodWW Rfe DpAddrdR Fre >"$tmp/mp-addr.litmus"
+expect 0 "$scopecat" fences -o "$tmp/fixed" "$tmp/mp.litmus" "$tmp/mp-cc.litmus" "$tmp/mp-addr.litmus"
+has "$tmp/out" "Test mp: allowed; 1 minimal fix"
+has "$tmp/out" "membar.gl in P0 between st.cg.s32 [r0], r1 and st.cg.s32 [r2], r3; membar.gl in P1 between ld.cg.s32 r1, [r0] and ld.cg.s32 r3, [r2]"
+has "$tmp/out" "-> mp+membar.gl@0.4+membar.gl@1.2"
+has "$tmp/out" "Test mp-cc: allowed; 1 minimal fix"
+has "$tmp/out" "membar.cta in P0 between st.cg.s32 [r0], r1 and st.cg.s32 [r2], r3; membar.cta in P1"
+# with an address dependency on the reader, the writer's fence suffices
+has "$tmp/out" "Test mp+po+addr: allowed; 1 minimal fix"
+has "$tmp/out" "  1. membar.gl in P0 between st.cg.s32 [r0], r1 and st.cg.s32 [r2], r3"
+# the patched tests parse and are forbidden
+expect 0 "$scopecat" sim -nohash "$tmp/fixed"
+has "$tmp/out" "Observation mp+membar.gl@0.4+membar.gl@1.2 Never"
+has "$tmp/out" "Observation mp-cc+membar.cta@0.4+membar.cta@1.2 Never"
+has "$tmp/out" "Observation mp+po+addr+membar.gl@0.4 Never"
+if [ "$(ls "$tmp/fixed" | wc -l)" -eq 3 ]; then ok; else fail "-o wrote $(ls "$tmp/fixed")"; fi
+
+# no fence helps a thread with a single access: the answer says so
+cat >"$tmp/one.litmus" <<'T'
+GPU_PTX one
+{
+x=0;
+0:.reg .s32 r0;
+0:.reg .b64 r1 = x;
+1:.reg .s32 r0;
+1:.reg .b64 r1 = x;
+}
+ P0                 | P1                 ;
+ mov.s32 r0, 1      | ld.cg.s32 r0, [r1] ;
+ st.cg.s32 [r1], r0 |                    ;
+
+exists (1:r0=1)
+T
+expect 0 "$scopecat" fences "$tmp/one.litmus"
+has "$tmp/out" "Test one: allowed, and no set of fences forbids it (0 positions"
+# lb with data dependencies is forbidden already (no-thin-air)
+"$scopecat" gen DpDatadW Rfe DpDatadW Rfe >"$tmp/lb.litmus"
+expect 0 "$scopecat" fences "$tmp/lb.litmus"
+has "$tmp/out" "Test lb+datas: already forbidden"
+
+# the modern model: fence.acq_rel.gpu on both threads of a relaxed mp
+"$scopecat" gen [relaxed.gpu] PodWW [relaxed.gpu] Rfe [relaxed.gpu] PodRR [relaxed.gpu] Fre >"$tmp/mpr.litmus"
+expect 0 "$scopecat" fences -ptx -model ptx-v6.0.cat "$tmp/mpr.litmus"
+has "$tmp/out" "fence.acq_rel.gpu in P0 between st.relaxed.gpu.s32 [r0], r1 and st.relaxed.gpu.s32 [r2], r3; fence.acq_rel.gpu in P1"
+# ... and fence.acq_rel.cta within one CTA
+"$scopecat" gen [relaxed.gpu] PodWW [relaxed.gpu] Rfe.cta [relaxed.gpu] PodRR [relaxed.gpu] Fre.cta >"$tmp/mprc.litmus"
+expect 0 "$scopecat" fences -ptx -model ptx-v6.0.cat "$tmp/mprc.litmus"
+has "$tmp/out" "fence.acq_rel.cta in P0"
+
+# Alg. 1 (binary then linear reduction), the model standing in for the
+# GPU: it ends on one of the minimal fixes above
+expect 0 "$scopecat" fences -reduce "$seeds/dlb-mp.litmus" "$seeds/dlb-lb.litmus" "$tmp/mp-cc.litmus"
+has "$tmp/out" "Test dlb-mp: allowed; 1 reduced fix (3 positions"
+has "$tmp/out" "  1. membar.gl in P0 between ld.volatile.s32 r2, [r9] and st.volatile.s32 [r9], r2"
+has "$tmp/out" "Test dlb-lb: allowed; 1 reduced fix (2 positions"
+has "$tmp/out" "membar.gl in P0 between atom.cas.b32 r0, [r9], 0, 1 and st.cg.s32 [r8], r2; membar.gl in P1"
+# (reduction keeps the kind it starts with: __threadfence, membar.gl)
+has "$tmp/out" "Test mp-cc: allowed; 1 reduced fix (2 positions"
+expect 0 "$scopecat" fences -reduce "$tmp/one.litmus" "$tmp/lb.litmus"
+has "$tmp/out" "Test one: allowed, and no set of fences forbids it"
+has "$tmp/out" "Test lb+datas: already forbidden"
+
+finish

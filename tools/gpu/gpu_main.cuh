@@ -1,0 +1,376 @@
+// gpu_main.cuh: kernels and host driver of a generated test program.
+
+__global__ void test_kernel(Params p, const int *__restrict__ role,
+                            const int *__restrict__ locidx,
+                            const int *__restrict__ shslot, int *mem,
+                            long long *res, int *bar, int *gfinal,
+                            int *scratch, unsigned *sinkout) {
+  extern __shared__ int smem[];
+  unsigned sink = 0;
+  if ((int)blockIdx.x >= p.test_blocks) {
+    // memory stress: walk the scratchpad with the configured sequence
+    int id = (blockIdx.x - p.test_blocks) * blockDim.x + threadIdx.x;
+    int line = id % p.stress_lines;
+    for (int i = 0; i < p.stress_iters; i++) {
+      volatile int *a = scratch + (long long)line * p.stress_spread;
+      int op = p.stress_seq[i % p.stress_len];
+      if (op) *a = i; else sink += *a;
+      line += 1;
+      if (line >= p.stress_lines) line = 0;
+    }
+    if (sink == 0x9e3779b9u) *sinkout = sink;
+    return;
+  }
+  int gt = blockIdx.x * blockDim.x + threadIdx.x;
+  int r = role[gt];
+  if (NSHLOC) {
+    for (int i = threadIdx.x; i < p.sh_words; i += blockDim.x) smem[i] = 0;
+    __syncthreads();
+    if (r >= 0) {
+      int inst = r >> 4;
+      for (int l = 0; l < NLOC; l++)
+        if (LOC_SHARED[l] && LOC_OWNER[l] == (r & 15))
+          smem[shslot[inst] * NLOC + l] = LOC_INIT[l];
+    }
+    __syncthreads();
+  }
+  if (r >= 0) {
+    int inst = r >> 4, t = r & 15;
+    int *addr[NLOC > 0 ? NLOC : 1];
+    for (int l = 0; l < NLOC; l++)
+      addr[l] = LOC_SHARED[l] ? &smem[shslot[inst] * NLOC + l]
+                              : &mem[locidx[(long long)inst * NLOC + l]];
+    if (p.sync_spin) {
+      atomicAdd(&bar[inst], 1);
+      for (int s = 0; s < p.sync_spin; s++)
+        if (*(volatile int *)&bar[inst] >= NT) break;
+    }
+    run_thread(t, inst, res, &sink, addr);
+  } else if (p.bank) {
+    // idle lanes of a test warp: same-bank shared accesses (stride 32 words)
+    int lane = threadIdx.x & 31;
+    volatile int *b = smem + NSHLOC * 0 + (p.sh_words - 1024) +
+                      ((lane * 32) & 1023);
+    for (int i = 0; i < 8; i++) { *b = i; sink += *b; }
+  }
+  if (NSHLOC) {
+    __syncthreads();
+    if (r >= 0) {
+      int inst = r >> 4;
+      for (int l = 0; l < NLOC; l++)
+        if (LOC_SHARED[l] && LOC_OWNER[l] == (r & 15))
+          gfinal[(long long)inst * NLOC + l] = smem[shslot[inst] * NLOC + l];
+    }
+  }
+  if (sink == 0x9e3779b9u) *sinkout = sink;
+}
+
+__global__ void collect_kernel(Params p, const int *__restrict__ locidx,
+                               int *mem, const long long *res, int *bar,
+                               const int *gfinal,
+                               unsigned long long *hist, long long *ovf,
+                               unsigned *novf, int ovfcap) {
+  __shared__ unsigned sh[NBUCKETS];
+  for (int i = threadIdx.x; i < NBUCKETS; i += blockDim.x) sh[i] = 0;
+  __syncthreads();
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < p.ninst) {
+    long long v[NOBS > 0 ? NOBS : 1];
+    for (int j = 0; j < NOBS; j++) {
+      if (OBS_KIND[j] == 0) v[j] = res[(long long)i * NRES + OBS_B[j]];
+      else {
+        int l = OBS_A[j];
+        v[j] = LOC_SHARED[l] ? gfinal[(long long)i * NLOC + l]
+                             : mem[locidx[(long long)i * NLOC + l]];
+      }
+    }
+    for (int l = 0; l < NLOC; l++)
+      if (!LOC_SHARED[l]) mem[locidx[(long long)i * NLOC + l]] = LOC_INIT[l];
+    bar[i] = 0;
+    long key = 0, m = 1;
+    bool fits = true;
+    for (int j = 0; j < NOBS; j++) {
+      if (v[j] < 0 || v[j] >= RADIX) fits = false;
+      key += v[j] * m;
+      m *= RADIX;
+    }
+    if (fits) atomicAdd(&sh[key], 1u);
+    else {
+      unsigned k = atomicAdd(novf, 1u);
+      if ((int)k < ovfcap)
+        for (int j = 0; j < NOBS; j++) ovf[(long long)k * NOBS + j] = v[j];
+    }
+  }
+  __syncthreads();
+  for (int b = threadIdx.x; b < NBUCKETS; b += blockDim.x)
+    if (sh[b]) atomicAdd(&hist[b], (unsigned long long)sh[b]);
+}
+
+// ---- host ----------------------------------------------------------------
+
+static uint64_t rng_state;
+static uint64_t rnd() {  // splitmix64
+  uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+static void shuffle(std::vector<int> &v) {
+  for (size_t i = v.size(); i > 1; i--) std::swap(v[i - 1], v[rnd() % i]);
+}
+
+static long long opt(int argc, char **argv, const char *name, long long dflt) {
+  for (int i = 1; i + 1 < argc; i++)
+    if (!strcmp(argv[i], name)) return atoll(argv[i + 1]);
+  return dflt;
+}
+static const char *sopt(int argc, char **argv, const char *name,
+                        const char *dflt) {
+  for (int i = 1; i + 1 < argc; i++)
+    if (!strcmp(argv[i], name)) return argv[i + 1];
+  return dflt;
+}
+
+struct Row { long long v[NOBS > 0 ? NOBS : 1]; unsigned long long n; };
+
+int main(int argc, char **argv) {
+  long long want = opt(argc, argv, "-n", 100000000LL);
+  int device = (int)opt(argc, argv, "-device", 0);
+  CK(cudaSetDevice(device));
+  cudaDeviceProp prop;
+  CK(cudaGetDeviceProperties(&prop, device));
+  Params p;
+  memset(&p, 0, sizeof p);
+  p.tpb = (int)opt(argc, argv, "-tpb", 256);
+  int sms = prop.multiProcessorCount;
+  int test_ctas = (int)opt(argc, argv, "-blocks", sms * 4);
+  p.stress_blocks = (int)opt(argc, argv, "-stress-blocks", 0);
+  p.spacing = (int)opt(argc, argv, "-spacing", 32);
+  p.sync_spin = (int)opt(argc, argv, "-sync-spin", 0);
+  p.bank = (int)opt(argc, argv, "-bank-conflicts", 0);
+  p.stress_iters = (int)opt(argc, argv, "-stress-iters", 64);
+  p.stress_lines = (int)opt(argc, argv, "-stress-lines", 1024);
+  p.stress_spread = (int)opt(argc, argv, "-stress-spread", 32);
+  const char *seq = sopt(argc, argv, "-stress-seq", "st,ld");
+  int shuffle_on = (int)opt(argc, argv, "-shuffle", 1);
+  int variants = (int)opt(argc, argv, "-variants", 8);
+  rng_state = (uint64_t)opt(argc, argv, "-seed", 1);
+  for (const char *s = seq; *s && p.stress_len < 16; s++) {
+    if (*s == 's') { p.stress_seq[p.stress_len++] = 1; s++; }
+    else if (*s == 'l') { p.stress_seq[p.stress_len++] = 0; s++; }
+    while (*s && *s != ',') s++;
+    if (!*s) break;
+  }
+  if (p.stress_len == 0) { p.stress_len = 1; p.stress_seq[0] = 1; }
+  if (p.stress_lines < 1) p.stress_lines = 1;
+
+  // layout
+  int ipw = 32 / NLMAX;                 // instances per warp
+  int gpb = (p.tpb / 32) / NWMAX;       // warp groups per CTA
+  if (gpb < 1) { fprintf(stderr, "-tpb too small\n"); return 2; }
+  int ipbg = gpb * ipw;                 // instances per group of NC CTAs
+  int nbg = test_ctas / NC;
+  if (nbg < 1) nbg = 1;
+  p.test_blocks = nbg * NC;
+  p.ninst = nbg * ipbg;
+  p.sh_words = NSHLOC ? ipbg * NLOC : 0;
+  if (p.bank) p.sh_words += 1024;
+  int nthr = p.test_blocks * p.tpb;
+
+  // role tables and location slots, `variants` of each
+  std::vector<std::vector<int>> roles(variants), locs(variants);
+  std::vector<int> shslot(p.ninst);
+  for (int i = 0; i < p.ninst; i++) shslot[i] = i % ipbg;
+  int nglob = 0;
+  for (int l = 0; l < NLOC; l++) nglob += !LOC_SHARED[l];
+  long long nslots = (long long)p.ninst * (nglob ? nglob : 1);
+  for (int v = 0; v < variants; v++) {
+    std::vector<int> bperm(p.test_blocks), wperm(p.tpb / 32);
+    for (int b = 0; b < p.test_blocks; b++) bperm[b] = b;
+    if (shuffle_on) shuffle(bperm);
+    std::vector<int> &role = roles[v];
+    role.assign(nthr, -1);
+    for (int b = 0; b < p.test_blocks; b++) {
+      int g = b / NC, c = b % NC;
+      for (int w = 0; w < p.tpb / 32; w++) wperm[w] = w;
+      if (shuffle_on) shuffle(wperm);
+      for (int wg = 0; wg < gpb; wg++)
+        for (int t = 0; t < NT; t++) {
+          if (T_CTA[t] != c) continue;
+          int w = wg * NWMAX + T_WARP[t];
+          for (int k = 0; k < ipw; k++) {
+            int inst = g * ipbg + wg * ipw + k;
+            int lane = T_LANE[t] * ipw + k;
+            int phys = bperm[b] * p.tpb + wperm[w] * 32 + lane;
+            role[phys] = (inst << 4) | t;
+          }
+        }
+      // lane randomisation: permute lanes of each warp as a whole
+      if (shuffle_on)
+        for (int w = 0; w < p.tpb / 32; w++) {
+          int base = bperm[b] * p.tpb + w * 32;
+          for (int k = 31; k > 0; k--)
+            std::swap(role[base + k], role[base + (int)(rnd() % (k + 1))]);
+        }
+    }
+    // each global location has its own region (so that a slot's initial
+    // value is the same in every variant); instances are shuffled in it
+    std::vector<int> &li = locs[v];
+    li.assign((size_t)p.ninst * NLOC, 0);
+    std::vector<int> perm(p.ninst);
+    int g = 0;
+    for (int l = 0; l < NLOC; l++) {
+      if (LOC_SHARED[l]) continue;
+      for (int i = 0; i < p.ninst; i++) perm[i] = i;
+      if (shuffle_on) shuffle(perm);
+      for (int i = 0; i < p.ninst; i++)
+        li[(size_t)i * NLOC + l] =
+            (int)(((long long)g * p.ninst + perm[i]) * p.spacing);
+      g++;
+    }
+  }
+
+  int *d_role, *d_loc, *d_shslot, *d_mem, *d_bar, *d_gfinal, *d_scratch;
+  long long *d_res, *d_ovf;
+  unsigned long long *d_hist;
+  unsigned *d_novf, *d_sink;
+  int ovfcap = 1 << 16;
+  CK(cudaMalloc(&d_role, sizeof(int) * (size_t)nthr * variants));
+  CK(cudaMalloc(&d_loc, sizeof(int) * (size_t)p.ninst * (NLOC ? NLOC : 1) * variants));
+  CK(cudaMalloc(&d_shslot, sizeof(int) * (size_t)p.ninst));
+  size_t memwords = (size_t)nslots * p.spacing + 64;
+  CK(cudaMalloc(&d_mem, sizeof(int) * memwords));
+  CK(cudaMalloc(&d_bar, sizeof(int) * (size_t)p.ninst));
+  CK(cudaMalloc(&d_gfinal, sizeof(int) * (size_t)p.ninst * (NLOC ? NLOC : 1)));
+  size_t scratchwords = (size_t)p.stress_lines * p.stress_spread + 64;
+  CK(cudaMalloc(&d_scratch, sizeof(int) * scratchwords));
+  CK(cudaMalloc(&d_res, sizeof(long long) * (size_t)p.ninst * NRES));
+  CK(cudaMalloc(&d_ovf, sizeof(long long) * (size_t)ovfcap * (NOBS ? NOBS : 1)));
+  CK(cudaMalloc(&d_hist, sizeof(unsigned long long) * NBUCKETS));
+  CK(cudaMalloc(&d_novf, sizeof(unsigned)));
+  CK(cudaMalloc(&d_sink, sizeof(unsigned)));
+  for (int v = 0; v < variants; v++) {
+    CK(cudaMemcpy(d_role + (size_t)v * nthr, roles[v].data(),
+                  sizeof(int) * nthr, cudaMemcpyHostToDevice));
+    if (NLOC)
+      CK(cudaMemcpy(d_loc + (size_t)v * p.ninst * NLOC, locs[v].data(),
+                    sizeof(int) * (size_t)p.ninst * NLOC, cudaMemcpyHostToDevice));
+  }
+  CK(cudaMemcpy(d_shslot, shslot.data(), sizeof(int) * p.ninst,
+                cudaMemcpyHostToDevice));
+  // initial values
+  {
+    std::vector<int> m(memwords, 0);
+    for (int i = 0; i < p.ninst; i++)
+      for (int l = 0; l < NLOC; l++)
+        if (!LOC_SHARED[l])
+          for (int v = 0; v < variants; v++)
+            m[locs[v][(size_t)i * NLOC + l]] = LOC_INIT[l];
+    CK(cudaMemcpy(d_mem, m.data(), sizeof(int) * memwords, cudaMemcpyHostToDevice));
+  }
+  CK(cudaMemset(d_bar, 0, sizeof(int) * p.ninst));
+  CK(cudaMemset(d_scratch, 0, sizeof(int) * scratchwords));
+  CK(cudaMemset(d_res, 0, sizeof(long long) * (size_t)p.ninst * NRES));
+  CK(cudaMemset(d_hist, 0, sizeof(unsigned long long) * NBUCKETS));
+  CK(cudaMemset(d_novf, 0, sizeof(unsigned)));
+  size_t shbytes = sizeof(int) * (size_t)p.sh_words;
+  if (shbytes > 48 * 1024)
+    CK(cudaFuncSetAttribute(test_kernel,
+                            cudaFuncAttributeMaxDynamicSharedMemorySize,
+                            (int)shbytes));
+  long long launches = (want + p.ninst - 1) / p.ninst;
+  if (launches < 1) launches = 1;
+  // variant sequence: fixed by the seed
+  std::vector<int> vseq(launches);
+  for (long long k = 0; k < launches; k++) vseq[k] = (int)(rnd() % variants);
+  cudaEvent_t e0, e1;
+  CK(cudaEventCreate(&e0));
+  CK(cudaEventCreate(&e1));
+  CK(cudaEventRecord(e0));
+  int cblocks = (p.ninst + 255) / 256;
+  for (long long k = 0; k < launches; k++) {
+    int v = vseq[k];
+    test_kernel<<<p.test_blocks + p.stress_blocks, p.tpb, shbytes>>>(
+        p, d_role + (size_t)v * nthr, d_loc + (size_t)v * p.ninst * NLOC,
+        d_shslot, d_mem, d_res, d_bar, d_gfinal, d_scratch, d_sink);
+    collect_kernel<<<cblocks, 256>>>(p, d_loc + (size_t)v * p.ninst * NLOC,
+                                     d_mem, d_res, d_bar, d_gfinal, d_hist,
+                                     d_ovf, d_novf, ovfcap);
+  }
+  CK(cudaEventRecord(e1));
+  CK(cudaEventSynchronize(e1));
+  CK(cudaGetLastError());
+  float ms = 0;
+  CK(cudaEventElapsedTime(&ms, e0, e1));
+  std::vector<unsigned long long> hist(NBUCKETS);
+  CK(cudaMemcpy(hist.data(), d_hist, sizeof(unsigned long long) * NBUCKETS,
+                cudaMemcpyDeviceToHost));
+  unsigned novf = 0;
+  CK(cudaMemcpy(&novf, d_novf, sizeof novf, cudaMemcpyDeviceToHost));
+  unsigned nov = novf < (unsigned)ovfcap ? novf : (unsigned)ovfcap;
+  std::vector<long long> ovf((size_t)nov * (NOBS ? NOBS : 1));
+  if (nov)
+    CK(cudaMemcpy(ovf.data(), d_ovf, sizeof(long long) * ovf.size(),
+                  cudaMemcpyDeviceToHost));
+  // rows
+  std::vector<Row> rows;
+  for (long b = 0; b < NBUCKETS; b++) {
+    if (!hist[b]) continue;
+    Row r;
+    long k = b;
+    for (int j = 0; j < NOBS; j++) { r.v[j] = k % RADIX; k /= RADIX; }
+    r.n = hist[b];
+    rows.push_back(r);
+  }
+  for (unsigned o = 0; o < nov; o++) {
+    Row r;
+    for (int j = 0; j < NOBS; j++) r.v[j] = ovf[(size_t)o * NOBS + j];
+    r.n = 1;
+    bool merged = false;
+    for (auto &x : rows)
+      if (!memcmp(x.v, r.v, sizeof r.v)) { x.n++; merged = true; break; }
+    if (!merged) rows.push_back(r);
+  }
+  std::sort(rows.begin(), rows.end(), [](const Row &a, const Row &b) {
+    for (int j = 0; j < NOBS; j++)
+      if (a.v[j] != b.v[j]) return a.v[j] < b.v[j];
+    return false;
+  });
+  unsigned long long pos = 0, neg = 0, total = 0;
+  printf("Test %s %s\n", TEST_NAME,
+         QUANT == 0 ? "Allowed" : QUANT == 1 ? "Forbidden" : "Required");
+  printf("Histogram (%d states)\n", (int)rows.size());
+  for (auto &r : rows) {
+    bool c = cond_holds(r.v);
+    if (c) pos += r.n; else neg += r.n;
+    total += r.n;
+    printf("%-10llu%s>", r.n, c ? "*" : ":");
+    for (int j = 0; j < NOBS; j++) printf("%s=%lld; ", OBS_NAME[j], r.v[j]);
+    printf("\n");
+  }
+  bool validated = QUANT == 0 ? pos > 0 : QUANT == 1 ? pos == 0 : neg == 0;
+  bool ok = QUANT == 0 ? pos > 0 : QUANT == 1 ? pos == 0 : neg == 0;
+  printf("%s\n\nWitnesses\n", ok ? "Ok" : "No");
+  printf("Positive: %llu, Negative: %llu\n", pos, neg);
+  printf("Condition %s is %svalidated\n", CONDITION, validated ? "" : "NOT ");
+  printf("Observation %s %s %llu %llu\n", TEST_NAME,
+         pos == 0 ? "Never" : neg == 0 ? "Always" : "Sometimes", pos, neg);
+  printf("Time %s %.2f\n", TEST_NAME, ms / 1000.0);
+  printf("\n  -- device info --\nName:                           %s\n", prop.name);
+  printf("Major revision number:          %d\nMinor revision number:          %d\n",
+         prop.major, prop.minor);
+  printf("Number of multiprocessors:      %d\n", prop.multiProcessorCount);
+  printf("\nParameters: instances %llu in %lld launches of %d; tpb %d; "
+         "test CTAs %d; stress CTAs %d; stress-seq %s; stress-iters %d; "
+         "stress-lines %d; stress-spread %d; spacing %d; sync-spin %d; "
+         "bank-conflicts %d; shuffle %d; variants %d; seed %lld\n",
+         total, launches, p.ninst, p.tpb, p.test_blocks, p.stress_blocks, seq,
+         p.stress_iters, p.stress_lines, p.stress_spread, p.spacing,
+         p.sync_spin, p.bank, shuffle_on, variants,
+         opt(argc, argv, "-seed", 1));
+  printf("Rate: %.4g instances/s, %.4g weak (condition) per instance\n",
+         total / (ms / 1000.0), total ? (double)pos / total : 0.0);
+  if (novf > (unsigned)ovfcap)
+    printf("Warning: %u outcomes outside the histogram, %d kept\n", novf, ovfcap);
+  return 0;
+}

@@ -1,0 +1,30 @@
+// gpu_prelude.cuh: included by every program `scopecat gpu` generates,
+// after the test's constants (NT, NLOC, OBS_*...) and before its threads.
+#include <cuda_runtime.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <vector>
+#include <algorithm>
+
+#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
+  fprintf(stderr, "CUDA error %s at %s:%d\n", cudaGetErrorString(e_), \
+          __FILE__, __LINE__); exit(3); } } while (0)
+
+// Run-time parameters (one compiled program serves every setting).
+struct Params {
+  int tpb;            // threads per CTA
+  int test_blocks;    // CTAs that hold test instances
+  int stress_blocks;  // extra CTAs that stress the scratchpad
+  int ninst;          // instances per launch
+  int spacing;        // words between two testing locations
+  int sync_spin;      // pre-test barrier: spin bound (0: off)
+  int bank;           // general bank conflicts by idle lanes of test warps
+  int stress_iters;   // accesses per stressing thread
+  int stress_lines;   // scratchpad lines stressed
+  int stress_spread;  // words between two stressed lines
+  int stress_len;     // access sequence: stress_seq[0..len) (0 ld, 1 st)
+  int stress_seq[16];
+  int sh_words;       // shared words per CTA (shared locations + bank pad)
+};

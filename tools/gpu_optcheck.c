@@ -1,0 +1,104 @@
+/* gpu_optcheck.c: optcheck (ASPLOS'15 Sec. 4.4) for `scopecat gpu`.  The
+ * program is built with -lineinfo and each test thread's code is one asm
+ * statement on its own source line, so every SASS instruction that
+ * nvdisasm -g attributes to that line belongs to that thread.  Its memory
+ * instructions and fences must be the test's, in program order: loads (LD,
+ * LDG, LDS), stores (ST, STG, STS), atomics and reductions (ATOM*, RED*)
+ * and fences (MEMBAR, FENCE); the compiler may add fences (release and
+ * acquire accesses become a fence and an access) and cache controls
+ * (CCTL, ERRBAR), but may not drop, duplicate or reorder an access. */
+#define _POSIX_C_SOURCE 200809L
+#include "gpu.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The class of a SASS mnemonic: L S A F, '-' for others, 'X' for local
+ * memory (a spill inside the test would be a finding of its own). */
+static char sass_class(const char *m) {
+  char base[32];
+  size_t n = 0;
+  while (m[n] && m[n] != '.' && n + 1 < sizeof base) {
+    base[n] = m[n];
+    n++;
+  }
+  base[n] = '\0';
+  if (!strcmp(base, "LD") || !strcmp(base, "LDG") || !strcmp(base, "LDS"))
+    return 'L';
+  if (!strcmp(base, "ST") || !strcmp(base, "STG") || !strcmp(base, "STS"))
+    return 'S';
+  if (!strncmp(base, "ATOM", 4) || !strncmp(base, "RED", 3))
+    return 'A';
+  if (!strcmp(base, "MEMBAR") || !strcmp(base, "FENCE"))
+    return 'F';
+  if (!strcmp(base, "LDL") || !strcmp(base, "STL"))
+    return 'X';
+  return '-';
+}
+
+bool gpu_optcheck(FILE *sass, const gpu_spec *spec, FILE *log) {
+  char seen[32][512];
+  int nseen[32] = {0};
+  int cur = 0;
+  char line[4096];
+  while (fgets(line, sizeof line, sass)) {
+    const char *p = strstr(line, "//## File");
+    if (p) {
+      /* only lines of the generated .cu count (the harness's headers
+       * have lines of the same numbers) */
+      const char *l = strstr(p, "line ");
+      const char *cu = strstr(p, ".cu\"");
+      cur = l && cu ? atoi(l + 5) : 0;
+      continue;
+    }
+    p = strstr(line, "*/");
+    const char *q = strstr(line, "/*");
+    if (!q || !p || p < q)
+      continue;
+    p += 2;
+    while (*p == ' ' || *p == '\t')
+      p++;
+    if (*p == '@') { /* predicate guard */
+      while (*p && !isspace((unsigned char)*p))
+        p++;
+      while (*p == ' ')
+        p++;
+    }
+    if (!isupper((unsigned char)*p))
+      continue;
+    char cls = sass_class(p);
+    if (cls == '-')
+      continue;
+    for (int t = 0; t < spec->nthreads; t++)
+      if (spec->threads[t].line == cur && nseen[t] < 500) {
+        seen[t][nseen[t]++] = cls;
+        seen[t][nseen[t]] = '\0';
+      }
+  }
+  bool all = true;
+  for (int t = 0; t < spec->nthreads; t++) {
+    const char *want = spec->threads[t].classes;
+    const char *got = nseen[t] ? seen[t] : "";
+    /* match: walk `got`; extra F allowed; everything else must match */
+    const char *w = want;
+    bool ok = true;
+    for (const char *g = got; *g; g++) {
+      if (*w && *g == *w) {
+        w++;
+        continue;
+      }
+      if (*g == 'F')
+        continue;
+      ok = false;
+      break;
+    }
+    if (*w)
+      ok = false;
+    fprintf(log, "optcheck: thread %d: PTX %s, SASS %s: %s\n", t,
+            *want ? want : "-", *got ? got : "-", ok ? "OK" : "FAILED");
+    all = all && ok;
+  }
+  fprintf(log, "optcheck: %s\n", all ? "OK" : "FAILED");
+  return all;
+}
