@@ -208,6 +208,20 @@ static void put_instr(gen *g, text *o, int ti, const sc_instr *in,
            w ? "64" : "32", in->src[0].imm);
       snprintf(stsrc, sizeof stsrc, "tI%s", w ? "64" : "32");
     }
+    /* Dat3M's atom/red .sub is not PTX: add the negated operand */
+    bool sub = in->atomop == SC_ATOM_SUB;
+    char subsrc[96] = "";
+    if (sub && in->nsrc > 0) {
+      if (in->src[0].kind == SC_OPND_IMM) {
+        snprintf(subsrc, sizeof subsrc, "%" PRId64, -in->src[0].imm);
+      } else {
+        tput(o, "%sneg.s32 tI32, ", guard);
+        put_operand(o, th, t, in->src[0], false);
+        tput(o, ";\\n\\t");
+        snprintf(subsrc, sizeof subsrc, "tI32");
+      }
+      ty = "u32";
+    }
     tput(o, "%s%s", guard,
          in->op == SC_OP_LD ? "ld" : in->op == SC_OP_ST ? "st"
          : in->op == SC_OP_ATOM ? "atom" : "red");
@@ -215,7 +229,7 @@ static void put_instr(gen *g, text *o, int ti, const sc_instr *in,
     put_qual(o, scope_names[in->scope]);
     put_qual(o, space_names[in->space]);
     put_qual(o, cache_names[in->cacheop]);
-    put_qual(o, atom_names[in->atomop]);
+    put_qual(o, sub ? "add" : atom_names[in->atomop]);
     tput(o, ".%s ", ty);
     if (in->dst.kind != SC_OPND_NONE) {
       put_operand(o, th, t, in->dst, false);
@@ -230,6 +244,8 @@ static void put_instr(gen *g, text *o, int ti, const sc_instr *in,
       tput(o, ", ");
       if (i == 0 && stsrc[0])
         tput(o, "%s", stsrc);
+      else if (i == 0 && subsrc[0])
+        tput(o, "%s", subsrc);
       else
         put_operand(o, th, t, in->src[i], false);
     }
