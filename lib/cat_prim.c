@@ -17,26 +17,27 @@ static sc_cat_value *arg_mismatch(cat_ctx *c, const char *name,
                         name, expected, sc_cat_vtype(arg));
 }
 
-static sc_cat_value *prim_domain(cat_ctx *c, const cat_prim *self,
-                                 sc_cat_value *arg, const sc_cat_exp *where) {
+/* domain(r) and range(r): the events r leaves from, or enters. */
+static sc_cat_value *project(cat_ctx *c, const cat_prim *self, sc_cat_value *arg,
+                             const sc_cat_exp *where,
+                             void (*side)(sc_set *, const sc_rel *)) {
   if (arg->kind == SC_CAT_EMPTY || arg->kind == SC_CAT_UNIV)
     return arg;
   if (arg->kind != SC_CAT_REL)
     return arg_mismatch(c, self->name, arg, "relation", where);
   sc_set *s = sc_set_new(c->n);
-  sc_rel_domain(s, arg->u.rel);
+  side(s, arg->u.rel);
   return sc_cat_v_set(s);
+}
+
+static sc_cat_value *prim_domain(cat_ctx *c, const cat_prim *self,
+                                 sc_cat_value *arg, const sc_cat_exp *where) {
+  return project(c, self, arg, where, sc_rel_domain);
 }
 
 static sc_cat_value *prim_range(cat_ctx *c, const cat_prim *self,
                                 sc_cat_value *arg, const sc_cat_exp *where) {
-  if (arg->kind == SC_CAT_EMPTY || arg->kind == SC_CAT_UNIV)
-    return arg;
-  if (arg->kind != SC_CAT_REL)
-    return arg_mismatch(c, self->name, arg, "relation", where);
-  sc_set *s = sc_set_new(c->n);
-  sc_rel_range(s, arg->u.rel);
-  return sc_cat_v_set(s);
+  return project(c, self, arg, where, sc_rel_range);
 }
 
 /* fail(x): a deliberate failure, which `try` catches. */

@@ -150,19 +150,28 @@ static const char *source_of(const char *path) {
   return GC_STRDUP(base && base[1] ? base + 1 : full);
 }
 
+/* The blocks of a log; false (reported, counted as a failure) when it
+ * cannot be read. */
+static bool load_log(compare_cli *c, const char *path, sc_hist ***blocks,
+                     int *n) {
+  sc_error *err;
+  if (sc_hist_load_file(path, blocks, n, &err) == SC_OK)
+    return true;
+  fprintf(stderr, "%s\n", sc_error_message(err));
+  c->failed++;
+  return false;
+}
+
 static void add_log(compare_cli *c, sc_compare *cmp, const char *path,
                     const sc_test *const *cands, int ncands, bool need_tests) {
   sc_hist **blocks;
   int n;
-  sc_error *err;
-  if (sc_hist_load_file(path, &blocks, &n, &err) != SC_OK) {
-    fprintf(stderr, "%s\n", sc_error_message(err));
-    c->failed++;
+  if (!load_log(c, path, &blocks, &n))
     return;
-  }
   for (int i = 0; i < n; i++) {
     const sc_hist *h = blocks[i];
     const sc_test *t = NULL;
+    sc_error *err;
     if (!sc_hist_has_counts(h)) {
       fprintf(stderr, "%s:%d:1: expected a histogram, found herd7's States "
                       "(give a model's log with -verdicts)\n",
@@ -228,12 +237,8 @@ static void run_model(compare_cli *c, sc_compare *cmp, const char *name) {
 static void read_verdicts(compare_cli *c, sc_compare *cmp, const char *path) {
   sc_hist **blocks;
   int n;
-  sc_error *err;
-  if (sc_hist_load_file(path, &blocks, &n, &err) != SC_OK) {
-    fprintf(stderr, "%s\n", sc_error_message(err));
-    c->failed++;
+  if (!load_log(c, path, &blocks, &n))
     return;
-  }
   size_t len = strlen(path) + 32;
   char *label = GC_MALLOC_ATOMIC(len);
   snprintf(label, len, "%s (a herd7 log)", path);
