@@ -233,6 +233,16 @@ static bool parse_base_list(parser *p, sc_cat_tok close, sc_cat_exp ***out, int 
   return true;
 }
 
+/* An expression and the token that closes the group `open` began: ')',
+ * 'end' or ']'. */
+static sc_cat_exp *parse_enclosed(parser *p, sc_cat_tok closing,
+                                  const sc_cat_token *open) {
+  sc_cat_exp *inner = parse_exp(p);
+  if (!inner || !expect_closing(p, closing, open))
+    return NULL;
+  return inner;
+}
+
 /* herd's `simple`: constants, {..}, (..), begin .. end, [..]. */
 static sc_cat_exp *parse_simple(parser *p) {
   const sc_cat_token *tk = peek(p);
@@ -260,22 +270,14 @@ static sc_cat_exp *parse_simple(parser *p) {
     next(p);
     if (accept(p, CT_RPAR))
       return new_exp(p, EX_TUPLE, tk); /* () */
-    inner = parse_exp(p);
-    if (!inner || !expect_closing(p, CT_RPAR, tk))
-      return NULL;
-    return inner;
+    return parse_enclosed(p, CT_RPAR, tk);
   case CT_BEGIN:
     next(p);
-    inner = parse_exp(p);
-    if (!inner || !expect_closing(p, CT_END, tk))
-      return NULL;
-    return inner;
+    return parse_enclosed(p, CT_END, tk);
   case CT_LBRAC:
     next(p);
-    inner = parse_exp(p);
-    if (!inner || !expect_closing(p, CT_RBRAC, tk))
-      return NULL;
-    return new_op1(p, OP1_TOID, tk, inner);
+    inner = parse_enclosed(p, CT_RBRAC, tk);
+    return inner ? new_op1(p, OP1_TOID, tk, inner) : NULL;
   default:
     return expected(p, "an expression");
   }

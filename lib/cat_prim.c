@@ -47,24 +47,38 @@ static sc_cat_value *prim_fail(cat_ctx *c, const cat_prim *self,
   return sc_cat_fail_at(c, where, "primitive fail: fail on %s", sc_cat_show_value(arg));
 }
 
+/* The base binding a tag names ('cta, 'RLX...); NULL (an error raised)
+ * when arg is no tag or the base environment binds no such name.  `what`
+ * says what the caller looks for, for the message. */
+static const struct sc_cat_env_entry *tag_entry(cat_ctx *c, const cat_prim *self,
+                                                sc_cat_value *arg,
+                                                const sc_cat_exp *where,
+                                                const char *what) {
+  if (arg->kind != SC_CAT_TAG) {
+    arg_mismatch(c, self->name, arg, "tag", where);
+    return NULL;
+  }
+  const char *tag = arg->u.tag.name;
+  for (int i = 0; c->base && i < c->base->n; i++)
+    if (strcmp(c->base->entries[i].name, tag) == 0)
+      return &c->base->entries[i];
+  sc_cat_fail_at(c, where, "primitive %s: cannot find %s %s (the base "
+                 "environment binds no %s of that name)", self->name, what, tag,
+                 strcmp(what, "event set") == 0 ? "set" : "relation");
+  return NULL;
+}
+
 /* tag2scope('t) / tag2level('t): the base relation named by the tag (the
  * scope instance relation of a bell file, e.g. 'cta). */
 static sc_cat_value *prim_tag2scope(cat_ctx *c, const cat_prim *self,
                                     sc_cat_value *arg, const sc_cat_exp *where) {
-  if (arg->kind != SC_CAT_TAG)
-    return arg_mismatch(c, self->name, arg, "tag", where);
-  const char *tag = arg->u.tag.name;
-  for (int i = 0; c->base && i < c->base->n; i++) {
-    const struct sc_cat_env_entry *b = &c->base->entries[i];
-    if (strcmp(b->name, tag) != 0)
-      continue;
-    if (!b->rel)
-      return sc_cat_fail_at(c, where, "primitive tag2scope: value %s is not a "
-                            "relation, found event set", tag);
-    return sc_cat_v_rel(b->rel);
-  }
-  return sc_cat_fail_at(c, where, "primitive tag2scope: cannot find scope instance %s "
-                        "(the base environment binds no relation of that name)", tag);
+  const struct sc_cat_env_entry *b = tag_entry(c, self, arg, where, "scope instance");
+  if (!b)
+    return NULL;
+  if (!b->rel)
+    return sc_cat_fail_at(c, where, "primitive %s: value %s is not a "
+                          "relation, found event set", self->name, b->name);
+  return sc_cat_v_rel(b->rel);
 }
 
 /* tag2events('t) (and the prelude's tag2instrs): the events that carry
@@ -72,20 +86,13 @@ static sc_cat_value *prim_tag2scope(cat_ctx *c, const cat_prim *self,
  * 'acquire...). */
 static sc_cat_value *prim_tag2events(cat_ctx *c, const cat_prim *self,
                                      sc_cat_value *arg, const sc_cat_exp *where) {
-  if (arg->kind != SC_CAT_TAG)
-    return arg_mismatch(c, self->name, arg, "tag", where);
-  const char *tag = arg->u.tag.name;
-  for (int i = 0; c->base && i < c->base->n; i++) {
-    const struct sc_cat_env_entry *b = &c->base->entries[i];
-    if (strcmp(b->name, tag) != 0)
-      continue;
-    if (!b->set)
-      return sc_cat_fail_at(c, where, "primitive %s: value %s is not a set of "
-                            "events, found relation", self->name, tag);
-    return sc_cat_v_set(b->set);
-  }
-  return sc_cat_fail_at(c, where, "primitive %s: cannot find event set %s (the "
-                        "base environment binds no set of that name)", self->name, tag);
+  const struct sc_cat_env_entry *b = tag_entry(c, self, arg, where, "event set");
+  if (!b)
+    return NULL;
+  if (!b->set)
+    return sc_cat_fail_at(c, where, "primitive %s: value %s is not a set of "
+                          "events, found relation", self->name, b->name);
+  return sc_cat_v_set(b->set);
 }
 
 /* inter_transitive(r, s): the pairs of s joined by a path of r. */
