@@ -85,6 +85,49 @@ else
   else fail "gpu run without a GPU: exit $rc"; fi
 fi
 
+# the watchdog, without a GPU: a stand-in nvcc whose program for the
+# spinning test never ends; `gpu run -timeout 2` kills it, says so, and the
+# batch goes on to the next test
+cat >"$tmp/fake-nvcc" <<'EOF_NVCC'
+#!/bin/sh
+while [ $# -gt 0 ]; do
+  case $1 in -o) exe=$2; shift ;; *.cu) cu=$1 ;; esac
+  shift
+done
+case $cu in
+  *spin*) printf '#!/bin/sh\nsleep 600\n' >"$exe" ;;
+  *) printf '#!/bin/sh\necho "Test MP-inter Allowed"\necho "Histogram (1 states)"\n' >"$exe" ;;
+esac
+chmod +x "$exe"
+EOF_NVCC
+chmod +x "$tmp/fake-nvcc"
+start=$(date +%s)
+"$scopecat" gpu run -gpus 1 -nvcc "$tmp/fake-nvcc" -gpudir "$srcdir/tools/gpu" \
+  -timeout 2 "$srcdir/tests/data/gpu/spin-forever.litmus" \
+  "$srcdir/ptx/gpu-shapes/MP-inter.litmus" >"$tmp/wd.out" 2>&1
+rc=$?
+took=$(( $(date +%s) - start ))
+if [ $rc -eq 1 ] && [ $took -lt 60 ] &&
+   grep -q '^Watchdog: spin-forever killed after 2 s' "$tmp/wd.out" &&
+   grep -q '^Test MP-inter Allowed' "$tmp/wd.out" &&
+   grep -q '^Command: scopecat gpu run -gpus 1 .* -timeout 2 .*/MP-inter.litmus$' "$tmp/wd.out"; then ok
+else fail "watchdog: exit $rc after $took s"; cat "$tmp/wd.out"; fi
+
+# bad parameters are refused before anything runs, naming what was expected
+for bad in "-n 0" "-n 12x" "-stress-seq st,xx" "-stress-blocks 9-3" \
+           "-stress-spread 33" "-tpb 100" "-timeout -1" "-gpus many"; do
+  if "$scopecat" gpu run $bad "$srcdir/ptx/gpu-shapes/MP-inter.litmus" \
+       >/dev/null 2>"$tmp/bad.err"; then
+    fail "gpu run $bad: accepted"
+  elif [ $? -eq 2 ] && grep -q 'expected' "$tmp/bad.err"; then ok
+  else fail "gpu run $bad: $(cat "$tmp/bad.err")"; fi
+done
+printf 'stress-seq st\nstress-spread zero\n' >"$tmp/bad.conf"
+if "$scopecat" gpu run -config "$tmp/bad.conf" "$srcdir/ptx/gpu-shapes/MP-inter.litmus" \
+     >/dev/null 2>"$tmp/conf.err"; then fail "gpu run -config bad.conf: accepted"
+elif grep -q "bad.conf:2:15: stress-spread: expected a number from 1 to 32, not 'zero'" "$tmp/conf.err"; then ok
+else fail "bad config: $(cat "$tmp/conf.err")"; fi
+
 # the committed H100 logs parse and agree with the default model
 "$scopecat" compare -tests "$srcdir/ptx" "$srcdir/ptx/results/H100" >"$tmp/cmp.out" 2>&1
 if grep -q ' 0 UNSOUND, 0 without a verdict' "$tmp/cmp.out"; then ok

@@ -19,11 +19,14 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <gc/gc.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -40,8 +43,8 @@
 /* Options handed to the generated program, in its own spelling. */
 static const char *const prog_opts[] = {
     "n", "tpb", "blocks", "stress-blocks", "stress-seq", "stress-iters",
-    "stress-lines", "stress-spread", "spacing", "sync-spin", "bank-conflicts",
-    "shuffle", "seed", "variants", NULL};
+    "stress-patch", "stress-regions", "stress-spread", "spacing", "sync-spin",
+    "bank-conflicts", "shuffle", "seed", "variants", NULL};
 
 typedef struct gpu_cli {
   const char *outdir;   /* -o: logs (run), programs (gen), file (tune) */
@@ -51,7 +54,7 @@ typedef struct gpu_cli {
   const char *keep;     /* -keep DIR: keep the build folders */
   const char *vals[32]; /* program options, by prog_opts index */
   int gpus;             /* -gpus N: 0 = all visible */
-  bool no_optcheck_ok;  /* -force: report even without nvdisasm */
+  double timeout;       /* -timeout S: the watchdog, seconds per program */
   file_list files;
   int argc;
   char **argv;
@@ -69,11 +72,13 @@ static void gpu_usage(FILE *out) {
       "  -config FILE       read parameters from FILE (written by tune)\n"
       "  -tpb N             threads per CTA (default 256)\n"
       "  -blocks N          CTAs holding test instances (default 4 per SM)\n"
-      "  -stress-blocks N   extra CTAs that stress memory (default 0)\n"
+      "  -stress-blocks N|LO-HI  extra CTAs that stress memory, drawn in\n"
+      "                     LO..HI for each launch (default 0)\n"
       "  -stress-seq S      their access sequence: st,ld,... (default st,ld)\n"
       "  -stress-iters N    accesses per stressing thread (default 64)\n"
-      "  -stress-lines N    scratchpad lines stressed (default 1024)\n"
-      "  -stress-spread N   words between stressed lines (default 32)\n"
+      "  -stress-patch N    words per scratchpad patch (default 32)\n"
+      "  -stress-regions N  patches in the scratchpad (default 64)\n"
+      "  -stress-spread N   patches stressed at once, 1..32 (default 2)\n"
       "  -spacing N         words between testing locations (default 32)\n"
       "  -sync-spin N       pre-test barrier, spin bound (default 0: off)\n"
       "  -bank-conflicts 0|1  idle lanes of test warps hit one shared bank\n"
@@ -81,6 +86,8 @@ static void gpu_usage(FILE *out) {
       "  -seed N            random seed (default 1)\n"
       "  -variants N        random layouts per run (default 8)\n"
       "  -gpus N            use N GPUs (default: all visible)\n"
+      "  -timeout S         watchdog: kill a program still running after S\n"
+      "                     seconds, report it, go on (default 120; 0: none)\n"
       "  -nvcc PATH         the CUDA compiler (default " SC_NVCC ")\n"
       "  -gpudir DIR        the harness templates (tools/gpu)\n"
       "  -keep DIR          keep generated programs and SASS under DIR\n");
@@ -126,18 +133,80 @@ static bool file_exists(const char *p) {
   return stat(p, &st) == 0;
 }
 
+enum { SHELL_TIMED_OUT = -2 };
+
+static double seconds_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Run a shell command, its output (stdout and stderr) to `log` when not
+ * NULL.  With `limit` > 0, a command still running after `limit` seconds
+ * is killed with its whole process group and SHELL_TIMED_OUT returned: a
+ * kernel that spins forever keeps its process inside the driver, where
+ * only SIGKILL reaches it; the driver then frees the GPU. */
+static int shell_limited(const char *cmd, FILE *log, double limit) {
+  int fd[2];
+  if (pipe(fd) != 0)
+    return -1;
+  if (log)
+    fflush(log);
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(fd[0]);
+    close(fd[1]);
+    return -1;
+  }
+  if (pid == 0) {
+    setpgid(0, 0);
+    dup2(fd[1], 1);
+    close(fd[0]);
+    close(fd[1]);
+    execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+    _exit(127);
+  }
+  setpgid(pid, pid);
+  close(fd[1]);
+  double deadline = limit > 0 ? seconds_now() + limit : 0;
+  bool killed = false;
+  for (;;) {
+    struct pollfd pf = {fd[0], POLLIN, 0};
+    int wait_ms = 250;
+    if (deadline > 0) {
+      double left = deadline - seconds_now();
+      if (left <= 0) {
+        kill(-pid, SIGKILL);
+        killed = true;
+        break;
+      }
+      if (left * 1000 < wait_ms)
+        wait_ms = (int)(left * 1000) + 1;
+    }
+    int r = poll(&pf, 1, wait_ms);
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r <= 0)
+      continue;
+    char buf[4096];
+    ssize_t k = read(fd[0], buf, sizeof buf);
+    if (k <= 0)
+      break;
+    if (log)
+      fwrite(buf, 1, (size_t)k, log);
+  }
+  close(fd[0]);
+  int st;
+  while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+    ;
+  if (killed)
+    return SHELL_TIMED_OUT;
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
 /* Run a shell command; its output goes to `log` (when not NULL). */
 static int shell(const char *cmd, FILE *log) {
-  FILE *p = popen(cmd, "r");
-  if (!p)
-    return -1;
-  char buf[4096];
-  size_t k;
-  while ((k = fread(buf, 1, sizeof buf, p)) > 0)
-    if (log)
-      fwrite(buf, 1, k, log);
-  int st = pclose(p);
-  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return shell_limited(cmd, log, 0);
 }
 
 static const char *find_gpudir(const gpu_cli *c) {
@@ -224,6 +293,64 @@ static int opt_index(const char *a) {
   return -1;
 }
 
+/* The value of program option `name`, NULL when not set. */
+static const char *prog_val(const gpu_cli *c, const char *name) {
+  for (int i = 0; prog_opts[i]; i++)
+    if (!strcmp(prog_opts[i], name))
+      return c->vals[i];
+  return NULL;
+}
+
+/* A decimal number in [lo, hi] spanning all of `s`. */
+static bool is_number(const char *s, long long lo, long long hi) {
+  char *end;
+  errno = 0;
+  long long v = strtoll(s, &end, 10);
+  return *s && !*end && errno == 0 && v >= lo && v <= hi;
+}
+
+/* Why `val` is no value for program option `name`; NULL when it is one.
+ * The generated program reads numbers with atoll: checking here keeps a
+ * typo from running 0 instances or an unstressed test silently. */
+static const char *bad_prog_value(const char *name, const char *val) {
+  if (!strcmp(name, "stress-seq")) {
+    int n = 0;
+    for (const char *p = val;; p += 2) {
+      if (strncmp(p, "st", 2) && strncmp(p, "ld", 2))
+        return "a sequence of st and ld separated by commas";
+      n++;
+      if (p[2] == '\0')
+        break;
+      if (p[2] != ',')
+        return "a sequence of st and ld separated by commas";
+      p++;
+    }
+    return n <= 16 ? NULL : "at most 16 accesses";
+  }
+  if (!strcmp(name, "stress-blocks")) {
+    const char *dash = strchr(val, '-');
+    if (!dash)
+      return is_number(val, 0, 1 << 20) ? NULL : "a number of CTAs or LO-HI";
+    char *lo = GC_STRNDUP(val, (size_t)(dash - val));
+    return is_number(lo, 0, 1 << 20) && is_number(dash + 1, 0, 1 << 20) &&
+                   atoll(lo) <= atoll(dash + 1)
+               ? NULL
+               : "a number of CTAs or LO-HI with LO <= HI";
+  }
+  if (!strcmp(name, "n"))
+    return is_number(val, 1, (long long)1 << 50) ? NULL
+                                                   : "a positive number";
+  if (!strcmp(name, "stress-spread"))
+    return is_number(val, 1, 32) ? NULL : "a number from 1 to 32";
+  if (!strcmp(name, "tpb"))
+    return is_number(val, 32, 1024) && atoll(val) % 32 == 0
+               ? NULL
+               : "a multiple of 32 from 32 to 1024";
+  if (!strcmp(name, "seed"))
+    return is_number(val, 0, LLONG_MAX) ? NULL : "a non-negative number";
+  return is_number(val, 0, 1 << 30) ? NULL : "a non-negative number";
+}
+
 /* Read a config file: lines "NAME VALUE" (# comments); the command line
  * wins over it. */
 static bool read_config(gpu_cli *c, const char *path) {
@@ -248,6 +375,12 @@ static bool read_config(gpu_cli *c, const char *path) {
     int k = opt_index(xprintf("-%s", name));
     if (k < 0) {
       fprintf(stderr, "%s:%d:1: unknown parameter '%s'\n", path, line, name);
+      return false;
+    }
+    const char *why = bad_prog_value(name, val);
+    if (why) {
+      fprintf(stderr, "%s:%d:%d: %s: expected %s, not '%s'\n", path, line,
+              (int)(strstr(l, val) - l) + 1, name, why, val);
       return false;
     }
     if (!c->vals[k])
@@ -283,9 +416,31 @@ static int parse_opts(gpu_cli *c, int argc, char **argv) {
     } else if (cli_is_option(a, "keep")) {
       NEED(); c->keep = argv[++i];
     } else if (cli_is_option(a, "gpus")) {
-      NEED(); c->gpus = atoi(argv[++i]);
+      NEED();
+      if (!is_number(argv[++i], 0, 1024)) {
+        fprintf(stderr, "scopecat gpu: -gpus: expected a number, not '%s'\n",
+                argv[i]);
+        return EXIT_USAGE;
+      }
+      c->gpus = atoi(argv[i]);
+    } else if (cli_is_option(a, "timeout")) {
+      NEED();
+      char *end;
+      c->timeout = strtod(argv[++i], &end);
+      if (*end || end == argv[i] || c->timeout < 0) {
+        fprintf(stderr, "scopecat gpu: -timeout: expected seconds, not '%s'\n",
+                argv[i]);
+        return EXIT_USAGE;
+      }
     } else if ((k = opt_index(a)) >= 0) {
-      NEED(); c->vals[k] = argv[++i];
+      NEED();
+      const char *why = bad_prog_value(prog_opts[k], argv[i + 1]);
+      if (why) {
+        fprintf(stderr, "scopecat gpu: %s: expected %s, not '%s'\n", a, why,
+                argv[i + 1]);
+        return EXIT_USAGE;
+      }
+      c->vals[k] = argv[++i];
     } else if (a[0] == '-' && a[1]) {
       fprintf(stderr, "scopecat gpu: unknown option '%s'\n", a);
       gpu_usage(stderr);
@@ -336,6 +491,62 @@ typedef struct built {
   bool optcheck_ok, optcheck_ran;
 } built;
 
+/* Compile `cu` into `exe` with nvcc (`extra`: more flags), unless a kept
+ * folder already holds a binary built by the same command from the same
+ * source (programs built ahead of time, on a machine without a GPU). */
+static bool compile(const gpu_cli *c, const char *path, const char *cu,
+                    const char *exe, const char *extra, bool source_same,
+                    FILE *log) {
+  const char *gd = find_gpudir(c);
+  const char *cmd = xprintf(
+      "'%s' -O3 -arch=sm_90 -lineinfo -std=c++17 --expt-relaxed-constexpr "
+      "-diag-suppress 177 %s -I '%s' -o '%s' '%s' 2>&1",
+      c->nvcc, extra, gd, exe, cu);
+  const char *stamp = xprintf("%s.ok", exe);
+  char *done = slurp(stamp);
+  if (source_same && done && file_exists(exe) &&
+      !strcmp(done, xprintf("%s\n", cmd)))
+    return true;
+  const char *clog_path = xprintf("%s.log", exe);
+  FILE *clog = fopen(clog_path, "w");
+  int rc = shell(cmd, clog ? clog : log);
+  if (clog)
+    fclose(clog);
+  if (rc != 0) {
+    fprintf(log, "%s: nvcc failed (%s):\n%s", path, cmd, slurp(clog_path));
+    return false;
+  }
+  FILE *ok = fopen(stamp, "w");
+  if (ok) {
+    fprintf(ok, "%s\n", cmd);
+    fclose(ok);
+  }
+  return true;
+}
+
+/* optcheck on the SASS of the binary itself; prints the test threads'
+ * SASS and the verdict to `log`. */
+static void optcheck_binary(built *b, const char *exe, FILE *log) {
+  const char *dis = xprintf(
+      "cd '%s' && rm -f *.cubin && cuobjdump -xelf all '%s' >/dev/null 2>&1 && "
+      "nvdisasm -g -c $(ls *.sm_90*.cubin | head -1) > '%s.sass' 2>/dev/null",
+      b->dir, exe, exe);
+  b->optcheck_ran = shell(dis, NULL) == 0;
+  if (!b->optcheck_ran) {
+    fprintf(log, "optcheck: not run (no cuobjdump/nvdisasm)\n");
+    return;
+  }
+  FILE *f = fopen(xprintf("%s.sass", exe), "r");
+  b->optcheck_ok = f && gpu_optcheck(f, &b->spec, log);
+  if (f)
+    fclose(f);
+}
+
+/* Generate, compile and optcheck one test.  ptxas may merge or drop
+ * accesses it deems redundant (two plain stores to one location, CoWW;
+ * two loads of one location, CoRR): when optcheck finds that, the
+ * program is rebuilt once with ptxas optimisation off, and only a kernel
+ * that keeps every access in order is run. */
 static bool build(const gpu_cli *c, const char *path, built *b, FILE *log) {
   char tmpl[] = "/tmp/scopecat-gpu-XXXXXX";
   const char *dir;
@@ -354,51 +565,24 @@ static bool build(const gpu_cli *c, const char *path, built *b, FILE *log) {
     return false;
   }
   const char *cu;
-  /* a kept folder whose program was built from the same source is reused
-   * (programs built ahead of time, on a machine without a GPU) */
   const char *tname = safe_name(b->test->name);
   char *old = slurp(xprintf("%s/%s.cu", dir, tname));
   if (!gen_one(path, dir, &cu, &b->spec, log))
     return false;
-  const char *gd = find_gpudir(c);
-  b->exe = xprintf("%s/prog", dir);
   char *now = slurp(cu);
-  bool fresh = old && now && !strcmp(old, now) && file_exists(b->exe) &&
-               file_exists(xprintf("%s/nvcc.ok", dir));
-  if (!fresh) {
-  const char *cmd = xprintf("'%s' -O3 -arch=sm_90 -lineinfo -std=c++17 --expt-relaxed-constexpr -diag-suppress 177 "
-                            "-I '%s' -o '%s' '%s' 2>&1",
-                            c->nvcc, gd, b->exe, cu);
-  FILE *clog = fopen(xprintf("%s/nvcc.log", dir), "w");
-  int rc = shell(cmd, clog ? clog : log);
-  if (clog)
-    fclose(clog);
-  if (rc != 0) {
-    fprintf(log, "%s: nvcc failed (%s):\n%s", path, cmd,
-            slurp(xprintf("%s/nvcc.log", dir)));
+  bool same = old && now && !strcmp(old, now);
+  b->exe = xprintf("%s/prog", dir);
+  if (!compile(c, path, cu, b->exe, "", same, log))
     return false;
-  }
-  FILE *ok = fopen(xprintf("%s/nvcc.ok", dir), "w");
-  if (ok) {
-    fprintf(ok, "%s\n", cmd);
-    fclose(ok);
-  }
-  }
-  /* optcheck on the SASS of the binary itself */
-  const char *sass = xprintf("%s/prog.sass", dir);
-  const char *dis = xprintf(
-      "cd '%s' && cuobjdump -xelf all prog >/dev/null 2>&1 && "
-      "nvdisasm -g -c $(ls *.sm_90*.cubin | head -1) > prog.sass 2>/dev/null",
-      dir);
-  b->optcheck_ran = shell(dis, NULL) == 0;
-  if (b->optcheck_ran) {
-    FILE *f = fopen(sass, "r");
-    b->optcheck_ok = f && gpu_optcheck(f, &b->spec, log);
-    if (f)
-      fclose(f);
-  } else {
-    fprintf(log, "optcheck: not run (no cuobjdump/nvdisasm)\n");
-  }
+  optcheck_binary(b, b->exe, log);
+  if (!b->optcheck_ran || b->optcheck_ok)
+    return true;
+  fprintf(log, "optcheck: retrying with ptxas optimisation off "
+               "(-Xptxas -O0)\n");
+  b->exe = xprintf("%s/prog-O0", dir);
+  if (!compile(c, path, cu, b->exe, "-Xptxas -O0", same, log))
+    return false;
+  optcheck_binary(b, b->exe, log);
   return true;
 }
 
@@ -415,6 +599,21 @@ static void banner(FILE *log, const char *path) {
   fputs("\nGenerated assembler\n", log);
 }
 
+/* The command that reproduces this test's run: this command's options
+ * (files left out), then the test. */
+static void print_command(FILE *log, const gpu_cli *c, const char *path) {
+  fprintf(log, "Command: scopecat gpu run");
+  for (int i = 3; i < c->argc; i++) {
+    const char *a = c->argv[i];
+    if (a[0] == '-' && a[1]) {
+      fprintf(log, " %s", a);
+      if (i + 1 < c->argc)
+        fprintf(log, " %s", c->argv[++i]);
+    }
+  }
+  fprintf(log, " %s\n", path);
+}
+
 static int run_one(const gpu_cli *c, const char *path, int device, FILE *log) {
   banner(log, path);
   built b;
@@ -428,11 +627,13 @@ static int run_one(const gpu_cli *c, const char *path, int device, FILE *log) {
   }
   const char *cmd = xprintf("'%s' %s -device %d 2>&1", b.exe, prog_args(c, NULL),
                             device);
-  int rc = shell(cmd, log);
-  fprintf(log, "Command:");
-  for (int i = 0; i < c->argc; i++)
-    fprintf(log, " %s", c->argv[i]);
-  fprintf(log, "\nProgram: %s\n", cmd);
+  int rc = shell_limited(cmd, log, c->timeout);
+  if (rc == SHELL_TIMED_OUT)
+    fprintf(log, "\nWatchdog: %s killed after %g s (a kernel that does not "
+                 "finish, e.g. a spin loop no thread ends); no histogram\n",
+            b.test->name, c->timeout);
+  print_command(log, c, path);
+  fprintf(log, "Program: %s\n", cmd);
   if (!c->keep) {
     shell(xprintf("rm -rf '%s'", b.dir), NULL);
   }
@@ -544,6 +745,100 @@ static double weak_rate(const char *out, double *frac) {
   return rate * f;
 }
 
+/* ---- tune: Sakka et al.'s staged search (000, Sec. 3) ------------------------ */
+
+typedef struct tuner {
+  gpu_cli *c;
+  built *bs;
+  const char *set[32]; /* the best setting so far: NAME VALUE pairs */
+  double best;         /* its score */
+  FILE *report;        /* the tuned file: stages as comments */
+} tuner;
+
+/* Run every test with setting `over`; the score is the worst test's weak
+ * outcomes per second (MP, SB and LB must all show up), ties broken by
+ * the sum. */
+static double score_setting(tuner *tu, const char *const *over) {
+  double minr = -1, sum = 0;
+  for (int j = 0; over[j]; j += 2)
+    fprintf(stderr, " -%s %s", over[j], over[j + 1]);
+  for (int i = 0; i < tu->c->files.n; i++) {
+    const char *cmd = xprintf("'%s' %s 2>&1", tu->bs[i].exe,
+                              prog_args(tu->c, over));
+    char *out = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&out, &len);
+    shell_limited(cmd, m, tu->c->timeout);
+    fclose(m);
+    double frac = 0;
+    double r = weak_rate(out, &frac);
+    free(out);
+    fprintf(stderr, "  %s %.3g/s", tu->bs[i].test->name, r);
+    if (r < 0)
+      r = 0;
+    if (minr < 0 || r < minr)
+      minr = r;
+    sum += r;
+  }
+  fprintf(stderr, "\n");
+  return minr + sum * 1e-6;
+}
+
+/* The best setting with `name` = `val`. */
+static const char **with_value(const tuner *tu, const char *name,
+                               const char *val) {
+  const char **over = GC_MALLOC(sizeof(char *) * 32);
+  int n = 0;
+  bool put = false;
+  for (int j = 0; tu->set[j]; j += 2) {
+    over[n++] = tu->set[j];
+    over[n++] = strcmp(tu->set[j], name) ? tu->set[j + 1] : val;
+    put = put || !strcmp(tu->set[j], name);
+  }
+  if (!put) {
+    over[n++] = name;
+    over[n++] = val;
+  }
+  return over;
+}
+
+/* One stage: try each value of parameter `name`, keep the best. */
+static void tune_stage(tuner *tu, const char *stage, const char *name,
+                       const char *const *vals, int nvals) {
+  const char *best_val = NULL;
+  double best = -1;
+  for (int k = 0; k < nvals; k++) {
+    fprintf(stderr, "tune %s:", stage);
+    double sc = score_setting(tu, with_value(tu, name, vals[k]));
+    if (sc > best) {
+      best = sc;
+      best_val = vals[k];
+    }
+  }
+  const char **over = with_value(tu, name, best_val);
+  memcpy(tu->set, over, sizeof tu->set);
+  tu->best = best;
+  fprintf(tu->report, "# %s: %s %s (%.4g weak outcomes/s, worst test)\n",
+          stage, name, best_val, best);
+}
+
+/* Every access sequence (ld|st)^k, 1 <= k <= max_len, as 000 does. */
+static const char **access_sequences(int max_len, int *n) {
+  int total = 0;
+  for (int k = 1; k <= max_len; k++)
+    total += 1 << k;
+  const char **seqs = GC_MALLOC(sizeof(char *) * (size_t)total);
+  *n = 0;
+  for (int k = 1; k <= max_len; k++)
+    for (int bits = 0; bits < 1 << k; bits++) {
+      char *s = "";
+      for (int i = 0; i < k; i++)
+        s = xprintf("%s%s%s", s, i ? "," : "", bits >> i & 1 ? "st" : "ld");
+      seqs[(*n)++] = s;
+    }
+  return seqs;
+}
+
 static int cmd_gpu_tune(gpu_cli *c) {
   if (!c->outdir) {
     fprintf(stderr, "scopecat gpu tune: -o FILE is required\n");
@@ -553,84 +848,71 @@ static int cmd_gpu_tune(gpu_cli *c) {
     fprintf(stderr, "scopecat gpu tune: no GPU visible: SKIP\n");
     return 77;
   }
-  built *bs = GC_MALLOC(sizeof(built) * (size_t)c->files.n);
+  tuner tu = {.c = c, .best = -1};
+  tu.bs = GC_MALLOC(sizeof(built) * (size_t)c->files.n);
   for (int i = 0; i < c->files.n; i++)
-    if (!build(c, c->files.paths[i], &bs[i], stderr) ||
-        (bs[i].optcheck_ran && !bs[i].optcheck_ok)) {
+    if (!build(c, c->files.paths[i], &tu.bs[i], stderr) ||
+        (tu.bs[i].optcheck_ran && !tu.bs[i].optcheck_ok)) {
       fprintf(stderr, "scopecat gpu tune: %s does not build\n",
-              c->files.paths[i]);
+                      c->files.paths[i]);
       return EXIT_SOME_FAILED;
     }
-  /* the search space: a random walk over a grid, seeded */
-  static const char *const sb[] = {"0", "132", "264", "528"};
-  static const char *const seqs[] = {"st,ld", "st", "ld", "st,st,ld", "ld,ld,st"};
-  static const char *const iters[] = {"32", "128", "512"};
-  static const char *const lines[] = {"64", "1024", "8192"};
-  static const char *const spread[] = {"1", "8", "32", "64"};
+  char *text = NULL;
+  size_t len = 0;
+  tu.report = open_memstream(&text, &len);
+  fprintf(tu.report, "# scopecat gpu tune on");
+  for (int i = 0; i < c->files.n; i++)
+    fprintf(tu.report, " %s", tu.bs[i].test->name);
+  fprintf(tu.report, "\n# stages after Sakka et al. (000, Sec. 3): patch "
+                     "size, access sequence, spread, then stressing CTAs "
+                     "and iterations, then the pre-test spin\n");
+  const char *n = prog_val(c, "n") ? prog_val(c, "n") : "10000000";
+  const char *start[] = {"n", n, "stress-blocks", "264", "stress-seq", "ld,st",
+                         "stress-iters", "256", "stress-patch", "32",
+                         "stress-regions", "64", "stress-spread", "2",
+                         "sync-spin", "256", NULL};
+  memcpy(tu.set, start, sizeof start);
+  /* the reference: no stress at all */
+  fprintf(stderr, "tune none:");
+  double none = score_setting(&tu, with_value(&tu, "stress-blocks", "0"));
+  fprintf(tu.report, "# without stress: %.4g weak outcomes/s (worst test)\n",
+          none);
+  static const char *const patch[] = {"8", "16", "32", "64", "128", "256"};
+  tune_stage(&tu, "patch size", "stress-patch", patch, 6);
+  int nseq;
+  const char **seqs = access_sequences(4, &nseq);
+  tune_stage(&tu, "access sequence", "stress-seq", seqs, nseq);
+  static const char *const spread[] = {"1", "2", "4", "8", "16", "32"};
+  tune_stage(&tu, "spread", "stress-spread", spread, 6);
+  static const char *const blocks[] = {"66", "132", "264", "528", "0-528"};
+  tune_stage(&tu, "stressing CTAs", "stress-blocks", blocks, 5);
+  static const char *const iters[] = {"64", "256", "1024"};
+  tune_stage(&tu, "iterations", "stress-iters", iters, 3);
   static const char *const spin[] = {"0", "256", "4096"};
-  static const char *const blocks[] = {"264", "528", "1056"};
-  const char *trials_s = getenv("SCOPECAT_TUNE_TRIALS");
-  int trials = trials_s ? atoi(trials_s) : 24;
-  const char *n = c->vals[0] ? c->vals[0] : "20000000";
-  unsigned long seed = c->vals[12] ? strtoul(c->vals[12], NULL, 10) : 1;
-  srand((unsigned)seed);
-  double best = -1;
-  const char *best_over[32] = {0};
-  for (int k = 0; k < trials; k++) {
-    const char *over[32] = {
-        "n", n,
-        "stress-blocks", sb[k == 0 ? 0 : rand() % 4],
-        "stress-seq", seqs[rand() % 5],
-        "stress-iters", iters[rand() % 3],
-        "stress-lines", lines[rand() % 3],
-        "stress-spread", spread[rand() % 4],
-        "sync-spin", spin[rand() % 3],
-        "blocks", blocks[rand() % 3],
-        NULL};
-    double score = 0;
-    fprintf(stderr, "tune %d:", k);
-    for (int j = 2; over[j]; j += 2)
-      fprintf(stderr, " -%s %s", over[j], over[j + 1]);
-    /* the worst test's weak outcomes per second, ties broken by the sum */
-    double minr = -1, sum = 0;
-    for (int i = 0; i < c->files.n; i++) {
-      const char *cmd = xprintf("'%s' %s 2>&1", bs[i].exe, prog_args(c, over));
-      char *out = NULL;
-      size_t len = 0;
-      FILE *m = open_memstream(&out, &len);
-      shell(cmd, m);
-      fclose(m);
-      double frac = 0;
-      double r = weak_rate(out, &frac);
-      free(out);
-      fprintf(stderr, "  %s %.3g/s (%.3g)", bs[i].test->name, r, frac);
-      if (r < 0) r = 0;
-      if (minr < 0 || r < minr) minr = r;
-      sum += r;
-    }
-    score = minr + sum * 1e-6;
-    fprintf(stderr, "  score %.4g\n", score);
-    if (score > best) {
-      best = score;
-      memcpy(best_over, over, sizeof over);
-    }
+  tune_stage(&tu, "pre-test spin", "sync-spin", spin, 3);
+  if (none > tu.best) {
+    /* 000 found stress helps every chip it tuned; where it does not, say
+     * so and keep the better setting */
+    fprintf(tu.report, "# no stress beats the best stress found: "
+                       "stress-blocks 0\n");
+    memcpy(tu.set, with_value(&tu, "stress-blocks", "0"), sizeof tu.set);
   }
+  for (int j = 0; tu.set[j]; j += 2)
+    if (strcmp(tu.set[j], "n"))
+      fprintf(tu.report, "%s %s\n", tu.set[j], tu.set[j + 1]);
+  fclose(tu.report);
   FILE *f = fopen(c->outdir, "w");
   if (!f) {
     fprintf(stderr, "scopecat gpu tune: %s: %s\n", c->outdir, strerror(errno));
+    free(text);
     return EXIT_SOME_FAILED;
   }
-  fprintf(f, "# scopecat gpu tune: best of %d trials on", trials);
-  for (int i = 0; i < c->files.n; i++)
-    fprintf(f, " %s", bs[i].test->name);
-  fprintf(f, "\n# score (weak outcomes/s of the worst test) %.4g; seed %lu\n", best,
-          seed);
-  for (int j = 2; best_over[j]; j += 2)
-    fprintf(f, "%s %s\n", best_over[j], best_over[j + 1]);
+  fputs(text, f);
   fclose(f);
+  free(text);
   if (!c->keep)
     for (int i = 0; i < c->files.n; i++)
-      shell(xprintf("rm -rf '%s'", bs[i].dir), NULL);
+      shell(xprintf("rm -rf '%s'", tu.bs[i].dir), NULL);
   return EXIT_ALL_RAN;
 }
 
@@ -641,6 +923,7 @@ int cmd_gpu(int argc, char **argv) {
   }
   gpu_cli c;
   memset(&c, 0, sizeof c);
+  c.timeout = 120;
   c.argc = argc + 1;
   c.argv = argv - 1;
   const char *sub = argv[1];

@@ -37,9 +37,45 @@ static char sass_class(const char *m) {
   return '-';
 }
 
+/* The instruction of a SASS line (what follows the address comment in
+ * "/ *0120* /  STG.E [R2], R5 ;"), NULL when the line holds none. */
+static const char *sass_instruction(const char *line) {
+  const char *p = strstr(line, "*/");
+  const char *q = strstr(line, "/*");
+  if (!q || !p || p < q)
+    return NULL;
+  p += 2;
+  while (*p == ' ' || *p == '\t')
+    p++;
+  return isupper((unsigned char)*p) || *p == '@' ? p : NULL;
+}
+
+/* The mnemonic, past a predicate guard ("@P0 STG.E" -> "STG.E"). */
+static const char *skip_guard(const char *p) {
+  if (*p == '@') {
+    while (*p && !isspace((unsigned char)*p))
+      p++;
+    while (*p == ' ')
+      p++;
+  }
+  return p;
+}
+
+/* Each thread's SASS, as litmus7 prints a test's generated assembler. */
+static void print_assembler(FILE *log, const gpu_spec *spec, char **text) {
+  for (int t = 0; t < spec->nthreads; t++)
+    fprintf(log, "//START _litmus_P%d\n%s//END _litmus_P%d\n", t,
+            text[t] ? text[t] : "", t);
+}
+
 bool gpu_optcheck(FILE *sass, const gpu_spec *spec, FILE *log) {
   char seen[32][512];
   int nseen[32] = {0};
+  char *text[32] = {0};
+  size_t textlen[32] = {0};
+  FILE *asm_out[32];
+  for (int t = 0; t < spec->nthreads; t++)
+    asm_out[t] = open_memstream(&text[t], &textlen[t]);
   int cur = 0;
   char line[4096];
   while (fgets(line, sizeof line, sass)) {
@@ -52,30 +88,30 @@ bool gpu_optcheck(FILE *sass, const gpu_spec *spec, FILE *log) {
       cur = l && cu ? atoi(l + 5) : 0;
       continue;
     }
-    p = strstr(line, "*/");
-    const char *q = strstr(line, "/*");
-    if (!q || !p || p < q)
+    const char *ins = sass_instruction(line);
+    if (!ins)
       continue;
-    p += 2;
-    while (*p == ' ' || *p == '\t')
-      p++;
-    if (*p == '@') { /* predicate guard */
-      while (*p && !isspace((unsigned char)*p))
-        p++;
-      while (*p == ' ')
-        p++;
-    }
+    p = skip_guard(ins);
     if (!isupper((unsigned char)*p))
       continue;
     char cls = sass_class(p);
-    if (cls == '-')
-      continue;
-    for (int t = 0; t < spec->nthreads; t++)
-      if (spec->threads[t].line == cur && nseen[t] < 500) {
+    for (int t = 0; t < spec->nthreads; t++) {
+      if (spec->threads[t].line != cur)
+        continue;
+      if (asm_out[t])
+        fprintf(asm_out[t], "  %.*s\n", (int)strcspn(ins, "\n"), ins);
+      if (cls != '-' && nseen[t] < 500) {
         seen[t][nseen[t]++] = cls;
         seen[t][nseen[t]] = '\0';
       }
+    }
   }
+  for (int t = 0; t < spec->nthreads; t++)
+    if (asm_out[t])
+      fclose(asm_out[t]);
+  print_assembler(log, spec, text);
+  for (int t = 0; t < spec->nthreads; t++)
+    free(text[t]);
   bool all = true;
   for (int t = 0; t < spec->nthreads; t++) {
     const char *want = spec->threads[t].classes;

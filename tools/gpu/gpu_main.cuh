@@ -8,15 +8,13 @@ __global__ void test_kernel(Params p, const int *__restrict__ role,
   extern __shared__ int smem[];
   unsigned sink = 0;
   if ((int)blockIdx.x >= p.test_blocks) {
-    // memory stress: walk the scratchpad with the configured sequence
+    // memory stress: this thread's one location, the access sequence
+    // repeated on it
     int id = (blockIdx.x - p.test_blocks) * blockDim.x + threadIdx.x;
-    int line = id % p.stress_lines;
+    volatile int *a = scratch + p.stress_loc[id % p.stress_spread];
     for (int i = 0; i < p.stress_iters; i++) {
-      volatile int *a = scratch + (long long)line * p.stress_spread;
       int op = p.stress_seq[i % p.stress_len];
       if (op) *a = i; else sink += *a;
-      line += 1;
-      if (line >= p.stress_lines) line = 0;
     }
     if (sink == 0x9e3779b9u) *sinkout = sink;
     return;
@@ -144,13 +142,20 @@ int main(int argc, char **argv) {
   p.tpb = (int)opt(argc, argv, "-tpb", 256);
   int sms = prop.multiProcessorCount;
   int test_ctas = (int)opt(argc, argv, "-blocks", sms * 4);
-  p.stress_blocks = (int)opt(argc, argv, "-stress-blocks", 0);
+  // -stress-blocks N or LO-HI: 000 draws the number of stressing CTAs at
+  // random for each run; here for each launch
+  const char *sbs = sopt(argc, argv, "-stress-blocks", "0");
+  int sb_lo = atoi(sbs), sb_hi = sb_lo;
+  if (strchr(sbs, '-')) sb_hi = atoi(strchr(sbs, '-') + 1);
+  if (sb_lo < 0) sb_lo = 0;
+  if (sb_hi < sb_lo) sb_hi = sb_lo;
   p.spacing = (int)opt(argc, argv, "-spacing", 32);
   p.sync_spin = (int)opt(argc, argv, "-sync-spin", 0);
   p.bank = (int)opt(argc, argv, "-bank-conflicts", 0);
   p.stress_iters = (int)opt(argc, argv, "-stress-iters", 64);
-  p.stress_lines = (int)opt(argc, argv, "-stress-lines", 1024);
-  p.stress_spread = (int)opt(argc, argv, "-stress-spread", 32);
+  p.stress_patch = (int)opt(argc, argv, "-stress-patch", 32);
+  p.stress_regions = (int)opt(argc, argv, "-stress-regions", 64);
+  p.stress_spread = (int)opt(argc, argv, "-stress-spread", 2);
   const char *seq = sopt(argc, argv, "-stress-seq", "st,ld");
   int shuffle_on = (int)opt(argc, argv, "-shuffle", 1);
   int variants = (int)opt(argc, argv, "-variants", 8);
@@ -162,7 +167,11 @@ int main(int argc, char **argv) {
     if (!*s) break;
   }
   if (p.stress_len == 0) { p.stress_len = 1; p.stress_seq[0] = 1; }
-  if (p.stress_lines < 1) p.stress_lines = 1;
+  if (p.stress_patch < 1) p.stress_patch = 1;
+  if (p.stress_regions < 1) p.stress_regions = 1;
+  if (p.stress_spread < 1) p.stress_spread = 1;
+  if (p.stress_spread > 32) p.stress_spread = 32;
+  if (p.stress_spread > p.stress_regions) p.stress_spread = p.stress_regions;
 
   // layout
   int ipw = 32 / NLMAX;                 // instances per warp
@@ -242,7 +251,7 @@ int main(int argc, char **argv) {
   CK(cudaMalloc(&d_mem, sizeof(int) * memwords));
   CK(cudaMalloc(&d_bar, sizeof(int) * (size_t)p.ninst));
   CK(cudaMalloc(&d_gfinal, sizeof(int) * (size_t)p.ninst * (NLOC ? NLOC : 1)));
-  size_t scratchwords = (size_t)p.stress_lines * p.stress_spread + 64;
+  size_t scratchwords = (size_t)p.stress_patch * p.stress_regions + 64;
   CK(cudaMalloc(&d_scratch, sizeof(int) * scratchwords));
   CK(cudaMalloc(&d_res, sizeof(long long) * (size_t)p.ninst * NRES));
   CK(cudaMalloc(&d_ovf, sizeof(long long) * (size_t)ovfcap * (NOBS ? NOBS : 1)));
@@ -283,6 +292,20 @@ int main(int argc, char **argv) {
   // variant sequence: fixed by the seed
   std::vector<int> vseq(launches);
   for (long long k = 0; k < launches; k++) vseq[k] = (int)(rnd() % variants);
+  // stress of each launch: how many CTAs, which patches (distinct)
+  std::vector<int> sblocks(launches), sloc((size_t)launches * p.stress_spread);
+  {
+    std::vector<int> patches(p.stress_regions);
+    for (long long k = 0; k < launches; k++) {
+      sblocks[k] = sb_lo + (int)(rnd() % (uint64_t)(sb_hi - sb_lo + 1));
+      for (int i = 0; i < p.stress_regions; i++) patches[i] = i;
+      for (int i = 0; i < p.stress_spread; i++) {
+        int j = i + (int)(rnd() % (uint64_t)(p.stress_regions - i));
+        std::swap(patches[i], patches[j]);
+        sloc[(size_t)k * p.stress_spread + i] = patches[i] * p.stress_patch;
+      }
+    }
+  }
   cudaEvent_t e0, e1;
   CK(cudaEventCreate(&e0));
   CK(cudaEventCreate(&e1));
@@ -290,6 +313,9 @@ int main(int argc, char **argv) {
   int cblocks = (p.ninst + 255) / 256;
   for (long long k = 0; k < launches; k++) {
     int v = vseq[k];
+    p.stress_blocks = sblocks[k];
+    for (int i = 0; i < p.stress_spread; i++)
+      p.stress_loc[i] = sloc[(size_t)k * p.stress_spread + i];
     test_kernel<<<p.test_blocks + p.stress_blocks, p.tpb, shbytes>>>(
         p, d_role + (size_t)v * nthr, d_loc + (size_t)v * p.ninst * NLOC,
         d_shslot, d_mem, d_res, d_bar, d_gfinal, d_scratch, d_sink);
@@ -361,11 +387,13 @@ int main(int argc, char **argv) {
          prop.major, prop.minor);
   printf("Number of multiprocessors:      %d\n", prop.multiProcessorCount);
   printf("\nParameters: instances %llu in %lld launches of %d; tpb %d; "
-         "test CTAs %d; stress CTAs %d; stress-seq %s; stress-iters %d; "
-         "stress-lines %d; stress-spread %d; spacing %d; sync-spin %d; "
-         "bank-conflicts %d; shuffle %d; variants %d; seed %lld\n",
-         total, launches, p.ninst, p.tpb, p.test_blocks, p.stress_blocks, seq,
-         p.stress_iters, p.stress_lines, p.stress_spread, p.spacing,
+         "test CTAs %d; stress CTAs %d-%d; stress-seq %s; stress-iters %d; "
+         "stress-patch %d; stress-regions %d; stress-spread %d; spacing %d; "
+         "sync-spin %d; bank-conflicts %d; shuffle %d; variants %d; "
+         "seed %lld\n",
+         total, launches, p.ninst, p.tpb, p.test_blocks, sb_lo, sb_hi, seq,
+         p.stress_iters, p.stress_patch, p.stress_regions, p.stress_spread,
+         p.spacing,
          p.sync_spin, p.bank, shuffle_on, variants,
          opt(argc, argv, "-seed", 1));
   printf("Rate: %.4g instances/s, %.4g weak (condition) per instance\n",

@@ -16,14 +16,21 @@
 struct Params {
   int tpb;            // threads per CTA
   int test_blocks;    // CTAs that hold test instances
-  int stress_blocks;  // extra CTAs that stress the scratchpad
+  int stress_blocks;  // extra CTAs that stress the scratchpad (this launch)
   int ninst;          // instances per launch
   int spacing;        // words between two testing locations
   int sync_spin;      // pre-test barrier: spin bound (0: off)
   int bank;           // general bank conflicts by idle lanes of test warps
+  // memory stress as in Sakka et al. (000, Sec. 3): the scratchpad is
+  // stress_regions patches of stress_patch words; each launch stresses the
+  // first word of stress_spread distinct patches chosen at random, the
+  // stressing threads spread evenly over them, each repeating the access
+  // sequence stress_seq on its one location.
   int stress_iters;   // accesses per stressing thread
-  int stress_lines;   // scratchpad lines stressed
-  int stress_spread;  // words between two stressed lines
+  int stress_patch;   // P: words per patch (the chip's critical patch size)
+  int stress_regions; // M: patches in the scratchpad
+  int stress_spread;  // m: patches stressed at once (at most 32)
+  int stress_loc[32]; // word offsets of this launch's stressed locations
   int stress_len;     // access sequence: stress_seq[0..len) (0 ld, 1 st)
   int stress_seq[16];
   int sh_words;       // shared words per CTA (shared locations + bank pad)

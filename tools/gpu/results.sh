@@ -1,7 +1,8 @@
 #!/bin/sh
 # results.sh: the committed GPU results (ptx/results/<GPU>/): build every
 # test ahead in parallel, tune the stress parameters on MP, SB, LB across
-# CTAs, then run every test with the tuned file, 10^8 instances each.
+# CTAs (000's stages), then run every test with the tuned file, 10^8
+# instances each; last, the watchdog on a kernel that never ends.
 #   tools/gpu/results.sh SCOPECAT OUTDIR [N]
 set -u
 SC=$1; OUT=$2; N=${3:-100000000}
@@ -10,7 +11,7 @@ mkdir -p "$OUT" "$K"
 TESTS="ptx/gpu-shapes/*.litmus ptx/seeds/*.litmus ptx/herd-gpu-ptx/*.litmus"
 ls $TESTS | xargs -P "$(nproc)" -n 1 "$SC" gpu build -gpudir tools/gpu \
   -keep "$K" >/dev/null 2>"$OUT/build.err"
-SCOPECAT_TUNE_TRIALS=${TRIALS:-16} "$SC" gpu tune -gpudir tools/gpu -keep "$K" \
+"$SC" gpu tune -gpudir tools/gpu -keep "$K" \
   -n 10000000 -o "$OUT/tuned.conf" ptx/gpu-shapes/MP-inter.litmus \
   ptx/gpu-shapes/SB-inter.litmus ptx/gpu-shapes/LB-inter.litmus 2>"$OUT/tune.log"
 "$SC" gpu run -gpudir tools/gpu -keep "$K" -config "$OUT/tuned.conf" -n "$N" \
@@ -28,3 +29,8 @@ awk '/^Observation/ { name = $2 }
        if (name ~ /^(MP|SB|LB|2\+2W)-inter$/)
          printf ", weak %.4g (target 1e-3: %s)", weak, (weak >= 1e-3 ? "met" : "NOT met")
        printf "\n" }' "$OUT/bench.txt" >> "$OUT/bench.txt"
+# the watchdog on the GPU: a spin loop no thread ends is killed, and the
+# next test of the batch runs on the same GPU
+"$SC" gpu run -gpudir tools/gpu -keep "$K" -timeout 10 -n 1000000 \
+  tests/data/gpu/spin-forever.litmus ptx/gpu-shapes/MP-inter.litmus \
+  >"$OUT/watchdog.out" 2>&1
