@@ -73,6 +73,11 @@ int sc_test_location_count(const sc_test *t);
 
 /* The canonical GPU_PTX text of a test.  It parses again to an equal test. */
 const char *sc_test_to_string(const sc_test *t);
+/* The text of a test in dialect d: SC_DIALECT_GPU_PTX as above; with
+ * SC_DIALECT_PTX the "PTX" header and Dat3M's thread headers
+ * "P0@cta N,gpu N" instead of a scope tree (warps are not said), so that
+ * it parses back as a PTX-dialect test (whose default model is Dat3M's). */
+const char *sc_test_to_dialect(const sc_test *t, sc_dialect d);
 
 /* A one-line summary: name, dialect, threads, instructions, locations,
  * condition kind, and the scope placement. */
@@ -254,6 +259,14 @@ const char *sc_hist_source(const sc_hist *h);
 sc_status sc_hist_find_test(const sc_hist *h,
                             const sc_test *const *candidates, int ncandidates,
                             const sc_test **out, sc_error **err);
+
+/* Whether block h witnesses the condition of test t: *witnessed is 1 when
+ * some state it shows (with a count above 0, in a histogram) satisfies
+ * the condition's proposition ("exists" or not), variables read from the
+ * state by name.  Fails when the condition names a variable the states do
+ * not show. */
+sc_status sc_hist_witnesses(const sc_hist *h, const sc_test *t,
+                            int *witnessed, sc_error **err);
 
 /* A comparison of hardware histograms with the verdicts of models.  Tests
  * are added with their histograms (several logs of one test merge, counts

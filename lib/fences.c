@@ -1,7 +1,7 @@
 /* fences.c: fence advice.  Which fence insertions, between consecutive
  * accesses of a thread, make a model forbid a test's condition?  Position
  * sets are tried by increasing size (supersets of a fix are skipped, so
- * every fix is minimal), each with the strongest fences first; a set that
+ * every fix is minimal), each with the widest fences first; a set that
  * works is then narrowed to every cheapest choice of fence kinds. */
 #include "fences.h"
 
@@ -236,6 +236,33 @@ static void narrow(search *s, const position **at, int n) {
     }
 }
 
+/* Whether some choice of the widest-scoped kinds (.sys: membar.sys; or
+ * fence.acq_rel.sys and fence.sc.sys, since in Dat3M's models fence.sc is
+ * not also acq_rel, so neither is stronger than the other) at positions
+ * `at` forbids the condition: if none does, no narrower one will.
+ * Returns -1 when a simulation failed. */
+static int some_widest_forbids(search *s, const position **at, int n) {
+  const fence_kind **widest = sc_alloc(sizeof(fence_kind *) * (size_t)s->nkinds);
+  int nwidest = 0;
+  for (int i = 0; i < s->nkinds; i++)
+    if (s->kinds[i].scope == SC_SCOPE_SYS)
+      widest[nwidest++] = &s->kinds[i];
+  const fence_kind **c = sc_alloc(sizeof(fence_kind *) * (size_t)n);
+  long total = 1;
+  for (int k = 0; k < n; k++)
+    total *= nwidest;
+  for (long code = 0; code < total; code++) {
+    long rest = code;
+    for (int k = 0; k < n; k++, rest /= nwidest)
+      c[k] = widest[rest % nwidest];
+    fix f = {n, at, c, NULL, NULL, 0};
+    int allowed = allows(s, sc_fence_patch(s->t, &f));
+    if (allowed <= 0)
+      return allowed < 0 ? -1 : 1;
+  }
+  return 0;
+}
+
 /* Position sets of size n, in order, from position `from` on. */
 static void choose(search *s, const position **at, int k, int n, int from) {
   if (s->status != SC_OK)
@@ -243,12 +270,7 @@ static void choose(search *s, const position **at, int k, int n, int from) {
   if (k == n) {
     if (covers_a_fix(s, at, n))
       return;
-    const fence_kind **strongest = sc_alloc(sizeof(fence_kind *) * (size_t)n);
-    for (int j = 0; j < n; j++)
-      strongest[j] = &s->kinds[s->nkinds - 1];
-    fix f = {n, at, strongest, NULL, NULL, 0};
-    int allowed = allows(s, sc_fence_patch(s->t, &f));
-    if (allowed == 0)
+    if (some_widest_forbids(s, at, n) == 1)
       narrow(s, at, n);
     return;
   }

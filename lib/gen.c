@@ -39,7 +39,15 @@ static sc_status cycle_read(const char *text, cycle *c, sc_error **err) {
   memset(c, 0, sizeof *c);
   for (char *w = strtok_r(copy, " \t\n,", &save); w;
        w = strtok_r(NULL, " \t\n,", &save)) {
-    if (w[0] == '[') {
+    const char *close = w[0] == '[' ? strchr(w, ']') : NULL;
+    if (close && close[1]) { /* "[acquire.gpu]PodRR": split the two */
+      if (!gen_annot_read(sc_strndup(w, (size_t)(close - w + 1)), &pending))
+        return sc_fail(err, SC_ERR_SYNTAX, "cycle", 1, 1,
+                       "expected an annotation such as [ca] or "
+                       "[acquire.gpu], found '%s'", w);
+      have_pending = true;
+      w += close - w + 1;
+    } else if (w[0] == '[') {
       if (!gen_annot_read(w, &pending))
         return sc_fail(err, SC_ERR_SYNTAX, "cycle", 1, 1,
                        "expected an annotation such as [ca] or "
@@ -104,11 +112,21 @@ static sc_status check_shape(const cycle *c, sc_error **err) {
 }
 
 /* Cache operators of loads and of stores differ (PTX ISA "Cache
- * Operators"); release is for writes, acquire for reads. */
+ * Operators"); release is for writes, acquire for reads; an atom (Rmw)
+ * takes no cache operator, and its two halves one scope. */
 static sc_status check_annotations(const cycle *c, sc_error **err) {
   for (int i = 0; i < c->n; i++) {
     const gen_annot *a = &c->ann[i];
     bool read = c->e[i].src == 'R';
+    const gen_edge *in = &c->e[(i + c->n - 1) % c->n];
+    bool atom = c->e[i].kind == GEN_RMW || in->kind == GEN_RMW;
+    const gen_annot *other = c->e[i].kind == GEN_RMW ? &c->ann[(i + 1) % c->n]
+                                                      : NULL;
+    if ((atom && a->cacheop) ||
+        (other && a->scope && other->scope && a->scope != other->scope))
+      return sc_fail(err, SC_ERR_SEMANTIC, "cycle", 1, 1,
+                     "%s does not fit the atom of %s", a->word,
+                     c->e[i].kind == GEN_RMW ? c->e[i].word : in->word);
     const char *ok = read ? "ca cg cs lu cv" : "wb cg cs wt";
     bool bad_cop = a->cacheop && !strstr(ok, sc_cacheop_name(a->cacheop));
     bool bad_sem = a->sem == (read ? SC_SEM_RELEASE : SC_SEM_ACQUIRE) ||
@@ -148,7 +166,8 @@ static bool has_co_successor(const cycle *c, int i) {
     return true;
   if (out->kind != GEN_RF)
     return false;
-  return c->e[(i + 1) % c->n].kind == GEN_FR;
+  gen_kind next = c->e[(i + 1) % c->n].kind;
+  return next == GEN_FR || next == GEN_RMW;
 }
 
 /* The write before write i in cycle order (itself when it is alone). */
@@ -203,11 +222,12 @@ static sc_status read_values(const cycle *c, event *ev, sc_error **err) {
       int v = -1;
       if (in->kind == GEN_RF)
         v = ev[prev].value;
-      else if (out->kind == GEN_FR)
+      else if (out->kind == GEN_FR || out->kind == GEN_RMW)
         v = ev[next].value - 1;
       else if (in->same_loc)
         v = ev[prev].value;
-      if (in->kind == GEN_RF && out->kind == GEN_FR &&
+      if (in->kind == GEN_RF &&
+          (out->kind == GEN_FR || out->kind == GEN_RMW) &&
           ev[prev].value != ev[next].value - 1)
         return sc_fail(err, SC_ERR_SEMANTIC, "cycle", 1, 1,
                        "%s then %s: the read cannot both read from one "
@@ -343,11 +363,26 @@ static int masked(writer *w, int t, int from) {
   return m;
 }
 
+/* The atom of an Rmw edge: its read's annotation and its write's, merged
+ * (acquire and release make acq_rel). */
+static const char *atom_quals(const gen_annot *r, const gen_annot *wr) {
+  sc_sem sem = r->sem ? r->sem : wr->sem;
+  if (r->sem == SC_SEM_ACQUIRE && wr->sem == SC_SEM_RELEASE)
+    sem = SC_SEM_ACQ_REL;
+  else if (r->sem == SC_SEM_RELAXED && wr->sem == SC_SEM_RELEASE)
+    sem = SC_SEM_RELEASE;
+  sc_scope scope = r->scope ? r->scope : wr->scope;
+  return sc_printf("%s%s%s%s", sem ? "." : "", sem ? sc_sem_name(sem) : "",
+                   scope ? "." : "", scope ? sc_scope_name(scope) : "");
+}
+
 static void write_event(writer *w, int i) {
   const cycle *c = w->c;
   event *e = &w->ev[i];
   int t = e->thread;
   const gen_edge *in = &c->e[(i + c->n - 1) % c->n];
+  if (in->kind == GEN_RMW) /* written by the atom of the read before */
+    return;
   bool dep = !in->external && (in->kind == GEN_ADDR || in->kind == GEN_DATA ||
                                in->kind == GEN_CTRL);
   int src = dep ? w->ev[(i + c->n - 1) % c->n].reg : -1;
@@ -365,6 +400,13 @@ static void write_event(writer *w, int i) {
     guard = sc_printf("@p%d ", p);
   }
   const char *q = access_quals(&c->ann[i]);
+  if (c->e[i].kind == GEN_RMW) {
+    e->reg = new_reg(w, t, "b32", NULL);
+    emit(w, t, sc_printf("%satom%s.exch.b32 r%d,[r%d],%d", guard,
+                         atom_quals(&c->ann[i], &c->ann[(i + 1) % c->n]),
+                         e->reg, addr, w->ev[(i + 1) % c->n].value));
+    return;
+  }
   if (e->dir == 'R') {
     e->reg = new_reg(w, t, "s32", NULL);
     emit(w, t, sc_printf("%sld%s.s32 r%d,[r%d]", guard, q, e->reg, addr));

@@ -12,7 +12,8 @@ typedef enum gen_kind {
   GEN_RF, GEN_FR, GEN_CO,         /* communication: Rfe Fre Coe, Rfi ... */
   GEN_PO,                         /* Pod, Pos */
   GEN_ADDR, GEN_DATA, GEN_CTRL,   /* DpAddr DpData DpCtrl */
-  GEN_FENCE                       /* Fence<kind><d|s><XY> */
+  GEN_FENCE,                      /* Fence<kind><d|s><XY> */
+  GEN_RMW                         /* Rmw: the read and write of one atom */
 } gen_kind;
 
 /* Where the two threads of an external edge sit (the paper's tests are
@@ -43,6 +44,9 @@ typedef struct gen_annot {
 
 bool gen_edge_read(const char *word, gen_edge *out);
 bool gen_annot_read(const char *word, gen_annot *out);
+/* "PodRR" or "[acquire.gpu]PodRR": an edge with the annotation of the
+ * access it starts from (zero when none). */
+bool gen_word_read(const char *word, gen_edge *e, gen_annot *a);
 
 /* diy's name of a cycle whose last edge is external (gen_name.c):
  * "mp+membar.gls", "sb", "wrc+addrs", "lb+ctrls-cc" (placement), ... */

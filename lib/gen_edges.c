@@ -107,10 +107,21 @@ static bool read_po(const char *w, gen_edge *e) {
   return rest && read_dirs(rest, e);
 }
 
+/* diy's Rmw: the read then the write of one atom (atom.exch). */
+static bool read_rmw(const char *w, gen_edge *e) {
+  if (strcmp(w, "Rmw") != 0)
+    return false;
+  e->kind = GEN_RMW;
+  e->same_loc = true;
+  e->src = 'R';
+  e->dst = 'W';
+  return true;
+}
+
 bool gen_edge_read(const char *word, gen_edge *out) {
   gen_edge e = {0};
   e.word = sc_strdup(word);
-  if (!read_com(word, &e) && !read_dep(word, &e) && !read_fence(word, &e) &&
+  if (!read_rmw(word, &e) && !read_com(word, &e) && !read_dep(word, &e) && !read_fence(word, &e) &&
       !read_po(word, &e))
     return false;
   *out = e;
@@ -146,4 +157,20 @@ bool gen_annot_read(const char *word, gen_annot *out) {
       return false;
   *out = a;
   return true;
+}
+
+/* A word of a family's edges: an edge, or an annotation glued to the
+ * edge whose source access it qualifies ("[acquire.gpu]PodRR"); the
+ * annotation must fit that access (acquire reads, release writes). */
+bool gen_word_read(const char *word, gen_edge *e, gen_annot *a) {
+  *a = (gen_annot){0};
+  const char *close = word[0] == '[' ? strchr(word, ']') : NULL;
+  if (!close)
+    return gen_edge_read(word, e);
+  if (!gen_annot_read(sc_strndup(word, (size_t)(close - word + 1)), a) ||
+      !gen_edge_read(close + 1, e))
+    return false;
+  bool read = e->src == 'R';
+  return a->sem != (read ? SC_SEM_RELEASE : SC_SEM_ACQUIRE) &&
+         a->sem != SC_SEM_ACQ_REL && a->sem != SC_SEM_SC;
 }

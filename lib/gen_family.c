@@ -106,11 +106,15 @@ sc_status sc_gen_family(const char *const *edges, int nedges, int max_size,
   *count = 0;
   family f = {0};
   gen_edge *e = sc_alloc(sizeof(gen_edge) * (size_t)(nedges + 1));
-  for (int i = 0; i < nedges; i++)
-    if (!gen_edge_read(edges[i], &e[i]))
+  for (int i = 0; i < nedges; i++) {
+    gen_annot a;
+    if (!gen_word_read(edges[i], &e[i], &a))
       return sc_fail(err, SC_ERR_SYNTAX, "edges", i + 1, 1,
-                     "expected an edge such as Rfe, PodWR, DpAddrdW or "
-                     "FenceGldWW, found '%s'", edges[i]);
+                     "expected an edge such as Rfe, PodWR, DpAddrdW, "
+                     "FenceGldWW or [acquire.gpu]PodRR, found '%s'",
+                     edges[i]);
+    e[i].word = edges[i]; /* the cycle's text keeps the annotation */
+  }
   if (max_size < 2 || max_size > 16)
     return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0,
                    "the size of cycles must be between 2 and 16, not %d",

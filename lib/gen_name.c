@@ -90,6 +90,7 @@ static const char *internal_name(const gen_edge *e) {
   case GEN_DATA: return "data";
   case GEN_CTRL: return "ctrl";
   case GEN_FENCE: return e->fence;
+  case GEN_RMW: return "rmw";
   default: return sc_printf("%si", com_name(e->kind));
   }
 }

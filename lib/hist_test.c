@@ -8,9 +8,12 @@
 
 #include "error.h"
 #include "gcmem.h"
+#include "sem.h"
 #include "strbuf.h"
 
 #include <ctype.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- The printed source, as a test file ---------------------------------- */
@@ -227,4 +230,60 @@ sc_status sc_hist_find_test(const sc_hist *h,
   if (h->source)
     return from_source(h, candidates, ncandidates, out, err);
   return by_name(h, candidates, ncandidates, out, err);
+}
+
+/* ---- Whether a block shows the condition ---------------------------------- */
+
+typedef struct witness_ctx {
+  const sc_test *t;
+  const sc_outcome *o;
+  const char *missing; /* the first variable the state does not show */
+} witness_ctx;
+
+static const char *lval_var(const sc_test *t, const sc_lval *lv) {
+  if (lv->kind == SC_LVAL_REG)
+    return sc_printf("%d:%s", lv->thread,
+                     t->threads[lv->thread].regs[lv->reg].name);
+  return t->locs[lv->loc].name;
+}
+
+static int64_t outcome_value(const sc_lval *lv, void *ctx) {
+  witness_ctx *c = ctx;
+  if (lv->kind == SC_LVAL_CONST)
+    return lv->constant;
+  if (lv->kind == SC_LVAL_ADDR)
+    return sc_loc_address(lv->loc);
+  const char *var = lval_var(c->t, lv);
+  for (int i = 0; i < c->o->n; i++)
+    if (strcmp(c->o->vars[i], var) == 0) {
+      char *end;
+      long long v = strtoll(c->o->values[i], &end, 10);
+      if (*end == '\0')
+        return v;
+      int l = sc_test_find_location(c->t, c->o->values[i]);
+      return l >= 0 ? sc_loc_address(l) : INT64_MIN; /* a name held */
+    }
+  if (!c->missing)
+    c->missing = var;
+  return INT64_MIN;
+}
+
+sc_status sc_hist_witnesses(const sc_hist *h, const sc_test *t, int *witnessed,
+                            sc_error **err) {
+  *witnessed = 0;
+  for (int i = 0; i < h->nstates; i++) {
+    if (h->has_counts && h->states[i].count <= 0)
+      continue;
+    witness_ctx c = {t, &h->states[i].outcome, NULL};
+    bool holds = sc_prop_holds(t->cond, outcome_value, &c);
+    if (c.missing)
+      return sc_fail(err, SC_ERR_SEMANTIC, h->file, h->line, 1,
+                     "expected the states of %s to show %s, the condition's "
+                     "variable", h->name, c.missing);
+    if (holds) {
+      *witnessed = 1;
+      return SC_OK;
+    }
+  }
+  return SC_OK;
 }

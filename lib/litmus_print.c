@@ -163,7 +163,7 @@ static void put_init(sc_strbuf *sb, const sc_test *t) {
 
 /* Cell texts of the program, rows x threads, labels joined to the
  * instruction they precede. */
-static char ***program_cells(const sc_test *t, int *nrows) {
+static char ***program_cells(const sc_test *t, sc_dialect d, int *nrows) {
   int rows = 1;
   for (int i = 0; i < t->nthreads; i++) {
     const sc_thread *th = &t->threads[i];
@@ -179,7 +179,11 @@ static char ***program_cells(const sc_test *t, int *nrows) {
     cells[r] = sc_alloc(sizeof(char *) * (size_t)t->nthreads);
   for (int i = 0; i < t->nthreads; i++) {
     const sc_thread *th = &t->threads[i];
-    cells[0][i] = sc_strdup(th->name);
+    cells[0][i] = d == SC_DIALECT_GPU_PTX
+                      ? sc_strdup(th->name)
+                      : sc_printf("%s@cta %d,gpu %d", th->name,
+                                  th->place[SC_LEVEL_CTA],
+                                  th->place[SC_LEVEL_DEVICE]);
     for (int pc = 0; pc + 1 < rows; pc++) {
       sc_strbuf sb;
       sc_sb_init(&sb);
@@ -197,9 +201,9 @@ static char ***program_cells(const sc_test *t, int *nrows) {
   return cells;
 }
 
-static void put_program(sc_strbuf *sb, const sc_test *t) {
+static void put_program(sc_strbuf *sb, const sc_test *t, sc_dialect d) {
   int rows;
-  char ***cells = program_cells(t, &rows);
+  char ***cells = program_cells(t, d, &rows);
   size_t *width = sc_alloc(sizeof(size_t) * (size_t)t->nthreads);
   for (int r = 0; r < rows; r++)
     for (int i = 0; i < t->nthreads; i++)
@@ -297,8 +301,8 @@ static const char *quantifier_name(sc_quantifier q) {
   return q == SC_EXISTS ? "exists" : q == SC_FORALL ? "forall" : "~exists";
 }
 
-static void put_tail(sc_strbuf *sb, const sc_test *t) {
-  if (t->nscope_roots > 0) {
+static void put_tail(sc_strbuf *sb, const sc_test *t, sc_dialect d) {
+  if (d == SC_DIALECT_GPU_PTX && t->nscope_roots > 0) {
     sc_sb_puts(sb, "\nscopeTree\n");
     for (int r = 0; r < t->nscope_roots; r++) {
       if (r)
@@ -337,16 +341,24 @@ static void put_tail(sc_strbuf *sb, const sc_test *t) {
   sc_sb_puts(sb, ")\n");
 }
 
-const char *sc_test_to_string(const sc_test *t) {
+/* The PTX dialect places threads by Dat3M's headers, "P0@cta 0,gpu 1",
+ * instead of a scope tree (warps and kernels are not said); the rest is
+ * the grammar both dialects share. */
+const char *sc_test_to_dialect(const sc_test *t, sc_dialect d) {
   sc_strbuf sb;
   sc_sb_init(&sb);
-  sc_sb_printf(&sb, "GPU_PTX %s\n", t->name);
+  sc_sb_printf(&sb, "%s %s\n", d == SC_DIALECT_GPU_PTX ? "GPU_PTX" : "PTX",
+               t->name);
   for (int i = 0; i < t->ninfo; i++)
     sc_sb_printf(&sb, "%s\n", t->info[i]);
   put_init(&sb, t);
-  put_program(&sb, t);
-  put_tail(&sb, t);
+  put_program(&sb, t, d);
+  put_tail(&sb, t, d);
   return sb.data;
+}
+
+const char *sc_test_to_string(const sc_test *t) {
+  return sc_test_to_dialect(t, SC_DIALECT_GPU_PTX);
 }
 
 /* "[P0 P1][P2]": threads grouped by CTA, CTAs by device ("||" between). */

@@ -87,6 +87,60 @@ END_TEST
 /* sb over {PodWR, Fre}: one cycle of size 4 (its rotation is the same);
  * with Fre.cta too, two: both edges across CTAs, or both within one (one
  * of each would put the same two threads in one CTA and in two). */
+/* The PTX dialect: annotated edges, Dat3M's headers, atoms; the text
+ * parses back as a PTX test equal to the generated one (warps aside). */
+START_TEST(ptx_dialect) {
+  gen_edge e;
+  gen_annot a;
+  ck_assert(gen_word_read("[acquire.gpu]PodRR", &e, &a));
+  ck_assert(e.kind == GEN_PO && e.src == 'R' && a.sem == SC_SEM_ACQUIRE);
+  ck_assert(!gen_word_read("[release.gpu]PodRR", &e, &a)); /* a read */
+  ck_assert(gen_word_read("Rmw", &e, &a) && e.kind == GEN_RMW && !a.word);
+  sc_test *t = gen("[relaxed.gpu]PodWW [release.gpu]Rfe [acquire.gpu]Rmw "
+                   "[relaxed.gpu]PodWR [relaxed.gpu]Fre"), *back;
+  const char *text = sc_test_to_dialect(t, SC_DIALECT_PTX);
+  ck_assert(strncmp(text, "PTX ", 4) == 0);
+  ck_assert(strstr(text, "P1@cta 1,gpu 0") && !strstr(text, "scopeTree"));
+  ck_assert(strstr(text, "atom.acquire.gpu.exch.b32 r1, [r0], 2"));
+  sc_error *err;
+  ck_assert(sc_test_load_string(text, "t", NULL, &back, &err) == SC_OK);
+  ck_assert(sc_test_dialect(back) == SC_DIALECT_PTX);
+  ck_assert_str_eq(sc_test_to_dialect(back, SC_DIALECT_PTX), text);
+  ck_assert_str_eq(sc_test_to_dialect(t, SC_DIALECT_GPU_PTX),
+                   sc_test_to_string(t));
+}
+END_TEST
+
+/* A log witnesses a test's condition when a state it shows (with a count,
+ * in a histogram) satisfies it. */
+START_TEST(hist_witnesses) {
+  sc_test *t = gen("PodWW Rfe PodRR Fre"); /* exists (1:r1=1 /\ 1:r3=0) */
+  static const char *const logs[] = {
+      "Test mp Allowed\nHistogram (2 states)\n5 :>1:r1=0; 1:r3=0;\n"
+      "0 *>1:r1=1; 1:r3=0;\nNo\n",
+      "Test mp Allowed\nHistogram (2 states)\n5 :>1:r1=0; 1:r3=0;\n"
+      "3 *>1:r1=1; 1:r3=0;\nOk\n",
+      "Test mp Allowed\nStates 1\n1:r1=1; 1:r3=0;\nOk\n",
+      "Test mp Allowed\nStates 1\n1:r1=1;\nOk\n"};
+  static const int want[] = {0, 1, 1, -1};
+  for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
+    sc_hist **h;
+    int n, w;
+    sc_error *err;
+    ck_assert_msg(sc_hist_load_string(logs[i], "log", &h, &n, &err) == SC_OK,
+                  "%s", sc_error_message(err));
+    sc_status st = sc_hist_witnesses(h[0], t, &w, &err);
+    if (want[i] < 0) {
+      ck_assert(st != SC_OK);
+      ck_assert(strstr(sc_error_message(err), "1:r3"));
+    } else {
+      ck_assert_int_eq(st, SC_OK);
+      ck_assert_int_eq(w, want[i]);
+    }
+  }
+}
+END_TEST
+
 START_TEST(family_dedup) {
   static const char *const edges[] = {"PodWR", "Fre", "Fre.cta"};
   sc_test **tests;
@@ -164,6 +218,8 @@ int main(void) {
   tcase_add_test(tc, edges_read);
   tcase_add_test(tc, round_trip);
   tcase_add_test(tc, bad_cycles);
+  tcase_add_test(tc, ptx_dialect);
+  tcase_add_test(tc, hist_witnesses);
   tcase_add_test(tc, family_dedup);
   tcase_add_test(tc, fence_advice);
   tcase_add_test(tc, fence_reduction);

@@ -10,8 +10,10 @@ seeds="$srcdir/ptx/seeds"
 expect 2 "$scopecat" fences
 expect 2 "$scopecat" fences -frob "$seeds/sb.litmus"
 has "$tmp/err" "unknown option '-frob'"
-expect 2 "$scopecat" fences -gpu "$seeds/sb.litmus"
-has "$tmp/err" "-gpu needs the GPU harness"
+expect 2 "$scopecat" fences -oracle "$scopecat" "$seeds/sb.litmus"
+has "$tmp/err" "-oracle and -gpu-options go with -gpu"
+expect 2 "$scopecat" fences -gpu -reduce "$seeds/sb.litmus"
+expect 2 "$scopecat" fences -gpu -n 0 "$seeds/sb.litmus"
 expect 1 "$scopecat" fences "$tmp/missing.litmus"
 
 # dlb-mp (Fig. 7): one membar.gl in P0 suffices, at either position
@@ -114,5 +116,58 @@ has "$tmp/out" "Test mp-cc: allowed; 1 reduced fix (2 positions"
 expect 0 "$scopecat" fences -reduce "$tmp/one.litmus" "$tmp/lb.litmus"
 has "$tmp/out" "Test one: allowed, and no set of fences forbids it"
 has "$tmp/out" "Test lb+datas: already forbidden"
+
+# -gpu: Alg. 1 with an oracle printing logs (here models standing in for
+# the hardware; tests/fences.md works the answers out).  SC hardware
+# never shows mp's outcome: no fence; hardware that is ptx-rmo needs the
+# model's two membar.gl
+expect 0 "$scopecat" fences -gpu -oracle "$scopecat -model sc.cat" "$tmp/mp.litmus"
+has "$tmp/out" "Test mp: allowed; 1 minimal fix"
+has "$tmp/out" "empirical (oracle '$scopecat -model sc.cat', 1 runs): the condition was never seen, no fence needed"
+has "$tmp/out" "hardware needed fewer fences than the model: 0 instead of 2"
+expect 0 "$scopecat" fences -gpu -oracle "$scopecat -model ptx-rmo.cat" "$tmp/mp.litmus" "$seeds/dlb-lb.litmus"
+has "$tmp/out" "7 runs): 2 fences: membar.gl in P0 between st.cg.s32 [r0], r1 and st.cg.s32 [r2], r3; membar.gl in P1 between ld.cg.s32 r1, [r0] and ld.cg.s32 r3, [r2]"
+has "$tmp/out" "     -> mp+membar.gl@0.4+membar.gl@1.2"
+has "$tmp/out" "hardware needed as many fences as the model: 2"
+has "$tmp/out" "2 fences: membar.gl in P0 between atom.cas.b32 r0, [r9], 0, 1 and st.cg.s32 [r8], r2; membar.gl in P1 between ld.cg.s32 r1, [r8] and atom.cas.b32 r3, [r9], 0, 1"
+# hardware that keeps loads in order: only the writer's fence, which the
+# model does not find enough
+cat >"$tmp/ldord.cat" <<'CAT'
+"loads kept in order (a stand-in for hardware)"
+let fence = po; [F]; po
+acyclic (po & (R * R)) | fence | addr | data | ctrl | rfe | co | fr as order
+CAT
+expect 0 "$scopecat" fences -gpu -oracle "$scopecat -model $tmp/ldord.cat" -o "$tmp/emp" "$tmp/mp.litmus"
+has "$tmp/out" "6 runs): 1 fence: membar.gl in P0 between st.cg.s32 [r0], r1 and st.cg.s32 [r2], r3"
+has "$tmp/out" "hardware needed fewer fences than the model: 1 instead of 2"
+has "$tmp/out" "the model still allows mp+membar.gl@0.4: what forbids it on hardware is stronger than the model"
+if [ -f "$tmp/emp/mp+membar.gl@0.4.litmus" ]; then ok; else fail "-o lacks the reduced test"; fi
+# the oracle is run with SCOPECAT_N set (instances: -n, 16 times for the
+# final check); a command that prints no log fails the test
+expect 0 "$scopecat" fences -gpu -n 5 -oracle "echo \$SCOPECAT_N >>$tmp/n.txt; $scopecat -model sc.cat" "$tmp/mp.litmus"
+if [ "$(sort -u "$tmp/n.txt" | tr '\n' ' ')" = "5 " ]; then ok; else fail "SCOPECAT_N: $(cat "$tmp/n.txt")"; fi
+expect 1 "$scopecat" fences -gpu -oracle true "$tmp/mp.litmus"
+has "$tmp/err" "printed no log (exit status 0)"
+
+# the PTX dialect: fence.sc/fence.acq_rel by default, patched tests stay
+# PTX (tests/fences.md works the answers out under ptx-v6.0.cat)
+"$scopecat" gen -dialect ptx [relaxed.gpu]PodWW [relaxed.gpu]Rfe [relaxed.gpu]PodRR [relaxed.gpu]Fre >"$tmp/pmp.litmus"
+"$scopecat" gen -dialect ptx [relaxed.gpu]PodWW [release.gpu]Rfe [relaxed.gpu]PodRR [relaxed.gpu]Fre >"$tmp/pmprel.litmus"
+"$scopecat" gen -dialect ptx [relaxed.gpu]PodWR [relaxed.gpu]Fre [relaxed.gpu]PodWR [relaxed.gpu]Fre >"$tmp/psb.litmus"
+expect 0 "$scopecat" fences -o "$tmp/pfixed" "$tmp/pmp.litmus" "$tmp/pmprel.litmus" "$tmp/psb.litmus"
+has "$tmp/out" "Test mp-relaxed.gpu: allowed; 1 minimal fix (2 positions"
+has "$tmp/out" "  1. fence.acq_rel.gpu in P0 between st.relaxed.gpu.s32 [r0], r1 and st.relaxed.gpu.s32 [r2], r3; fence.acq_rel.gpu in P1 between ld.relaxed.gpu.s32 r1, [r0] and ld.relaxed.gpu.s32 r3, [r2]"
+has "$tmp/out" "Test mp-0relaxed.gpu-1release.gpu-2relaxed.gpu-3relaxed.gpu: allowed; 1 minimal fix (2 positions"
+has "$tmp/out" "  1. fence.acq_rel.gpu in P1 between ld.relaxed.gpu.s32 r1, [r0] and ld.relaxed.gpu.s32 r3, [r2]"
+has "$tmp/out" "Test sb-relaxed.gpu: allowed; 1 minimal fix (2 positions"
+has "$tmp/out" "  1. fence.sc.gpu in P0 between st.relaxed.gpu.s32 [r0], r1 and ld.relaxed.gpu.s32 r3, [r2]; fence.sc.gpu in P1"
+lacks "$tmp/out" "membar"
+expect 0 "$scopecat" parse -summary "$tmp/pfixed"
+has "$tmp/out" "mp-relaxed.gpu+fence.acq_rel.gpu@0.4+fence.acq_rel.gpu@1.2: PTX"
+expect 0 "$scopecat" sim -nohash "$tmp/pfixed"
+if [ "$(grep -c ' Never ' "$tmp/out")" -eq 3 ]; then ok; else fail "PTX fixes not all forbidden"; fi
+# one fence is not enough for mp (fence.sc.gpu: sb needs both threads)
+expect 0 "$scopecat" fences -max 1 "$tmp/pmp.litmus"
+has "$tmp/out" "no set of fences forbids it"
 
 finish

@@ -160,4 +160,88 @@ else
   echo "SKIP: ptxas (built without CUDA)"
 fi
 
+# the PTX dialect (Dat3M's headers; ptx-v6.0.cat by default), with the
+# annotations glued to the edges: release/acquire at .gpu forbid mp
+# across CTAs (hand-worked in tests/fences.md)
+expect 2 "$scopecat" gen -dialect frob PodWW Rfe PodRR Fre
+expect 1 "$scopecat" gen -dialect ptx PodWR Fre.warp PodWR Fre.warp
+has "$tmp/err" "the PTX dialect places threads in CTAs, not warps"
+expect 0 "$scopecat" gen -dialect ptx [relaxed.gpu]PodWW [release.gpu]Rfe [acquire.gpu]PodRR [relaxed.gpu]Fre
+has "$tmp/out" "PTX mp-0relaxed.gpu-1release.gpu-2acquire.gpu-3relaxed.gpu"
+has "$tmp/out" " P0@cta 0,gpu 0              | P1@cta 1,gpu 0              ;"
+has "$tmp/out" "st.release.gpu.s32 [r2], r3"
+has "$tmp/out" "ld.acquire.gpu.s32 r1, [r0]"
+lacks "$tmp/out" "scopeTree"
+cp "$tmp/out" "$tmp/pmp.litmus"
+expect 0 "$scopecat" -nohash "$tmp/pmp.litmus"
+has "$tmp/out" "Observation mp-0relaxed.gpu-1release.gpu-2acquire.gpu-3relaxed.gpu Never 0 3"
+expect 0 "$scopecat" gen -dialect ptx [relaxed.cta]PodWR [relaxed.cta]Fre.cta [relaxed.cta]PodWR [relaxed.cta]Fre.cta
+has "$tmp/out" " P0@cta 0,gpu 0              | P1@cta 0,gpu 0              ;"
+expect 1 "$scopecat" gen [acquire.gpu]PodWW Rfe PodRR Fre
+has "$tmp/err" "[acquire.gpu] does not fit the write that PodWW starts from"
+
+# atoms (Rmw: the read and the write of one atom.exch; the two halves'
+# annotations merge).  mp whose reader is an acquire atom: with a release
+# flag write it synchronises (Never), with a relaxed one it does not
+expect 0 "$scopecat" gen PodWW Rfe Rmw PodWR Fre
+has "$tmp/out" "atom.exch.b32 r1, [r0], 2"
+has "$tmp/out" "exists (1:r1=1 /\\ 1:r3=0 /\\ y=2)"
+model=ptx-v6.0.cat
+verdict Never RWR.fr_WW.rf+po+rmw-po-0relaxed.gpu-1release.gpu-2acquire.gpu-3relaxed.gpu-4relaxed.gpu \
+  [relaxed.gpu]PodWW [release.gpu]Rfe [acquire.gpu]Rmw [relaxed.gpu]PodWR [relaxed.gpu]Fre
+verdict Sometimes RWR.fr_WW.rf+po+rmw-po-0relaxed.gpu-1relaxed.gpu-2acquire.gpu-3relaxed.gpu-4relaxed.gpu \
+  [relaxed.gpu]PodWW [relaxed.gpu]Rfe [acquire.gpu]Rmw [relaxed.gpu]PodWR [relaxed.gpu]Fre
+model=
+expect 0 "$scopecat" gen [acquire.gpu]Rmw [release.gpu]PodWR Fre PodWW Rfe
+has "$tmp/out" "atom.acq_rel.gpu.exch.b32"
+expect 1 "$scopecat" gen [ca]Rmw PodWR Fre PodWW Rfe
+has "$tmp/err" "[ca] does not fit the atom of Rmw"
+expect 1 "$scopecat" gen Rfe Rmw Coe
+has "$tmp/err" "orders every write of x after another"
+
+# the modern family: every cycle up to 4 edges of ptx/families/modern.edges
+# in the PTX dialect round-trips, simulates under ptx-v6.0.cat, and a
+# sample assembles
+modern="$srcdir/ptx/families/modern.edges"
+expect 0 "$scopecat" gen -dialect ptx -size 4 -edges "$modern" -o "$tmp/mod"
+has "$tmp/err" "1094 tests from 27 edges, cycles up to 4"
+expect 0 "$scopecat" parse -check "$tmp/mod"
+has "$tmp/out" "round trip: 1094 tests, 0 failed"
+expect 0 "$scopecat" parse -summary "$tmp/mod"
+if [ "$(grep -c ': PTX, ' "$tmp/out")" -eq 1094 ]; then ok; else fail "not all PTX"; fi
+# ... each printed again in its dialect is the same text
+for f in $(ls "$tmp/mod"/*.litmus | awk 'NR % 50 == 1'); do
+  "$scopecat" gen -dialect ptx $(sed -n 's/^"cycle: \(.*\)"$/\1/p' "$f") >"$tmp/again.litmus"
+  if cmp -s "$f" "$tmp/again.litmus"; then ok; else fail "$f: not regenerated the same"; fi
+done
+expect 0 "$scopecat" sim -nohash -j 2 "$tmp/mod"
+n=$(grep -c '^Observation ' "$tmp/out")
+if [ "$n" -eq 1094 ]; then ok; else fail "simulated $n of 1094 PTX tests"; fi
+# (a regression count: 230 allowed under ptx-v6.0.cat)
+n=$(grep -c '^Observation .* Sometimes ' "$tmp/out")
+if [ "$n" -eq 230 ]; then ok; else fail "$n allowed, not 230"; fi
+if grep -q '^#define HAVE_CUDA 1' "$builddir/config.h" 2>/dev/null; then
+  bad=0
+  for f in $(ls "$tmp/mod"/*.litmus | awk 'NR % 37 == 1'); do
+    "$scopecat" parse "$f" | awk -f "$srcdir/tests/ptx_kernel.awk" >"$tmp/k.ptx"
+    if ! "$ptxas" -arch=sm_90 "$tmp/k.ptx" -o "$tmp/k.cubin" 2>"$tmp/k.err"; then
+      bad=$((bad + 1)); echo "ptxas rejects $f:"; head -3 "$tmp/k.err"
+    fi
+  done
+  # and atoms with semantics and scope
+  "$scopecat" gen -dialect ptx [relaxed.gpu]PodWW [release.gpu]Rfe [acquire.gpu]Rmw [release.gpu]PodWR [relaxed.gpu]Fre >"$tmp/a.litmus"
+  "$scopecat" parse "$tmp/a.litmus" | awk -f "$srcdir/tests/ptx_kernel.awk" >"$tmp/k.ptx"
+  "$ptxas" -arch=sm_90 "$tmp/k.ptx" -o "$tmp/k.cubin" || bad=$((bad + 1))
+  if [ "$bad" -eq 0 ]; then ok; else fail "ptxas rejected $bad PTX tests"; fi
+else
+  echo "SKIP: ptxas (built without CUDA)"
+fi
+
+# the H100 selection (ptx/families/h100/) is what tools/gpu/family.sh
+# selects from the family, file for file
+(cd "$srcdir" && SCOPECAT="$scopecat" sh tools/gpu/family.sh select "$tmp/h100") >"$tmp/out" 2>"$tmp/err"
+has "$tmp/out" "family.sh: 305 tests in $tmp/h100"
+if diff -r -x README.md "$srcdir/ptx/families/h100" "$tmp/h100" >/dev/null; then ok
+else fail "ptx/families/h100 differs from what family.sh selects"; fi
+
 finish

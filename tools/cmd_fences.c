@@ -8,10 +8,13 @@
 #include "scopecat.h"
 
 #include <gc/gc.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static void fences_usage(FILE *out) {
   fprintf(out,
@@ -19,13 +22,25 @@ static void fences_usage(FILE *out) {
           "  -model FILE   the .cat model (default: the test's, as sim)\n"
           "  -I DIR        search DIR for models and their includes\n"
           "  -ptx          fence.acq_rel/fence.sc at .cta/.gpu/.sys instead\n"
-          "                of membar.cta/.gl/.sys\n"
+          "                of membar.cta/.gl/.sys (the default for tests in\n"
+          "                the PTX dialect)\n"
           "  -max N        at most N fences (default 4)\n"
           "  -o DIR        write each fixed test to DIR/NAME.litmus\n"
           "  -reduce       Alg. 1 (binary then linear reduction from a fence\n"
           "                at every position), the model standing in for the\n"
           "                hardware\n"
-          "  -gpu          Alg. 1 on the GPU harness (not yet)\n");
+          "  -gpu          Alg. 1 with the hardware as the check: each fence\n"
+          "                set is run by `scopecat gpu run` (its log read\n"
+          "                back; passing: the condition was not seen), and\n"
+          "                the set found is put beside the model's fixes\n"
+          "  -gpu-options S  options for `gpu run`, e.g. '-config\n"
+          "                ptx/tuned/H100.conf'\n"
+          "  -n N          instances per check (default 1000000; the final\n"
+          "                check of Alg. 1 runs 16 times as many)\n"
+          "  -oracle CMD   with -gpu: run CMD FILE instead of `gpu run`; it\n"
+          "                prints a litmus7 or herd7 log (SCOPECAT_N in its\n"
+          "                environment gives the instances), e.g. -oracle\n"
+          "                'scopecat -model sc.cat'\n");
 }
 
 typedef struct fences_cli {
@@ -34,6 +49,9 @@ typedef struct fences_cli {
   sc_fence_options opts;
   const char *outdir;
   bool reduce;            /* -reduce: Alg. 1 with the model as the check */
+  bool gpu;               /* -gpu: Alg. 1 with the hardware (or -oracle) */
+  const char *gpu_options, *oracle;
+  long n;                 /* -n: instances per check */
   file_list files;
 } fences_cli;
 
@@ -73,9 +91,21 @@ static int parse_options(fences_cli *c, int argc, char **argv) {
     } else if (cli_is_option(a, "reduce")) {
       c->reduce = true;
     } else if (cli_is_option(a, "gpu")) {
-      fprintf(stderr, "scopecat fences: -gpu needs the GPU harness, which "
-                      "is not part of this build yet\n");
-      return EXIT_USAGE;
+      c->gpu = true;
+    } else if (cli_is_option(a, "gpu-options")) {
+      if (!want_arg(argc, argv, i)) return EXIT_USAGE;
+      c->gpu_options = argv[++i];
+    } else if (cli_is_option(a, "oracle")) {
+      if (!want_arg(argc, argv, i)) return EXIT_USAGE;
+      c->oracle = argv[++i];
+    } else if (cli_is_option(a, "n")) {
+      if (!want_arg(argc, argv, i)) return EXIT_USAGE;
+      char *end;
+      c->n = strtol(argv[++i], &end, 10);
+      if (*end || c->n < 1) {
+        fprintf(stderr, "scopecat fences: -n expects a positive integer\n");
+        return EXIT_USAGE;
+      }
     } else if (a[0] == '-') {
       fprintf(stderr, "scopecat fences: unknown option '%s'\n", a);
       fences_usage(stderr);
@@ -83,6 +113,16 @@ static int parse_options(fences_cli *c, int argc, char **argv) {
     } else if (!cli_collect(&c->files, a)) {
       missing++;
     }
+  }
+  if ((c->oracle || c->gpu_options) && !c->gpu) {
+    fprintf(stderr, "scopecat fences: -oracle and -gpu-options go with "
+                    "-gpu\n");
+    return EXIT_USAGE;
+  }
+  if (c->gpu && c->reduce) {
+    fprintf(stderr, "scopecat fences: -gpu and -reduce are two checks for "
+                    "one reduction: choose one\n");
+    return EXIT_USAGE;
   }
   if (c->files.n == 0 && !missing) {
     fences_usage(stderr);
@@ -98,7 +138,8 @@ static bool write_test(const char *dir, const sc_test *t) {
   char *path = GC_MALLOC_ATOMIC(len);
   snprintf(path, len, "%s/%s.litmus", dir, sc_test_name(t));
   FILE *f = fopen(path, "w");
-  if (!f || fputs(sc_test_to_string(t), f) == EOF || fclose(f) != 0) {
+  if (!f || fputs(sc_test_to_dialect(t, sc_test_dialect(t)), f) == EOF ||
+      fclose(f) != 0) {
     fprintf(stderr, "scopecat fences: %s: cannot write\n", path);
     return false;
   }
@@ -142,6 +183,203 @@ static int model_forbids(const sc_test *t, long iterations, void *ctx) {
   return sc_result_positive(r) == 0;
 }
 
+/* ---- -gpu: the hardware, or an oracle command, as the check ------------- */
+
+static char *xprintf(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  char *s = GC_MALLOC_ATOMIC((size_t)n + 1);
+  va_start(ap, fmt);
+  vsnprintf(s, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  return s;
+}
+
+/* 'it'\''s': one word for sh. */
+static const char *shell_quote(const char *s) {
+  size_t len = 0;
+  char *buf = NULL;
+  FILE *f = open_memstream(&buf, &len);
+  fputc('\'', f);
+  for (; *s; s++)
+    fputs(*s == '\'' ? "'\\''" : (char[]){*s, 0}, f);
+  fputc('\'', f);
+  fclose(f);
+  char *out = GC_STRDUP(buf);
+  free(buf);
+  return out;
+}
+
+/* This very binary, to run `gpu run` with. */
+static const char *self_exe(void) {
+  char exe[4096];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0)
+    return "scopecat";
+  exe[n] = '\0';
+  return GC_STRDUP(exe);
+}
+
+typedef struct oracle {
+  const fences_cli *c;
+  const char *dir; /* the patched tests go there */
+  int runs;
+} oracle;
+
+static const char *oracle_command(const oracle *o, const char *path, long n) {
+  const fences_cli *c = o->c;
+  if (c->oracle)
+    return xprintf("%s %s", c->oracle, shell_quote(path));
+  return xprintf("%s gpu run %s -n %ld %s", shell_quote(self_exe()),
+                 c->gpu_options ? c->gpu_options : "", n, shell_quote(path));
+}
+
+/* Everything a command prints; its exit status in *status. */
+static char *run_capture(const char *cmd, int *status) {
+  FILE *p = popen(cmd, "r");
+  if (!p)
+    return NULL;
+  size_t len = 0;
+  char *buf = NULL, chunk[4096];
+  FILE *out = open_memstream(&buf, &len);
+  size_t k;
+  while ((k = fread(chunk, 1, sizeof chunk, p)) > 0)
+    fwrite(chunk, 1, k, out);
+  fclose(out);
+  int st = pclose(p);
+  *status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  char *text = GC_STRDUP(buf);
+  free(buf);
+  return text;
+}
+
+/* The check of Alg. 1 (CheckApplication): run the patched test, read the
+ * log it prints; it passes when no state of the log shows the condition. */
+static int oracle_check(const sc_test *t, long iterations, void *ctx) {
+  oracle *o = ctx;
+  const char *path = xprintf("%s/check-%d.litmus", o->dir, ++o->runs);
+  FILE *f = fopen(path, "w");
+  if (!f || fputs(sc_test_to_dialect(t, sc_test_dialect(t)), f) == EOF ||
+      fclose(f) != 0) {
+    fprintf(stderr, "scopecat fences: %s: cannot write\n", path);
+    return -1;
+  }
+  long n = o->c->n * iterations;
+  setenv("SCOPECAT_N", xprintf("%ld", n), 1);
+  const char *cmd = oracle_command(o, path, n);
+  int status;
+  char *log = run_capture(cmd, &status);
+  sc_hist **blocks;
+  int nblocks, witnessed;
+  sc_error *err;
+  if (!log || sc_hist_load_string(log, path, &blocks, &nblocks, &err) != SC_OK) {
+    fprintf(stderr, "scopecat fences: %s (exit status %d): %s\n", cmd, status,
+            log ? sc_error_message(err) : "cannot run");
+    return -1;
+  }
+  if (nblocks == 0) {
+    fprintf(stderr, "scopecat fences: %s printed no log (exit status %d)\n",
+            cmd, status);
+    return -1;
+  }
+  const sc_hist *h = nblocks == 1 ? blocks[0] : NULL;
+  for (int i = 0; i < nblocks && !h; i++)
+    if (strcmp(sc_hist_name(blocks[i]), sc_test_name(t)) == 0)
+      h = blocks[i];
+  if (!h) {
+    fprintf(stderr, "scopecat fences: %s (exit status %d): no log of %s\n",
+            cmd, status, sc_test_name(t));
+    return -1;
+  }
+  if (sc_hist_witnesses(h, t, &witnessed, &err) != SC_OK) {
+    fprintf(stderr, "%s\n", sc_error_message(err));
+    return -1;
+  }
+  return !witnessed;
+}
+
+/* Fences in the cheapest fix (0 when none is needed, -1 when none). */
+static int fewest(const sc_fence_advice *a) {
+  switch (sc_fence_advice_verdict(a)) {
+  case SC_FENCES_ALREADY_FORBIDDEN: return 0;
+  case SC_FENCES_NONE_SUFFICE: return -1;
+  case SC_FENCES_FIXED: break;
+  }
+  return sc_fence_advice_size(a, 0);
+}
+
+/* The empirical answer beside the model's: how many fences each needs,
+ * and whether the model forbids what the hardware found enough. */
+static void print_empirical(const fences_cli *c, const sc_model *m,
+                            const sc_fence_advice *model,
+                            const sc_fence_advice *hw, int runs) {
+  printf("  empirical (%s, %d runs): ",
+         c->oracle ? xprintf("oracle '%s'", c->oracle) : "gpu run", runs);
+  int h = fewest(hw), mo = fewest(model);
+  if (h < 0) {
+    printf("the condition was seen even with a fence at every position\n");
+    return;
+  }
+  if (h == 0)
+    printf("the condition was never seen, no fence needed\n");
+  else
+    printf("%d fence%s: %s\n     -> %s\n", h, h == 1 ? "" : "s",
+           sc_fence_advice_text(hw, 0),
+           sc_test_name(sc_fence_advice_test(hw, 0)));
+  if (mo < 0)
+    printf("  hardware needed fewer fences than the model, which no fence "
+           "set satisfies\n");
+  else if (h < mo)
+    printf("  hardware needed fewer fences than the model: %d instead of "
+           "%d\n", h, mo);
+  else
+    printf("  hardware needed %s fences as the model: %d%s\n",
+           h == mo ? "as many" : "more", h,
+           h == mo ? "" : xprintf(" instead of %d", mo));
+  const sc_test *reduced = h ? sc_fence_advice_test(hw, 0) : NULL;
+  sc_result *r;
+  sc_error *err;
+  if (reduced && sc_simulate(reduced, m, NULL, &r, &err) == SC_OK &&
+      sc_result_positive(r) > 0)
+    printf("  the model still allows %s: what forbids it on hardware is "
+           "stronger than the model\n", sc_test_name(reduced));
+}
+
+static bool advise_gpu(const fences_cli *c, const sc_test *t,
+                       const sc_model *m, const sc_fence_options *opts) {
+  sc_fence_advice *model, *hw;
+  sc_error *err;
+  if (sc_fence_advise(t, m, opts, &model, &err) != SC_OK) {
+    fprintf(stderr, "%s\n", sc_error_message(err));
+    return false;
+  }
+  print_advice(t, model, false);
+  char tmpl[] = "/tmp/scopecat-fences-XXXXXX";
+  oracle o = {c, mkdtemp(tmpl), 0};
+  if (!o.dir) {
+    fprintf(stderr, "scopecat fences: cannot make a temporary folder\n");
+    return false;
+  }
+  o.dir = GC_STRDUP(o.dir);
+  sc_status st = sc_fence_reduce(t, opts, oracle_check, &o, 1, &hw, &err);
+  for (int i = 1; i <= o.runs; i++)
+    remove(xprintf("%s/check-%d.litmus", o.dir, i));
+  rmdir(o.dir);
+  if (st != SC_OK) {
+    fprintf(stderr, "%s\n", sc_error_message(err));
+    return false;
+  }
+  print_empirical(c, m, model, hw, o.runs);
+  bool ok = true;
+  for (int i = 0; c->outdir && i < sc_fence_advice_count(model); i++)
+    ok &= write_test(c->outdir, sc_fence_advice_test(model, i));
+  if (c->outdir && sc_fence_advice_count(hw) > 0)
+    ok &= write_test(c->outdir, sc_fence_advice_test(hw, 0));
+  return ok;
+}
+
 static bool advise(fences_cli *c, const char *path) {
   sc_test *t;
   sc_model *m;
@@ -149,9 +387,18 @@ static bool advise(fences_cli *c, const char *path) {
   sc_error *err;
   if (sc_test_load_file(path, NULL, &t, &err) != SC_OK ||
       models_load(&c->models, c->model ? c->model : models_default(t), &m,
-                  NULL, &err) != SC_OK ||
-      (c->reduce ? sc_fence_reduce(t, &c->opts, model_forbids, m, 1, &a, &err)
-                 : sc_fence_advise(t, m, &c->opts, &a, &err)) != SC_OK) {
+                  NULL, &err) != SC_OK) {
+    fprintf(stderr, "%s\n", sc_error_message(err));
+    return false;
+  }
+  /* tests in the PTX dialect are fenced with fence.sc/fence.acq_rel */
+  sc_fence_options opts = c->opts;
+  if (sc_test_dialect(t) == SC_DIALECT_PTX)
+    opts.ptx_fences = 1;
+  if (c->gpu)
+    return advise_gpu(c, t, m, &opts);
+  if ((c->reduce ? sc_fence_reduce(t, &opts, model_forbids, m, 1, &a, &err)
+                 : sc_fence_advise(t, m, &opts, &a, &err)) != SC_OK) {
     fprintf(stderr, "%s\n", sc_error_message(err));
     return false;
   }
@@ -164,6 +411,7 @@ static bool advise(fences_cli *c, const char *path) {
 
 int cmd_fences(int argc, char **argv) {
   fences_cli c = {0};
+  c.n = 1000000;
   int status = parse_options(&c, argc, argv);
   if (status >= 0 && (status != EXIT_SOME_FAILED || c.files.n == 0))
     return status;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -26,7 +27,12 @@ static void gen_usage(FILE *out) {
           "  -size N       every cycle of 2 to N edges over the edges of FILE\n"
           "  -edges FILE   the edges, separated by blanks or newlines\n"
           "                (# starts a comment)\n"
-          "  -o DIR        write DIR/NAME.litmus and DIR/@all (default: print)\n");
+          "  -o DIR        write DIR/NAME.litmus and DIR/@all (default: print)\n"
+          "  -dialect D    write GPU_PTX (default) or PTX (Dat3M's headers\n"
+          "                P0@cta N,gpu N; modelled by ptx-v6.0.cat; no\n"
+          "                .warp placements)\n"
+          "  EDGE may carry the annotation of its source access glued on,\n"
+          "  [acquire.gpu]PodRR, in a cycle and in an edges file\n");
 }
 
 static bool want_arg(int argc, char **argv, int i) {
@@ -69,10 +75,23 @@ static bool write_file(const char *path, const char *text) {
 }
 
 /* Each test to DIR/NAME.litmus, and DIR/@all listing them (as diy). */
+static sc_dialect dialect = SC_DIALECT_GPU_PTX;
+
+/* Dat3M's placements say CTAs and GPUs, not warps. */
+static bool placeable(char **words, int n) {
+  for (int i = 0; dialect == SC_DIALECT_PTX && i < n; i++)
+    if (strstr(words[i], ".warp")) {
+      fprintf(stderr, "scopecat gen: %s: the PTX dialect places threads in "
+                      "CTAs, not warps\n", words[i]);
+      return false;
+    }
+  return true;
+}
+
 static int write_family(sc_test **tests, int n, const char *dir) {
   if (!dir) {
     for (int i = 0; i < n; i++)
-      printf("%s%s", i ? "\n" : "", sc_test_to_string(tests[i]));
+      printf("%s%s", i ? "\n" : "", sc_test_to_dialect(tests[i], dialect));
     return EXIT_ALL_RAN;
   }
   mkdir(dir, 0777);
@@ -84,7 +103,7 @@ static int write_family(sc_test **tests, int n, const char *dir) {
     size_t plen = strlen(dir) + strlen(name) + 9;
     char *path = GC_MALLOC_ATOMIC(plen);
     snprintf(path, plen, "%s/%s.litmus", dir, name);
-    if (!write_file(path, sc_test_to_string(tests[i])))
+    if (!write_file(path, sc_test_to_dialect(tests[i], dialect)))
       return EXIT_SOME_FAILED;
     fprintf(list, "%s.litmus\n", name);
   }
@@ -100,7 +119,7 @@ static int write_family(sc_test **tests, int n, const char *dir) {
 static int gen_family(const char *edges_path, long size, const char *dir) {
   int nedges;
   char **edges = read_edges(edges_path, &nedges);
-  if (!edges)
+  if (!edges || !placeable(edges, nedges))
     return EXIT_SOME_FAILED;
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -121,6 +140,8 @@ static int gen_family(const char *edges_path, long size, const char *dir) {
 }
 
 static int gen_one(char **words, int n, const char *name, const char *dir) {
+  if (!placeable(words, n))
+    return EXIT_SOME_FAILED;
   size_t len = 1;
   for (int i = 0; i < n; i++)
     len += strlen(words[i]) + 1;
@@ -155,6 +176,15 @@ int cmd_gen(int argc, char **argv) {
     } else if (cli_is_option(a, "o")) {
       if (!want_arg(argc, argv, i)) return EXIT_USAGE;
       dir = argv[++i];
+    } else if (cli_is_option(a, "dialect")) {
+      if (!want_arg(argc, argv, i)) return EXIT_USAGE;
+      const char *d = argv[++i];
+      if (strcasecmp(d, "ptx") != 0 && strcasecmp(d, "gpu_ptx") != 0) {
+        fprintf(stderr, "scopecat gen: -dialect expects PTX or GPU_PTX, "
+                        "found '%s'\n", d);
+        return EXIT_USAGE;
+      }
+      dialect = strcasecmp(d, "ptx") == 0 ? SC_DIALECT_PTX : SC_DIALECT_GPU_PTX;
     } else if (cli_is_option(a, "name")) {
       if (!want_arg(argc, argv, i)) return EXIT_USAGE;
       name = argv[++i];
