@@ -38,6 +38,14 @@ __global__ void test_kernel(Params p, const int *__restrict__ role,
     for (int l = 0; l < NLOC; l++)
       addr[l] = LOC_SHARED[l] ? &smem[shslot[inst] * NLOC + l]
                               : &mem[locidx[(long long)inst * NLOC + l]];
+    if (p.warmup) {
+      // stores to this thread's local memory: the first version of this
+      // harness did the like by accident (its parameter block spilled to
+      // the stack) and saw three times as many weak outcomes
+      volatile int local[32];
+      for (int i = 0; i < p.warmup; i++) local[i & 31] = i;
+      sink += local[gt & 31];
+    }
     if (p.sync_spin) {
       atomicAdd(&bar[inst], 1);
       for (int s = 0; s < p.sync_spin; s++)
@@ -151,6 +159,7 @@ int main(int argc, char **argv) {
   if (sb_hi < sb_lo) sb_hi = sb_lo;
   p.spacing = (int)opt(argc, argv, "-spacing", 32);
   p.sync_spin = (int)opt(argc, argv, "-sync-spin", 0);
+  p.warmup = (int)opt(argc, argv, "-warmup", 0);
   p.bank = (int)opt(argc, argv, "-bank-conflicts", 0);
   p.stress_iters = (int)opt(argc, argv, "-stress-iters", 64);
   p.stress_patch = (int)opt(argc, argv, "-stress-patch", 32);
@@ -389,12 +398,12 @@ int main(int argc, char **argv) {
   printf("\nParameters: instances %llu in %lld launches of %d; tpb %d; "
          "test CTAs %d; stress CTAs %d-%d; stress-seq %s; stress-iters %d; "
          "stress-patch %d; stress-regions %d; stress-spread %d; spacing %d; "
-         "sync-spin %d; bank-conflicts %d; shuffle %d; variants %d; "
-         "seed %lld\n",
+         "sync-spin %d; warmup %d; bank-conflicts %d; shuffle %d; "
+         "variants %d; seed %lld\n",
          total, launches, p.ninst, p.tpb, p.test_blocks, sb_lo, sb_hi, seq,
          p.stress_iters, p.stress_patch, p.stress_regions, p.stress_spread,
          p.spacing,
-         p.sync_spin, p.bank, shuffle_on, variants,
+         p.sync_spin, p.warmup, p.bank, shuffle_on, variants,
          opt(argc, argv, "-seed", 1));
   printf("Rate: %.4g instances/s, %.4g weak (condition) per instance\n",
          total / (ms / 1000.0), total ? (double)pos / total : 0.0);

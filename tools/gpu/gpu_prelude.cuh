@@ -20,6 +20,8 @@ struct Params {
   int ninst;          // instances per launch
   int spacing;        // words between two testing locations
   int sync_spin;      // pre-test barrier: spin bound (0: off)
+  int warmup;         // local-memory stores of each testing thread before
+                      // the test (they stagger when threads start)
   int bank;           // general bank conflicts by idle lanes of test warps
   // memory stress as in Sakka et al. (000, Sec. 3): the scratchpad is
   // stress_regions patches of stress_patch words; each launch stresses the
