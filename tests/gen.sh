@@ -145,16 +145,22 @@ lacks "$tmp/out" "no set of fences"
 n=$(grep -c 'minimal fix' "$tmp/out")
 if [ "$n" -eq 219 ]; then ok; else fail "$n tests with fixes, not 219"; fi
 
-# ... and assembles for sm_90 (a sample: ptxas takes ~0.1 s a test)
-if grep -q '^#define HAVE_CUDA 1' "$builddir/config.h" 2>/dev/null; then
-  ptxas=$(sed -n 's/^#define SC_PTXAS "\(.*\)"$/\1/p' "$builddir/config.h")
-  bad=0
-  for f in $(ls "$tmp/fam"/*.litmus | awk 'NR % 67 == 1'); do
+# Assemble every STEP-th test of DIR wrapped in a kernel with $ptxas,
+# counting the ones it rejects in $bad.
+assemble_sample() {
+  for f in $(ls "$1"/*.litmus | awk -v step="$2" 'NR % step == 1'); do
     "$scopecat" parse "$f" | awk -f "$srcdir/tests/ptx_kernel.awk" >"$tmp/k.ptx"
     if ! "$ptxas" -arch=sm_90 "$tmp/k.ptx" -o "$tmp/k.cubin" 2>"$tmp/k.err"; then
       bad=$((bad + 1)); echo "ptxas rejects $f:"; head -3 "$tmp/k.err"
     fi
   done
+}
+
+# ... and assembles for sm_90 (a sample: ptxas takes ~0.1 s a test)
+if grep -q '^#define HAVE_CUDA 1' "$builddir/config.h" 2>/dev/null; then
+  ptxas=$(sed -n 's/^#define SC_PTXAS "\(.*\)"$/\1/p' "$builddir/config.h")
+  bad=0
+  assemble_sample "$tmp/fam" 67
   if [ "$bad" -eq 0 ]; then ok; else fail "ptxas rejected $bad tests"; fi
 else
   echo "SKIP: ptxas (built without CUDA)"
@@ -222,12 +228,7 @@ n=$(grep -c '^Observation .* Sometimes ' "$tmp/out")
 if [ "$n" -eq 230 ]; then ok; else fail "$n allowed, not 230"; fi
 if grep -q '^#define HAVE_CUDA 1' "$builddir/config.h" 2>/dev/null; then
   bad=0
-  for f in $(ls "$tmp/mod"/*.litmus | awk 'NR % 37 == 1'); do
-    "$scopecat" parse "$f" | awk -f "$srcdir/tests/ptx_kernel.awk" >"$tmp/k.ptx"
-    if ! "$ptxas" -arch=sm_90 "$tmp/k.ptx" -o "$tmp/k.cubin" 2>"$tmp/k.err"; then
-      bad=$((bad + 1)); echo "ptxas rejects $f:"; head -3 "$tmp/k.err"
-    fi
-  done
+  assemble_sample "$tmp/mod" 37
   # and atoms with semantics and scope
   "$scopecat" gen -dialect ptx [relaxed.gpu]PodWW [release.gpu]Rfe [acquire.gpu]Rmw [release.gpu]PodWR [relaxed.gpu]Fre >"$tmp/a.litmus"
   "$scopecat" parse "$tmp/a.litmus" | awk -f "$srcdir/tests/ptx_kernel.awk" >"$tmp/k.ptx"

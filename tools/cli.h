@@ -24,6 +24,10 @@ bool cli_collect_logs(file_list *files, const char *arg);
 /* Whether argv[i] is the option `name` (accepting one or two dashes). */
 bool cli_is_option(const char *arg, const char *name);
 
+/* printf into a new GC-owned string. */
+char *cli_format(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+
 int cmd_parse(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
 int cmd_compare(int argc, char **argv);

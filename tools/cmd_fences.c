@@ -8,7 +8,6 @@
 #include "scopecat.h"
 
 #include <gc/gc.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,17 +184,6 @@ static int model_forbids(const sc_test *t, long iterations, void *ctx) {
 
 /* ---- -gpu: the hardware, or an oracle command, as the check ------------- */
 
-static char *xprintf(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(NULL, 0, fmt, ap);
-  va_end(ap);
-  char *s = GC_MALLOC_ATOMIC((size_t)n + 1);
-  va_start(ap, fmt);
-  vsnprintf(s, (size_t)n + 1, fmt, ap);
-  va_end(ap);
-  return s;
-}
 
 /* 'it'\''s': one word for sh. */
 static const char *shell_quote(const char *s) {
@@ -231,8 +219,8 @@ typedef struct oracle {
 static const char *oracle_command(const oracle *o, const char *path, long n) {
   const fences_cli *c = o->c;
   if (c->oracle)
-    return xprintf("%s %s", c->oracle, shell_quote(path));
-  return xprintf("%s gpu run %s -n %ld %s", shell_quote(self_exe()),
+    return cli_format("%s %s", c->oracle, shell_quote(path));
+  return cli_format("%s gpu run %s -n %ld %s", shell_quote(self_exe()),
                  c->gpu_options ? c->gpu_options : "", n, shell_quote(path));
 }
 
@@ -259,7 +247,7 @@ static char *run_capture(const char *cmd, int *status) {
  * log it prints; it passes when no state of the log shows the condition. */
 static int oracle_check(const sc_test *t, long iterations, void *ctx) {
   oracle *o = ctx;
-  const char *path = xprintf("%s/check-%d.litmus", o->dir, ++o->runs);
+  const char *path = cli_format("%s/check-%d.litmus", o->dir, ++o->runs);
   FILE *f = fopen(path, "w");
   if (!f || fputs(sc_test_to_dialect(t, sc_test_dialect(t)), f) == EOF ||
       fclose(f) != 0) {
@@ -267,7 +255,7 @@ static int oracle_check(const sc_test *t, long iterations, void *ctx) {
     return -1;
   }
   long n = o->c->n * iterations;
-  setenv("SCOPECAT_N", xprintf("%ld", n), 1);
+  setenv("SCOPECAT_N", cli_format("%ld", n), 1);
   const char *cmd = oracle_command(o, path, n);
   int status;
   char *log = run_capture(cmd, &status);
@@ -316,7 +304,7 @@ static void print_empirical(const fences_cli *c, const sc_model *m,
                             const sc_fence_advice *model,
                             const sc_fence_advice *hw, int runs) {
   printf("  empirical (%s, %d runs): ",
-         c->oracle ? xprintf("oracle '%s'", c->oracle) : "gpu run", runs);
+         c->oracle ? cli_format("oracle '%s'", c->oracle) : "gpu run", runs);
   int h = fewest(hw), mo = fewest(model);
   if (h < 0) {
     printf("the condition was seen even with a fence at every position\n");
@@ -337,7 +325,7 @@ static void print_empirical(const fences_cli *c, const sc_model *m,
   else
     printf("  hardware needed %s fences as the model: %d%s\n",
            h == mo ? "as many" : "more", h,
-           h == mo ? "" : xprintf(" instead of %d", mo));
+           h == mo ? "" : cli_format(" instead of %d", mo));
   const sc_test *reduced = h ? sc_fence_advice_test(hw, 0) : NULL;
   sc_result *r;
   sc_error *err;
@@ -365,7 +353,7 @@ static bool advise_gpu(const fences_cli *c, const sc_test *t,
   o.dir = GC_STRDUP(o.dir);
   sc_status st = sc_fence_reduce(t, opts, oracle_check, &o, 1, &hw, &err);
   for (int i = 1; i <= o.runs; i++)
-    remove(xprintf("%s/check-%d.litmus", o.dir, i));
+    remove(cli_format("%s/check-%d.litmus", o.dir, i));
   rmdir(o.dir);
   if (st != SC_OK) {
     fprintf(stderr, "%s\n", sc_error_message(err));

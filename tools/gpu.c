@@ -21,7 +21,6 @@
 #include <errno.h>
 #include <limits.h>
 #include <gc/gc.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,17 +96,6 @@ static void gpu_usage(FILE *out) {
 
 /* ---- small helpers --------------------------------------------------------- */
 
-static char *xprintf(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(NULL, 0, fmt, ap);
-  va_end(ap);
-  char *s = GC_MALLOC_ATOMIC((size_t)n + 1);
-  va_start(ap, fmt);
-  vsnprintf(s, (size_t)n + 1, fmt, ap);
-  va_end(ap);
-  return s;
-}
 
 static char *slurp(const char *path) {
   FILE *f = fopen(path, "rb");
@@ -227,9 +215,9 @@ static const char *find_gpudir(const gpu_cli *c) {
     const char *tries[] = {"gpu", "../gpu", "../tools/gpu", "../../tools/gpu",
                            "../share/scopecat/gpu"};
     for (size_t i = 0; i < sizeof tries / sizeof *tries; i++) {
-      char *d = xprintf("%s/%s/gpu_main.cuh", exe, tries[i]);
+      char *d = cli_format("%s/%s/gpu_main.cuh", exe, tries[i]);
       if (file_exists(d))
-        return xprintf("%s/%s", exe, tries[i]);
+        return cli_format("%s/%s", exe, tries[i]);
     }
   }
 #ifdef SC_GPUDIR
@@ -262,7 +250,7 @@ static bool gen_one(const char *path, const char *dir, const char **cu_out,
     fprintf(err, "%s\n", sc_error_message(e));
     return false;
   }
-  const char *cu = xprintf("%s/%s.cu", dir, safe_name(t->name));
+  const char *cu = cli_format("%s/%s.cu", dir, safe_name(t->name));
   FILE *f = fopen(cu, "w");
   if (!f) {
     fprintf(err, "scopecat gpu: %s: %s\n", cu, strerror(errno));
@@ -275,7 +263,7 @@ static bool gen_one(const char *path, const char *dir, const char **cu_out,
     fprintf(err, "%s: SKIP: %s\n", path, why);
     return false;
   }
-  FILE *s = fopen(xprintf("%s/%s.spec", dir, safe_name(t->name)), "w");
+  FILE *s = fopen(cli_format("%s/%s.spec", dir, safe_name(t->name)), "w");
   if (s) {
     for (int i = 0; i < spec->nthreads; i++)
       fprintf(s, "thread %d line %d %s\n", i, spec->threads[i].line,
@@ -374,7 +362,7 @@ static bool read_config(gpu_cli *c, const char *path) {
       fprintf(stderr, "%s:%d:1: expected NAME VALUE\n", path, line);
       return false;
     }
-    int k = opt_index(xprintf("-%s", name));
+    int k = opt_index(cli_format("-%s", name));
     if (k < 0) {
       fprintf(stderr, "%s:%d:1: unknown parameter '%s'\n", path, line, name);
       return false;
@@ -466,7 +454,7 @@ static const char *prog_args(const gpu_cli *c, const char *const *over) {
       if (!strcmp(over[j], prog_opts[i]))
         v = over[j + 1];
     if (v)
-      s = xprintf("%s -%s '%s'", s, prog_opts[i], v);
+      s = cli_format("%s -%s '%s'", s, prog_opts[i], v);
   }
   return s;
 }
@@ -500,16 +488,16 @@ static bool compile(const gpu_cli *c, const char *path, const char *cu,
                     const char *exe, const char *extra, bool source_same,
                     FILE *log) {
   const char *gd = find_gpudir(c);
-  const char *cmd = xprintf(
+  const char *cmd = cli_format(
       "'%s' -O3 -arch=sm_90 -lineinfo -std=c++17 --expt-relaxed-constexpr "
       "-diag-suppress 177 %s -I '%s' -o '%s' '%s' 2>&1",
       c->nvcc, extra, gd, exe, cu);
-  const char *stamp = xprintf("%s.ok", exe);
+  const char *stamp = cli_format("%s.ok", exe);
   char *done = slurp(stamp);
   if (source_same && done && file_exists(exe) &&
-      !strcmp(done, xprintf("%s\n", cmd)))
+      !strcmp(done, cli_format("%s\n", cmd)))
     return true;
-  const char *clog_path = xprintf("%s.log", exe);
+  const char *clog_path = cli_format("%s.log", exe);
   FILE *clog = fopen(clog_path, "w");
   int rc = shell(cmd, clog ? clog : log);
   if (clog)
@@ -529,7 +517,7 @@ static bool compile(const gpu_cli *c, const char *path, const char *cu,
 /* optcheck on the SASS of the binary itself; prints the test threads'
  * SASS and the verdict to `log`. */
 static void optcheck_binary(built *b, const char *exe, FILE *log) {
-  const char *dis = xprintf(
+  const char *dis = cli_format(
       "cd '%s' && rm -f *.cubin && cuobjdump -xelf all '%s' >/dev/null 2>&1 && "
       "nvdisasm -g -c $(ls *.sm_90*.cubin | head -1) > '%s.sass' 2>/dev/null",
       b->dir, exe, exe);
@@ -538,7 +526,7 @@ static void optcheck_binary(built *b, const char *exe, FILE *log) {
     fprintf(log, "optcheck: not run (no cuobjdump/nvdisasm)\n");
     return;
   }
-  FILE *f = fopen(xprintf("%s.sass", exe), "r");
+  FILE *f = fopen(cli_format("%s.sass", exe), "r");
   b->optcheck_ok = f && gpu_optcheck(f, &b->spec, log);
   if (f)
     fclose(f);
@@ -554,7 +542,7 @@ static bool build(const gpu_cli *c, const char *path, built *b, FILE *log) {
   const char *dir;
   if (c->keep) {
     mkdir(c->keep, 0777);
-    dir = xprintf("%s/%s", c->keep,
+    dir = cli_format("%s/%s", c->keep,
                   safe_name(strrchr(path, '/') ? strrchr(path, '/') + 1 : path));
     mkdir(dir, 0777);
   } else {
@@ -568,12 +556,12 @@ static bool build(const gpu_cli *c, const char *path, built *b, FILE *log) {
   }
   const char *cu;
   const char *tname = safe_name(b->test->name);
-  char *old = slurp(xprintf("%s/%s.cu", dir, tname));
+  char *old = slurp(cli_format("%s/%s.cu", dir, tname));
   if (!gen_one(path, dir, &cu, &b->spec, log))
     return false;
   char *now = slurp(cu);
   bool same = old && now && !strcmp(old, now);
-  b->exe = xprintf("%s/prog", dir);
+  b->exe = cli_format("%s/prog", dir);
   if (!compile(c, path, cu, b->exe, "", same, log))
     return false;
   optcheck_binary(b, b->exe, log);
@@ -581,7 +569,7 @@ static bool build(const gpu_cli *c, const char *path, built *b, FILE *log) {
     return true;
   fprintf(log, "optcheck: retrying with ptxas optimisation off "
                "(-Xptxas -O0)\n");
-  b->exe = xprintf("%s/prog-O0", dir);
+  b->exe = cli_format("%s/prog-O0", dir);
   if (!compile(c, path, cu, b->exe, "-Xptxas -O0", same, log))
     return false;
   optcheck_binary(b, b->exe, log);
@@ -627,7 +615,7 @@ static int run_one(const gpu_cli *c, const char *path, int device, FILE *log) {
                  "test's accesses in order; no histogram reported\n");
     return 1;
   }
-  const char *cmd = xprintf("'%s' %s -device %d 2>&1", b.exe, prog_args(c, NULL),
+  const char *cmd = cli_format("'%s' %s -device %d 2>&1", b.exe, prog_args(c, NULL),
                             device);
   int rc = shell_limited(cmd, log, c->timeout);
   if (rc == SHELL_TIMED_OUT)
@@ -637,7 +625,7 @@ static int run_one(const gpu_cli *c, const char *path, int device, FILE *log) {
   print_command(log, c, path);
   fprintf(log, "Program: %s\n", cmd);
   if (!c->keep) {
-    shell(xprintf("rm -rf '%s'", b.dir), NULL);
+    shell(cli_format("rm -rf '%s'", b.dir), NULL);
   }
   return rc != 0;
 }
@@ -660,7 +648,7 @@ static int cmd_gpu_run(gpu_cli *c) {
     if (pid == 0) {
       int fails = 0;
       for (int i = g; i < c->files.n; i += ngpu) {
-        FILE *log = fopen(xprintf("%s/%d.log", ldir, i), "w");
+        FILE *log = fopen(cli_format("%s/%d.log", ldir, i), "w");
         if (!log)
           continue;
         fails += run_one(c, c->files.paths[i], g, log);
@@ -685,7 +673,7 @@ static int cmd_gpu_run(gpu_cli *c) {
       status = EXIT_SOME_FAILED;
   }
   for (int i = 0; i < c->files.n; i++) {
-    char *text = slurp(xprintf("%s/%d.log", ldir, i));
+    char *text = slurp(cli_format("%s/%d.log", ldir, i));
     if (!text)
       continue;
     fputs(text, stdout);
@@ -696,14 +684,14 @@ static int cmd_gpu_run(gpu_cli *c) {
       char *dot = strrchr(name, '.');
       if (dot)
         *dot = '\0';
-      FILE *f = fopen(xprintf("%s/%s.txt", c->outdir, name), "w");
+      FILE *f = fopen(cli_format("%s/%s.txt", c->outdir, name), "w");
       if (f) {
         fputs(text, f);
         fclose(f);
       }
     }
   }
-  shell(xprintf("rm -rf '%s'", ldir), NULL);
+  shell(cli_format("rm -rf '%s'", ldir), NULL);
   fflush(stdout);
   return status;
 }
@@ -765,7 +753,7 @@ static double score_setting(tuner *tu, const char *const *over) {
   for (int j = 0; over[j]; j += 2)
     fprintf(stderr, " -%s %s", over[j], over[j + 1]);
   for (int i = 0; i < tu->c->files.n; i++) {
-    const char *cmd = xprintf("'%s' %s 2>&1", tu->bs[i].exe,
+    const char *cmd = cli_format("'%s' %s 2>&1", tu->bs[i].exe,
                               prog_args(tu->c, over));
     char *out = NULL;
     size_t len = 0;
@@ -835,7 +823,7 @@ static const char **access_sequences(int max_len, int *n) {
     for (int bits = 0; bits < 1 << k; bits++) {
       char *s = "";
       for (int i = 0; i < k; i++)
-        s = xprintf("%s%s%s", s, i ? "," : "", bits >> i & 1 ? "st" : "ld");
+        s = cli_format("%s%s%s", s, i ? "," : "", bits >> i & 1 ? "st" : "ld");
       seqs[(*n)++] = s;
     }
   return seqs;
@@ -921,7 +909,7 @@ static int cmd_gpu_tune(gpu_cli *c) {
   free(text);
   if (!c->keep)
     for (int i = 0; i < c->files.n; i++)
-      shell(xprintf("rm -rf '%s'", tu.bs[i].dir), NULL);
+      shell(cli_format("rm -rf '%s'", tu.bs[i].dir), NULL);
   return EXIT_ALL_RAN;
 }
 

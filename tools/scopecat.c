@@ -7,6 +7,7 @@
 
 #include <dirent.h>
 #include <gc/gc.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +85,18 @@ bool cli_collect(file_list *files, const char *arg) {
 bool cli_collect_logs(file_list *files, const char *arg) {
   static const char *const logs[] = {".txt", ".log", NULL};
   return collect(files, arg, logs);
+}
+
+char *cli_format(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  char *s = GC_MALLOC_ATOMIC((size_t)n + 1);
+  va_start(ap, fmt);
+  vsnprintf(s, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  return s;
 }
 
 bool cli_is_option(const char *arg, const char *name) {
