@@ -187,6 +187,10 @@ int sc_cat_analysis_nchecks(const sc_cat_analysis *a);
 const struct sc_cat_test *sc_cat_analysis_check(const sc_cat_analysis *a, int i,
                                                 sc_cat_dep *dep);
 
+/* Whether some flag or undefined_unless test of the model (its includes,
+ * procedures and branches too) may raise a flag; skipped ones do not. */
+bool sc_cat_model_may_flag(const sc_cat_model *m, const sc_cat_eval_options *opts);
+
 /* The final value of a top-level name, forcing it if the model never used
  * it.  *out is NULL when the name is unbound.  Forcing may fail (the
  * binding has an error the evaluation never reached).  A result keeps its

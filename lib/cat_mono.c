@@ -443,3 +443,36 @@ bool sc_cat_analysis_is_static(const sc_cat_analysis *a, const sc_cat_bind *b) {
       return true;
   return false;
 }
+
+/* ---- Flags ----------------------------------------------------------------- */
+
+static bool prog_may_flag(const sc_cat_prog *p, const sc_cat_eval_options *opts);
+
+static bool ins_may_flag(const sc_cat_ins *ins, const sc_cat_eval_options *opts) {
+  switch (ins->kind) {
+  case IN_TEST:
+    return (ins->test->type == TT_FLAG || ins->test->type == TT_UNDEFINED_UNLESS) &&
+           !skipped(opts, ins->test->name);
+  case IN_INCLUDE:
+    return prog_may_flag(ins->included, opts);
+  case IN_MATCH:
+    for (int i = 0; i < ins->ncases; i++)
+      if (prog_may_flag(&ins->cases[i], opts))
+        return true;
+    return ins->dflt && prog_may_flag(ins->dflt, opts);
+  default: /* procedures, forall, if: their bodies */
+    return prog_may_flag(&ins->body, opts) || prog_may_flag(&ins->other, opts);
+  }
+}
+
+static bool prog_may_flag(const sc_cat_prog *p, const sc_cat_eval_options *opts) {
+  for (int i = 0; p && i < p->n; i++)
+    if (ins_may_flag(p->ins[i], opts))
+      return true;
+  return false;
+}
+
+bool sc_cat_model_may_flag(const sc_cat_model *m, const sc_cat_eval_options *opts) {
+  return prog_may_flag(&m->prelude, opts) || prog_may_flag(&m->bell, opts) ||
+         prog_may_flag(&m->prog, opts);
+}

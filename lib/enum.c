@@ -152,6 +152,10 @@ typedef struct search {
   bool want_syncbar;    /* the model names syncbar: barriers are scheduled */
   bool want_sync_fence; /* the model names sync_fence: fence.sc is ordered */
   bool prune;           /* cut branches early (not -noprune, not -through) */
+  /* co is chosen before rf: with co known, fr and po cut most rf choices.
+   * Only when nothing reported depends on the order executions are met
+   * in (no drawings, no flags: states are sorted, counts are sums). */
+  bool co_first;
   long nodes;           /* partial candidates looked at */
   /* per depth: partial candidates looked at, and those cut */
   long tries[MAX_DEPTH_STATS], cuts[MAX_DEPTH_STATS], passes[MAX_DEPTH_STATS];
@@ -189,6 +193,8 @@ typedef struct candidate {
   int *reads, **cands, *ncands;
   int rf_left;   /* reads 0..rf_left-1 are not chosen yet */
   bool co_choices; /* some location has two writes or more to order */
+  int rf_depth;    /* the search depth of the first read chosen */
+  bool rf_choices; /* some read has two candidate writes or more */
   sc_rel *rf_low, *co_low; /* the choices so far: x->rf and x->co point here */
   sc_rel *rf_up, *co_up; /* upper bounds, for prune groups that want them */
   prune_group groups[4];
@@ -474,11 +480,21 @@ static int co_step(void *ctx, const uint32_t *below, uint32_t placed) {
 
 /* The orders of location l, then those of the locations before it; every
  * choice made: one candidate. */
+static sc_status rf_level(search *s, candidate *cd, int k);
+
+/* What comes once rf, or co, is chosen. */
+static sc_status after_rf(search *s, candidate *cd) {
+  return s->co_first ? evaluate(s, cd) : co_level(s, cd, cd->nlocs - 1);
+}
+
+static sc_status after_co(search *s, candidate *cd) {
+  build_co(cd->co_low, cd->co, cd->nlocs);
+  return s->co_first ? rf_level(s, cd, cd->nreads) : evaluate(s, cd);
+}
+
 static sc_status co_level(search *s, candidate *cd, int l) {
-  if (l < 0) {
-    build_co(cd->co_low, cd->co, cd->nlocs);
-    return evaluate(s, cd);
-  }
+  if (l < 0)
+    return after_co(s, cd);
   co_choice *c = &cd->co[l];
   if (c->n == 0)
     return co_level(s, cd, l - 1);
@@ -493,18 +509,24 @@ static sc_status co_level(search *s, candidate *cd, int l) {
   return w.st;
 }
 
-/* Reads k-1 down to 0 still to choose, then co. */
+/* Reads k-1 down to 0 still to choose, then what follows rf.  A read with
+ * one candidate write was given it from the start (each_rf). */
 static sc_status rf_level(search *s, candidate *cd, int k) {
   if (k == 0)
-    return co_level(s, cd, cd->nlocs - 1);
-  int r = k - 1, depth = cd->nreads - k;
+    return after_rf(s, cd);
+  int r = k - 1, depth = cd->rf_depth + cd->nreads - k;
+  if (cd->ncands[r] == 1) {
+    cd->rf_left = r;
+    /* with rf complete and co to choose, the last look before co */
+    int ok = r == 0 && !s->co_first && cd->co_choices && cd->rf_choices
+                 ? may_complete(s, cd, depth)
+                 : 1;
+    return ok < 0 ? SC_ERR_LIMIT : ok ? rf_level(s, cd, r) : SC_OK;
+  }
   cd->rf_left = r;
   for (int j = 0; j < cd->ncands[r]; j++) {
     sc_rel_add(cd->rf_low, cd->cands[r][j], cd->reads[r]);
-    /* a forced read adds nothing to look at, but for the last one: rf
-     * is then complete and co has choices (values fix most rf) */
-    bool look = cd->ncands[r] > 1 || (r == 0 && cd->co_choices);
-    int ok = look ? may_complete(s, cd, depth) : 1;
+    int ok = may_complete(s, cd, depth);
     sc_status st = ok < 0 ? SC_ERR_LIMIT : ok ? rf_level(s, cd, r) : SC_OK;
     sc_rel_remove(cd->rf_low, cd->cands[r][j], cd->reads[r]);
     cd->rf_left = r;
@@ -514,11 +536,20 @@ static sc_status rf_level(search *s, candidate *cd, int k) {
   return SC_OK;
 }
 
-/* Every rf and co for the traces in x. */
+/* Every rf and co for the traces in x: the reads with one candidate write
+ * read from it from the start, as every completion has it. */
 static sc_status each_rf(search *s, candidate *cd) {
   sc_rel_clear(cd->rf_low);
+  for (int k = 0; k < cd->nreads; k++)
+    if (cd->ncands[k] == 1)
+      sc_rel_add(cd->rf_low, cd->cands[k][0], cd->reads[k]);
+  cd->rf_left = cd->nreads;
   build_co(cd->co_low, cd->co, cd->nlocs);
-  return rf_level(s, cd, cd->nreads);
+  /* one look before any choice: the reads' values may already be wrong */
+  int ok = may_complete(s, cd, 0);
+  if (ok <= 0)
+    return ok < 0 ? SC_ERR_LIMIT : SC_OK;
+  return s->co_first ? co_level(s, cd, cd->nlocs - 1) : rf_level(s, cd, cd->nreads);
 }
 
 /* The candidate writes of each read; false when a read has none (the
@@ -570,12 +601,15 @@ static sc_status co_choices(search *s, candidate *cd) {
     else
       c->writes[c->n++] = i;
   }
-  int depth = cd->nreads;
+  int depth = s->co_first ? 1 : 1 + cd->nreads; /* depth 0: the root */
   for (int l = cd->nlocs - 1; l >= 0; l--) {
     cd->co[l].depth = depth;
     depth += cd->co[l].n;
     cd->co_choices |= cd->co[l].n > 1;
   }
+  cd->rf_depth = s->co_first ? depth : 1;
+  for (int k = 0; k < cd->nreads; k++)
+    cd->rf_choices |= cd->ncands[k] > 1;
   return SC_OK;
 }
 
@@ -892,6 +926,8 @@ sc_status sc_simulate(const sc_test *t, const sc_model *m,
   s.eval.nskip = s.opts.nskip;
   s.prune = !s.opts.noprune && !s.opts.through;
   s.eval.transient = true; /* record() reads the outcome at once */
+  s.co_first = s.prune && s.opts.show == SC_SHOW_NONE &&
+               !sc_cat_model_may_flag(m->cat, &s.eval);
   s.r = sc_alloc(sizeof(sc_result));
   s.r->test = t;
   choose_observed(s.r, t);

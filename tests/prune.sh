@@ -101,16 +101,14 @@ has "$tmp/out" "Positive: 2 Negative: 4"
 # Full enumeration: each load reads one of 3 writes (9 rf) times 2 co
 # orders = 18 candidates.  SC allows co 1<2 only, and the loads see x
 # grow: r0 <= r1 in the order 0 < 1 < 2, 6 executions.
-# With cuts, rf is chosen first (r1, then r0) while co is known only to
-# start at the initial write, and a branch is cut once po | rf | co | fr
-# (or po-loc | rf | co | fr) has a cycle:
-#   r1 reads 0: fr takes r1 to both stores, so r0 reading 1 or 2 closes
-#               a cycle (st -rf-> r0 -po-> r1 -fr-> st): 1 branch left
-#   r1 reads 1: no fr leaves r1 yet: r0 may read 0, 1 or 2: 3 branches
-#   r1 reads 2: likewise, 3 branches
-# 7 rf branches reach co, each with its 2 orders: 14 candidates (the order
-# 2<1 fails only on the complete candidate: a total order of two writes
-# has no partial step).
+# With cuts: the stores' values are distinct, so each choice of the values
+# the loads read (9 combinations of traces) fixes rf, and each combination
+# is looked at once before co is chosen, with co known only to start at
+# the initial write.  po | rf | co | fr (and po-loc | ...) already has a
+# cycle when r1 reads 0 (fr takes r1 to both stores) and r0 reads 1 or 2
+# (st -rf-> r0 -po-> r1 -fr-> st): 2 combinations cut, 7 left, each with
+# its 2 orders of co: 14 candidates (the order 2<1 fails only on complete
+# candidates: a total order of two writes has no partial step).
 cat >"$tmp/two.litmus" <<'EOF'
 GPU_PTX two-stores-two-loads
 {
