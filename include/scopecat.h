@@ -139,6 +139,8 @@ typedef struct sc_sim_options {
   const char *const *variants; /* herd's -variant: the names a model's
                                   `if "name"` sees as set */
   int nvariants;
+  int noprune;           /* evaluate every candidate: no branch is cut early
+                            (the figures are the same; for checking that) */
 } sc_sim_options;
 
 /* What a model allows for one test: the final states of the allowed

@@ -66,6 +66,11 @@ int sc_cat_env_nevents(const sc_cat_env *env);
 void sc_cat_env_bind_set(sc_cat_env *env, const char *name, const sc_set *s);
 void sc_cat_env_bind_rel(sc_cat_env *env, const char *name, const sc_rel *r);
 
+/* The names the caller rebinds from one candidate to the next (rf, co...):
+ * rebinding any other name drops what evaluations kept (see `analysis`
+ * below). */
+void sc_cat_env_set_dynamic(sc_cat_env *env, const char *const *names, int n);
+
 /* ---- Values (what a model's names are bound to) -------------------------- */
 
 typedef struct sc_cat_value sc_cat_value;
@@ -130,6 +135,18 @@ typedef struct sc_cat_eval_options {
   bool keep_going; /* evaluate every check after a failed one (herd stops at
                       the first failure: checks and flags after it are not
                       recorded) */
+  /* From sc_cat_analyse for this model and environment: the bindings that
+   * depend on no choice are kept from one evaluation to the next while the
+   * environment's fixed names stay bound to the same values. */
+  const struct sc_cat_analysis *analysis;
+  /* When nonzero, only these checks run (others, flags and `when` tests
+   * are skipped, not recorded): a quick "does one of them fail?". */
+  const struct sc_cat_test *const *only;
+  int nonly;
+  /* The caller reads the outcome (checks, flags) before it rebinds any
+   * name or changes these options, and never looks at out->result's
+   * values: the evaluation copies neither (the enumerator's hot loop). */
+  bool transient;
 } sc_cat_eval_options;
 
 /* Run the model on one candidate execution.  `opts` may be NULL.  Errors in
@@ -138,6 +155,41 @@ typedef struct sc_cat_eval_options {
 sc_status sc_cat_eval(const sc_cat_model *m, const sc_cat_env *env,
                       const sc_cat_eval_options *opts, sc_cat_outcome *out,
                       sc_error **err);
+
+/* ---- Dependence on the caller's choices (cat_mono.c) --------------------- */
+
+/* The caller numbers its per-candidate choices (inputs 0..7: rf, co...).
+ * A value's dependence: the inputs it may grow with as they grow (up) and
+ * those it may shrink with (down); an input in both is unknown. */
+typedef struct sc_cat_dep {
+  uint32_t up, down;
+} sc_cat_dep;
+
+/* A base name the caller rebinds per candidate, and how it depends on the
+ * inputs (rf: up on rf; fr: up on rf and co; FW: down on co...). */
+typedef struct sc_cat_dynamic {
+  const char *name;
+  sc_cat_dep dep;
+} sc_cat_dynamic;
+
+typedef struct sc_cat_analysis sc_cat_analysis;
+
+/* Analyse model m over the names of `base` (its entries, not their values),
+ * the other names being fixed.  Checks named in opts->skipchecks, flags and
+ * checks the analysis cannot place (inside procedures, after forall, with,
+ * match or if instructions) are left out. */
+sc_cat_analysis *sc_cat_analyse(const sc_cat_model *m, const sc_cat_env *base,
+                                const sc_cat_dynamic *dyn, int ndyn,
+                                const sc_cat_eval_options *opts);
+/* The checks found (i < nchecks): each with the dependence of its failure
+ * (a negated test's is flipped), for `only`. */
+int sc_cat_analysis_nchecks(const sc_cat_analysis *a);
+const struct sc_cat_test *sc_cat_analysis_check(const sc_cat_analysis *a, int i,
+                                                sc_cat_dep *dep);
+
+/* Whether some flag or undefined_unless test of the model (its includes,
+ * procedures and branches too) may raise a flag; skipped ones do not. */
+bool sc_cat_model_may_flag(const sc_cat_model *m, const sc_cat_eval_options *opts);
 
 /* The final value of a top-level name, forcing it if the model never used
  * it.  *out is NULL when the name is unbound.  Forcing may fail (the

@@ -108,6 +108,7 @@ struct sc_cat_env_entry {
   unsigned hash;     /* of the name: most lookups compare no strings */
   const sc_set *set; /* exactly one of set and rel */
   const sc_rel *rel;
+  bool dynamic;      /* named by sc_cat_env_set_dynamic */
 };
 
 /* What sc_cat_eval made of the entries for one model, kept for the next
@@ -119,6 +120,14 @@ typedef struct cat_env_memo {
   const cat_env **chain; /* chain[i]: the bindings of entries 0..i */
   int valid;             /* chain[0..valid-1] are up to date */
   int cap;
+  /* The thunks of the bindings that depend on no choice (cat_mono.c),
+   * kept while the analysis and the fixed entries (static_gen) stay the
+   * same: an open-addressing table from binding to thunk. */
+  const sc_cat_analysis *kept_for;
+  unsigned long kept_gen;
+  const sc_cat_bind **kept_binds;
+  cat_thunk **kept;
+  int nkept, capkept; /* capkept: a power of two, or 0 */
 } cat_env_memo;
 
 struct sc_cat_env {
@@ -127,6 +136,9 @@ struct sc_cat_env {
   int n, cap;
   const char *usage_error; /* a bad bind, reported by sc_cat_eval */
   cat_env_memo *memo;
+  const char **dynamic;     /* sc_cat_env_set_dynamic's names */
+  int ndynamic;
+  unsigned long static_gen; /* bumped when another name is (re)bound */
 };
 
 /* ---- The context of one evaluation --------------------------------------- */
@@ -141,6 +153,7 @@ struct cat_ctx {
   int run_depth;             /* nested `with ... from` branches */
   int max_fix;               /* iterations allowed per `let rec` */
   const sc_cat_eval_options *opts;
+  cat_env_memo *memo;        /* the caller's environment's */
   const sc_rel *id, *unv;    /* built on first use, shared, never changed */
   const sc_set *all;
   int next_id;
@@ -226,6 +239,11 @@ const cat_env *sc_cat_bind_rec(cat_ctx *c, const sc_cat_bind *binds, int n,
 sc_cat_value *sc_cat_eval_rel_or_set(cat_ctx *c, const sc_cat_exp *e,
                                      const cat_env *env);
 bool sc_cat_variant_set(cat_ctx *c, const sc_cat_vcond *v);
+
+/* ---- cat_mono.c ---------------------------------------------------------- */
+
+/* Whether binding b depends on no choice (its thunk may be kept). */
+bool sc_cat_analysis_is_static(const sc_cat_analysis *a, const sc_cat_bind *b);
 
 /* ---- cat_prim.c ---------------------------------------------------------- */
 

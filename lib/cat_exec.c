@@ -35,6 +35,26 @@ static unsigned name_hash(const char *name) {
   return h;
 }
 
+static bool is_dynamic(const sc_cat_env *env, const char *name) {
+  for (int i = 0; i < env->ndynamic; i++)
+    if (strcmp(env->dynamic[i], name) == 0)
+      return true;
+  return false;
+}
+
+void sc_cat_env_set_dynamic(sc_cat_env *env, const char *const *names, int n) {
+  if (!env)
+    return;
+  env->dynamic = sc_alloc(sizeof(char *) * (size_t)(n > 0 ? n : 1));
+  for (int i = 0; i < n; i++)
+    env->dynamic[i] = sc_strdup(names[i]);
+  env->ndynamic = n > 0 ? n : 0;
+  for (int i = 0; i < env->n; i++)
+    env->entries[i].dynamic = is_dynamic(env, env->entries[i].name);
+  env->static_gen++;
+}
+
+
 static void env_bind(sc_cat_env *env, const char *name, const sc_set *s,
                      const sc_rel *r) {
   if (!env)
@@ -52,15 +72,23 @@ static void env_bind(sc_cat_env *env, const char *name, const sc_set *s,
     return;
   }
   unsigned h = name_hash(name);
-  struct sc_cat_env_entry entry = {sc_strdup(name), h, s ? sc_set_copy(s) : NULL,
-                                   r ? sc_rel_copy(r) : NULL};
+  struct sc_cat_env_entry entry = {NULL, h, s ? sc_set_copy(s) : NULL,
+                                   r ? sc_rel_copy(r) : NULL, false};
   for (int i = 0; i < env->n; i++)
     if (env->entries[i].hash == h && strcmp(env->entries[i].name, name) == 0) {
+      entry.name = env->entries[i].name;
+      entry.dynamic = env->entries[i].dynamic;
+      if (!entry.dynamic)
+        env->static_gen++;
       env->entries[i] = entry;
       if (env->memo->valid > i)
         env->memo->valid = i;
       return;
     }
+  entry.name = sc_strdup(name);
+  entry.dynamic = is_dynamic(env, name);
+  if (!entry.dynamic)
+    env->static_gen++;
   sc_grow(&env->entries, &env->cap, env->n + 1, sizeof *env->entries);
   env->entries[env->n++] = entry;
 }
@@ -216,8 +244,20 @@ static int test_holds(cat_ctx *c, const sc_cat_test *t, const cat_env *env,
   return t->negated ? !ok : ok;
 }
 
+/* With opts->only, whether t is one of the checks to run. */
+static bool wanted(const cat_ctx *c, const sc_cat_test *t) {
+  if (!c->opts || !c->opts->nonly)
+    return true;
+  for (int i = 0; i < c->opts->nonly; i++)
+    if (c->opts->only[i] == t)
+      return true;
+  return false;
+}
+
 static bool exec_test(cat_ctx *c, cat_state *st, const sc_cat_ins *ins,
                       const sc_cat_test *t) {
+  if (!wanted(c, t))
+    return true;
   sc_cat_check check = {check_name(t), ins->file, t->line, true,
                         t->type == TT_FLAG || t->type == TT_UNDEFINED_UNLESS,
                         false, NULL};
@@ -269,21 +309,94 @@ static bool rec_check(cat_ctx *c, const cat_env *env, void *arg) {
 
 static bool run(cat_ctx *c, cat_state st, const kont *k, cat_state *out);
 
+/* ---- Bindings kept from one evaluation to the next ------------------------ */
+
+static unsigned kept_slot(const sc_cat_bind *b, int cap) {
+  return (unsigned)(((uintptr_t)b >> 4) * 2654435761u) & (unsigned)(cap - 1);
+}
+
+/* The thunk kept for b, or NULL. */
+static cat_thunk *kept_thunk(const cat_env_memo *memo, const sc_cat_bind *b) {
+  if (!memo->capkept)
+    return NULL;
+  for (unsigned i = kept_slot(b, memo->capkept); memo->kept_binds[i];
+       i = (i + 1) & (unsigned)(memo->capkept - 1))
+    if (memo->kept_binds[i] == b)
+      return memo->kept[i];
+  return NULL;
+}
+
+static void keep_put(cat_env_memo *memo, const sc_cat_bind *b, cat_thunk *t) {
+  unsigned i = kept_slot(b, memo->capkept);
+  while (memo->kept_binds[i] && memo->kept_binds[i] != b)
+    i = (i + 1) & (unsigned)(memo->capkept - 1);
+  if (!memo->kept_binds[i])
+    memo->nkept++;
+  memo->kept_binds[i] = b;
+  memo->kept[i] = t;
+}
+
+/* The table stays at most half full. */
+static void keep_thunk(cat_env_memo *memo, const sc_cat_bind *b, cat_thunk *t) {
+  if (2 * (memo->nkept + 1) > memo->capkept) {
+    const sc_cat_bind **ob = memo->kept_binds;
+    cat_thunk **ot = memo->kept;
+    int ocap = memo->capkept;
+    memo->capkept = ocap ? 2 * ocap : 64;
+    memo->kept_binds = sc_alloc(sizeof *ob * (size_t)memo->capkept);
+    memo->kept = sc_alloc(sizeof *ot * (size_t)memo->capkept);
+    memo->nkept = 0;
+    for (int i = 0; i < ocap; i++)
+      if (ob[i])
+        keep_put(memo, ob[i], ot[i]);
+  }
+  keep_put(memo, b, t);
+}
+
+static void drop_kept(cat_env_memo *memo) {
+  memo->kept_binds = NULL;
+  memo->kept = NULL;
+  memo->nkept = memo->capkept = 0;
+}
+
+/* The memo of the caller's environment when this evaluation may keep
+ * bindings in it, else NULL. */
+static cat_env_memo *keeping(const cat_ctx *c) {
+  return c->opts && c->opts->analysis ? c->memo : NULL;
+}
+
+/* One binding of a let.  One that depends on no choice is bound to the
+ * thunk of the last evaluation: its value, once forced, is shared. */
+static const cat_env *bind_one(cat_ctx *c, const sc_cat_bind *b, const cat_env *env) {
+  cat_env_memo *memo = keeping(c);
+  if (!memo || !sc_cat_analysis_is_static(c->opts->analysis, b))
+    return sc_cat_bind_lets(c, b, 1, env);
+  cat_thunk *t = kept_thunk(memo, b);
+  if (t)
+    return sc_cat_env_thunk(env, b->pat.names[0], t);
+  const cat_env *out = sc_cat_bind_lets(c, b, 1, env);
+  keep_thunk(memo, b, sc_cat_env_find(out, b->pat.names[0]));
+  return out;
+}
+
 /* A prelude let binds only what the caller's environment leaves unbound. */
 static const cat_env *exec_let(cat_ctx *c, const sc_cat_ins *ins, const cat_env *env) {
   if (!ins->is_default)
-    return sc_cat_bind_lets(c, ins->binds, ins->nbinds, env);
+    return ins->nbinds == 1 ? bind_one(c, &ins->binds[0], env)
+                            : sc_cat_bind_lets(c, ins->binds, ins->nbinds, env);
   for (int i = 0; i < ins->nbinds; i++) {
     const sc_cat_pat *pat = &ins->binds[i].pat;
     if (!pat->is_tuple && pat->names[0] && base_binds(c, pat->names[0]))
       continue;
-    env = sc_cat_bind_lets(c, &ins->binds[i], 1, env);
+    env = bind_one(c, &ins->binds[i], env);
   }
   return env;
 }
 
 static bool exec_rec(cat_ctx *c, cat_state *st, const sc_cat_ins *ins) {
   const sc_cat_test *t = ins->test;
+  if (c->opts && c->opts->nonly)
+    t = NULL; /* a quick look at some checks only */
   bool use_test = t && !skipped(c, t->name);
   rec_test rt = {t};
   bool check_failed = false;
@@ -713,13 +826,21 @@ sc_status sc_cat_eval(const sc_cat_model *m, const sc_cat_env *env,
     return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0, "%s", env->usage_error);
   cat_ctx *c = sc_alloc(sizeof *c);
   c->model = m;
-  c->base = snapshot_env(env);
+  bool transient = opts && opts->transient;
+  c->base = transient ? env : snapshot_env(env);
   c->n = env->nevents;
-  c->opts = copy_options(opts);
+  c->opts = transient ? opts : copy_options(opts);
   c->max_fix = opts && opts->max_fixpoint_iterations > 0
                    ? opts->max_fixpoint_iterations
                    : CAT_DEFAULT_MAX_FIX;
   cat_state st = {0};
+  c->memo = env->memo;
+  if (opts && opts->analysis && (c->memo->kept_for != opts->analysis ||
+                                 c->memo->kept_gen != env->static_gen)) {
+    drop_kept(c->memo); /* a fixed name was rebound: start afresh */
+    c->memo->kept_for = opts->analysis;
+    c->memo->kept_gen = env->static_gen;
+  }
   c->base_env = bind_base(c, env);
   st.env = sc_cat_add_prims(c, c->base_env);
   const kont *k = seq_kont(&m->prelude, 0,
@@ -727,6 +848,7 @@ sc_status sc_cat_eval(const sc_cat_model *m, const sc_cat_env *env,
   cat_state final;
   if (!run(c, st, k, &final)) {
     sc_status status = c->error ? c->error->status : SC_ERR_SEMANTIC;
+    drop_kept(c->memo); /* a failed force may have left a thunk busy */
     if (err)
       *err = c->error;
     memset(out, 0, sizeof *out);
@@ -744,6 +866,7 @@ static sc_status force_for_caller(const sc_cat_result *r, cat_thunk *t,
   sc_cat_value *v = sc_cat_force(c, t);
   if (!v) {
     sc_status status = c->error ? c->error->status : SC_ERR_SEMANTIC;
+    drop_kept(c->memo); /* a failed force may have left a thunk busy */
     if (err)
       *err = c->error;
     c->error = NULL;

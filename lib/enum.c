@@ -134,6 +134,12 @@ static void record_flags(sc_result *r, const sc_cat_outcome *o) {
 
 /* ---- The search ---------------------------------------------------------- */
 
+/* The choices the model's values depend on (cat_mono.c's inputs). */
+enum { IN_RF = 1, IN_CO = 2, IN_BAR = 4, IN_FENCE = 8 };
+
+/* What the adaptive cutting keeps per depth of the search tree. */
+#define MAX_DEPTH_STATS 256
+
 typedef struct search {
   const sc_test *t;
   const sc_model *m;
@@ -145,38 +151,100 @@ typedef struct search {
   bool partial_co;      /* co need not be total (the PTX dialect, as Dat3M) */
   bool want_syncbar;    /* the model names syncbar: barriers are scheduled */
   bool want_sync_fence; /* the model names sync_fence: fence.sc is ordered */
+  bool prune;           /* cut branches early (not -noprune, not -through) */
+  /* co is chosen before rf: with co known, fr and po cut most rf choices.
+   * Only when nothing reported depends on the order executions are met
+   * in (no drawings, no flags: states are sorted, counts are sums). */
+  bool co_first;
+  long nodes;           /* partial candidates looked at */
+  /* per depth: partial candidates looked at, and those cut */
+  long tries[MAX_DEPTH_STATS], cuts[MAX_DEPTH_STATS], passes[MAX_DEPTH_STATS];
   sc_error *err;
 } search;
 
-/* Per location: its writes (not the initial one) and the orders co may put
- * them in (total, or partial for a partial co); `pick` is the one tried. */
+/* Per location: its writes (not the initial one) and the order co puts
+ * them in so far (order.h's walk: complete once every write is placed). */
 typedef struct co_choice {
   int init;    /* the initial write */
   int *writes;
   int n;
-  sc_order_list *orders;
-  int pick;
+  uint32_t below[SC_ORDER_MAX_ITEMS];
+  uint32_t placed;
+  int depth;   /* the search depth before its first write is placed */
 } co_choice;
 
-/* The choices made for one execution besides rf. */
+/* Checks that can cut a branch, run together on the same bounds: rf and co
+ * as chosen so far (lower bounds of every completion's), or their upper
+ * bounds (every edge a completion may still add). */
+typedef struct prune_group {
+  bool rf_upper, co_upper;
+  const struct sc_cat_test **checks;
+  int n;
+  sc_cat_eval_options eval;
+} prune_group;
+
+/* The choices made for one execution, and the search's scratch. */
 typedef struct candidate {
   sc_execution *x;
   sc_cat_env *env;
   co_choice *co; /* per location */
   int nlocs;
+  int nreads;    /* rf: read k reads from cands[k][pick] */
+  int *reads, **cands, *ncands;
+  int rf_left;   /* reads 0..rf_left-1 are not chosen yet */
+  bool co_choices; /* some location has two writes or more to order */
+  int rf_depth;    /* the search depth of the first read chosen */
+  bool rf_choices; /* some read has two candidate writes or more */
+  sc_rel *rf_low, *co_low; /* the choices so far: x->rf and x->co point here */
+  sc_rel *rf_up, *co_up; /* upper bounds, for prune groups that want them */
+  prune_group groups[4];
+  int ngroups;
+  sc_cat_eval_options eval; /* s->eval, keeping the model's fixed values */
 } candidate;
 
-static void build_co(sc_execution *x, const co_choice *co, int nlocs) {
-  sc_rel_clear(x->co);
+/* co from the orders so far; every write follows its initial write. */
+static void build_co(sc_rel *co, const co_choice *cc, int nlocs) {
+  sc_rel_clear(co);
   for (int l = 0; l < nlocs; l++) {
-    const co_choice *c = &co[l];
-    const uint32_t *below = sc_order_at(c->orders, c->pick);
+    const co_choice *c = &cc[l];
     for (int i = 0; i < c->n; i++) {
-      sc_rel_add(x->co, c->init, c->writes[i]);
-      for (uint32_t b = below[i]; b; b &= b - 1)
-        sc_rel_add(x->co, c->writes[__builtin_ctz(b)], c->writes[i]);
+      if (c->init >= 0)
+        sc_rel_add(co, c->init, c->writes[i]);
+      for (uint32_t b = c->below[i]; b; b &= b - 1)
+        sc_rel_add(co, c->writes[__builtin_ctz(b)], c->writes[i]);
     }
   }
+}
+
+/* Every pair a completion of the orders so far may have in co: the pairs
+ * chosen, and those with a write still to place (a total order puts it
+ * after the placed ones: only pairs of unplaced writes are open). */
+static void build_co_upper(sc_rel *up, const sc_rel *co, const co_choice *cc,
+                           int nlocs, bool partial) {
+  sc_rel_assign(up, co);
+  for (int l = 0; l < nlocs; l++) {
+    const co_choice *c = &cc[l];
+    for (int a = 0; a < c->n; a++)
+      for (int b = 0; b < c->n; b++) {
+        bool pa = c->placed >> a & 1, pb = c->placed >> b & 1;
+        if (a != b && (partial ? !(pa && pb) : !(pa || pb)))
+          sc_rel_add(up, c->writes[a], c->writes[b]);
+      }
+  }
+}
+
+/* Every pair rf may have: the reads chosen, and any write for the others. */
+static void build_rf_upper(candidate *cd) {
+  sc_rel_assign(cd->rf_up, cd->rf_low);
+  for (int k = 0; k < cd->rf_left; k++)
+    for (int j = 0; j < cd->ncands[k]; j++)
+      sc_rel_add(cd->rf_up, cd->cands[k][j], cd->reads[k]);
+}
+
+static sc_status out_of_time(search *s) {
+  return sc_fail(&s->err, SC_ERR_LIMIT, s->t->file, 0, 0,
+                 "expected to finish within %g s (the -timeout limit)",
+                 s->opts.timeout);
 }
 
 static sc_status check_budget(search *s) {
@@ -188,9 +256,7 @@ static sc_status check_budget(search *s) {
   if ((n & 255) == 0) {
     double t = now();
     if (s->opts.timeout > 0 && t - s->start > s->opts.timeout)
-      return sc_fail(&s->err, SC_ERR_LIMIT, s->t->file, 0, 0,
-                     "expected to finish within %g s (the -timeout limit)",
-                     s->opts.timeout);
+      return out_of_time(s);
     if (s->opts.progress && t - s->last_progress > 0.25) {
       s->last_progress = t;
       s->opts.progress(s->opts.progress_ctx, n, t - s->start);
@@ -260,7 +326,10 @@ static void record(search *s, sc_execution *x, const sc_cat_outcome *out) {
  * co (one, unless co is partial); an empty mask when it has no writes
  * but the initial one. */
 static uint32_t last_writes(const co_choice *c) {
-  return c->n ? sc_order_maximal(c->orders, c->pick) : 0;
+  uint32_t before_something = 0;
+  for (int i = 0; i < c->n; i++)
+    before_something |= c->below[i];
+  return c->placed & ~before_something;
 }
 
 /* Every outcome of an allowed execution.  When co leaves several writes of
@@ -294,27 +363,12 @@ static sc_status evaluate(search *s, candidate *cd) {
     return st;
   sc_exec_bind_dynamic(cd->x, cd->env);
   sc_cat_outcome out;
-  st = sc_cat_eval(s->m->cat, cd->env, &s->eval, &out, &s->err);
+  st = sc_cat_eval(s->m->cat, cd->env, &cd->eval, &out, &s->err);
   if (st)
     return st;
   if (out.allowed || s->opts.through)
     record_outcomes(s, cd, &out, 0);
   return SC_OK;
-}
-
-/* Every co for the rf in x: an odometer over the locations' orders. */
-static sc_status each_co(search *s, candidate *cd) {
-  for (;;) {
-    build_co(cd->x, cd->co, cd->nlocs);
-    sc_status st = evaluate(s, cd);
-    if (st)
-      return st;
-    int l = 0;
-    while (l < cd->nlocs && ++cd->co[l].pick == cd->co[l].orders->n)
-      cd->co[l++].pick = 0; /* wrapped around: carry to the next location */
-    if (l == cd->nlocs)
-      return SC_OK;
-  }
 }
 
 /* Whether the write at position wi of trace `tw` may be what the read at
@@ -342,43 +396,188 @@ static bool write_may_feed(const sc_execution *x, int w, int r) {
                   r - x->thread_first[re->thread]);
 }
 
-/* Every rf: an odometer over each read's candidate writes. */
-static sc_status each_rf(search *s, candidate *cd) {
+/* ---- Cutting branches ------------------------------------------------------ */
+
+/* Whether looking at the partial candidates of this depth still pays: at
+ * first always, then while they are cut often enough, then one in 16 (a
+ * look never changes what is found, only how fast). */
+static bool worth_a_look(search *s, int depth) {
+  if (depth >= MAX_DEPTH_STATS)
+    depth = MAX_DEPTH_STATS - 1;
+  long t = s->tries[depth];
+  if (t < 64 || s->cuts[depth] * 20 >= t || (s->passes[depth]++ & 15) == 0) {
+    s->tries[depth]++;
+    return true;
+  }
+  return false;
+}
+
+/* Whether the partial candidate in cd may still complete to an execution
+ * the model allows: 0 when a check that only gets worse as edges are
+ * added (cat_mono.c) already fails on the bounds; <0 past the time limit. */
+static int may_complete(search *s, candidate *cd, int depth) {
+  if (!cd->ngroups || !worth_a_look(s, depth))
+    return 1;
+  if ((++s->nodes & 255) == 0 && s->opts.timeout > 0 &&
+      now() - s->start > s->opts.timeout) {
+    out_of_time(s);
+    return -1;
+  }
   sc_execution *x = cd->x;
-  int n = x->nevents, nreads = 0;
-  int *reads = sc_alloc_atomic(sizeof(int) * (size_t)(n + 1));
-  int **cands = sc_alloc(sizeof(int *) * (size_t)(n + 1));
-  int *ncands = sc_alloc_atomic(sizeof(int) * (size_t)(n + 1));
+  int verdict = 1;
+  for (int g = 0; g < cd->ngroups && verdict; g++) {
+    const prune_group *pg = &cd->groups[g];
+    if (pg->rf_upper)
+      build_rf_upper(cd);
+    if (pg->co_upper)
+      build_co_upper(cd->co_up, cd->co_low, cd->co, cd->nlocs, s->partial_co);
+    x->rf = pg->rf_upper ? cd->rf_up : cd->rf_low;
+    x->co = pg->co_upper ? cd->co_up : cd->co_low;
+    sc_exec_bind_dynamic(x, cd->env);
+    sc_cat_outcome out;
+    sc_error *err = NULL;
+    /* an error is for the complete candidates to report, if they meet it */
+    if (sc_cat_eval(s->m->cat, cd->env, &pg->eval, &out, &err) == SC_OK &&
+        !out.allowed)
+      verdict = 0;
+  }
+  x->rf = cd->rf_low;
+  x->co = cd->co_low;
+  if (!verdict)
+    s->cuts[depth < MAX_DEPTH_STATS ? depth : MAX_DEPTH_STATS - 1]++;
+  return verdict;
+}
+
+/* ---- The search tree ------------------------------------------------------- */
+
+/* Reads and locations are chosen in the order the odometers of full
+ * enumeration turned them (the last read and the last location vary
+ * slowest), so that the executions kept come in the same order. */
+static sc_status co_level(search *s, candidate *cd, int l);
+
+typedef struct co_walk {
+  search *s;
+  candidate *cd;
+  int l;
+  sc_status st;
+} co_walk;
+
+static int co_step(void *ctx, const uint32_t *below, uint32_t placed) {
+  co_walk *w = ctx;
+  co_choice *c = &w->cd->co[w->l];
+  memcpy(c->below, below, sizeof(uint32_t) * (size_t)c->n);
+  c->placed = placed;
+  if (placed == (c->n == 32 ? UINT32_MAX : (UINT32_C(1) << c->n) - 1)) {
+    w->st = co_level(w->s, w->cd, w->l - 1);
+    return w->st ? -1 : 1;
+  }
+  build_co(w->cd->co_low, w->cd->co, w->cd->nlocs);
+  int r = may_complete(w->s, w->cd, c->depth + __builtin_popcount(placed));
+  if (r < 0)
+    w->st = SC_ERR_LIMIT;
+  return r;
+}
+
+/* The orders of location l, then those of the locations before it; every
+ * choice made: one candidate. */
+static sc_status rf_level(search *s, candidate *cd, int k);
+
+/* What comes once rf, or co, is chosen. */
+static sc_status after_rf(search *s, candidate *cd) {
+  return s->co_first ? evaluate(s, cd) : co_level(s, cd, cd->nlocs - 1);
+}
+
+static sc_status after_co(search *s, candidate *cd) {
+  build_co(cd->co_low, cd->co, cd->nlocs);
+  return s->co_first ? rf_level(s, cd, cd->nreads) : evaluate(s, cd);
+}
+
+static sc_status co_level(search *s, candidate *cd, int l) {
+  if (l < 0)
+    return after_co(s, cd);
+  co_choice *c = &cd->co[l];
+  if (c->n == 0)
+    return co_level(s, cd, l - 1);
+  co_walk w = {s, cd, l, SC_OK};
+  if (s->partial_co)
+    sc_orders_walk_partial(c->n, NULL, co_step, &w);
+  else
+    sc_orders_walk_total(c->n, co_step, &w);
+  memset(c->below, 0, sizeof c->below);
+  c->placed = 0;
+  build_co(cd->co_low, cd->co, cd->nlocs); /* the levels above see their co */
+  return w.st;
+}
+
+/* Reads k-1 down to 0 still to choose, then what follows rf.  A read with
+ * one candidate write was given it from the start (each_rf). */
+static sc_status rf_level(search *s, candidate *cd, int k) {
+  if (k == 0)
+    return after_rf(s, cd);
+  int r = k - 1, depth = cd->rf_depth + cd->nreads - k;
+  if (cd->ncands[r] == 1) {
+    cd->rf_left = r;
+    /* with rf complete and co to choose, the last look before co */
+    int ok = r == 0 && !s->co_first && cd->co_choices && cd->rf_choices
+                 ? may_complete(s, cd, depth)
+                 : 1;
+    return ok < 0 ? SC_ERR_LIMIT : ok ? rf_level(s, cd, r) : SC_OK;
+  }
+  cd->rf_left = r;
+  for (int j = 0; j < cd->ncands[r]; j++) {
+    sc_rel_add(cd->rf_low, cd->cands[r][j], cd->reads[r]);
+    int ok = may_complete(s, cd, depth);
+    sc_status st = ok < 0 ? SC_ERR_LIMIT : ok ? rf_level(s, cd, r) : SC_OK;
+    sc_rel_remove(cd->rf_low, cd->cands[r][j], cd->reads[r]);
+    cd->rf_left = r;
+    if (st)
+      return st;
+  }
+  return SC_OK;
+}
+
+/* Every rf and co for the traces in x: the reads with one candidate write
+ * read from it from the start, as every completion has it. */
+static sc_status each_rf(search *s, candidate *cd) {
+  sc_rel_clear(cd->rf_low);
+  for (int k = 0; k < cd->nreads; k++)
+    if (cd->ncands[k] == 1)
+      sc_rel_add(cd->rf_low, cd->cands[k][0], cd->reads[k]);
+  cd->rf_left = cd->nreads;
+  build_co(cd->co_low, cd->co, cd->nlocs);
+  /* one look before any choice: the reads' values may already be wrong */
+  int ok = may_complete(s, cd, 0);
+  if (ok <= 0)
+    return ok < 0 ? SC_ERR_LIMIT : SC_OK;
+  return s->co_first ? co_level(s, cd, cd->nlocs - 1) : rf_level(s, cd, cd->nreads);
+}
+
+/* The candidate writes of each read; false when a read has none (the
+ * traces read a value nobody writes). */
+static bool rf_choices(candidate *cd) {
+  sc_execution *x = cd->x;
+  int n = x->nevents;
+  cd->reads = sc_alloc_atomic(sizeof(int) * (size_t)(n + 1));
+  cd->cands = sc_alloc(sizeof(int *) * (size_t)(n + 1));
+  cd->ncands = sc_alloc_atomic(sizeof(int) * (size_t)(n + 1));
+  cd->nreads = 0;
   for (int i = 0; i < n; i++) {
     if (x->events[i].kind != SC_EV_READ)
       continue;
-    cands[nreads] = sc_alloc_atomic(sizeof(int) * (size_t)n);
-    ncands[nreads] = 0;
+    int k = cd->nreads;
+    cd->cands[k] = sc_alloc_atomic(sizeof(int) * (size_t)n);
+    cd->ncands[k] = 0;
     for (int w = 0; w < n; w++)
       if (write_may_feed(x, w, i))
-        cands[nreads][ncands[nreads]++] = w;
-    if (ncands[nreads] == 0)
-      return SC_OK; /* this trace reads a value nobody writes */
-    reads[nreads++] = i;
+        cd->cands[k][cd->ncands[k]++] = w;
+    if (cd->ncands[k] == 0)
+      return false;
+    cd->reads[cd->nreads++] = i;
   }
-  int *pick = sc_alloc_atomic(sizeof(int) * (size_t)(nreads + 1));
-  memset(pick, 0, sizeof(int) * (size_t)(nreads + 1));
-  for (;;) {
-    sc_rel_clear(x->rf);
-    for (int k = 0; k < nreads; k++)
-      sc_rel_add(x->rf, cands[k][pick[k]], reads[k]);
-    sc_status st = each_co(s, cd);
-    if (st)
-      return st;
-    int k = 0;
-    while (k < nreads && ++pick[k] == ncands[k])
-      pick[k++] = 0;
-    if (k == nreads)
-      return SC_OK;
-  }
+  return true;
 }
 
-/* Per location, its writes and the orders co may put them in. */
+/* Per location, its writes; each starts unordered. */
 static sc_status co_choices(search *s, candidate *cd) {
   sc_execution *x = cd->x;
   int n = x->nevents;
@@ -402,17 +601,84 @@ static sc_status co_choices(search *s, candidate *cd) {
     else
       c->writes[c->n++] = i;
   }
-  for (int l = 0; l < cd->nlocs; l++) {
-    co_choice *c = &cd->co[l];
-    long limit = s->opts.max_executions;
-    c->orders = s->partial_co ? sc_orders_partial(c->n, NULL, limit)
-                              : sc_orders_total(c->n, limit);
-    if (!c->orders)
-      return sc_fail(&s->err, SC_ERR_LIMIT, s->t->file, 0, 0,
-                     "expected at most %ld coherence orders of location %s "
-                     "(the -max-executions limit)", limit, s->t->locs[l].name);
+  int depth = s->co_first ? 1 : 1 + cd->nreads; /* depth 0: the root */
+  for (int l = cd->nlocs - 1; l >= 0; l--) {
+    cd->co[l].depth = depth;
+    depth += cd->co[l].n;
+    cd->co_choices |= cd->co[l].n > 1;
   }
+  cd->rf_depth = s->co_first ? depth : 1;
+  for (int k = 0; k < cd->nreads; k++)
+    cd->rf_choices |= cd->ncands[k] > 1;
   return SC_OK;
+}
+
+/* The checks that may cut branches, grouped by the bounds they need: a
+ * check whose failure grows with rf (or co) looks at the choices so far,
+ * one whose failure grows as rf (or co) shrinks looks at the upper bound;
+ * one that depends on rf or co both ways, or on neither, is left to the
+ * complete candidates. */
+static void prune_groups(search *s, candidate *cd, const sc_cat_analysis *an) {
+  cd->ngroups = 0;
+  if (!s->prune)
+    return;
+  const uint32_t mask = IN_RF | IN_CO;
+  for (int i = 0; i < sc_cat_analysis_nchecks(an); i++) {
+    sc_cat_dep d;
+    const struct sc_cat_test *t = sc_cat_analysis_check(an, i, &d);
+    if ((d.up & d.down & mask) || !((d.up | d.down) & mask))
+      continue;
+    bool rfu = d.down & IN_RF, cou = d.down & IN_CO;
+    int g = 0;
+    while (g < cd->ngroups &&
+           (cd->groups[g].rf_upper != rfu || cd->groups[g].co_upper != cou))
+      g++;
+    prune_group *pg = &cd->groups[g];
+    if (g == cd->ngroups) {
+      cd->ngroups++;
+      *pg = (prune_group){rfu, cou, sc_alloc(sizeof(void *) * 64), 0, cd->eval};
+    }
+    if (pg->n < 64)
+      pg->checks[pg->n++] = t;
+
+  }
+  for (int g = 0; g < cd->ngroups; g++) {
+    cd->groups[g].eval.only = cd->groups[g].checks;
+    cd->groups[g].eval.nonly = cd->groups[g].n;
+  }
+}
+
+/* The names sc_exec_bind_dynamic binds, and what they depend on. */
+static const sc_cat_dynamic dynamic_names[] = {
+  {"rf", {IN_RF, 0}}, {"rfi", {IN_RF, 0}}, {"rfe", {IN_RF, 0}},
+  {"co", {IN_CO, 0}}, {"coi", {IN_CO, 0}}, {"coe", {IN_CO, 0}},
+  {"fr", {IN_RF | IN_CO, 0}}, {"fri", {IN_RF | IN_CO, 0}},
+  {"fre", {IN_RF | IN_CO, 0}},
+  {"FW", {0, IN_CO}}, /* writes with no co successor */
+  {"syncbar", {IN_BAR, 0}}, {"sync_fence", {IN_FENCE, 0}},
+};
+
+/* The environment of the traces in cd->x, what the model's values depend
+ * on, and the search's buffers. */
+static void prepare(search *s, candidate *cd) {
+  int n = cd->x->nevents;
+  int ndyn = (int)(sizeof dynamic_names / sizeof dynamic_names[0]);
+  const char *names[sizeof dynamic_names / sizeof dynamic_names[0]];
+  for (int i = 0; i < ndyn; i++)
+    names[i] = dynamic_names[i].name;
+  cd->env = sc_cat_env_new(n);
+  sc_exec_bind_static(cd->x, cd->env);
+  sc_exec_bind_dynamic(cd->x, cd->env);
+  sc_cat_env_set_dynamic(cd->env, names, ndyn);
+  const sc_cat_analysis *an =
+      sc_cat_analyse(s->m->cat, cd->env, dynamic_names, ndyn, &s->eval);
+  cd->eval = s->eval;
+  cd->eval.analysis = an;
+  prune_groups(s, cd, an);
+  cd->rf_low = cd->x->rf;
+  cd->co_low = cd->x->co;
+  cd->rf_up = sc_rel_new(n);
+  cd->co_up = sc_rel_new(n);
 }
 
 /* Every order of the fence.sc events that relates each pair in sr (the
@@ -569,9 +835,12 @@ static sc_status each_trace_choice(search *s, const sc_thread_traces *all) {
     choose(chosen, pick, all, t->nthreads);
     if (!reads_can_be_fed(t, chosen))
       continue;
-    candidate cd = {sc_exec_new(t, chosen), NULL, NULL, 0};
-    cd.env = sc_cat_env_new(cd.x->nevents);
-    sc_exec_bind_static(cd.x, cd.env);
+    candidate cd;
+    memset(&cd, 0, sizeof cd);
+    cd.x = sc_exec_new(t, chosen);
+    if (!rf_choices(&cd))
+      continue; /* some read finds no write of its value */
+    prepare(s, &cd);
     sc_status st = co_choices(s, &cd);
     if (!st)
       st = each_barrier_sync(s, &cd);
@@ -655,6 +924,10 @@ sc_status sc_simulate(const sc_test *t, const sc_model *m,
   s.eval.nvariants = s.opts.nvariants;
   s.eval.skipchecks = s.opts.skipchecks;
   s.eval.nskip = s.opts.nskip;
+  s.prune = !s.opts.noprune && !s.opts.through;
+  s.eval.transient = true; /* record() reads the outcome at once */
+  s.co_first = s.prune && s.opts.show == SC_SHOW_NONE &&
+               !sc_cat_model_may_flag(m->cat, &s.eval);
   s.r = sc_alloc(sizeof(sc_result));
   s.r->test = t;
   choose_observed(s.r, t);

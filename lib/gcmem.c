@@ -2,16 +2,37 @@
  * library goes through one place.  An allocation failure aborts through the
  * collector's own out-of-memory handler; the library never calls free(). */
 #define _POSIX_C_SOURCE 200809L
+#include "config.h"
 #include "gcmem.h"
 
 #include <gc/gc.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* The simulator allocates a lot of short-lived garbage per candidate
+ * execution and keeps little: one marker thread (parallel marking only
+ * adds hand-offs between threads for so small a live heap; `-j` runs tests
+ * in processes of their own) and a heap that starts large enough that
+ * collections are rare.  GC_MARKERS and GC_INITIAL_HEAP_SIZE in the
+ * environment still override both. */
+#define SC_GC_INITIAL_HEAP (16u << 20)
+
+#ifdef HAVE_GC_SET_MARKERS_COUNT
+/* gc.h declares it for GC_THREADS clients only; the library is one. */
+GC_API void GC_CALL GC_set_markers_count(unsigned);
+#endif
 
 void sc_gc_init(void) {
   static int done;
   if (!done) {
+#ifdef HAVE_GC_SET_MARKERS_COUNT
+    if (!getenv("GC_MARKERS"))
+      GC_set_markers_count(1);
+#endif
     GC_INIT();
+    if (!getenv("GC_INITIAL_HEAP_SIZE") && GC_get_heap_size() < SC_GC_INITIAL_HEAP)
+      GC_expand_hp(SC_GC_INITIAL_HEAP - GC_get_heap_size());
     done = 1;
   }
 }

@@ -34,6 +34,21 @@ sc_order_list *sc_orders_total(int k, long limit);
  * NULL: no such pair).  NULL when there are more than `limit`. */
 sc_order_list *sc_orders_partial(int k, const uint32_t *comparable, long limit);
 
+/* Walking the same orders, in the same order, one step at a time: visit
+ * sees each partial step and each complete order (placed has all k bits).
+ * below[i] holds what is known to come before item i: total orders are
+ * built position by position (an item not placed yet comes after every
+ * placed one, and nothing more is known of it), partial orders item by
+ * item (items 0..i placed; an item not placed yet has below 0 and may
+ * still go before or after placed ones, but the order among placed items
+ * is final).  A step whose one way on is the next call is not shown.
+ * visit returns <0 to stop the walk (the walk returns -1), 0 to cut this
+ * branch, >0 to go on.  With k = 0 the one (empty) order is visited. */
+typedef int (*sc_order_visit)(void *ctx, const uint32_t *below, uint32_t placed);
+int sc_orders_walk_total(int k, sc_order_visit visit, void *ctx);
+int sc_orders_walk_partial(int k, const uint32_t *comparable, sc_order_visit visit,
+                           void *ctx);
+
 /* The items of order o that nothing comes after: a mask. */
 uint32_t sc_order_maximal(const sc_order_list *l, int o);
 

@@ -4,6 +4,7 @@
  * to parse or to evaluate is reported (file:line:col on stderr) and the
  * others still run. */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "cli.h"
 #include "models.h"
 
@@ -14,8 +15,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 typedef struct sim_cli {
@@ -61,6 +64,7 @@ static void sim_usage(FILE *out) {
           "  -json              one JSON object per test instead of herd's "
           "block\n"
           "  -nohash            no Hash= lines\n"
+
           "  -version           print the version\n");
 }
 
@@ -183,6 +187,7 @@ static int parse_options(sim_cli *c, int argc, char **argv) {
       c->json = true;
     } else if (cli_is_option(a, "nohash")) {
       c->log_flags |= SC_LOG_NOHASH;
+
     } else if (cli_is_option(a, "help") || cli_is_option(a, "h")) {
       sim_usage(stdout);
       return EXIT_ALL_RAN;
@@ -241,13 +246,43 @@ static sc_status model_for(const sim_cli *c, const sc_test *t, sc_model **out,
 
 /* ---- One test ---------------------------------------------------------- */
 
-static const char *progress_name;
+/* The progress line (stderr is a terminal): tests done, the test running
+ * (or how many run, with -j), executions explored and how many a second.
+ * With -j the workers are processes: each writes its test's count of
+ * executions in a slot of a shared page that the parent reads. */
+typedef struct progress {
+  int done, total;     /* tests */
+  long finished;       /* executions of the tests done (sequential runs) */
+  long *slots;         /* -j: per test, executions so far (shared) */
+  long *slot;          /* in a worker: its test's slot */
+  const char *name;    /* the test running (sequential runs) */
+  double start;
+} progress;
 
+static progress prog;
+
+static double wall_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void print_progress(const char *what, long executions) {
+  double dt = wall_now() - prog.start;
+  fprintf(stderr, "\r\033[K[%d/%d tests] %s: %ld executions, %.0f/s", prog.done,
+          prog.total, what, executions, dt > 0 ? (double)executions / dt : 0.0);
+  fflush(stderr);
+}
+
+/* sc_sim_options.progress: a worker fills its slot, a sequential run
+ * prints. */
 static void show_progress(void *ctx, long candidates, double seconds) {
   (void)ctx;
-  fprintf(stderr, "\r%s: %ld executions, %.0f/s   ", progress_name,
-          candidates, seconds > 0 ? (double)candidates / seconds : 0.0);
-  fflush(stderr);
+  (void)seconds;
+  if (prog.slot)
+    *prog.slot = candidates;
+  else
+    print_progress(prog.name, prog.finished + candidates);
 }
 
 /* Each shown execution K (from 1) goes to DIR/NAME-K.dot, and with
@@ -298,12 +333,18 @@ static bool run_one(const sim_cli *c, const char *path, FILE *out) {
   }
   sc_sim_options opts = c->opts;
   if (c->progress) {
-    progress_name = sc_test_name(t);
+    prog.name = sc_test_name(t);
     opts.progress = show_progress;
   }
   sc_status st = sc_simulate(t, m, &opts, &r, &err);
-  if (c->progress)
+  if (c->progress && !prog.slot)
     fprintf(stderr, "\r\033[K");
+  if (st == SC_OK && c->progress) {
+    if (prog.slot)
+      *prog.slot = sc_result_candidates(r);
+    else
+      prog.finished += sc_result_candidates(r);
+  }
   if (st != SC_OK) {
     fprintf(stderr, "%s: test %s: %s\n", path, sc_test_name(t),
                     sc_error_message(err));
@@ -333,6 +374,29 @@ static void replay(FILE *from, FILE *to) {
   fclose(from);
 }
 
+/* The next worker to end; meanwhile, with a progress line, the line is
+ * redrawn four times a second from the workers' slots. */
+static pid_t wait_showing(const sim_cli *c, int running, int *status) {
+  if (!c->progress)
+    return wait(status);
+  double last = 0;
+  for (;;) {
+    pid_t pid = waitpid(-1, status, WNOHANG);
+    if (pid != 0)
+      return pid;
+    double t = wall_now();
+    if (t - last >= 0.25) {
+      last = t;
+      long sum = 0;
+      for (int i = 0; i < prog.total; i++)
+        sum += prog.slots[i];
+      print_progress(running == 1 ? "1 running" : "running", sum);
+    }
+    struct timespec nap = {0, 20 * 1000 * 1000};
+    nanosleep(&nap, NULL);
+  }
+}
+
 static int run_parallel(const sim_cli *c) {
   int n = c->files.n, failed = 0, next = 0, running = 0, printed = 0;
   job *jobs = GC_MALLOC(sizeof(job) * (size_t)n);
@@ -346,6 +410,8 @@ static int run_parallel(const sim_cli *c) {
       j->pid = (j->out && j->err) ? fork() : -1;
       if (j->pid == 0) {
         dup2(fileno(j->err), 2);
+        if (prog.slots)
+          prog.slot = &prog.slots[next];
         bool ok = run_one(c, c->files.paths[next], j->out);
         fflush(j->out);
         fflush(stderr);
@@ -360,7 +426,7 @@ static int run_parallel(const sim_cli *c) {
       running++;
     }
     int status;
-    pid_t pid = wait(&status);
+    pid_t pid = wait_showing(c, running, &status);
     if (pid < 0)
       break;
     for (int i = 0; i < next; i++)
@@ -368,8 +434,11 @@ static int run_parallel(const sim_cli *c) {
         jobs[i].done = true;
         jobs[i].status = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
         running--;
+        prog.done++;
       }
     while (printed < next && jobs[printed].done) {
+      if (c->progress)
+        fprintf(stderr, "\r\033[K");
       replay(jobs[printed].out, stdout);
       replay(jobs[printed].err, stderr);
       failed += jobs[printed].status != 0;
@@ -386,13 +455,29 @@ int cmd_sim(int argc, char **argv) {
   if (rc >= 0)
     return rc;
   bool some_missing = rc == -2;
-  c.progress = isatty(2) && c.jobs == 1;
+  /* SCOPECAT_NOPRUNE=1: evaluate every candidate, cutting no branch early
+   * (the same figures, more slowly; for checking the cuts) */
+  const char *noprune = getenv("SCOPECAT_NOPRUNE");
+  if (noprune && *noprune && strcmp(noprune, "0") != 0)
+    c.opts.noprune = 1;
+  c.progress = isatty(2);
+  prog.total = c.files.n;
+  prog.start = wall_now();
+  if (c.progress && c.jobs > 1) {
+    size_t size = sizeof(long) * (size_t)(c.files.n + 1);
+    void *page = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+                      -1, 0);
+    if (page == MAP_FAILED)
+      c.progress = false; /* no line then, the tests still run */
+    else
+      prog.slots = page;
+  }
   int failed = 0;
   if (c.jobs > 1) {
     rc = run_parallel(&c);
     failed = rc != EXIT_ALL_RAN;
   } else {
-    for (int i = 0; i < c.files.n; i++)
+    for (int i = 0; i < c.files.n; i++, prog.done++)
       failed += !run_one(&c, c.files.paths[i], stdout);
   }
   return failed || some_missing ? EXIT_SOME_FAILED : EXIT_ALL_RAN;
