@@ -49,7 +49,7 @@ static void fuzz_simulate(const sc_test *t) {
 
 static int fuzz_litmus(const uint8_t *data, size_t size) {
   char *text = fuzz_text(data, size);
-  sc_parse_limits lim = {1 << 20, 16, 64};
+  sc_parse_limits lim = {1 << 20, 16, 64, 0};
   sc_test *t = NULL;
   sc_error *err = NULL;
   sc_status st = sc_test_load_string(text, "fuzz.litmus", &lim, &t, &err);
