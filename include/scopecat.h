@@ -54,6 +54,9 @@ typedef struct sc_parse_limits {
   size_t max_file_bytes;   /* default 16 MiB */
   int max_threads;         /* default 256 */
   int max_instructions;    /* per thread, default 4096 */
+  int max_events;          /* events of one candidate execution (initial
+                              writes included), default 4096; checked when
+                              sc_simulate runs the test's threads */
 } sc_parse_limits;
 
 /* Parse a litmus test (either dialect, recognised by its first word) from a
@@ -105,6 +108,25 @@ sc_status sc_model_load_string(const char *text, const char *filename,
 sc_status sc_model_add_bell(const sc_model *m, const char *path,
                             const char *const *include_dirs, int ninclude,
                             sc_model **out, sc_error **err);
+/* Limits on running a model, checked on every candidate execution; zero
+ * fields take the defaults.  Each stops the simulation with SC_ERR_LIMIT
+ * and a message that names the limit. */
+typedef struct sc_model_limits {
+  int max_depth;      /* cat function calls nested, default 1000, at most
+                         10000 (deeper runs out of C stack) */
+  int max_forks;      /* `with x from S` forks nested, default 200, at
+                         most 1000 */
+  int max_iterations; /* rounds of one `let rec` before it is reported as
+                         not converging; default events^2 + 2 (enough for
+                         any monotone body), at least 100 */
+  double timeout;     /* seconds for the model on one execution, default
+                         60, negative: none (sc_sim_options.timeout bounds
+                         the whole test) */
+} sc_model_limits;
+/* A new model that is m under `limits` (NULL: the defaults); m is
+ * unchanged.  SC_ERR_USAGE for a negative or too large limit. */
+sc_status sc_model_with_limits(const sc_model *m, const sc_model_limits *limits,
+                               sc_model **out, sc_error **err);
 /* The model's title line ("GPU_PTX"...), "" when it has none. */
 const char *sc_model_title(const sc_model *m);
 /* The bundled model a test runs under when none is named: "ptx-rmo.cat"

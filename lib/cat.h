@@ -37,6 +37,11 @@ sc_status sc_cat_model_with_bell(const sc_cat_model *m, const char *path,
                                  const char *const *include_dirs, int ninclude,
                                  sc_cat_model **out, sc_error **err);
 
+/* Model m under other limits (sc_model_limits of the public header; the
+ * caller has checked them): a copy that shares m's programs. */
+sc_cat_model *sc_cat_model_with_limits(const sc_cat_model *m,
+                                       const sc_model_limits *limits);
+
 /* The model's title line ("GPU_PTX", "PTX"...); "" when it has none. */
 const char *sc_cat_model_title(const sc_cat_model *m);
 const char *sc_cat_model_filename(const sc_cat_model *m);
@@ -129,7 +134,8 @@ typedef struct sc_cat_outcome {
 typedef struct sc_cat_eval_options {
   const char *const *skipchecks; /* check names not to evaluate */
   int nskip;
-  int max_fixpoint_iterations; /* per `let rec`; 0 = default (100000) */
+  int max_fixpoint_iterations; /* per `let rec`; 0 = the model's limit, else
+                                  events^2 + 2, at least 100 */
   const char *const *variants; /* variants that `if "name"` sees as set */
   int nvariants;
   bool keep_going; /* evaluate every check after a failed one (herd stops at

@@ -204,6 +204,7 @@ struct sc_cat_model {
   sc_cat_prog bell;    /* herd's -bell file, run next (often empty) */
   sc_cat_prog prog;
   sc_cat_symtab *syms;
+  sc_model_limits limits; /* zero fields: the defaults of cat_eval.h */
 };
 
 /* Parse one file's text (no include resolved: cat_load.c does that).

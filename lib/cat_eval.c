@@ -8,6 +8,7 @@
 
 #include "error.h"
 #include "gcmem.h"
+#include "strbuf.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -732,10 +733,13 @@ sc_cat_value *sc_cat_apply(cat_ctx *c, sc_cat_value *f, sc_cat_value *arg,
     return f->u.prim->fn(c, f->u.prim, arg, where);
   if (f->kind != SC_CAT_CLOSURE)
     return type_error(c, where, "function", f);
-  if (c->app_depth >= CAT_MAX_APP_DEPTH)
+  if (c->app_depth >= c->max_app_depth)
     return sc_cat_fail(c, SC_ERR_LIMIT, where->file, where->line, where->col,
                        "expected function calls nested at most %d deep, found "
-                       "deeper (a recursion without end?)", CAT_MAX_APP_DEPTH);
+                       "deeper (the -max-depth limit; a recursion without end?)",
+                       c->max_app_depth);
+  if (sc_cat_out_of_time(c, false, where->file, where->line, where->col))
+    return NULL;
   cat_closure *clo = f->u.clo;
   const cat_env *env = sc_cat_bind_args(c, &clo->pat, arg, clo->env, where);
   if (!env)
@@ -854,6 +858,26 @@ static sc_cat_value *pat_empty(const sc_cat_pat *pat) {
   return sc_cat_v_tuple(pat->n, items);
 }
 
+/* The names a let rec iterates on, for messages: "r" or "(a, b), c". */
+static const char *rec_names(const sc_cat_bind *binds, int n) {
+  sc_strbuf sb;
+  sc_sb_init(&sb);
+  for (int i = 0; i < n; i++) {
+    const sc_cat_pat *pat = &binds[i].pat;
+    if (is_fun_bind(&binds[i]))
+      continue;
+    if (sb.len)
+      sc_sb_puts(&sb, ", ");
+    if (pat->is_tuple)
+      sc_sb_putc(&sb, '(');
+    for (int k = 0; k < (pat->is_tuple ? pat->n : 1); k++)
+      sc_sb_printf(&sb, "%s%s", k ? ", " : "", pat->names[k] ? pat->names[k] : "_");
+    if (pat->is_tuple)
+      sc_sb_putc(&sb, ')');
+  }
+  return sb.len ? sb.data : "_";
+}
+
 const cat_env *sc_cat_bind_rec(cat_ctx *c, const sc_cat_bind *binds, int n,
                                const cat_env *env, const char *file, int line,
                                int col, cat_rec_check check, void *check_arg,
@@ -871,6 +895,8 @@ const cat_env *sc_cat_bind_rec(cat_ctx *c, const sc_cat_bind *binds, int n,
       old[k++] = pat_empty(&binds[i].pat);
   const cat_env *start = add_rec_funs(c, binds, n, bind_rec_values(binds, n, old, env));
   for (int iter = 0; iter < c->max_fix; iter++) {
+    if (sc_cat_out_of_time(c, true, file, line, col))
+      return NULL;
     /* Each binding sees the new values of those before it (herd's fix_step). */
     const cat_env *step = start;
     for (int i = 0, k = 0; i < n; i++) {
@@ -909,8 +935,9 @@ const cat_env *sc_cat_bind_rec(cat_ctx *c, const sc_cat_bind *binds, int n,
     start = next;
   }
   sc_cat_fail(c, SC_ERR_LIMIT, file, line, col,
-              "expected this 'let rec' to reach its fixpoint within %d "
-              "iterations, found it still changing", c->max_fix);
+              "expected 'let rec %s' to reach its fixpoint within %d "
+              "iterations (the -max-iterations limit), found it still changing",
+              rec_names(binds, n), c->max_fix);
   return NULL;
 }
 

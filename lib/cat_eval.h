@@ -152,6 +152,11 @@ struct cat_ctx {
   int app_depth;             /* nested function applications */
   int run_depth;             /* nested `with ... from` branches */
   int max_fix;               /* iterations allowed per `let rec` */
+  int max_app_depth;         /* the model's limits (sc_model_limits), */
+  int max_run_depth;         /* defaults filled in */
+  double deadline;           /* CLOCK_MONOTONIC seconds; 0: none */
+  double timeout;            /* the limit the deadline came from */
+  unsigned ticks;            /* calls since the clock was last read */
   const sc_cat_eval_options *opts;
   cat_env_memo *memo;        /* the caller's environment's */
   const sc_rel *id, *unv;    /* built on first use, shared, never changed */
@@ -159,10 +164,22 @@ struct cat_ctx {
   int next_id;
 };
 
-/* Limits that keep a runaway model from exhausting the C stack. */
+/* Default limits (sc_model_limits changes them) that keep a runaway model
+ * from exhausting the C stack. */
 #define CAT_MAX_APP_DEPTH 1000
 #define CAT_MAX_RUN_DEPTH 200
-#define CAT_DEFAULT_MAX_FIX 100000
+#define CAT_MIN_MAX_FIX 100 /* let rec rounds: at least this many */
+/* Seconds for one execution.  Real models take milliseconds; a recursion
+ * that branches (f x = f x | f x) stays within the depth limit and would
+ * still run for ages. */
+#define CAT_DEFAULT_TIMEOUT 60.0
+
+/* Has the model used up its time on this execution (sc_model_limits's
+ * timeout)?  Records the error the first time.  Cheap enough to call on
+ * every function application: unless `now`, the clock is read one call in
+ * 256 (a `let rec` round, which may be long, reads it each time). */
+bool sc_cat_out_of_time(cat_ctx *c, bool now, const char *file, int line,
+                        int col);
 
 /* Record an error (the first one wins) and return NULL. */
 sc_cat_value *sc_cat_fail(cat_ctx *c, sc_status st, const char *file, int line,

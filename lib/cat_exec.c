@@ -4,12 +4,14 @@
  * from S`, which forks the rest of the model once per member of S.  The
  * rest of the model is a persistent continuation, so a fork costs nothing.
  * Expressions are evaluated by cat_eval.c. */
+#define _POSIX_C_SOURCE 200809L
 #include "cat_eval.h"
 
 #include "error.h"
 #include "gcmem.h"
 
 #include <string.h>
+#include <time.h>
 
 /* ---- The base environment ------------------------------------------------ */
 
@@ -636,10 +638,10 @@ static bool exec(cat_ctx *c, cat_state *st, const sc_cat_ins *ins, const kont **
 }
 
 static bool run(cat_ctx *c, cat_state st, const kont *k, cat_state *out) {
-  if (c->run_depth >= CAT_MAX_RUN_DEPTH) {
+  if (c->run_depth >= c->max_run_depth) {
     sc_cat_fail(c, SC_ERR_LIMIT, NULL, 0, 0,
-                "expected 'with ... from' forks nested at most %d deep, found deeper",
-                CAT_MAX_RUN_DEPTH);
+                "expected 'with ... from' forks nested at most %d deep, found "
+                "deeper (the -max-forks limit)", c->max_run_depth);
     return false;
   }
   c->run_depth++;
@@ -668,6 +670,10 @@ static bool run(cat_ctx *c, cat_state st, const kont *k, cat_state *out) {
         k = k->next;
       } else {
         const sc_cat_ins *ins = k->prog->ins[k->pc];
+        if (sc_cat_out_of_time(c, false, ins->file, ins->line, ins->col)) {
+          ok = false;
+          break;
+        }
         const kont *after = seq_kont(k->prog, k->pc + 1, k->next);
         ok = exec(c, &st, ins, &after);
         k = after;
@@ -814,6 +820,49 @@ static const cat_env *bind_base(cat_ctx *c, const sc_cat_env *env) {
   return chain;
 }
 
+static double monotonic_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Rounds a `let rec` may take by default.  herd iterates until no value
+ * grows; a round that is not the last adds a pair to a relation (or an
+ * event to a set) when the body is monotone, so n*n + 1 rounds reach the
+ * fixpoint of any monotone body over n events.  Past that the body is not
+ * monotone and may cycle for ever, or grows values without bound (sets of
+ * sets): an error, not a hang. */
+static int default_max_fix(int n) {
+  long most = (long)n * n + 2;
+  return most < CAT_MIN_MAX_FIX ? CAT_MIN_MAX_FIX : (int)most;
+}
+
+/* The evaluation options win over the model's limits, which win over the
+ * defaults. */
+static void set_limits(cat_ctx *c, const sc_cat_eval_options *opts) {
+  const sc_model_limits *lim = &c->model->limits;
+  c->max_fix = opts && opts->max_fixpoint_iterations > 0 ? opts->max_fixpoint_iterations
+               : lim->max_iterations > 0                 ? lim->max_iterations
+                                                         : default_max_fix(c->n);
+  c->max_app_depth = lim->max_depth > 0 ? lim->max_depth : CAT_MAX_APP_DEPTH;
+  c->max_run_depth = lim->max_forks > 0 ? lim->max_forks : CAT_MAX_RUN_DEPTH;
+  c->timeout = lim->timeout > 0 ? lim->timeout
+               : lim->timeout < 0 ? 0 : CAT_DEFAULT_TIMEOUT;
+  c->deadline = c->timeout > 0 ? monotonic_seconds() + c->timeout : 0;
+}
+
+bool sc_cat_out_of_time(cat_ctx *c, bool now, const char *file, int line,
+                        int col) {
+  if (c->deadline <= 0 || (!now && (++c->ticks & 255) != 0))
+    return false;
+  if (monotonic_seconds() <= c->deadline)
+    return false;
+  sc_cat_fail(c, SC_ERR_LIMIT, file, line, col,
+              "expected the model to finish an execution within %g s (the "
+              "-timeout limit), found it still running here", c->timeout);
+  return true;
+}
+
 sc_status sc_cat_eval(const sc_cat_model *m, const sc_cat_env *env,
                       const sc_cat_eval_options *opts, sc_cat_outcome *out,
                       sc_error **err) {
@@ -830,9 +879,7 @@ sc_status sc_cat_eval(const sc_cat_model *m, const sc_cat_env *env,
   c->base = transient ? env : snapshot_env(env);
   c->n = env->nevents;
   c->opts = transient ? opts : copy_options(opts);
-  c->max_fix = opts && opts->max_fixpoint_iterations > 0
-                   ? opts->max_fixpoint_iterations
-                   : CAT_DEFAULT_MAX_FIX;
+  set_limits(c, opts);
   cat_state st = {0};
   c->memo = env->memo;
   if (opts && opts->analysis && (c->memo->kept_for != opts->analysis ||
@@ -863,6 +910,8 @@ static sc_status force_for_caller(const sc_cat_result *r, cat_thunk *t,
   cat_ctx *c = r->ctx;
   c->error = NULL;
   c->app_depth = 0;
+  if (c->timeout > 0) /* a lookup after the run has its own time */
+    c->deadline = monotonic_seconds() + c->timeout;
   sc_cat_value *v = sc_cat_force(c, t);
   if (!v) {
     sc_status status = c->error ? c->error->status : SC_ERR_SEMANTIC;

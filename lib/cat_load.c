@@ -365,6 +365,16 @@ sc_status sc_cat_model_with_bell(const sc_cat_model *m, const char *path,
   return SC_OK;
 }
 
+sc_cat_model *sc_cat_model_with_limits(const sc_cat_model *m,
+                                       const sc_model_limits *limits) {
+  sc_cat_model *copy = sc_alloc(sizeof *copy);
+  *copy = *m;
+  memset(&copy->limits, 0, sizeof copy->limits);
+  if (limits)
+    copy->limits = *limits;
+  return copy;
+}
+
 const char *sc_cat_model_title(const sc_cat_model *m) { return m->title; }
 
 const char *sc_cat_model_filename(const sc_cat_model *m) { return m->filename; }

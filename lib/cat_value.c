@@ -251,6 +251,10 @@ static int compare_error(cat_ctx *c, const sc_cat_value *a,
 int sc_cat_compare(cat_ctx *c, const sc_cat_value *a, const sc_cat_value *b,
                    const sc_cat_exp *where) {
   sc_cat_kind ka = a->kind, kb = b->kind;
+  /* Sets of sets share their members: without this, comparing two sets
+   * built from one another (s | {s}, round after round) costs 2^depth. */
+  if (a == b && ka == SC_CAT_VALSET)
+    return 0;
   if (ka == SC_CAT_EMPTY || kb == SC_CAT_EMPTY) {
     const sc_cat_value *other = ka == SC_CAT_EMPTY ? b : a;
     int sign = ka == SC_CAT_EMPTY ? -1 : 1; /* empty is the least */

@@ -245,6 +245,7 @@ struct sc_test {
   sc_prop *filter;   /* NULL when absent */
   sc_quantifier quant;
   sc_prop *cond;
+  int max_events;    /* sc_parse_limits's, for the semantics (sem.c) */
 };
 
 /* ---- Names (litmus_names.c) ---------------------------------------------- */

@@ -925,7 +925,7 @@ sc_status sc_test_parse_prop(const sc_test *t, const char *text,
 
 static void set_limits(sc_parse_limits *out, const sc_parse_limits *in) {
   sc_parse_limits d = {DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_THREADS,
-                       DEFAULT_MAX_INSTRUCTIONS};
+                       DEFAULT_MAX_INSTRUCTIONS, 0};
   if (in) {
     if (in->max_file_bytes)
       d.max_file_bytes = in->max_file_bytes;
@@ -933,6 +933,8 @@ static void set_limits(sc_parse_limits *out, const sc_parse_limits *in) {
       d.max_threads = in->max_threads;
     if (in->max_instructions > 0)
       d.max_instructions = in->max_instructions;
+    if (in->max_events > 0)
+      d.max_events = in->max_events; /* 0: sem.c's default */
   }
   *out = d;
 }
@@ -953,6 +955,7 @@ sc_status sc_test_load_string(const char *text, const char *filename,
                    p->limits.max_file_bytes);
   p->t = sc_alloc(sizeof(sc_test));
   p->t->file = p->file;
+  p->t->max_events = p->limits.max_events;
   if (setjmp(p->on_error)) {
     if (err)
       *err = p->err;

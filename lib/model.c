@@ -46,6 +46,31 @@ sc_status sc_model_add_bell(const sc_model *m, const char *path,
   return wrap(st, cat, out);
 }
 
+/* The most a caller may ask for: deeper nesting would overflow the C stack
+ * before the limit could say so (each level is a few C frames). */
+#define MAX_DEPTH_ALLOWED 10000
+#define MAX_FORKS_ALLOWED 1000
+
+sc_status sc_model_with_limits(const sc_model *m, const sc_model_limits *limits,
+                               sc_model **out, sc_error **err) {
+  sc_gc_init();
+  *out = NULL;
+  if (!m)
+    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0, "sc_model_with_limits: no model");
+  if (limits && (limits->max_depth < 0 || limits->max_depth > MAX_DEPTH_ALLOWED))
+    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0,
+                   "expected a cat recursion depth limit from 0 to %d, found %d",
+                   MAX_DEPTH_ALLOWED, limits->max_depth);
+  if (limits && (limits->max_forks < 0 || limits->max_forks > MAX_FORKS_ALLOWED))
+    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0,
+                   "expected a fork depth limit from 0 to %d, found %d",
+                   MAX_FORKS_ALLOWED, limits->max_forks);
+  if (limits && (limits->max_iterations < 0 || limits->timeout != limits->timeout))
+    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0,
+                   "expected a non-negative iteration limit and a time limit");
+  return wrap(SC_OK, sc_cat_model_with_limits(m->cat, limits), out);
+}
+
 const char *sc_model_title(const sc_model *m) {
   return sc_cat_model_title(m->cat);
 }

@@ -12,6 +12,7 @@
 
 #define DEFAULT_UNROLL 2
 #define DEFAULT_MAX_TRACES 100000
+#define DEFAULT_MAX_EVENTS 4096 /* SC_CAT_MAX_EVENTS: what a model holds */
 
 /* ---- Addresses and values ------------------------------------------------ */
 
@@ -436,6 +437,28 @@ static sc_status explore_thread(const sc_test *t, int thread,
   return st;
 }
 
+/* The largest execution the traces make, one trace per thread, after the
+ * initial writes, must fit the event limit: past it the relations of a
+ * model (n*n bits each) are what would run out. */
+static sc_status check_events(const sc_test *t, const sc_thread_traces *all,
+                              int max_events, sc_error **err) {
+  long n = 0;
+  for (int l = 0; l < t->nlocs; l++)
+    n += t->locs[l].alias_of < 0; /* one initial write per memory cell */
+  for (int th = 0; th < t->nthreads; th++) {
+    int most = 0;
+    for (int i = 0; i < all[th].ntraces; i++)
+      if (all[th].traces[i].nevents > most)
+        most = all[th].traces[i].nevents;
+    n += most;
+  }
+  if (n > max_events)
+    return sc_fail(err, SC_ERR_LIMIT, t->file, 0, 0,
+                   "expected executions of at most %d events (the -max-events "
+                   "limit), found one of %ld", max_events, n);
+  return SC_OK;
+}
+
 sc_status sc_sem_traces(const sc_test *t, const sc_sem_limits *limits,
                         const sc_value_sets *values, sc_thread_traces **out,
                         sc_error **err) {
@@ -444,6 +467,7 @@ sc_status sc_sem_traces(const sc_test *t, const sc_sem_limits *limits,
     lim.unroll = limits->unroll;
   if (limits && limits->max_traces > 0)
     lim.max_traces = limits->max_traces;
+
   sc_thread_traces *all =
       sc_alloc(sizeof(sc_thread_traces) * (size_t)(t->nthreads + 1));
   for (int th = 0; th < t->nthreads; th++) {
@@ -451,6 +475,10 @@ sc_status sc_sem_traces(const sc_test *t, const sc_sem_limits *limits,
     if (st)
       return st;
   }
+  sc_status st = check_events(
+      t, all, t->max_events > 0 ? t->max_events : DEFAULT_MAX_EVENTS, err);
+  if (st)
+    return st;
   *out = all;
   return SC_OK;
 }

@@ -74,7 +74,9 @@ typedef struct sc_sem_limits {
 /* All traces of every thread, each read taking any value of its location's
  * set in `values`.  A path that jumps backwards more than `unroll` times
  * from one branch is cut, as herd7's -unroll does.  Errors: an access to
- * an address that is no location, a limit reached. */
+ * an address that is no location, a limit reached: traces per thread, or
+ * events of the largest execution the traces make (the test's max_events,
+ * from its sc_parse_limits; default 4096, what a model can hold). */
 typedef struct sc_thread_traces {
   sc_trace *traces;
   int ntraces, cap;

@@ -374,6 +374,95 @@ START_TEST(bad_address) {
 }
 END_TEST
 
+/* ---- Limits (issue 9) ------------------------------------------------------ */
+
+/* SB's largest execution: 2 initial writes and 2 events per thread. */
+START_TEST(event_limit) {
+  sc_test *t;
+  sc_model *m;
+  sc_result *r;
+  sc_error *err;
+  sc_parse_limits five = {0, 0, 0, 5}, six = {0, 0, 0, 6};
+  ck_assert_int_eq(sc_model_load_string(no_model, "m.cat", NULL, 0, &m, &err), SC_OK);
+  ck_assert_int_eq(sc_test_load_string(SB_TEST, "sb.litmus", &five, &t, &err), SC_OK);
+  ck_assert_int_eq(sc_simulate(t, m, NULL, &r, &err), SC_ERR_LIMIT);
+  ck_assert_ptr_null(r);
+  ck_assert_str_eq(sc_error_message(err),
+                   "sb.litmus: expected executions of at most 5 events (the "
+                   "-max-events limit), found one of 6");
+  ck_assert_int_eq(sc_test_load_string(SB_TEST, "sb.litmus", &six, &t, &err), SC_OK);
+  ck_assert_int_eq(sc_simulate(t, m, NULL, &r, &err), SC_OK);
+  ck_assert_int_eq(sc_result_candidates(r), 4);
+}
+END_TEST
+
+/* Simulate SB under `model` with `lim`; the status, and the message in *msg. */
+static sc_status limited(const char *model, const sc_model_limits *lim,
+                         const char **msg) {
+  sc_test *t;
+  sc_model *m, *ml;
+  sc_result *r;
+  sc_error *err;
+  ck_assert_int_eq(sc_test_load_string(SB_TEST, "sb.litmus", NULL, &t, &err), SC_OK);
+  ck_assert_int_eq(sc_model_load_string(model, "m.cat", NULL, 0, &m, &err), SC_OK);
+  ck_assert_int_eq(sc_model_with_limits(m, lim, &ml, &err), SC_OK);
+  sc_status st = sc_simulate(t, ml, NULL, &r, &err);
+  *msg = st ? sc_error_message(err) : "";
+  return st;
+}
+
+START_TEST(model_limits) {
+  static const char deep[] = "\"deep\"\nlet rec f x = f (x | x)\nacyclic f(po) as d\n";
+  static const char grow[] = "\"grow\"\nlet rec s = s | {s}\nacyclic po as g\n";
+  static const char closure[] = "\"c\"\nlet rec r = po | (r;r)\nacyclic r as c\n";
+  const char *msg;
+  sc_model_limits lim;
+  memset(&lim, 0, sizeof lim);
+  /* the defaults: depth 1000, a let rec that never converges stops */
+  ck_assert_int_eq(limited(deep, NULL, &msg), SC_ERR_LIMIT);
+  ck_assert_ptr_nonnull(strstr(msg, "m.cat:2:15: expected function calls nested at most 1000 deep"));
+  ck_assert_int_eq(limited(grow, NULL, &msg), SC_ERR_LIMIT);
+  ck_assert_ptr_nonnull(strstr(msg, "m.cat:2:1: expected 'let rec s' to reach its fixpoint within 100 iterations"));
+  ck_assert_int_eq(limited(closure, NULL, &msg), SC_OK);
+  /* given limits */
+  lim.max_depth = 10;
+  ck_assert_int_eq(limited(deep, &lim, &msg), SC_ERR_LIMIT);
+  ck_assert_ptr_nonnull(strstr(msg, "nested at most 10 deep"));
+  lim.max_iterations = 1;
+  ck_assert_int_eq(limited(closure, &lim, &msg), SC_ERR_LIMIT);
+  ck_assert_ptr_nonnull(strstr(msg, "'let rec r' to reach its fixpoint within 1 iterations"));
+  /* time for one execution: a billion rounds allowed, stopped by the clock */
+  lim.max_iterations = 1000000000;
+  lim.timeout = 0.2;
+  ck_assert_int_eq(limited(grow, &lim, &msg), SC_ERR_LIMIT);
+  ck_assert_ptr_nonnull(strstr(msg, "expected the model to finish an execution within 0.2 s"));
+}
+END_TEST
+
+START_TEST(model_limits_usage) {
+  sc_model *m, *ml = NULL;
+  sc_error *err;
+  sc_model_limits lim;
+  ck_assert_int_eq(sc_model_load_string(no_model, "m.cat", NULL, 0, &m, &err), SC_OK);
+  memset(&lim, 0, sizeof lim);
+  lim.max_depth = 10001;
+  ck_assert_int_eq(sc_model_with_limits(m, &lim, &ml, &err), SC_ERR_USAGE);
+  ck_assert_ptr_null(ml);
+  ck_assert_str_eq(sc_error_message(err),
+                   "expected a cat recursion depth limit from 0 to 10000, found 10001");
+  lim.max_depth = 0;
+  lim.max_forks = -1;
+  ck_assert_int_eq(sc_model_with_limits(m, &lim, &ml, &err), SC_ERR_USAGE);
+  lim.max_forks = 0;
+  lim.max_iterations = -1;
+  ck_assert_int_eq(sc_model_with_limits(m, &lim, &ml, &err), SC_ERR_USAGE);
+  ck_assert_int_eq(sc_model_with_limits(NULL, NULL, &ml, &err), SC_ERR_USAGE);
+  ck_assert_int_eq(sc_model_with_limits(m, NULL, &ml, &err), SC_OK);
+  ck_assert_ptr_nonnull(ml);
+  ck_assert_ptr_ne(ml, m); /* a new model; m is unchanged */
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("sim");
   TCase *tc = tcase_create("enumerate");
@@ -390,6 +479,9 @@ int main(void) {
   tcase_add_test(tc, own_atom_does_not_feed_itself);
   tcase_add_test(tc, outcome_query);
   tcase_add_test(tc, kept_executions);
+  tcase_add_test(tc, event_limit);
+  tcase_add_test(tc, model_limits);
+  tcase_add_test(tc, model_limits_usage);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_ENV);

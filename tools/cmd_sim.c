@@ -30,6 +30,9 @@ typedef struct sim_cli {
   int nvariants;
   int nskip;
   sc_sim_options opts;
+  sc_parse_limits limits; /* -max-threads, -max-events, -max-file-size */
+  sc_model_limits model_limits; /* -max-depth, -max-forks, -max-iterations,
+                                   -timeout */
   unsigned log_flags;
   bool json;              /* -json: one JSON object per test */
   sc_select *sel;
@@ -56,6 +59,23 @@ static void sim_usage(FILE *out) {
           "  -j N               run N tests at once\n"
           "  -timeout S         give up a test after S seconds\n"
           "  -max-executions N  give up a test after N candidate executions\n"
+          "  -max-threads N     refuse tests of more than N threads "
+          "(default 256)\n"
+          "  -max-events N      refuse tests whose executions have more than "
+          "N events\n"
+          "                     (default 4096)\n"
+          "  -max-file-size N   refuse test files of more than N bytes "
+          "(default 16 MiB)\n"
+          "  -max-depth N       stop a model whose function calls nest "
+          "deeper than N\n"
+          "                     (default 1000, at most 10000)\n"
+          "  -max-forks N       stop a model whose 'with ... from' forks "
+          "nest deeper than N\n"
+          "                     (default 200, at most 1000)\n"
+          "  -max-iterations N  stop a model whose 'let rec' has not "
+          "converged after N\n"
+          "                     rounds (default: events squared + 2, at "
+          "least 100)\n"
           "  -unroll N          follow each backward jump at most N times "
           "(default 2)\n"
           "  -show WHAT         draw executions: prop, neg, cond, all, none\n"
@@ -90,6 +110,50 @@ static bool parse_count(const char *opt, const char *s, long *out) {
     return false;
   }
   *out = v;
+  return true;
+}
+
+/* The limits given as -max-NAME N other than -max-executions: where each
+ * goes, and the most it may be. */
+typedef struct limit_option {
+  const char *name;
+  long most;
+} limit_option;
+
+static const limit_option limit_options[] = {
+    {"max-threads", 1L << 20},    {"max-events", 1L << 20},
+    {"max-file-size", 1L << 40},  {"max-depth", 10000},
+    {"max-iterations", 1L << 30}, {"max-forks", 1000},
+};
+#define NLIMITS (int)(sizeof limit_options / sizeof limit_options[0])
+
+static bool is_limit_option(const char *a) {
+  for (int k = 0; k < NLIMITS; k++)
+    if (cli_is_option(a, limit_options[k].name))
+      return true;
+  return false;
+}
+
+static bool set_limit(sim_cli *c, const char *opt, const char *arg) {
+  int k = 0;
+  long v;
+  while (!cli_is_option(opt, limit_options[k].name))
+    k++;
+  if (!parse_count(opt, arg, &v))
+    return false;
+  if (v < 1 || v > limit_options[k].most) {
+    fprintf(stderr, "scopecat sim: %s expects a number from 1 to %ld, found "
+                    "'%s'\n", opt, limit_options[k].most, arg);
+    return false;
+  }
+  switch (k) {
+  case 0: c->limits.max_threads = (int)v; break;
+  case 1: c->limits.max_events = (int)v; break;
+  case 2: c->limits.max_file_bytes = (size_t)v; break;
+  case 3: c->model_limits.max_depth = (int)v; break;
+  case 4: c->model_limits.max_iterations = (int)v; break;
+  default: c->model_limits.max_forks = (int)v; break;
+  }
   return true;
 }
 
@@ -155,6 +219,9 @@ static int parse_options(sim_cli *c, int argc, char **argv) {
       if (!want_arg(argc, argv, i) || !parse_count(a, argv[++i], &v))
         return EXIT_USAGE;
       c->opts.max_executions = v;
+    } else if (is_limit_option(a)) {
+      if (!want_arg(argc, argv, i) || !set_limit(c, a, argv[++i]))
+        return EXIT_USAGE;
     } else if (cli_is_option(a, "unroll")) {
       if (!want_arg(argc, argv, i) || !parse_count(a, argv[++i], &v))
         return EXIT_USAGE;
@@ -214,6 +281,7 @@ static int parse_options(sim_cli *c, int argc, char **argv) {
   }
   if (c->outdir && c->opts.show == SC_SHOW_NONE)
     c->opts.show = SC_SHOW_PROP; /* -o alone draws the witnesses */
+  c->model_limits.timeout = c->opts.timeout; /* one execution: at most all */
   c->opts.skipchecks = c->skip;
   c->opts.variants = c->variants;
   c->opts.nvariants = c->nvariants;
@@ -224,24 +292,44 @@ static int parse_options(sim_cli *c, int argc, char **argv) {
 
 /* ---- Models ------------------------------------------------------------- */
 
+/* The model with the bell before it, made once per model. */
+static sc_status with_bell(const sim_cli *c, sc_model **m, sc_error **err) {
+  static const sc_model *plain;
+  static sc_model *belled;
+  if (plain != *m) {
+    sc_status st = sc_model_add_bell(*m, c->bell, c->models.dirs, c->models.n,
+                                     &belled, err);
+    if (st)
+      return st;
+    plain = *m;
+  }
+  *m = belled;
+  return SC_OK;
+}
+
+/* The model under the -max-depth, -max-forks, -max-iterations and -timeout
+ * limits, made
+ * once per model. */
+static sc_status with_limits(const sim_cli *c, sc_model **m, sc_error **err) {
+  static const sc_model *plain;
+  static sc_model *limited;
+  if (plain != *m) {
+    sc_status st = sc_model_with_limits(*m, &c->model_limits, &limited, err);
+    if (st)
+      return st;
+    plain = *m;
+  }
+  *m = limited;
+  return SC_OK;
+}
+
 static sc_status model_for(const sim_cli *c, const sc_test *t, sc_model **out,
                            sc_error **err) {
   const char *name = c->model_path ? c->model_path : models_default(t);
   sc_status st = models_load(&c->models, name, out, NULL, err);
-  if (st || !c->bell)
-    return st;
-  /* the model with the bell before it, made once per model */
-  static const sc_model *plain;
-  static sc_model *with_bell;
-  if (plain != *out) {
-    st = sc_model_add_bell(*out, c->bell, c->models.dirs, c->models.n, &with_bell,
-                           err);
-    if (st)
-      return st;
-    plain = *out;
-  }
-  *out = with_bell;
-  return SC_OK;
+  if (!st && c->bell)
+    st = with_bell(c, out, err);
+  return st ? st : with_limits(c, out, err);
 }
 
 /* ---- One test ---------------------------------------------------------- */
@@ -321,7 +409,7 @@ static bool run_one(const sim_cli *c, const char *path, FILE *out) {
   sc_model *m;
   sc_result *r;
   sc_error *err;
-  if (sc_test_load_file(path, NULL, &t, &err) != SC_OK) {
+  if (sc_test_load_file(path, &c->limits, &t, &err) != SC_OK) {
     fprintf(stderr, "%s\n", sc_error_message(err));
     return false;
   }

@@ -59,8 +59,9 @@ static void collect_dir(file_list *files, const char *dir,
       add_path(files, path);
   }
   closedir(d);
-  qsort(files->paths + first, (size_t)(files->n - first), sizeof(char *),
-        compare_paths);
+  if (files->n > first) /* a folder of no tests leaves paths NULL: no qsort */
+    qsort(files->paths + first, (size_t)(files->n - first), sizeof(char *),
+          compare_paths);
 }
 
 static bool collect(file_list *files, const char *arg,

@@ -1,0 +1,88 @@
+#!/bin/sh
+# limits.sh: every limit of `scopecat sim` (issue 9) is hit by an input
+# made for it, and stops that test with exit status 1 and a message naming
+# the limit; a value just above what the input needs lets it through, so
+# each check can fail both ways.  Also: a let rec that never converges and a
+# cycle of includes are errors, not hangs; a bad limit value is a usage error.
+. "${SC_SRCDIR:-.}/tests/lib.sh"
+
+sb="$srcdir/ptx/seeds/sb.litmus"      # 2 threads, 6 events, 4 candidates
+lim="$srcdir/tests/limits"
+
+# elapsed S CMD...: like expect 1, and CMD must finish within S seconds
+elapsed() {
+  most=$1; shift
+  start=$(date +%s)
+  expect 1 "$@"
+  took=$(($(date +%s) - start))
+  if [ "$took" -le "$most" ]; then ok; else fail "took ${took}s, more than ${most}s: $*"; fi
+}
+
+# threads: -max-threads, and the default (256)
+expect 1 "$scopecat" sim -max-threads 1 "$sb"
+has "$tmp/err" "sb.litmus:14:22: expected at most 1 threads (the thread limit)"
+expect 0 "$scopecat" sim -max-threads 2 "$sb"
+awk 'BEGIN { printf "GPU_PTX many\n{}\n"; s = " P0"; c = " membar.gl";
+             for (i = 1; i < 257; i++) { s = s " | P" i; c = c " | membar.gl" }
+             print s " ;"; print c " ;"; print "exists (x=0)" }' >"$tmp/many.litmus"
+expect 1 "$scopecat" sim "$tmp/many.litmus"
+has "$tmp/err" "expected at most 256 threads (the thread limit)"
+
+# events of an execution: 2 initial writes + 2 x 2 accesses in sb
+expect 1 "$scopecat" sim -max-events 5 "$sb"
+has "$tmp/err" "expected executions of at most 5 events (the -max-events limit), found one of 6"
+expect 0 "$scopecat" sim -max-events 6 "$sb"
+
+# candidate executions
+expect 1 "$scopecat" sim -max-executions 3 "$sb"
+has "$tmp/err" "expected at most 3 candidate executions (the -max-executions limit)"
+expect 0 "$scopecat" sim -max-executions 4 "$sb"
+
+# file size (sb.litmus is over 600 bytes)
+expect 1 "$scopecat" sim -max-file-size 100 "$sb"
+has "$tmp/err" "sb.litmus: expected at most 100 bytes (the file-size limit)"
+expect 0 "$scopecat" sim -max-file-size 100000 "$sb"
+
+# cat recursion depth: a function calling itself for ever, stopped at the
+# default depth, at a given one, and at the largest one allowed (no stack
+# overflow, sanitizers included)
+expect 1 "$scopecat" sim -model "$lim/deep.cat" "$sb"
+has "$tmp/err" "deep.cat:2:15: expected function calls nested at most 1000 deep, found deeper (the -max-depth limit"
+expect 1 "$scopecat" sim -max-depth 50 -model "$lim/deep.cat" "$sb"
+has "$tmp/err" "nested at most 50 deep"
+expect 1 "$scopecat" sim -max-depth 10000 -model "$lim/deep.cat" "$sb"
+has "$tmp/err" "nested at most 10000 deep"
+expect 2 "$scopecat" sim -max-depth 10001 -model "$lim/deep.cat" "$sb"
+has "$tmp/err" "-max-depth expects a number from 1 to 10000, found '10001'"
+
+# nested forks (30 in forks.cat)
+expect 1 "$scopecat" sim -max-forks 20 -model "$lim/forks.cat" "$sb"
+has "$tmp/err" "expected 'with ... from' forks nested at most 20 deep, found deeper (the -max-forks limit)"
+expect 0 "$scopecat" sim -max-forks 40 -model "$lim/forks.cat" "$sb"
+
+# let rec: one that never converges is an error naming the binding, by
+# default after events^2 + 2 rounds (here 100, the least); one that
+# converges in a few rounds is stopped only by a lower limit
+elapsed 20 "$scopecat" sim -model "$lim/grow.cat" "$sb"
+has "$tmp/err" "grow.cat:2:1: expected 'let rec s' to reach its fixpoint within 100 iterations (the -max-iterations limit), found it still changing"
+expect 1 "$scopecat" sim -max-iterations 1 -model "$lim/closure.cat" "$sb"
+has "$tmp/err" "closure.cat:2:1: expected 'let rec r' to reach its fixpoint within 1 iterations"
+expect 0 "$scopecat" sim -model "$lim/closure.cat" "$sb"
+
+# time per test: the same let rec allowed a billion rounds is stopped by
+# -timeout inside the model's evaluation, well before the harness's patience
+elapsed 20 "$scopecat" sim -timeout 1 -max-iterations 1000000000 -model "$lim/grow.cat" "$sb"
+has "$tmp/err" "expected the model to finish an execution within 1 s (the -timeout limit)"
+expect 2 "$scopecat" sim -timeout -1 "$sb"
+
+# a cycle of includes
+expect 1 "$scopecat" sim -model "$srcdir/tests/data/cycle-a.cat" "$sb"
+has "$tmp/err" "cycle-b.cat:2:1: include cycle: "
+
+# bad values
+expect 2 "$scopecat" sim -max-events 0 "$sb"
+has "$tmp/err" "-max-events expects a number from 1 to"
+expect 2 "$scopecat" sim -max-threads x "$sb"
+has "$tmp/err" "-max-threads expects a non-negative integer, found 'x'"
+
+finish
