@@ -392,13 +392,13 @@ static const aenv *ins_deps(analyser *a, const sc_cat_ins *ins, const aenv *env,
   case IN_UNSHOW:
   case IN_DEBUG:
   case IN_DOC:
+  case IN_EVENTS:    /* a bell's declarations constrain no execution */
   case IN_PROCEDURE: /* its checks are not followed, its lets are local */
   case IN_CALL:
   case IN_ENUM:      /* tags: fixed */
     return env;
   case IN_FORALL:
   case IN_WITHFROM:
-  case IN_EVENTS:
   case IN_MATCH:
   case IN_IFVARIANT:
     break;

@@ -30,6 +30,7 @@ same "seeds" -nohash -j 2 "$seeds"
 same "herd-gpu-ptx" -nohash -j 2 "$srcdir/ptx/herd-gpu-ptx"
 same "seeds under sc.cat" -nohash -model "$srcdir/cat/sc.cat" "$seeds"
 same "seeds, json" -json -nohash "$seeds"
+same "seeds with a bell file" -nohash -bell "$srcdir/tests/data/scopes.bell" "$seeds"
 # a sample of Dat3M's corpus under both of its models: message passing,
 # coherence, fences, barriers, proxies, rmw loops (partial co)
 sample="$d/Manual/MICRO24-Fig4b.litmus $d/Manual/MICRO24-Fig4b-correct.litmus

@@ -1,10 +1,12 @@
 #!/bin/bash
 # tools/bench.sh: the performance benchmark (`make bench`; never part of
 # `make check`).  Runs fixed families of tests through `scopecat sim -json`
-# and prints, per family: tests, wall time, the slowest test, candidate
-# executions explored, allowed executions (Positive + Negative, what herd7
-# counts), peak memory, tests that failed (error or -timeout), and the
-# ratios of wall time and candidates against a baseline file, side by side.
+# and prints, per family: tests, wall time, CPU time (user + system, all
+# workers: steadier than wall time on a shared machine), the slowest test,
+# candidate executions explored, allowed executions (Positive + Negative,
+# what herd7 counts), peak memory, tests that failed (error or -timeout),
+# and the ratios (baseline / now) of wall time, CPU time and candidates
+# against a baseline file, side by side.
 #
 # Families (generated ones are written afresh to a temporary folder, the
 # same text every run):
@@ -27,7 +29,8 @@
 # Usage: tools/bench.sh [-save] [-only REGEX] [-timeout S]
 #   -save        write this run's figures as the new baseline
 #   -only REGEX  run only the families whose name matches (grep -E)
-#   -timeout S   per-test limit (default 60 s); a test past it counts as failed
+#   -timeout S   per-test limit (default 10 s, as the baseline); a test past it
+#                counts as failed
 # Environment: SC_SCOPECAT (default ./tools/scopecat), SC_SRCDIR (default .),
 # BENCH_BASELINE (default $SC_SRCDIR/tools/bench.baseline), BENCH_OUT (the
 # figures of this run, default ./bench.out).  Without a baseline file the
@@ -38,7 +41,7 @@ scopecat=${SC_SCOPECAT:-./tools/scopecat}
 baseline=${BENCH_BASELINE:-$srcdir/tools/bench.baseline}
 outfile=${BENCH_OUT:-./bench.out}
 only=.
-timeout=60
+timeout=10
 save=no
 while (($#)); do
   case $1 in
@@ -162,8 +165,8 @@ scoped() {
 
 # ---- Running a family --------------------------------------------------------
 
-printf '%-14s %6s %9s %9s %13s %13s %8s %5s | %9s %9s\n' family tests wall_s \
-  slowest_s candidates allowed peak_MB fail 'x wall' 'x cands'
+printf '%-14s %6s %9s %8s %9s %13s %13s %8s %5s | %7s %7s %7s\n' family tests wall_s \
+  cpu_s slowest_s candidates allowed peak_MB fail 'x wall' 'x cpu' 'x cands'
 : >"$outfile"
 
 # family NAME JOBS ARGS... -- FILES...: run, summarise, compare.
@@ -174,10 +177,11 @@ family() {
   local args=()
   while [[ $1 != -- ]]; do args+=("$1"); shift; done
   shift
-  /usr/bin/time -f '%e %M' -o "$tmp/time" "$scopecat" -json -nohash -j "$jobs" \
+  /usr/bin/time -f '%e %M %U %S' -o "$tmp/time" "$scopecat" -json -nohash -j "$jobs" \
     -timeout "$timeout" "${args[@]}" "$@" >"$tmp/json" 2>"$tmp/err"
-  local wall peak
-  read -r wall peak < <(tail -n 1 "$tmp/time") 2>/dev/null || { wall=0; peak=0; }
+  local wall peak user sys cpu
+  read -r wall peak user sys < <(tail -n 1 "$tmp/time") 2>/dev/null || { wall=0; peak=0; }
+  cpu=$(awk -v u="${user:-0}" -v s="${sys:-0}" 'BEGIN { printf "%.2f", u + s }')
   # with -j, /usr/bin/time sees the largest of the workers, which it waited for
   local stats
   stats=$(awk -v n="$#" '
@@ -190,16 +194,19 @@ family() {
   local slow cand allowed fails
   read -r slow cand allowed fails <<<"$stats"
   local line
-  line=$(printf '%-14s %6d %9.2f %9.3f %13d %13d %8.1f %5d' "$name" "$#" "$wall" \
-    "$slow" "$cand" "$allowed" "$(awk -v k="$peak" 'BEGIN { print k / 1024 }')" "$fails")
-  echo "$name $# $wall $slow $cand $allowed $peak $fails" >>"$outfile"
+  line=$(printf '%-14s %6d %9.2f %8.2f %9.3f %13d %13d %8.1f %5d' "$name" "$#" "$wall" \
+    "$cpu" "$slow" "$cand" "$allowed" "$(awk -v k="$peak" 'BEGIN { print k / 1024 }')" "$fails")
+  echo "$name $# $wall $slow $cand $allowed $peak $fails $cpu" >>"$outfile"
   local ratio="" base
   base=$(awk -v f="$name" '$1 == f' "$baseline" 2>/dev/null)
   if [[ -n $base ]]; then
-    ratio=$(awk -v b="$base" -v w="$wall" -v c="$cand" 'BEGIN {
+    # a ratio against a baseline row with failures is a lower bound: '>'
+    ratio=$(awk -v b="$base" -v w="$wall" -v c="$cand" -v u="$cpu" 'BEGIN {
       split(b, x, " ")
-      printf "%9s %9s", (w > 0 ? sprintf("%.1f", x[3] / w) : "-"),
-                        (c > 0 ? sprintf("%.1f", x[5] / c) : "-") }')
+      lb = x[8] > 0 ? ">" : ""
+      printf "%7s %7s %7s", (w > 0 ? lb sprintf("%.1f", x[3] / w) : "-"),
+        (u > 0 && x[9] != "" ? lb sprintf("%.1f", x[9] / u) : "-"),
+        (c > 0 && x[8] == 0 ? sprintf("%.1f", x[5] / c) : "-") }')
   fi
   printf '%s | %s\n' "$line" "$ratio"
 }
@@ -229,7 +236,7 @@ done
 
 if [[ $save == yes || ! -s $baseline ]]; then
   {
-    echo "# tools/bench.sh figures: family tests wall_s slowest_s candidates allowed peak_KB failed"
+    echo "# tools/bench.sh figures: family tests wall_s slowest_s candidates allowed peak_KB failed cpu_s"
     echo "# $(date -u +%Y-%m-%d) $(uname -m), $(nproc) cores; $($scopecat -version 2>/dev/null | head -1)"
     cat "$outfile"
   } >"$baseline.new" && mv "$baseline.new" "$baseline"
