@@ -1,7 +1,7 @@
 #!/bin/sh
 # prune.sh: cutting branches early (lib/enum.c, lib/cat_mono.c) changes
 # nothing scopecat reports.  The same tests run with the cuts and without
-# (SCOPECAT_NOPRUNE=1) must print the same blocks (the Time lines aside),
+# (-noprune) must print the same blocks (the Time lines aside),
 # the same JSON (the count of candidates and the time aside) and the same
 # drawings; and small families whose counts are worked out by hand below
 # give those counts.
@@ -12,7 +12,7 @@ same() {
   name=$1
   shift
   "$scopecat" "$@" >"$tmp/cut" 2>"$tmp/cut.err"
-  SCOPECAT_NOPRUNE=1 "$scopecat" "$@" >"$tmp/full" 2>"$tmp/full.err"
+  "$scopecat" -noprune "$@" >"$tmp/full" 2>"$tmp/full.err"
   sed -e '/^Time /d' -e 's/"candidates":[0-9]*,"time":[0-9.]*//' "$tmp/cut" >"$tmp/cut.s"
   sed -e '/^Time /d' -e 's/"candidates":[0-9]*,"time":[0-9.]*//' "$tmp/full" >"$tmp/full.s"
   if [ -s "$tmp/cut.s" ] && cmp -s "$tmp/cut.s" "$tmp/full.s" &&
@@ -46,7 +46,7 @@ same "dat3m sample, v7.5" -nohash -j 2 -model "$srcdir/cat/ptx-v7.5.cat" $sample
 # the drawings of every execution kept, in the same order
 mkdir "$tmp/a" "$tmp/b"
 "$scopecat" -nohash -show all -o "$tmp/a" "$seeds" "$d/Manual/MICRO24-Fig4b.litmus" >/dev/null 2>&1
-SCOPECAT_NOPRUNE=1 "$scopecat" -nohash -show all -o "$tmp/b" "$seeds" \
+"$scopecat" -noprune -nohash -show all -o "$tmp/b" "$seeds" \
   "$d/Manual/MICRO24-Fig4b.litmus" >/dev/null 2>&1
 if [ -n "$(ls "$tmp/a")" ] && diff -r "$tmp/a" "$tmp/b" >/dev/null; then ok; else
   fail "the drawings with and without cuts differ"; fi
@@ -126,7 +126,7 @@ exists (1:r0=2 /\ 1:r1=1)
 EOF
 sc="$srcdir/cat/sc.cat"
 want "two: candidates without cuts" \
-  "$(SCOPECAT_NOPRUNE=1 "$scopecat" -json -model "$sc" "$tmp/two.litmus" |
+  "$("$scopecat" -noprune -json -model "$sc" "$tmp/two.litmus" |
      sed 's/.*"candidates":\([0-9]*\).*/\1/')" 18
 want "two: candidates with cuts" "$(count "$tmp/two.litmus" candidates -model "$sc")" 14
 want "two: allowed" "$(count "$tmp/two.litmus" negative -model "$sc")" 6

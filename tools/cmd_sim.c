@@ -59,6 +59,8 @@ static void sim_usage(FILE *out) {
           "  -j N               run N tests at once\n"
           "  -timeout S         give up a test after S seconds\n"
           "  -max-executions N  give up a test after N candidate executions\n"
+          "  -noprune           evaluate every candidate (no branch cut "
+          "early)\n"
           "  -max-threads N     refuse tests of more than N threads "
           "(default 256)\n"
           "  -max-events N      refuse tests whose executions have more than "
@@ -254,6 +256,10 @@ static int parse_options(sim_cli *c, int argc, char **argv) {
       c->json = true;
     } else if (cli_is_option(a, "nohash")) {
       c->log_flags |= SC_LOG_NOHASH;
+    } else if (cli_is_option(a, "noprune")) {
+      /* every candidate evaluated, no branch cut early: the same figures,
+       * more slowly; for checking the cuts */
+      c->opts.noprune = 1;
 
     } else if (cli_is_option(a, "help") || cli_is_option(a, "h")) {
       sim_usage(stdout);
@@ -543,11 +549,6 @@ int cmd_sim(int argc, char **argv) {
   if (rc >= 0)
     return rc;
   bool some_missing = rc == -2;
-  /* SCOPECAT_NOPRUNE=1: evaluate every candidate, cutting no branch early
-   * (the same figures, more slowly; for checking the cuts) */
-  const char *noprune = getenv("SCOPECAT_NOPRUNE");
-  if (noprune && *noprune && strcmp(noprune, "0") != 0)
-    c.opts.noprune = 1;
   c.progress = isatty(2);
   prog.total = c.files.n;
   prog.start = wall_now();
