@@ -6,7 +6,8 @@
 #     (ptx/seeds/expected.txt; reasoning in expected-reasoning.md);
 #  3. the hardware logs against the default model (scopecat compare): the
 #     GTX Titan logs (ptx/results/titan), then the H100 logs when
-#     ptx/results/H100 exists.
+#     ptx/results/H100 exists, then the summary line of the generated
+#     family's H100 logs (ptx/results/H100-family).
 # Exits non-zero when a test does not parse, a verdict disagrees or a log
 # cannot be compared; an UNSOUND test is a finding, shown in its table.
 set -euo pipefail
@@ -53,4 +54,13 @@ if [[ -d $top/ptx/results/H100 ]]; then
     compare_logs "$top/ptx/results/H100"
 else
     echo "No H100 logs are bundled yet (ptx/results/H100 does not exist): nothing to compare."
+fi
+if [[ -d $top/ptx/results/H100-family ]]; then
+    echo
+    echo "The generated family on the H100 (ptx/results/H100-family) against cat/ptx-rmo.cat:"
+    rc=0
+    out=$("$scopecat" compare -tests "$top/ptx/families/h100" \
+          "$top/ptx/results/H100-family") || rc=$?
+    [[ $rc -eq 0 || $rc -eq 3 ]] || { printf '%s\n' "$out"; exit 1; }
+    printf '%s\n' "$out" | grep -E '^(total|UNSOUND)'
 fi
