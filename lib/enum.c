@@ -467,7 +467,7 @@ static int co_step(void *ctx, const uint32_t *below, uint32_t placed) {
   co_choice *c = &w->cd->co[w->l];
   memcpy(c->below, below, sizeof(uint32_t) * (size_t)c->n);
   c->placed = placed;
-  if (placed == (c->n == 32 ? UINT32_MAX : (UINT32_C(1) << c->n) - 1)) {
+  if (placed == sc_order_all(c->n)) {
     w->st = co_level(w->s, w->cd, w->l - 1);
     return w->st ? -1 : 1;
   }

@@ -71,7 +71,7 @@ static int walk_total(walk *w, uint32_t *below, uint32_t placed) {
 }
 
 int sc_orders_walk_total(int k, sc_order_visit visit, void *ctx) {
-  walk w = {k, k == 32 ? UINT32_MAX : (UINT32_C(1) << k) - 1, NULL, visit, ctx};
+  walk w = {k, sc_order_all(k), NULL, visit, ctx};
   uint32_t below[SC_ORDER_MAX_ITEMS] = {0};
   if (k == 0)
     return visit(ctx, below, 0) < 0 ? -1 : 0;
@@ -87,7 +87,7 @@ typedef struct collect {
 
 static int collect_one(void *ctx, const uint32_t *below, uint32_t placed) {
   collect *c = ctx;
-  if (placed != (c->out->k == 32 ? UINT32_MAX : (UINT32_C(1) << c->out->k) - 1))
+  if (placed != sc_order_all(c->out->k))
     return 1;
   if (!keep(c->out, below, c->limit)) {
     c->over = true;
@@ -138,7 +138,7 @@ static int place(walk *w, const uint32_t *below, int i, uint32_t down, uint32_t 
   next[i] = down;
   for (uint32_t s = up; s; s &= s - 1)
     next[__builtin_ctz(s)] |= UINT32_C(1) << i;
-  uint32_t placed = i + 1 == 32 ? UINT32_MAX : (UINT32_C(1) << (i + 1)) - 1;
+  uint32_t placed = sc_order_all(i + 1);
   int r = step(w, next, placed, false);
   return r <= 0 ? r : extend(w, next, i + 1);
 }
@@ -174,7 +174,7 @@ static int extend(walk *w, uint32_t *below, int i) {
 
 int sc_orders_walk_partial(int k, const uint32_t *comparable, sc_order_visit visit,
                            void *ctx) {
-  walk w = {k, k == 32 ? UINT32_MAX : (UINT32_C(1) << k) - 1, comparable, visit, ctx};
+  walk w = {k, sc_order_all(k), comparable, visit, ctx};
   uint32_t below[SC_ORDER_MAX_ITEMS] = {0};
   if (k == 0)
     return visit(ctx, below, 0) < 0 ? -1 : 0;
@@ -189,7 +189,7 @@ sc_order_list *sc_orders_partial(int k, const uint32_t *comparable, long limit) 
 
 uint32_t sc_order_maximal(const sc_order_list *l, int o) {
   const uint32_t *below = sc_order_at(l, o);
-  uint32_t all = l->k == 32 ? UINT32_MAX : (UINT32_C(1) << l->k) - 1;
+  uint32_t all = sc_order_all(l->k);
   uint32_t before_something = 0;
   for (int i = 0; i < l->k; i++)
     before_something |= below[i];

@@ -44,6 +44,12 @@ sc_order_list *sc_orders_partial(int k, const uint32_t *comparable, long limit);
  * is final).  A step whose one way on is the next call is not shown.
  * visit returns <0 to stop the walk (the walk returns -1), 0 to cut this
  * branch, >0 to go on.  With k = 0 the one (empty) order is visited. */
+/* The set of all k items, 0 <= k <= 32: what `placed` is once an order is
+ * complete. */
+static inline uint32_t sc_order_all(int k) {
+  return k == 32 ? UINT32_MAX : (UINT32_C(1) << k) - 1;
+}
+
 typedef int (*sc_order_visit)(void *ctx, const uint32_t *below, uint32_t placed);
 int sc_orders_walk_total(int k, sc_order_visit visit, void *ctx);
 int sc_orders_walk_partial(int k, const uint32_t *comparable, sc_order_visit visit,
