@@ -115,7 +115,8 @@ else fail "watchdog: exit $rc after $took s"; cat "$tmp/wd.out"; fi
 
 # bad parameters are refused before anything runs, naming what was expected
 for bad in "-n 0" "-n 12x" "-stress-seq st,xx" "-stress-blocks 9-3" \
-           "-stress-spread 33" "-tpb 100" "-timeout -1" "-gpus many"; do
+           "-stress-spread 33" "-tpb 100" "-timeout -1" "-gpus many" \
+           "-variants 0" "-spacing 0" "-shuffle 2"; do
   if "$scopecat" gpu run $bad "$srcdir/ptx/gpu-shapes/MP-inter.litmus" \
        >/dev/null 2>"$tmp/bad.err"; then
     fail "gpu run $bad: accepted"

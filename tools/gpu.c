@@ -180,6 +180,8 @@ static int shell_limited(const char *cmd, FILE *log, double limit) {
       continue;
     char buf[4096];
     ssize_t k = read(fd[0], buf, sizeof buf);
+    if (k < 0 && errno == EINTR)
+      continue;
     if (k <= 0)
       break;
     if (log)
@@ -338,6 +340,14 @@ static const char *bad_prog_value(const char *name, const char *val) {
                : "a multiple of 32 from 32 to 1024";
   if (!strcmp(name, "seed"))
     return is_number(val, 0, LLONG_MAX) ? NULL : "a non-negative number";
+  if (!strcmp(name, "bank-conflicts") || !strcmp(name, "shuffle"))
+    return is_number(val, 0, 1) ? NULL : "0 or 1";
+  /* zero variants or spacing would divide by zero or put every instance
+   * on one word */
+  if (!strcmp(name, "variants") || !strcmp(name, "spacing") ||
+      !strcmp(name, "stress-patch") || !strcmp(name, "stress-regions") ||
+      !strcmp(name, "blocks"))
+    return is_number(val, 1, 1 << 30) ? NULL : "a positive number";
   return is_number(val, 0, 1 << 30) ? NULL : "a non-negative number";
 }
 
