@@ -8,6 +8,8 @@
 #include "gcmem.h"
 
 #include <check.h>
+
+#include "check_run.h"
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1025,9 +1027,5 @@ static Suite *cat_suite(void) {
 
 int main(void) {
   sc_gc_init();
-  SRunner *sr = srunner_create(cat_suite());
-  srunner_run_all(sr, CK_ENV);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed < 255 ? failed : 255; /* the number of failed tests */
+  return sc_check_run(cat_suite());
 }

@@ -7,6 +7,8 @@
 #include "scopecat.h"
 
 #include <check.h>
+
+#include "check_run.h"
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,9 +123,5 @@ int main(void) {
   tcase_add_test(tc, corpora_present);
   tcase_add_loop_test(tc, parses_and_round_trips, 0, nfiles);
   suite_add_tcase(s, tc);
-  SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_ENV);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return sc_check_run(s);
 }

@@ -5,6 +5,8 @@
 #include "gen.h"
 
 #include <check.h>
+
+#include "check_run.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -224,9 +226,5 @@ int main(void) {
   tcase_add_test(tc, fence_advice);
   tcase_add_test(tc, fence_reduction);
   suite_add_tcase(s, tc);
-  SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_ENV);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return sc_check_run(s);
 }

@@ -6,6 +6,8 @@
 #include "scopecat.h"
 
 #include <check.h>
+
+#include "check_run.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -588,9 +590,5 @@ int main(void) {
   tcase_add_test(compare, name_clash);
   tcase_add_test(compare, html_report);
   suite_add_tcase(s, compare);
-  SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_ENV);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return sc_check_run(s);
 }

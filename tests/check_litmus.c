@@ -5,6 +5,8 @@
 #include "litmus.h"
 
 #include <check.h>
+
+#include "check_run.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -408,9 +410,5 @@ static Suite *litmus_suite(void) {
 }
 
 int main(void) {
-  SRunner *sr = srunner_create(litmus_suite());
-  srunner_run_all(sr, CK_ENV);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return sc_check_run(litmus_suite());
 }

@@ -4,6 +4,8 @@
 #include "rel.h"
 
 #include <check.h>
+
+#include "check_run.h"
 #include <stdlib.h>
 
 /* A relation over n events from a list of pairs a0,b0,a1,b1,...,-1. */
@@ -272,9 +274,5 @@ static Suite *rel_suite(void) {
 
 int main(void) {
   sc_gc_init();
-  SRunner *sr = srunner_create(rel_suite());
-  srunner_run_all(sr, CK_ENV);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed < 255 ? failed : 255; /* the number of failed tests */
+  return sc_check_run(rel_suite());
 }

@@ -6,6 +6,8 @@
 #include "scopecat.h"
 
 #include <check.h>
+
+#include "check_run.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -483,9 +485,5 @@ int main(void) {
   tcase_add_test(tc, model_limits);
   tcase_add_test(tc, model_limits_usage);
   suite_add_tcase(s, tc);
-  SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_ENV);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return sc_check_run(s);
 }
