@@ -6,6 +6,7 @@
 #define SC_CLI_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 enum { EXIT_ALL_RAN = 0, EXIT_SOME_FAILED = 1, EXIT_USAGE = 2 };
 
@@ -23,6 +24,15 @@ bool cli_collect_logs(file_list *files, const char *arg);
 
 /* Whether argv[i] is the option `name` (accepting one or two dashes). */
 bool cli_is_option(const char *arg, const char *name);
+
+/* Run `cmd` with /bin/sh, its standard output to `out` (dropped when
+ * NULL); its exit status, -1 when it did not exit, or CLI_RUN_TIMED_OUT
+ * when `limit` > 0 seconds passed first and it was killed. */
+enum { CLI_RUN_TIMED_OUT = -2 };
+int cli_run(const char *cmd, FILE *out, double limit);
+/* The same, the output returned as a GC-owned string (NULL when it could
+ * not be captured), the status in *status. */
+char *cli_run_capture(const char *cmd, double limit, int *status);
 
 /* printf into a new GC-owned string. */
 char *cli_format(const char *fmt, ...)

@@ -224,25 +224,6 @@ static const char *oracle_command(const oracle *o, const char *path, long n) {
                  c->gpu_options ? c->gpu_options : "", n, shell_quote(path));
 }
 
-/* Everything a command prints; its exit status in *status. */
-static char *run_capture(const char *cmd, int *status) {
-  FILE *p = popen(cmd, "r");
-  if (!p)
-    return NULL;
-  size_t len = 0;
-  char *buf = NULL, chunk[4096];
-  FILE *out = open_memstream(&buf, &len);
-  size_t k;
-  while ((k = fread(chunk, 1, sizeof chunk, p)) > 0)
-    fwrite(chunk, 1, k, out);
-  fclose(out);
-  int st = pclose(p);
-  *status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  char *text = GC_STRDUP(buf);
-  free(buf);
-  return text;
-}
-
 /* The check of Alg. 1 (CheckApplication): run the patched test, read the
  * log it prints; it passes when no state of the log shows the condition. */
 static int oracle_check(const sc_test *t, long iterations, void *ctx) {
@@ -258,7 +239,7 @@ static int oracle_check(const sc_test *t, long iterations, void *ctx) {
   setenv("SCOPECAT_N", cli_format("%ld", n), 1);
   const char *cmd = oracle_command(o, path, n);
   int status;
-  char *log = run_capture(cmd, &status);
+  char *log = cli_run_capture(cmd, 0, &status);
   sc_hist **blocks;
   int nblocks, witnessed;
   sc_error *err;

@@ -24,8 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <poll.h>
-#include <signal.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -121,84 +119,6 @@ static char *slurp(const char *path) {
 static bool file_exists(const char *p) {
   struct stat st;
   return stat(p, &st) == 0;
-}
-
-enum { SHELL_TIMED_OUT = -2 };
-
-static double seconds_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-/* Run a shell command, its output (stdout and stderr) to `log` when not
- * NULL.  With `limit` > 0, a command still running after `limit` seconds
- * is killed with its whole process group and SHELL_TIMED_OUT returned: a
- * kernel that spins forever keeps its process inside the driver, where
- * only SIGKILL reaches it; the driver then frees the GPU. */
-static int shell_limited(const char *cmd, FILE *log, double limit) {
-  int fd[2];
-  if (pipe(fd) != 0)
-    return -1;
-  if (log)
-    fflush(log);
-  pid_t pid = fork();
-  if (pid < 0) {
-    close(fd[0]);
-    close(fd[1]);
-    return -1;
-  }
-  if (pid == 0) {
-    setpgid(0, 0);
-    dup2(fd[1], 1);
-    close(fd[0]);
-    close(fd[1]);
-    execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-    _exit(127);
-  }
-  setpgid(pid, pid);
-  close(fd[1]);
-  double deadline = limit > 0 ? seconds_now() + limit : 0;
-  bool killed = false;
-  for (;;) {
-    struct pollfd pf = {fd[0], POLLIN, 0};
-    int wait_ms = 250;
-    if (deadline > 0) {
-      double left = deadline - seconds_now();
-      if (left <= 0) {
-        kill(-pid, SIGKILL);
-        killed = true;
-        break;
-      }
-      if (left * 1000 < wait_ms)
-        wait_ms = (int)(left * 1000) + 1;
-    }
-    int r = poll(&pf, 1, wait_ms);
-    if (r < 0 && errno == EINTR)
-      continue;
-    if (r <= 0)
-      continue;
-    char buf[4096];
-    ssize_t k = read(fd[0], buf, sizeof buf);
-    if (k < 0 && errno == EINTR)
-      continue;
-    if (k <= 0)
-      break;
-    if (log)
-      fwrite(buf, 1, (size_t)k, log);
-  }
-  close(fd[0]);
-  int st;
-  while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-    ;
-  if (killed)
-    return SHELL_TIMED_OUT;
-  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-/* Run a shell command; its output goes to `log` (when not NULL). */
-static int shell(const char *cmd, FILE *log) {
-  return shell_limited(cmd, log, 0);
 }
 
 static const char *find_gpudir(const gpu_cli *c) {
@@ -509,7 +429,7 @@ static bool compile(const gpu_cli *c, const char *path, const char *cu,
     return true;
   const char *clog_path = cli_format("%s.log", exe);
   FILE *clog = fopen(clog_path, "w");
-  int rc = shell(cmd, clog ? clog : log);
+  int rc = cli_run(cmd, clog ? clog : log, 0);
   if (clog)
     fclose(clog);
   if (rc != 0) {
@@ -531,7 +451,7 @@ static void optcheck_binary(built *b, const char *exe, FILE *log) {
       "cd '%s' && rm -f *.cubin && cuobjdump -xelf all '%s' >/dev/null 2>&1 && "
       "nvdisasm -g -c $(ls *.sm_90*.cubin | head -1) > '%s.sass' 2>/dev/null",
       b->dir, exe, exe);
-  b->optcheck_ran = shell(dis, NULL) == 0;
+  b->optcheck_ran = cli_run(dis, NULL, 0) == 0;
   if (!b->optcheck_ran) {
     fprintf(log, "optcheck: not run (no cuobjdump/nvdisasm)\n");
     return;
@@ -627,15 +547,15 @@ static int run_one(const gpu_cli *c, const char *path, int device, FILE *log) {
   }
   const char *cmd = cli_format("'%s' %s -device %d 2>&1", b.exe, prog_args(c, NULL),
                             device);
-  int rc = shell_limited(cmd, log, c->timeout);
-  if (rc == SHELL_TIMED_OUT)
+  int rc = cli_run(cmd, log, c->timeout);
+  if (rc == CLI_RUN_TIMED_OUT)
     fprintf(log, "\nWatchdog: %s killed after %g s (a kernel that does not "
                  "finish, e.g. a spin loop no thread ends); no histogram\n",
             b.test->name, c->timeout);
   print_command(log, c, path);
   fprintf(log, "Program: %s\n", cmd);
   if (!c->keep) {
-    shell(cli_format("rm -rf '%s'", b.dir), NULL);
+    cli_run(cli_format("rm -rf '%s'", b.dir), NULL, 0);
   }
   return rc != 0;
 }
@@ -701,7 +621,7 @@ static int cmd_gpu_run(gpu_cli *c) {
       }
     }
   }
-  shell(cli_format("rm -rf '%s'", ldir), NULL);
+  cli_run(cli_format("rm -rf '%s'", ldir), NULL, 0);
   fflush(stdout);
   return status;
 }
@@ -765,14 +685,10 @@ static double score_setting(tuner *tu, const char *const *over) {
   for (int i = 0; i < tu->c->files.n; i++) {
     const char *cmd = cli_format("'%s' %s 2>&1", tu->bs[i].exe,
                               prog_args(tu->c, over));
-    char *out = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&out, &len);
-    shell_limited(cmd, m, tu->c->timeout);
-    fclose(m);
+    int status;
+    char *out = cli_run_capture(cmd, tu->c->timeout, &status);
     double frac = 0;
-    double r = weak_rate(out, &frac);
-    free(out);
+    double r = out ? weak_rate(out, &frac) : -1;
     fprintf(stderr, "  %s %.3g/s", tu->bs[i].test->name, r);
     if (r < 0)
       r = 0;
@@ -919,7 +835,7 @@ static int cmd_gpu_tune(gpu_cli *c) {
   free(text);
   if (!c->keep)
     for (int i = 0; i < c->files.n; i++)
-      shell(cli_format("rm -rf '%s'", tu.bs[i].dir), NULL);
+      cli_run(cli_format("rm -rf '%s'", tu.bs[i].dir), NULL, 0);
   return EXIT_ALL_RAN;
 }
 
