@@ -3,9 +3,9 @@
  * hand-made relations whose answers are worked out by hand in the comments,
  * includes, and herd's 2015 PTX model on hand-built candidate executions.
  * Data files are found under $SC_SRCDIR/tests/data (default "."). */
-#include "cat.h"
-#include "cat_eval.h" /* to look inside value sets */
-#include "gcmem.h"
+#include "cat/cat.h"
+#include "cat/interp.h" /* to look inside value sets */
+#include "util/gcmem.h"
 
 #include <check.h>
 

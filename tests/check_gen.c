@@ -2,7 +2,7 @@
  * (fences.c) through the public API: generated tests round-trip through
  * the printer and parser, families are deduplicated up to rotation, and
  * fence advice finds the fixes worked out by hand in tests/fences.md. */
-#include "gen.h"
+#include "gen/gen.h"
 
 #include <check.h>
 

@@ -2,7 +2,7 @@
  * finding a log's test (hist_test.c) and of the comparison with models
  * (compare.c and its reports), on small logs written here by hand in the
  * formats of litmus7, of the GPU litmus runner of ASPLOS'15 and of herd7. */
-#include "outcome.h"
+#include "report/outcome.h"
 #include "scopecat.h"
 
 #include <check.h>

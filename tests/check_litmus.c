@@ -2,7 +2,7 @@
  * hand-checked parses of the paper's Fig. 12 and of Dat3M forms, the
  * canonical round trip, and malformed inputs with the exact position and
  * message each must produce. */
-#include "litmus.h"
+#include "litmus/litmus.h"
 
 #include <check.h>
 

@@ -3,8 +3,8 @@
  * out by hand in the comments.  Events are numbered as exec.h says:
  * initial writes first (one per location that is no alias), then each
  * thread's events in program order. */
-#include "exec.h"
-#include "order.h"
+#include "sim/execution.h"
+#include "rel/order.h"
 
 #include <check.h>
 

@@ -1,7 +1,7 @@
 /* check_rel.c: unit tests of the relation layer (lib/rel.h) against answers
  * worked out by hand on small hand-made sets and relations. */
-#include "gcmem.h"
-#include "rel.h"
+#include "util/gcmem.h"
+#include "rel/rel.h"
 
 #include <check.h>
 

@@ -15,7 +15,7 @@
 #include "cli.h"
 #include "gpu.h"
 
-#include "litmus.h"
+#include "litmus/litmus.h"
 
 #include <ctype.h>
 #include <errno.h>

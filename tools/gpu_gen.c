@@ -13,7 +13,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "gpu.h"
 
-#include "litmus.h"
+#include "litmus/litmus.h"
 
 #include <gc/gc.h>
 #include <inttypes.h>

@@ -1,0 +1,213 @@
+/* cat.h: herd7's .cat memory-model language, as scopecat interprets it.
+ * A model is parsed once (sc_cat_load_*) and evaluated many times, once per
+ * candidate execution (sc_cat_eval), against a base environment of named
+ * event sets and relations that the caller builds.  This layer knows
+ * nothing of PTX or litmus tests: the names it sees come from the model
+ * text and the caller's environment. */
+#ifndef SC_CAT_H
+#define SC_CAT_H
+
+#include "rel/rel.h"
+#include "scopecat.h"
+
+#include <stdbool.h>
+
+/* ---- Models -------------------------------------------------------------- */
+
+typedef struct sc_cat_model sc_cat_model;
+
+/* Parse a model and, recursively, the files it includes.  An include is
+ * searched in include_dirs (in order), then in the folder of the including
+ * file.  On failure *out is NULL and *err says "file:line:col: ...". */
+sc_status sc_cat_load_file(const char *path, const char *const *include_dirs,
+                           int ninclude, sc_cat_model **out, sc_error **err);
+/* The same from a string; `filename` names it in messages and its folder is
+ * searched for includes. */
+sc_status sc_cat_load_string(const char *text, const char *filename,
+                             const char *const *include_dirs, int ninclude,
+                             sc_cat_model **out, sc_error **err);
+
+/* herd7's -bell: model m preceded by the bell file at `path` (a new model;
+ * m is unchanged).  The bell runs after the prelude and before the model,
+ * in the same environment, so its enums (enum scopes), definitions
+ * (narrower, wider...) and sets are the model's; its `instructions`
+ * declarations are checks of tests that scopecat does not make.  Includes
+ * are searched in include_dirs, then in the bell's folder. */
+sc_status sc_cat_model_with_bell(const sc_cat_model *m, const char *path,
+                                 const char *const *include_dirs, int ninclude,
+                                 sc_cat_model **out, sc_error **err);
+
+/* Model m under other limits (sc_model_limits of the public header; the
+ * caller has checked them): a copy that shares m's programs. */
+sc_cat_model *sc_cat_model_with_limits(const sc_cat_model *m,
+                                       const sc_model_limits *limits);
+
+/* The model's title line ("GPU_PTX", "PTX"...); "" when it has none. */
+const char *sc_cat_model_title(const sc_cat_model *m);
+const char *sc_cat_model_filename(const sc_cat_model *m);
+/* Whether the model's text (its includes too) uses `name` anywhere: a
+ * caller need not compute a base relation the model never names. */
+bool sc_cat_model_names(const sc_cat_model *m, const char *name);
+
+/* The bell file's `instructions T[{'a, 'b}]` (and `default`) declarations:
+ * how many, the event type T of declaration i ("R", "W", "F"...), and the
+ * tags it lets events of that type carry (*tags, *ntags). */
+int sc_cat_model_declaration_count(const sc_cat_model *m);
+const char *sc_cat_model_declaration(const sc_cat_model *m, int i,
+                                     const char *const **tags, int *ntags);
+
+/* ---- The base environment of one candidate execution --------------------- */
+
+typedef struct sc_cat_env sc_cat_env;
+
+/* The most events an environment may have (a relation takes n*n bits). */
+#define SC_CAT_MAX_EVENTS 4096
+
+/* Named sets and relations over events 0..nevents-1.  The bind functions
+ * copy their argument; binding a name again replaces it.  A value whose n
+ * differs from nevents is reported by sc_cat_eval (SC_ERR_USAGE). */
+sc_cat_env *sc_cat_env_new(int nevents);
+int sc_cat_env_nevents(const sc_cat_env *env);
+void sc_cat_env_bind_set(sc_cat_env *env, const char *name, const sc_set *s);
+void sc_cat_env_bind_rel(sc_cat_env *env, const char *name, const sc_rel *r);
+
+/* The names the caller rebinds from one candidate to the next (rf, co...):
+ * rebinding any other name drops what evaluations kept (see `analysis`
+ * below). */
+void sc_cat_env_set_dynamic(sc_cat_env *env, const char *const *names, int n);
+
+/* ---- Values (what a model's names are bound to) -------------------------- */
+
+typedef struct sc_cat_value sc_cat_value;
+
+typedef enum sc_cat_kind {
+  SC_CAT_EMPTY,   /* the polymorphic empty set {} */
+  SC_CAT_UNIV,    /* the universe _ (all events, or all pairs) */
+  SC_CAT_EVENT,   /* one event (from matching on a set) */
+  SC_CAT_PAIR,    /* one pair of events */
+  SC_CAT_SET,     /* a set of events */
+  SC_CAT_REL,     /* a relation on events */
+  SC_CAT_TAG,     /* 'tag of an enum */
+  SC_CAT_VALSET,  /* a set of other values (tags, event sets...) */
+  SC_CAT_TUPLE,
+  SC_CAT_CLOSURE, /* a function of the model */
+  SC_CAT_PRIM,    /* a built-in function (domain, range...) */
+  SC_CAT_PROC     /* a procedure */
+} sc_cat_kind;
+
+sc_cat_kind sc_cat_value_kind(const sc_cat_value *v);
+/* The value's type as messages name it: "relation", "event set", "tag of
+ * scopes", "set of event set"... */
+const char *sc_cat_value_type(const sc_cat_value *v);
+/* The value as a relation (EMPTY, UNIV and PAIR convert) or a set (EMPTY,
+ * UNIV and EVENT convert) over n events; NULL for any other kind.  The
+ * result may be shared: copy it before changing it. */
+const sc_rel *sc_cat_value_rel(const sc_cat_value *v, int nevents);
+const sc_set *sc_cat_value_set(const sc_cat_value *v, int nevents);
+
+/* ---- Evaluation ---------------------------------------------------------- */
+
+
+typedef struct sc_cat_check {
+  const char *name; /* the `as` name, else e.g. "acyclic@12" */
+  const char *file; /* the model file that holds the check */
+  int line;
+  bool passed;  /* for a flag: its condition held, so the flag was raised */
+  bool is_flag; /* flag or undefined_unless: never makes the outcome forbidden */
+  bool skipped; /* named in skipchecks: not evaluated, counts as passed */
+  const sc_cat_value *value; /* the set or relation tested, NULL if none */
+} sc_cat_check;
+
+/* Names bound by the last evaluation, for -show and pictures. */
+typedef struct sc_cat_result sc_cat_result;
+
+typedef struct sc_cat_outcome {
+  bool allowed;        /* every non-flag check passed (skipped ones excepted) */
+  sc_cat_check *checks; /* in evaluation order */
+  int nchecks;
+  const char **flags;  /* names of the flags raised, each once; as herd,
+                          only an allowed outcome reports flags */
+  int nflags;
+  sc_cat_result *result; /* the final bindings and shows */
+} sc_cat_outcome;
+
+typedef struct sc_cat_eval_options {
+  const char *const *skipchecks; /* check names not to evaluate */
+  int nskip;
+  int max_fixpoint_iterations; /* per `let rec`; 0 = the model's limit, else
+                                  events^2 + 2, at least 100 */
+  const char *const *variants; /* variants that `if "name"` sees as set */
+  int nvariants;
+  bool keep_going; /* evaluate every check after a failed one (herd stops at
+                      the first failure: checks and flags after it are not
+                      recorded) */
+  /* From sc_cat_analyse for this model and environment: the bindings that
+   * depend on no choice are kept from one evaluation to the next while the
+   * environment's fixed names stay bound to the same values. */
+  const struct sc_cat_analysis *analysis;
+  /* When nonzero, only these checks run (others, flags and `when` tests
+   * are skipped, not recorded): a quick "does one of them fail?". */
+  const struct sc_cat_test *const *only;
+  int nonly;
+  /* The caller reads the outcome (checks, flags) before it rebinds any
+   * name or changes these options, and never looks at out->result's
+   * values: the evaluation copies neither (the enumerator's hot loop). */
+  bool transient;
+} sc_cat_eval_options;
+
+/* Run the model on one candidate execution.  `opts` may be NULL.  Errors in
+ * the model that only evaluation reveals (unbound names, type mismatches,
+ * a `let rec` that does not stabilise) come back as "file:line:col: ...". */
+sc_status sc_cat_eval(const sc_cat_model *m, const sc_cat_env *env,
+                      const sc_cat_eval_options *opts, sc_cat_outcome *out,
+                      sc_error **err);
+
+/* ---- Dependence on the caller's choices (cat_mono.c) --------------------- */
+
+/* The caller numbers its per-candidate choices (inputs 0..7: rf, co...).
+ * A value's dependence: the inputs it may grow with as they grow (up) and
+ * those it may shrink with (down); an input in both is unknown. */
+typedef struct sc_cat_dep {
+  uint32_t up, down;
+} sc_cat_dep;
+
+/* A base name the caller rebinds per candidate, and how it depends on the
+ * inputs (rf: up on rf; fr: up on rf and co; FW: down on co...). */
+typedef struct sc_cat_dynamic {
+  const char *name;
+  sc_cat_dep dep;
+} sc_cat_dynamic;
+
+typedef struct sc_cat_analysis sc_cat_analysis;
+
+/* Analyse model m over the names of `base` (its entries, not their values),
+ * the other names being fixed.  Checks named in opts->skipchecks, flags and
+ * checks the analysis cannot place (inside procedures, after forall, with,
+ * match or if instructions) are left out. */
+sc_cat_analysis *sc_cat_analyse(const sc_cat_model *m, const sc_cat_env *base,
+                                const sc_cat_dynamic *dyn, int ndyn,
+                                const sc_cat_eval_options *opts);
+/* The checks found (i < nchecks): each with the dependence of its failure
+ * (a negated test's is flipped), for `only`. */
+int sc_cat_analysis_nchecks(const sc_cat_analysis *a);
+const struct sc_cat_test *sc_cat_analysis_check(const sc_cat_analysis *a, int i,
+                                                sc_cat_dep *dep);
+
+/* Whether some flag or undefined_unless test of the model (its includes,
+ * procedures and branches too) may raise a flag; skipped ones do not. */
+bool sc_cat_model_may_flag(const sc_cat_model *m, const sc_cat_eval_options *opts);
+
+/* The final value of a top-level name, forcing it if the model never used
+ * it.  *out is NULL when the name is unbound.  Forcing may fail (the
+ * binding has an error the evaluation never reached).  A result keeps its
+ * own copy of the base environment and options, so it stays valid after
+ * the caller rebinds names; it is not safe to use from two threads. */
+sc_status sc_cat_result_lookup(const sc_cat_result *r, const char *name,
+                               const sc_cat_value **out, sc_error **err);
+/* What `show` statements asked for, in order (unshow removes). */
+int sc_cat_result_nshows(const sc_cat_result *r);
+const char *sc_cat_result_show_name(const sc_cat_result *r, int i);
+sc_status sc_cat_result_show_value(const sc_cat_result *r, int i,
+                                   const sc_cat_value **out, sc_error **err);
+
+#endif

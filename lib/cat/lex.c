@@ -1,0 +1,286 @@
+/* cat_lex.c: the tokenizer of .cat models, following herd7's model lexer:
+ * names may hold '.', '-' and a final quote ("po-loc", "membar.cta"),
+ * "(* *)" comments nest, "//" and "#" start line comments.  It also reads
+ * the {% ... %} documentation blocks of 2015-era herd models as one token.
+ * It only splits text; what the tokens mean is the parser's business. */
+#include "cat/ast.h"
+
+#include "util/error.h"
+#include "util/gcmem.h"
+
+#include <ctype.h>
+#include <string.h>
+
+typedef struct lexer {
+  const char *file;
+  const char *p;
+  int line, col;
+  sc_cat_token *toks;
+  int ntoks, cap;
+} lexer;
+
+static const struct {
+  const char *word;
+  sc_cat_tok kind;
+} keywords[] = {
+  {"let", CT_LET}, {"rec", CT_REC}, {"and", CT_AND}, {"when", CT_WHEN},
+  {"acyclic", CT_ACYCLIC}, {"irreflexive", CT_IRREFLEXIVE},
+  {"show", CT_SHOW}, {"unshow", CT_UNSHOW}, {"empty", CT_TESTEMPTY},
+  {"subset", CT_SUBSET}, {"as", CT_AS}, {"fun", CT_FUN}, {"in", CT_IN},
+  {"undefined_unless", CT_REQUIRES}, {"flag", CT_FLAG},
+  {"assert", CT_ASSERT}, {"include", CT_INCLUDE}, {"variant", CT_VARIANT},
+  {"begin", CT_BEGIN}, {"end", CT_END}, {"procedure", CT_PROCEDURE},
+  {"call", CT_CALL}, {"enum", CT_ENUM}, {"debug", CT_DEBUG},
+  {"match", CT_MATCH}, {"with", CT_WITH}, {"forall", CT_FORALL},
+  {"from", CT_FROM}, {"do", CT_DO}, {"try", CT_TRY}, {"if", CT_IF},
+  {"then", CT_THEN}, {"else", CT_ELSE}, {"catdep", CT_CATDEP},
+  {"instructions", CT_INSTRUCTIONS}, {"default", CT_DEFAULT},
+  {"not", CT_NOT},
+};
+
+/* Punctuation, longest spelling first so that "||" wins over "|". */
+static const struct {
+  const char *text;
+  sc_cat_tok kind;
+} puncts[] = {
+  {"||", CT_ALT}, {"&&", CT_LAND}, {"++", CT_PLUSPLUS}, {"-1", CT_INV},
+  {"->", CT_ARROW}, {"(", CT_LPAR}, {")", CT_RPAR}, {"{", CT_LACC},
+  {"}", CT_RACC}, {"[", CT_LBRAC}, {"]", CT_RBRAC}, {"0", CT_EMPTY},
+  {"|", CT_UNION}, {"&", CT_INTER}, {"*", CT_STAR}, {"~", CT_COMP},
+  {"+", CT_PLUS}, {"^", CT_HAT}, {"\\", CT_DIFF}, {"?", CT_OPT},
+  {"=", CT_EQUAL}, {";", CT_SEMI}, {",", CT_COMMA},
+};
+
+const char *sc_cat_tok_spelling(sc_cat_tok kind) {
+  switch (kind) {
+  case CT_EOF: return "end of file";
+  case CT_VAR: return "a name";
+  case CT_TAG: return "a tag";
+  case CT_STRING: return "a string";
+  case CT_DOC: return "a {% ... %} block";
+  case CT_UNDERSCORE: return "'_'";
+  default: break;
+  }
+  for (size_t i = 0; i < sizeof puncts / sizeof puncts[0]; i++)
+    if (puncts[i].kind == kind)
+      return sc_printf("'%s'", puncts[i].text);
+  for (size_t i = 0; i < sizeof keywords / sizeof keywords[0]; i++)
+    if (keywords[i].kind == kind)
+      return sc_printf("'%s'", keywords[i].word);
+  return "?";
+}
+
+const char *sc_cat_token_describe(const sc_cat_token *tk) {
+  switch (tk->kind) {
+  case CT_VAR: return sc_printf("'%s'", tk->text);
+  case CT_TAG: return sc_printf("tag '%s", tk->text);
+  case CT_STRING: return sc_printf("string \"%s\"", tk->text);
+  default: return sc_cat_tok_spelling(tk->kind);
+  }
+}
+
+static void advance(lexer *lx) {
+  if (*lx->p == '\n') {
+    lx->line++;
+    lx->col = 1;
+  } else {
+    lx->col++;
+  }
+  lx->p++;
+}
+
+static void advance_n(lexer *lx, int n) {
+  while (n-- > 0)
+    advance(lx);
+}
+
+static sc_cat_token *push(lexer *lx, sc_cat_tok kind, int line, int col) {
+  sc_grow(&lx->toks, &lx->cap, lx->ntoks + 1, sizeof(sc_cat_token));
+  sc_cat_token *tk = &lx->toks[lx->ntoks++];
+  tk->kind = kind;
+  tk->line = line;
+  tk->col = col;
+  tk->text = "";
+  return tk;
+}
+
+/* Skip a (* ... *) comment whose "(*" is at lx->p; comments nest. */
+static sc_status skip_comment(lexer *lx, sc_error **err) {
+  int line = lx->line, col = lx->col, depth = 0;
+  do {
+    if (!*lx->p)
+      return sc_fail(err, SC_ERR_SYNTAX, lx->file, line, col,
+                     "expected '*)' closing this comment, found end of file");
+    if (lx->p[0] == '(' && lx->p[1] == '*') {
+      depth++;
+      advance_n(lx, 2);
+    } else if (lx->p[0] == '*' && lx->p[1] == ')') {
+      depth--;
+      advance_n(lx, 2);
+    } else {
+      advance(lx);
+    }
+  } while (depth > 0);
+  return SC_OK;
+}
+
+/* Skip blanks and every kind of comment. */
+static sc_status skip_space(lexer *lx, sc_error **err) {
+  for (;;) {
+    if (*lx->p && isspace((unsigned char)*lx->p)) {
+      advance(lx);
+    } else if (lx->p[0] == '(' && lx->p[1] == '*') {
+      sc_status st = skip_comment(lx, err);
+      if (st)
+        return st;
+    } else if ((lx->p[0] == '/' && lx->p[1] == '/') || lx->p[0] == '#') {
+      while (*lx->p && *lx->p != '\n')
+        advance(lx);
+    } else {
+      return SC_OK;
+    }
+  }
+}
+
+/* A {% ... %} block: LaTeX commentary that herd (up to 7.51) read as one
+ * LATEX token, allowed where an instruction may stand and ignored when the
+ * model runs.  Its body is either plain text up to "%}", or, as in the 2015
+ * PTX models, a comment: "{%(* ... %*)}" ends with the comment's "*)" and a
+ * closing '}'. */
+static sc_status lex_doc(lexer *lx, sc_error **err) {
+  int line = lx->line, col = lx->col;
+  const char *start;
+  advance_n(lx, 2);
+  const char *q = lx->p;
+  while (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n')
+    q++;
+  if (q[0] == '(' && q[1] == '*') {
+    while (lx->p != q)
+      advance(lx);
+    start = lx->p;
+    sc_status st = skip_comment(lx, err);
+    if (st)
+      return st;
+    const char *end = lx->p;
+    while (*lx->p && isspace((unsigned char)*lx->p))
+      advance(lx);
+    if (*lx->p != '}')
+      return sc_fail(err, SC_ERR_SYNTAX, lx->file, lx->line, lx->col,
+                     "expected '}' closing the {%% block opened at %d:%d, "
+                     "found %s", line, col,
+                     *lx->p ? sc_printf("'%c'", *lx->p) : "end of file");
+    advance(lx);
+    push(lx, CT_DOC, line, col)->text = sc_strndup(start, (size_t)(end - start));
+    return SC_OK;
+  }
+  start = lx->p;
+  while (*lx->p && !(lx->p[0] == '%' && lx->p[1] == '}'))
+    advance(lx);
+  if (!*lx->p)
+    return sc_fail(err, SC_ERR_SYNTAX, lx->file, line, col,
+                   "expected '%%}' closing this {%% block, found end of file");
+  push(lx, CT_DOC, line, col)->text = sc_strndup(start, (size_t)(lx->p - start));
+  advance_n(lx, 2);
+  return SC_OK;
+}
+
+static int is_name_char(int c) {
+  return isalnum(c) || c == '_' || c == '.' || c == '-';
+}
+
+/* herd's names: '_'? alpha (alpha | digit | '_' | '.' | '-')* '\''? */
+static int name_length(const char *p) {
+  int i = 0;
+  if (p[i] == '_')
+    i++;
+  if (!isalpha((unsigned char)p[i]))
+    return 0;
+  while (is_name_char((unsigned char)p[i]))
+    i++;
+  if (p[i] == '\'')
+    i++;
+  return i;
+}
+
+static sc_cat_tok keyword_kind(const char *word) {
+  for (size_t i = 0; i < sizeof keywords / sizeof keywords[0]; i++)
+    if (strcmp(keywords[i].word, word) == 0)
+      return keywords[i].kind;
+  return CT_VAR;
+}
+
+static sc_status lex_string(lexer *lx, sc_error **err) {
+  int line = lx->line, col = lx->col;
+  advance(lx);
+  const char *start = lx->p;
+  while (*lx->p && *lx->p != '"')
+    advance(lx);
+  if (!*lx->p)
+    return sc_fail(err, SC_ERR_SYNTAX, lx->file, line, col,
+                   "expected '\"' closing this string, found end of file");
+  push(lx, CT_STRING, line, col)->text = sc_strndup(start, (size_t)(lx->p - start));
+  advance(lx);
+  return SC_OK;
+}
+
+static sc_status lex_one(lexer *lx, sc_error **err) {
+  int line = lx->line, col = lx->col;
+  int c = (unsigned char)*lx->p;
+  int len = name_length(lx->p);
+  if (len > 0) {
+    char *word = sc_strndup(lx->p, (size_t)len);
+    sc_cat_token *tk = push(lx, keyword_kind(word), line, col);
+    tk->text = word;
+    advance_n(lx, len);
+    return SC_OK;
+  }
+  if (c == '\'') {
+    len = name_length(lx->p + 1);
+    if (len == 0)
+      return sc_fail(err, SC_ERR_SYNTAX, lx->file, line, col,
+                     "expected a tag name after '\\''");
+    push(lx, CT_TAG, line, col)->text = sc_strndup(lx->p + 1, (size_t)len);
+    advance_n(lx, len + 1);
+    return SC_OK;
+  }
+  if (c == '"')
+    return lex_string(lx, err);
+  if (c == '{' && lx->p[1] == '%')
+    return lex_doc(lx, err);
+  if (c == '_') {
+    push(lx, CT_UNDERSCORE, line, col)->text = "_";
+    advance(lx);
+    return SC_OK;
+  }
+  for (size_t i = 0; i < sizeof puncts / sizeof puncts[0]; i++) {
+    size_t n = strlen(puncts[i].text);
+    if (strncmp(lx->p, puncts[i].text, n) == 0) {
+      push(lx, puncts[i].kind, line, col)->text = puncts[i].text;
+      advance_n(lx, (int)n);
+      return SC_OK;
+    }
+  }
+  if (c >= 32 && c < 127)
+    return sc_fail(err, SC_ERR_SYNTAX, lx->file, line, col,
+                   "unexpected character '%c'", c);
+  return sc_fail(err, SC_ERR_SYNTAX, lx->file, line, col,
+                 "unexpected byte 0x%02x (cat models are ASCII text)", c);
+}
+
+sc_status sc_cat_lex(const char *file, const char *src, sc_cat_token **out,
+                     int *ntoks, sc_error **err) {
+  lexer lx = {file, src, 1, 1, NULL, 0, 0};
+  for (;;) {
+    sc_status st = skip_space(&lx, err);
+    if (st)
+      return st;
+    if (!*lx.p)
+      break;
+    if ((st = lex_one(&lx, err)))
+      return st;
+  }
+  push(&lx, CT_EOF, lx.line, lx.col);
+  *out = lx.toks;
+  *ntoks = lx.ntoks;
+  return SC_OK;
+}

@@ -1,0 +1,53 @@
+/* fences.h: what fence advice (fences.c) and empirical fence reduction
+ * (fences_reduce.c) share: fence kinds, positions between accesses, fixes,
+ * and the test patched with a fix. */
+#ifndef SC_FENCES_H
+#define SC_FENCES_H
+
+#include "litmus/litmus.h"
+
+/* A fence kind, with its cost: scope first (cta < gpu < sys), then
+ * strength (acq_rel < sc).  Kinds are ordered so that a stronger kind
+ * has a larger index within its family. */
+typedef struct fence_kind {
+  sc_opcode op;
+  sc_sem sem;
+  sc_scope scope;
+  const char *name;
+} fence_kind;
+
+extern const fence_kind sc_membar_kinds[3];   /* membar.cta .gl .sys */
+extern const fence_kind sc_ptx_fence_kinds[6]; /* fence.acq_rel/.sc x scopes */
+
+/* A place for a fence: in `thread`, just before instruction `pc` (the
+ * next access), between accesses `before` and `pc`. */
+typedef struct position {
+  int thread, pc, before;
+} position;
+
+typedef struct fix {
+  int n;
+  const position **at;
+  const fence_kind **kind;
+  sc_test *test;
+  const char *text;
+  int cost;
+} fix;
+
+struct sc_fence_advice {
+  sc_fence_verdict verdict;
+  position *pos;
+  int npos;
+  fix *fixes;
+  int nfixes, capfixes;
+  long simulations;
+};
+
+/* The positions of `t`: between consecutive accesses of each thread. */
+position *sc_fence_positions(const sc_test *t, int *n);
+/* `t` with the fences of `f` inserted, named NAME+KIND@T.L. */
+sc_test *sc_fence_patch(const sc_test *t, const fix *f);
+/* "membar.gl in P0 between A and B; ..." */
+const char *sc_fence_describe(const sc_test *t, const fix *f);
+
+#endif

@@ -1,0 +1,53 @@
+/* litmus_parse.h: parser state shared by the test-level parser
+ * (litmus_parse.c) and the instruction parser (litmus_instr.c).  Errors
+ * unwind with longjmp to the entry point, as in Lua: all memory is GC-owned,
+ * so nothing leaks on the way out. */
+#ifndef SC_LITMUS_PARSE_H
+#define SC_LITMUS_PARSE_H
+
+#include "litmus/litmus.h"
+#include "litmus/lex.h"
+
+#include <setjmp.h>
+#include <stdbool.h>
+
+typedef struct sc_parser {
+  const char *file;
+  sc_test *t;
+  sc_token *toks;
+  int ntoks, pos;
+  sc_parse_limits limits;
+  jmp_buf on_error;
+  sc_error *err;
+  bool frozen; /* parsing against a finished test: unknown names are errors */
+} sc_parser;
+
+_Noreturn void sc_parse_error_at(sc_parser *p, int line, int col,
+                                 sc_status status, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+/* "expected WHAT, found <current token>" at the current token. */
+_Noreturn void sc_parse_expected(sc_parser *p, const char *what);
+
+const sc_token *sc_peek(const sc_parser *p, int ahead);
+const sc_token *sc_next(sc_parser *p);
+int sc_at_punct(const sc_parser *p, int punct);
+int sc_accept_punct(sc_parser *p, int punct);
+const sc_token *sc_expect_punct(sc_parser *p, int punct, const char *what);
+int sc_at_word(const sc_parser *p, const char *word);
+const sc_token *sc_expect_ident(sc_parser *p, const char *what);
+/* An integer with an optional leading '-'. */
+int64_t sc_parse_int(sc_parser *p, const char *what);
+
+/* Register `name` of thread `th`, declared implicitly in the PTX dialect;
+ * an error at `tk` in GPU_PTX, where registers must be declared. */
+int sc_parser_register(sc_parser *p, int thread, const sc_token *tk);
+/* Location by name, created with default attributes when new. */
+int sc_parser_location(sc_parser *p, const char *name);
+
+/* Parse one instruction from the current token up to '|' or ';' into `in`
+ * of thread `thread`; branch targets are left as label names in
+ * `*target_name` and resolved by the caller. */
+void sc_parse_instruction(sc_parser *p, int thread, sc_instr *in,
+                          const sc_token **target_tok);
+
+#endif

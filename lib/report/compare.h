@@ -1,0 +1,66 @@
+/* compare.h: the comparison of histograms with models (struct sc_compare
+ * of the public header), shared by the classifier (compare.c) and the
+ * reports (compare_text.c, compare_html.c). */
+#ifndef SC_COMPARE_H
+#define SC_COMPARE_H
+
+#include "report/outcome.h"
+#include "scopecat.h"
+
+#include <stdbool.h>
+
+/* An outcome hardware showed, its counts summed over the logs of a test. */
+typedef struct cmp_outcome {
+  sc_outcome outcome;
+  const char *text;
+  long *counts; /* per source; sources added later count 0 */
+  int ncounts;
+  long total;
+  bool marked;  /* some log marks it "*>" */
+} cmp_outcome;
+
+/* A test and what every log of it showed. */
+typedef struct cmp_test {
+  const char *name;
+  const sc_test *test;   /* NULL when unknown */
+  const char *source;    /* the printed source, when the test is unknown */
+  const char *log;       /* the first log that showed it (file name) */
+  const char *condition; /* as a log prints it, NULL */
+  cmp_outcome *outcomes; /* sorted */
+  int noutcomes, cap;
+} cmp_test;
+
+/* What a model allows for a test. */
+typedef struct cmp_verdict {
+  bool known;
+  const char *failure;   /* why there is no verdict */
+  sc_outcome *states;
+  const char **texts;
+  int nstates;
+} cmp_verdict;
+
+typedef struct cmp_model {
+  const char *label;
+  cmp_verdict *verdicts; /* per test; tests added later have none */
+  int nverdicts;
+} cmp_model;
+
+struct sc_compare {
+  cmp_test *tests;
+  int ntests, captests;
+  const char **sources;
+  int nsources, capsources;
+  cmp_model *models;
+  int nmodels, capmodels;
+};
+
+/* The verdict of a model on a test, or NULL when it has none. */
+const cmp_verdict *sc_compare_verdict_of(const sc_compare *c, int model,
+                                         int test);
+
+/* How many of a test's observed outcomes the model forbids, and their
+ * instances. */
+int sc_compare_forbidden(const sc_compare *c, int model, int test,
+                         long *instances);
+
+#endif

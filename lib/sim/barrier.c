@@ -1,0 +1,197 @@
+/* barrier.c: which barriers synchronise (syncbar).  The barriers of one
+ * CTA whose operands agree form a group: bar.cta.sync a names group a,
+ * bar.cta.sync a, b group (a, b), and a third operand is the quorum, how
+ * many of the group must arrive before any may leave (by default, all of
+ * it; Dat3M's instance id, resource id and quorum).  bar.sync waits for
+ * its quorum; bar.arrive does not wait.
+ *
+ * Every order in which the barriers may arrive is tried: each thread's
+ * barriers arrive in program order, and a thread leaves a barrier as soon
+ * as its quorum has arrived, before arriving at its next one.  Then b1
+ * syncbar b2 when b2 waits (bar.sync) and b1 arrived no later than the
+ * arrival that let b2 leave; b syncbar b for a waiting b, as in Dat3M.  An
+ * order in which some thread would wait for ever (a quorum never reached,
+ * barriers met in crossed orders) is no execution. */
+#include "util/error.h"
+#include "sim/execution.h"
+#include "util/gcmem.h"
+
+#include <string.h>
+
+typedef struct barrier {
+  int event;
+  int thread;
+  int group;   /* same group, same number */
+  int quorum;  /* arrivals the barrier waits for; 0 for bar.arrive */
+} barrier;
+
+typedef struct schedule {
+  const sc_execution *x;
+  barrier *bars;
+  int nbars;
+  int *order;   /* barriers in order of arrival, as far as placed */
+  int *placed;  /* per thread: how many of its barriers are placed */
+  sc_rel ***found;
+  int *nfound, capfound;
+  long tried, limit;
+} schedule;
+
+/* ---- Groups ------------------------------------------------------------- */
+
+static const sc_trace_event *trace_event(const sc_execution *x, int e) {
+  int th = x->events[e].thread;
+  return &x->traces[th]->events[e - x->thread_first[th]];
+}
+
+/* Two barriers are in one group: same CTA, same operands but the quorum. */
+static bool same_group(const sc_execution *x, int a, int b) {
+  const sc_test *t = x->test;
+  int ca = t->threads[x->events[a].thread].place[SC_LEVEL_CTA];
+  int cb = t->threads[x->events[b].thread].place[SC_LEVEL_CTA];
+  const sc_trace_event *ta = trace_event(x, a), *tb = trace_event(x, b);
+  int na = ta->nbar_ops < 2 ? ta->nbar_ops : 2, nb = tb->nbar_ops < 2 ? tb->nbar_ops : 2;
+  if (ca != cb || na != nb)
+    return false;
+  for (int i = 0; i < na; i++)
+    if (ta->bar_ops[i] != tb->bar_ops[i])
+      return false;
+  return true;
+}
+
+/* How many arrivals barrier i of bars[0..n-1] waits for: none for
+ * bar.arrive, its third operand when given (more than n is never
+ * reached), else its whole group. */
+static int quorum(const sc_execution *x, const barrier *bars, int n, int i) {
+  const sc_trace_event *te = trace_event(x, bars[i].event);
+  if (te->instr->barmode == SC_BAR_ARRIVE)
+    return 0;
+  if (te->nbar_ops == 3)
+    return te->bar_ops[2] < 1 ? 1 : te->bar_ops[2] > n ? n + 1 : (int)te->bar_ops[2];
+  int size = 0;
+  for (int j = 0; j < n; j++)
+    size += bars[j].group == bars[i].group;
+  return size;
+}
+
+/* The barriers of x in event order (so each thread's in program order),
+ * with their groups and quorums. */
+static int collect(const sc_execution *x, barrier *bars) {
+  int n = 0;
+  for (int e = 0; e < x->nevents; e++) {
+    const sc_event *ev = &x->events[e];
+    if (ev->kind != SC_EV_BARRIER)
+      continue;
+    barrier *b = &bars[n];
+    b->event = e;
+    b->thread = ev->thread;
+    b->group = n;
+    for (int i = 0; i < n; i++)
+      if (same_group(x, bars[i].event, e)) {
+        b->group = bars[i].group;
+        break;
+      }
+    n++;
+  }
+  for (int i = 0; i < n; i++)
+    bars[i].quorum = quorum(x, bars, n, i);
+  return n;
+}
+
+/* ---- One order of arrival ---------------------------------------------------- */
+
+/* The position in s->order at which barrier i may be left: its own arrival,
+ * or the arrival that completes its quorum; -1 when that never comes. */
+static int release(const schedule *s, int i, const int *pos) {
+  const barrier *b = &s->bars[i];
+  int seen = 0;
+  for (int p = 0; p < s->nbars && seen < b->quorum; p++)
+    if (s->bars[s->order[p]].group == b->group && ++seen == b->quorum)
+      return p > pos[i] ? p : pos[i];
+  return b->quorum == 0 ? pos[i] : -1;
+}
+
+/* The syncbar of the complete order in s->order, or NULL when in it some
+ * thread waits for ever or arrives at a barrier before leaving the last. */
+static sc_rel *syncbar_of(const schedule *s) {
+  int n = s->nbars;
+  int *pos = sc_alloc_atomic(sizeof(int) * (size_t)(n + 1));
+  int *rel = sc_alloc_atomic(sizeof(int) * (size_t)(n + 1));
+  for (int p = 0; p < n; p++)
+    pos[s->order[p]] = p;
+  for (int i = 0; i < n; i++)
+    if ((rel[i] = release(s, i, pos)) < 0)
+      return NULL;
+  for (int i = 0; i + 1 < n; i++)
+    if (s->bars[i].thread == s->bars[i + 1].thread && rel[i] >= pos[i + 1])
+      return NULL;
+  sc_rel *r = sc_rel_new(s->x->nevents);
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      if (s->bars[i].group == s->bars[j].group && s->bars[j].quorum > 0 &&
+          pos[i] <= rel[j])
+        sc_rel_add(r, s->bars[i].event, s->bars[j].event);
+  return r;
+}
+
+static void keep(schedule *s, sc_rel *r) {
+  for (int i = 0; i < *s->nfound; i++)
+    if (sc_rel_equal((*s->found)[i], r))
+      return;
+  sc_grow(s->found, &s->capfound, *s->nfound + 1, sizeof(sc_rel *));
+  (*s->found)[(*s->nfound)++] = r;
+}
+
+/* The next barrier of a thread: the first of its barriers not placed. */
+static int next_of(const schedule *s, int thread) {
+  int k = 0;
+  for (int i = 0; i < s->nbars; i++)
+    if (s->bars[i].thread == thread && k++ == s->placed[thread])
+      return i;
+  return -1;
+}
+
+/* Place the barrier arriving at position p, each thread's next in turn. */
+static bool interleave(schedule *s, int p) {
+  if (p == s->nbars) {
+    if (++s->tried > s->limit)
+      return false;
+    sc_rel *r = syncbar_of(s);
+    if (r)
+      keep(s, r);
+    return true;
+  }
+  for (int th = 0; th < s->x->test->nthreads; th++) {
+    int i = next_of(s, th);
+    if (i < 0)
+      continue;
+    s->order[p] = i;
+    s->placed[th]++;
+    bool ok = interleave(s, p + 1);
+    s->placed[th]--;
+    if (!ok)
+      return false;
+  }
+  return true;
+}
+
+sc_status sc_barrier_syncs(const sc_execution *x, long limit, sc_rel ***out,
+                           int *n, sc_error **err) {
+  schedule s;
+  memset(&s, 0, sizeof s);
+  s.x = x;
+  s.bars = sc_alloc_atomic(sizeof(barrier) * (size_t)(x->nevents + 1));
+  s.nbars = collect(x, s.bars);
+  s.order = sc_alloc_atomic(sizeof(int) * (size_t)(s.nbars + 1));
+  s.placed = sc_alloc_atomic(sizeof(int) * (size_t)(x->test->nthreads + 1));
+  memset(s.placed, 0, sizeof(int) * (size_t)(x->test->nthreads + 1));
+  s.limit = limit;
+  *out = NULL;
+  *n = 0;
+  s.found = out;
+  s.nfound = n;
+  if (!interleave(&s, 0))
+    return sc_fail(err, SC_ERR_LIMIT, x->test->file, 0, 0,
+                   "expected at most %ld orders of arrival at barriers (the "
+                   "-max-executions limit)", limit);
+  return SC_OK;
+}

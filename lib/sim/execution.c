@@ -1,0 +1,359 @@
+/* exec.c: from chosen traces to the sets and relations a model sees.
+ * Everything fixed by the traces is bound once (sc_exec_bind_static);
+ * rf, co and their consequences are bound per candidate. */
+#include "sim/execution.h"
+
+#include "util/gcmem.h"
+#include "util/strbuf.h"
+
+#include <string.h>
+
+sc_execution *sc_exec_new(const sc_test *t, const sc_trace **traces) {
+  sc_execution *x = sc_alloc(sizeof *x);
+  x->test = t;
+  x->traces = traces;
+  int n = 0;
+  for (int l = 0; l < t->nlocs; l++)
+    n += t->locs[l].alias_of < 0;
+  x->ninit = n;
+  for (int th = 0; th < t->nthreads; th++)
+    n += traces[th]->nevents;
+  x->nevents = n;
+  x->events = sc_alloc(sizeof(sc_event) * (size_t)(n + 1));
+  x->thread_first = sc_alloc_atomic(sizeof(int) * (size_t)(t->nthreads + 1));
+  x->po = sc_rel_new(n);
+  x->addr = sc_rel_new(n);
+  x->data = sc_rel_new(n);
+  x->ctrl = sc_rel_new(n);
+  x->rmw = sc_rel_new(n);
+  x->rf = sc_rel_new(n);
+  x->co = sc_rel_new(n);
+  x->syncbar = sc_rel_new(n);
+  x->sync_fence = sc_rel_new(n);
+  x->final_write = sc_alloc_atomic(sizeof(int) * (size_t)(t->nlocs + 1));
+  for (int l = 0; l < t->nlocs; l++)
+    x->final_write[l] = -1;
+  int e = 0;
+  for (int l = 0; l < t->nlocs; l++) {
+    if (t->locs[l].alias_of >= 0)
+      continue;
+    sc_event *ev = &x->events[e++];
+    ev->kind = SC_EV_WRITE;
+    ev->thread = ev->pc = -1;
+    ev->loc = ev->vloc = l;
+    ev->value = sc_value_of(t->locs[l].init);
+  }
+  for (int th = 0; th < t->nthreads; th++) {
+    const sc_trace *tr = traces[th];
+    int first = x->thread_first[th] = e;
+    for (int i = 0; i < tr->nevents; i++, e++) {
+      const sc_trace_event *te = &tr->events[i];
+      sc_event *ev = &x->events[e];
+      ev->kind = te->kind;
+      ev->thread = th;
+      ev->pc = te->pc;
+      ev->instr = te->instr;
+      ev->loc = te->loc;
+      ev->vloc = te->vloc;
+      ev->value = te->value;
+      for (int j = 0; j < i; j++) {
+        sc_rel_add(x->po, first + j, e);
+        uint64_t bit = (uint64_t)1 << j;
+        if (te->addr_deps & bit) sc_rel_add(x->addr, first + j, e);
+        if (te->data_deps & bit) sc_rel_add(x->data, first + j, e);
+        if (te->ctrl_deps & bit) sc_rel_add(x->ctrl, first + j, e);
+      }
+      if (te->rmw_partner > i)
+        sc_rel_add(x->rmw, e, first + te->rmw_partner);
+    }
+  }
+  x->internal = sc_rel_new(n);
+  for (int a = 0; a < n; a++)
+    for (int b = 0; b < n; b++)
+      if (a == b || (x->events[a].thread >= 0 &&
+                     x->events[a].thread == x->events[b].thread))
+        sc_rel_add(x->internal, a, b);
+  return x;
+}
+
+/* ---- Sets ------------------------------------------------------------------- */
+
+typedef bool (*event_pred)(const sc_execution *x, const sc_event *e, int arg);
+
+static sc_set *set_of(const sc_execution *x, event_pred pred, int arg) {
+  sc_set *s = sc_set_new(x->nevents);
+  for (int i = 0; i < x->nevents; i++)
+    if (pred(x, &x->events[i], arg))
+      sc_set_add(s, i);
+  return s;
+}
+
+static bool is_kind(const sc_execution *x, const sc_event *e, int k) {
+  (void)x;
+  return (int)e->kind == k;
+}
+static bool is_memory(const sc_execution *x, const sc_event *e, int unused) {
+  (void)x, (void)unused;
+  return e->kind == SC_EV_READ || e->kind == SC_EV_WRITE;
+}
+static bool is_init(const sc_execution *x, const sc_event *e, int unused) {
+  (void)x, (void)unused;
+  return e->thread < 0;
+}
+static bool has_cacheop(const sc_execution *x, const sc_event *e, int c) {
+  (void)x;
+  return e->instr && (int)e->instr->cacheop == c;
+}
+static bool has_sem(const sc_execution *x, const sc_event *e, int s) {
+  (void)x;
+  return e->instr && (int)e->instr->sem == s;
+}
+static bool is_membar(const sc_execution *x, const sc_event *e, int scope) {
+  (void)x;
+  return e->instr && e->instr->op == SC_OP_MEMBAR && (int)e->instr->scope == scope;
+}
+/* The region of an access: the instruction's state space when written,
+ * else the location's memory map entry, else global (CUDA's default). */
+static bool in_region(const sc_execution *x, const sc_event *e, int region) {
+  if (e->loc < 0)
+    return false;
+  int r = e->instr && e->instr->space ? (int)e->instr->space
+                                      : (int)x->test->locs[e->loc].region;
+  return (r ? r : SC_SPACE_GLOBAL) == region;
+}
+static bool is_atomic(const sc_execution *x, const sc_event *e, int op) {
+  (void)x;
+  return e->instr && (int)e->instr->op == op;
+}
+
+static void bind_sets(const sc_execution *x, sc_cat_env *env) {
+  sc_set *r = set_of(x, is_kind, SC_EV_READ), *w = set_of(x, is_kind, SC_EV_WRITE);
+  sc_cat_env_bind_set(env, "R", r);
+  sc_cat_env_bind_set(env, "W", w);
+  sc_cat_env_bind_set(env, "M", set_of(x, is_memory, 0));
+  sc_cat_env_bind_set(env, "F", set_of(x, is_kind, SC_EV_FENCE));
+  sc_cat_env_bind_set(env, "BAR", set_of(x, is_kind, SC_EV_BARRIER));
+  sc_cat_env_bind_set(env, "IW", set_of(x, is_init, 0));
+  sc_set *rmw = sc_set_new(x->nevents), *ran = sc_set_new(x->nevents);
+  sc_rel_domain(rmw, x->rmw);
+  sc_rel_range(ran, x->rmw);
+  sc_set_union(rmw, rmw, ran);
+  sc_cat_env_bind_set(env, "RMW", rmw);
+  sc_cat_env_bind_set(env, "atom", set_of(x, is_atomic, SC_OP_ATOM));
+  sc_cat_env_bind_set(env, "red", set_of(x, is_atomic, SC_OP_RED));
+  for (int c = 1; c < SC_CACHE_COUNT; c++)
+    sc_cat_env_bind_set(env, sc_cacheop_name((sc_cacheop)c), set_of(x, has_cacheop, c));
+  for (int s = 1; s < SC_SEM_COUNT; s++)
+    sc_cat_env_bind_set(env, sc_sem_name((sc_sem)s), set_of(x, has_sem, s));
+  for (int g = 1; g < SC_SPACE_COUNT; g++)
+    sc_cat_env_bind_set(env, sc_space_name((sc_space)g), set_of(x, in_region, g));
+  sc_cat_env_bind_set(env, "MEMBAR.CTA", set_of(x, is_membar, SC_SCOPE_CTA));
+  sc_cat_env_bind_set(env, "MEMBAR.GL", set_of(x, is_membar, SC_SCOPE_GPU));
+  sc_cat_env_bind_set(env, "MEMBAR.SYS", set_of(x, is_membar, SC_SCOPE_SYS));
+}
+
+/* ---- Relations ---------------------------------------------------------------- */
+
+typedef bool (*pair_pred)(const sc_execution *x, const sc_event *a,
+                          const sc_event *b, int arg);
+
+static sc_rel *rel_of(const sc_execution *x, pair_pred pred, int arg) {
+  sc_rel *r = sc_rel_new(x->nevents);
+  for (int i = 0; i < x->nevents; i++)
+    for (int j = 0; j < x->nevents; j++)
+      if (pred(x, &x->events[i], &x->events[j], arg))
+        sc_rel_add(r, i, j);
+  return r;
+}
+
+static bool same_loc(const sc_execution *x, const sc_event *a, const sc_event *b,
+                     int unused) {
+  (void)x, (void)unused;
+  return a->loc >= 0 && a->loc == b->loc;
+}
+/* Threads in the same instance of `level`.  Initial writes belong to no
+ * thread, so only sys (every pair) relates them. */
+static bool same_scope(const sc_execution *x, const sc_event *a,
+                       const sc_event *b, int level) {
+  if (a->thread < 0 || b->thread < 0)
+    return false;
+  const sc_thread *ta = &x->test->threads[a->thread];
+  const sc_thread *tb = &x->test->threads[b->thread];
+  return ta->place[level] == tb->place[level];
+}
+
+/* fencerel(S): pairs separated in po by an event of S. */
+static sc_rel *fencerel(const sc_execution *x, const sc_set *s) {
+  sc_rel *before = sc_rel_new(x->nevents), *r = sc_rel_new(x->nevents);
+  sc_rel_restrict(before, x->po, NULL, s);
+  sc_rel_seq(r, before, x->po);
+  return r;
+}
+
+static void bind_relations(const sc_execution *x, sc_cat_env *env) {
+  int n = x->nevents;
+  sc_rel *loc = rel_of(x, same_loc, 0), *intr = x->internal;
+  sc_rel *ext = sc_rel_new(n), *id = sc_rel_new(n), *poloc = sc_rel_new(n);
+  sc_rel_complement(ext, intr);
+  sc_rel_identity(id, NULL);
+  sc_rel_inter(poloc, x->po, loc);
+  sc_cat_env_bind_rel(env, "id", id);
+  sc_cat_env_bind_rel(env, "loc", loc);
+  sc_cat_env_bind_rel(env, "int", intr);
+  sc_cat_env_bind_rel(env, "ext", ext);
+  sc_cat_env_bind_rel(env, "po", x->po);
+  sc_cat_env_bind_rel(env, "po-loc", poloc);
+  sc_cat_env_bind_rel(env, "addr", x->addr);
+  sc_cat_env_bind_rel(env, "data", x->data);
+  sc_cat_env_bind_rel(env, "ctrl", x->ctrl);
+  sc_cat_env_bind_rel(env, "rmw", x->rmw);
+  sc_cat_env_bind_rel(env, "amo", x->rmw); /* atom and red: one instruction */
+  sc_cat_env_bind_rel(env, "warp", rel_of(x, same_scope, SC_LEVEL_WARP));
+  sc_cat_env_bind_rel(env, "cta", rel_of(x, same_scope, SC_LEVEL_CTA));
+  sc_cat_env_bind_rel(env, "gl", rel_of(x, same_scope, SC_LEVEL_KERNEL));
+  sc_rel *sys = sc_rel_new(n);
+  sc_rel_fill(sys);
+  sc_cat_env_bind_rel(env, "sys", sys);
+  static const struct { const char *rel; int scope; } membars[] = {
+      {"membar.cta", SC_SCOPE_CTA}, {"membar.gl", SC_SCOPE_GPU},
+      {"membar.sys", SC_SCOPE_SYS}};
+  for (size_t i = 0; i < sizeof membars / sizeof membars[0]; i++)
+    sc_cat_env_bind_rel(env, membars[i].rel,
+                        fencerel(x, set_of(x, is_membar, membars[i].scope)));
+}
+
+void sc_exec_bind_static(const sc_execution *x, sc_cat_env *env) {
+  bind_sets(x, env);
+  bind_relations(x, env);
+  sc_exec_bind_ptx(x, env);
+}
+
+/* r, r & int and r & ext under the names given (rf, rfi, rfe...). */
+static void bind_with_variants(const sc_execution *x, sc_cat_env *env,
+                               const char *const names[3], const sc_rel *r) {
+  int n = x->nevents;
+  sc_rel *i = sc_rel_new(n), *e = sc_rel_new(n);
+  sc_rel_inter(i, r, x->internal);
+  sc_rel_diff(e, r, x->internal);
+  sc_cat_env_bind_rel(env, names[0], r);
+  sc_cat_env_bind_rel(env, names[1], i);
+  sc_cat_env_bind_rel(env, names[2], e);
+}
+
+void sc_exec_bind_dynamic(const sc_execution *x, sc_cat_env *env) {
+  static const char *const rf[3] = {"rf", "rfi", "rfe"};
+  static const char *const co[3] = {"co", "coi", "coe"};
+  static const char *const fr_[3] = {"fr", "fri", "fre"};
+  int n = x->nevents;
+  sc_rel *rfinv = sc_rel_new(n), *fr = sc_rel_new(n);
+  sc_rel_inverse(rfinv, x->rf);
+  sc_rel_seq(fr, rfinv, x->co);
+  bind_with_variants(x, env, rf, x->rf);
+  bind_with_variants(x, env, co, x->co);
+  bind_with_variants(x, env, fr_, fr);
+  sc_set *fw = sc_set_new(n), *has_next = sc_set_new(n);
+  for (int i = 0; i < n; i++)
+    if (x->events[i].kind == SC_EV_WRITE)
+      sc_set_add(fw, i);
+  sc_rel_domain(has_next, x->co);
+  sc_set_diff(fw, fw, has_next);
+  sc_cat_env_bind_set(env, "FW", fw);
+  sc_cat_env_bind_rel(env, "syncbar", x->syncbar);
+  sc_cat_env_bind_rel(env, "sync_fence", x->sync_fence);
+}
+
+/* ---- Final state ---------------------------------------------------------------- */
+
+int64_t sc_exec_final_value(const sc_execution *x, int loc) {
+  loc = sc_physical_loc(x->test, loc);
+  if (x->final_write[loc] >= 0)
+    return x->events[x->final_write[loc]].value;
+  int64_t v = 0;
+  for (int i = 0; i < x->nevents; i++) {
+    const sc_event *e = &x->events[i];
+    if (e->kind != SC_EV_WRITE || e->loc != loc)
+      continue;
+    bool last = true;
+    for (int j = 0; j < x->nevents && last; j++)
+      last = !sc_rel_has(x->co, i, j);
+    if (last)
+      v = e->value;
+  }
+  return v;
+}
+
+int64_t sc_exec_lval(const sc_execution *x, const sc_lval *lv) {
+  switch (lv->kind) {
+  case SC_LVAL_REG: return x->traces[lv->thread]->final_regs[lv->reg];
+  case SC_LVAL_LOC: return sc_exec_final_value(x, lv->loc);
+  case SC_LVAL_CONST: return lv->constant;
+  case SC_LVAL_ADDR: return sc_loc_address(lv->loc);
+  }
+  return 0;
+}
+
+bool sc_exec_holds(const sc_execution *x, const sc_prop *p) {
+  switch (p->kind) {
+  case SC_PROP_TRUE: return true;
+  case SC_PROP_FALSE: return false;
+  case SC_PROP_EQ: return sc_exec_lval(x, &p->lhs) == sc_exec_lval(x, &p->rhs);
+  case SC_PROP_NE: return sc_exec_lval(x, &p->lhs) != sc_exec_lval(x, &p->rhs);
+  case SC_PROP_NOT: return !sc_exec_holds(x, p->a);
+  case SC_PROP_AND: return sc_exec_holds(x, p->a) && sc_exec_holds(x, p->b);
+  case SC_PROP_OR: return sc_exec_holds(x, p->a) || sc_exec_holds(x, p->b);
+  case SC_PROP_IMPLIES: return !sc_exec_holds(x, p->a) || sc_exec_holds(x, p->b);
+  }
+  return false;
+}
+
+/* ---- Kept executions ------------------------------------------------------- */
+
+static sc_rel *copy_rel(const sc_rel *r) { return r ? sc_rel_copy(r) : NULL; }
+
+sc_execution *sc_exec_snapshot(const sc_execution *x) {
+  sc_execution *k = sc_alloc(sizeof *k);
+  *k = *x; /* events, traces and the relations of the traces never change */
+  k->rf = copy_rel(x->rf);
+  k->co = copy_rel(x->co);
+  k->syncbar = copy_rel(x->syncbar);
+  k->sync_fence = copy_rel(x->sync_fence);
+  k->final_write = sc_alloc_atomic(sizeof(int) * (size_t)(x->test->nlocs + 1));
+  memcpy(k->final_write, x->final_write, sizeof(int) * (size_t)x->test->nlocs);
+  return k;
+}
+
+/* Thread events are named a, b, ..., z, a1, b1...; initial writes have no
+ * letter (herd draws them as the initial state). */
+static const char *event_name(const sc_execution *x, int i) {
+  int k = i - x->ninit;
+  if (k < 0)
+    return "";
+  return k < 26 ? sc_printf("%c: ", 'a' + k) : sc_printf("%c%d: ", 'a' + k % 26, k / 26);
+}
+
+const char *sc_exec_event_label(const sc_execution *x, int i) {
+  sc_strbuf buf, *sb = &buf;
+  sc_sb_init(sb);
+  const sc_event *e = &x->events[i];
+  const sc_test *t = x->test;
+  sc_sb_puts(sb, event_name(x, i));
+  switch (e->kind) {
+  case SC_EV_READ:
+  case SC_EV_WRITE:
+    sc_sb_printf(sb, "%s[%s]=%s", e->kind == SC_EV_READ ? "R" : "W",
+                 t->locs[e->vloc].name, sc_value_string(t, e->value));
+    if (e->instr && e->instr->cacheop)
+      sc_sb_printf(sb, " %s", sc_cacheop_name(e->instr->cacheop));
+    if (e->instr && e->instr->sem)
+      sc_sb_printf(sb, " %s", sc_sem_name(e->instr->sem));
+    if (e->instr && e->instr->scope)
+      sc_sb_printf(sb, ".%s", sc_scope_name(e->instr->scope));
+    break;
+  case SC_EV_FENCE:
+  case SC_EV_BARRIER:
+    sc_print_instruction(sb, t, &t->threads[e->thread], e->instr);
+    break;
+  }
+  return buf.data;
+}
+

@@ -1,0 +1,80 @@
+/* exec.h: candidate executions.  An execution is one trace per thread plus
+ * the initial writes (its events, numbered 0..n-1, initial writes first),
+ * and a choice of rf and co.  This layer turns them into the named sets and
+ * relations a cat model sees (the table in README's "Names a model sees"),
+ * and reads off the final state.  It knows traces and relations, not cat
+ * syntax nor how candidates are enumerated. */
+#ifndef SC_EXEC_H
+#define SC_EXEC_H
+
+#include "cat/cat.h"
+#include "rel/rel.h"
+#include "sim/sem.h"
+
+typedef struct sc_event {
+  sc_event_kind kind;
+  int thread;            /* -1 for an initial write */
+  int pc;                /* instruction index, -1 for an initial write */
+  const sc_instr *instr; /* NULL for an initial write */
+  int loc, vloc;         /* -1 for fences and barriers */
+  int64_t value;
+} sc_event;
+
+typedef struct sc_execution {
+  const sc_test *test;
+  const sc_trace **traces; /* one per thread */
+  int nevents, ninit;
+  sc_event *events;
+  int *thread_first;       /* index of each thread's first event */
+  /* relations fixed by the traces */
+  sc_rel *po, *addr, *data, *ctrl, *rmw;
+  sc_rel *internal; /* int: events of one thread */
+  /* relations chosen per candidate */
+  sc_rel *rf, *co;
+  sc_rel *syncbar;    /* barriers that synchronise (barrier.c) */
+  sc_rel *sync_fence; /* the order of fence.sc events */
+  int *final_write;   /* per location: the write whose value it ends with
+                         when co leaves a choice; -1: the co-last write */
+} sc_execution;
+
+/* The events of the traces chosen for each thread; rf and co empty. */
+sc_execution *sc_exec_new(const sc_test *t, const sc_trace **traces);
+
+/* Bind every name that does not depend on rf or co into `env`. */
+void sc_exec_bind_static(const sc_execution *x, sc_cat_env *env);
+/* Bind rf, co and what derives from them (fr, the e/i variants, FW), and
+ * syncbar and sync_fence. */
+void sc_exec_bind_dynamic(const sc_execution *x, sc_cat_env *env);
+
+/* ---- Dat3M's PTX names (exec_ptx.c) ---- */
+
+/* Bind the tags and relations of Dat3M's PTX models (RLX ... SC, CTA GPU
+ * SYS, GEN SUR TEX CON ALIAS, sr, scta, vloc); sc_exec_bind_static does. */
+void sc_exec_bind_ptx(const sc_execution *x, sc_cat_env *env);
+/* Events a and b are in sr: both carry a scope, and each one's scope
+ * instance holds the other's thread. */
+bool sc_exec_same_scope(const sc_execution *x, int a, int b);
+/* Event e is a fence.sc (or a membar, which the ISA says is one). */
+bool sc_exec_is_fence_sc(const sc_execution *x, int e);
+
+/* ---- Barriers (barrier.c) ---- */
+
+/* Every syncbar relation the barriers of x allow, each once, in *out
+ * (*n is 0 when they deadlock).  SC_ERR_LIMIT after `limit` orders of
+ * arrival. */
+sc_status sc_barrier_syncs(const sc_execution *x, long limit, sc_rel ***out,
+                           int *n, sc_error **err);
+
+/* Final value of location `loc` (alias resolved): the co-last write. */
+int64_t sc_exec_final_value(const sc_execution *x, int loc);
+/* The value of a condition term in the final state. */
+int64_t sc_exec_lval(const sc_execution *x, const sc_lval *lv);
+/* Whether proposition `p` holds in the final state. */
+bool sc_exec_holds(const sc_execution *x, const sc_prop *p);
+
+/* A copy that later choices of rf and co do not change (for results). */
+sc_execution *sc_exec_snapshot(const sc_execution *x);
+/* An event as herd labels it: "a: W[x]=1 cg" (initial writes: "W[x]=0"). */
+const char *sc_exec_event_label(const sc_execution *x, int e);
+
+#endif

@@ -1,0 +1,98 @@
+/* model.c: the public sc_model, a parsed .cat model (see cat.h), and the
+ * bundled model each test runs under by default. */
+#include "cat/cat.h"
+#include "util/error.h"
+#include "util/gcmem.h"
+#include "litmus/litmus.h"
+#include "sim/model.h"
+
+static sc_status wrap(sc_status st, sc_cat_model *cat, sc_model **out) {
+  *out = NULL;
+  if (st)
+    return st;
+  *out = sc_alloc(sizeof **out);
+  (*out)->cat = cat;
+  return SC_OK;
+}
+
+sc_status sc_model_load_file(const char *path, const char *const *include_dirs,
+                             int ninclude, sc_model **out, sc_error **err) {
+  sc_gc_init();
+  sc_cat_model *cat = NULL;
+  sc_status st = sc_cat_load_file(path, include_dirs, ninclude, &cat, err);
+  return wrap(st, cat, out);
+}
+
+sc_status sc_model_load_string(const char *text, const char *filename,
+                               const char *const *include_dirs, int ninclude,
+                               sc_model **out, sc_error **err) {
+  sc_gc_init();
+  sc_cat_model *cat = NULL;
+  sc_status st = sc_cat_load_string(text, filename, include_dirs, ninclude,
+                                    &cat, err);
+  return wrap(st, cat, out);
+}
+
+sc_status sc_model_add_bell(const sc_model *m, const char *path,
+                            const char *const *include_dirs, int ninclude,
+                            sc_model **out, sc_error **err) {
+  sc_gc_init();
+  *out = NULL;
+  if (!m)
+    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0, "sc_model_add_bell: no model");
+  sc_cat_model *cat = NULL;
+  sc_status st = sc_cat_model_with_bell(m->cat, path, include_dirs, ninclude,
+                                        &cat, err);
+  return wrap(st, cat, out);
+}
+
+/* The most a caller may ask for: deeper nesting would overflow the C stack
+ * before the limit could say so (each level is a few C frames). */
+#define MAX_DEPTH_ALLOWED 10000
+#define MAX_FORKS_ALLOWED 1000
+
+sc_status sc_model_with_limits(const sc_model *m, const sc_model_limits *limits,
+                               sc_model **out, sc_error **err) {
+  sc_gc_init();
+  *out = NULL;
+  if (!m)
+    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0, "sc_model_with_limits: no model");
+  if (limits && (limits->max_depth < 0 || limits->max_depth > MAX_DEPTH_ALLOWED))
+    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0,
+                   "expected a cat recursion depth limit from 0 to %d, found %d",
+                   MAX_DEPTH_ALLOWED, limits->max_depth);
+  if (limits && (limits->max_forks < 0 || limits->max_forks > MAX_FORKS_ALLOWED))
+    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0,
+                   "expected a fork depth limit from 0 to %d, found %d",
+                   MAX_FORKS_ALLOWED, limits->max_forks);
+  if (limits && (limits->max_iterations < 0 || limits->timeout != limits->timeout))
+    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0,
+                   "expected a non-negative iteration limit and a time limit");
+  return wrap(SC_OK, sc_cat_model_with_limits(m->cat, limits), out);
+}
+
+const char *sc_model_title(const sc_model *m) {
+  return sc_cat_model_title(m->cat);
+}
+
+/* A test uses proxies when an access or fence names one, or a location
+ * is reached through a surface, texture or constant alias: only Dat3M's
+ * PTX 7.5 model knows them. */
+static bool uses_proxies(const sc_test *t) {
+  for (int l = 0; l < t->nlocs; l++)
+    if (t->locs[l].alias_of >= 0 && t->locs[l].proxy != SC_PROXY_GENERIC)
+      return true;
+  for (int th = 0; th < t->nthreads; th++)
+    for (int i = 0; i < t->threads[th].ninstrs; i++) {
+      const sc_instr *in = &t->threads[th].code[i];
+      if (in->op == SC_OP_FENCE_PROXY || in->proxy != SC_PROXY_GENERIC)
+        return true;
+    }
+  return false;
+}
+
+const char *sc_test_default_model(const sc_test *t) {
+  if (t->dialect == SC_DIALECT_GPU_PTX)
+    return "ptx-rmo.cat";
+  return uses_proxies(t) ? "ptx-v7.5.cat" : "ptx-v6.0.cat";
+}

@@ -1,0 +1,484 @@
+/* sem.c: running a thread's PTX code.  A run is driven by the values its
+ * reads return; every path is found by depth-first search over those
+ * values (a run stops at the first read it has no value for, and is
+ * replayed once per value the location may hold). */
+#include "sim/sem.h"
+
+#include "util/error.h"
+#include "util/gcmem.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#define DEFAULT_UNROLL 2
+#define DEFAULT_MAX_TRACES 100000
+#define DEFAULT_MAX_EVENTS 4096 /* SC_CAT_MAX_EVENTS: what a model holds */
+
+/* ---- Addresses and values ------------------------------------------------ */
+
+int64_t sc_loc_address(int loc) { return (int64_t)(loc + 1) << 32; }
+
+int sc_address_loc(const sc_test *t, int64_t addr) {
+  if (addr <= 0 || (addr & 0xffffffff) != 0)
+    return -1;
+  int64_t l = (addr >> 32) - 1;
+  return l < t->nlocs ? (int)l : -1;
+}
+
+const char *sc_value_string(const sc_test *t, int64_t v) {
+  int l = sc_address_loc(t, v);
+  return l >= 0 ? t->locs[l].name : sc_printf("%" PRId64, v);
+}
+
+int64_t sc_value_of(sc_value v) {
+  return v.kind == SC_VAL_LOC ? sc_loc_address(v.loc) : v.i;
+}
+
+int sc_physical_loc(const sc_test *t, int l) {
+  for (int hops = 0; t->locs[l].alias_of >= 0 && hops <= t->nlocs; hops++)
+    l = t->locs[l].alias_of;
+  return l;
+}
+
+bool sc_values_add(sc_value_sets *vs, int loc, int64_t v) {
+  for (int i = 0; i < vs->n[loc]; i++)
+    if (vs->vals[loc][i] == v)
+      return false;
+  sc_grow(&vs->vals[loc], &vs->cap[loc], vs->n[loc] + 1, sizeof(int64_t));
+  vs->vals[loc][vs->n[loc]++] = v;
+  return true;
+}
+
+sc_value_sets *sc_values_initial(const sc_test *t) {
+  sc_value_sets *vs = sc_alloc(sizeof *vs);
+  vs->nlocs = t->nlocs;
+  vs->vals = sc_alloc(sizeof(int64_t *) * (size_t)(t->nlocs + 1));
+  vs->n = sc_alloc_atomic(sizeof(int) * (size_t)(t->nlocs + 1));
+  vs->cap = sc_alloc_atomic(sizeof(int) * (size_t)(t->nlocs + 1));
+  memset(vs->n, 0, sizeof(int) * (size_t)(t->nlocs + 1));
+  memset(vs->cap, 0, sizeof(int) * (size_t)(t->nlocs + 1));
+  for (int l = 0; l < t->nlocs; l++) {
+    int p = sc_physical_loc(t, l);
+    sc_values_add(vs, p, sc_value_of(t->locs[p].init));
+  }
+  return vs;
+}
+
+/* ---- One run ------------------------------------------------------------- */
+
+typedef enum run_result { RUN_DONE, RUN_NEED_VALUE, RUN_CUT, RUN_ERROR } run_result;
+
+typedef struct run {
+  const sc_test *t;
+  int thread;
+  const sc_thread *th;
+  const sc_sem_limits *lim;
+  const int64_t *given; /* values of the first `ngiven` reads */
+  int ngiven, nreads;
+  int64_t *regs;
+  uint64_t *taint;      /* per register: reads its value depends on */
+  uint64_t ctrl;        /* reads that decided a branch so far */
+  int *backjumps;       /* per pc */
+  sc_trace_event ev[SC_TRACE_MAX];
+  int nev;
+  int need_loc;         /* RUN_NEED_VALUE: the location to read */
+  sc_error *err;
+} run;
+
+static run_result fail_at(run *r, const sc_instr *in, const char *fmt,
+                          const char *detail) {
+  r->err = sc_error_new(SC_ERR_SEMANTIC, r->t->file, in->line, in->col, fmt,
+                        r->th->name, detail);
+  return RUN_ERROR;
+}
+
+static int64_t operand(const run *r, sc_operand o, uint64_t *taint) {
+  switch (o.kind) {
+  case SC_OPND_REG:
+    *taint |= r->taint[o.index];
+    return r->regs[o.index];
+  case SC_OPND_IMM: return o.imm;
+  case SC_OPND_LOC: return sc_loc_address(o.index);
+  case SC_OPND_NONE: break;
+  }
+  return 0;
+}
+
+/* Resolve the memory operand: -1 (with r->err) when it is no location. */
+static int address(run *r, const sc_instr *in, uint64_t *taint, int *vloc) {
+  int64_t a = operand(r, in->addr.base, taint) + in->addr.offset;
+  int l = sc_address_loc(r->t, a);
+  if (l < 0) {
+    fail_at(r, in, "%s accesses address %s, which is no location of the test",
+            sc_value_string(r->t, a));
+    return -1;
+  }
+  *vloc = l;
+  return sc_physical_loc(r->t, l);
+}
+
+static sc_trace_event *new_event(run *r, const sc_instr *in, int pc,
+                                 sc_event_kind kind, uint64_t guard_taint) {
+  if (r->nev == SC_TRACE_MAX) {
+    r->err = sc_error_new(SC_ERR_LIMIT, r->t->file, in->line, in->col,
+                          "expected at most %d events in a thread's run",
+                          SC_TRACE_MAX);
+    return NULL;
+  }
+  sc_trace_event *e = &r->ev[r->nev++];
+  memset(e, 0, sizeof *e);
+  e->kind = kind;
+  e->instr = in;
+  e->pc = pc;
+  e->loc = e->vloc = -1;
+  e->rmw_partner = -1;
+  e->ctrl_deps = r->ctrl | guard_taint;
+  return e;
+}
+
+static int64_t atomic_result(sc_atomop op, int64_t old, int64_t b, int64_t c) {
+  switch (op) {
+  case SC_ATOM_CAS: return old == b ? c : old;
+  case SC_ATOM_EXCH: return b;
+  case SC_ATOM_ADD: return old + b;
+  case SC_ATOM_SUB: return old - b;
+  case SC_ATOM_INC: return old >= b ? 0 : old + 1;           /* PTX atom.inc */
+  case SC_ATOM_DEC: return old == 0 || old > b ? b : old - 1; /* PTX atom.dec */
+  case SC_ATOM_AND: return old & b;
+  case SC_ATOM_OR: return old | b;
+  case SC_ATOM_XOR: return old ^ b;
+  case SC_ATOM_MIN: return old < b ? old : b;
+  case SC_ATOM_MAX: return old > b ? old : b;
+  default: return old;
+  }
+}
+
+static bool unsigned_type(sc_type t) {
+  return t == SC_TYPE_U32 || t == SC_TYPE_B32 || t == SC_TYPE_U64 ||
+         t == SC_TYPE_B64;
+}
+
+static int64_t compare(sc_cmp c, sc_type type, int64_t a, int64_t b) {
+  if (unsigned_type(type)) {
+    uint64_t x = (uint64_t)a, y = (uint64_t)b;
+    switch (c) {
+    case SC_CMP_LT: return x < y;
+    case SC_CMP_LE: return x <= y;
+    case SC_CMP_GT: return x > y;
+    case SC_CMP_GE: return x >= y;
+    default: break;
+    }
+  }
+  switch (c) {
+  case SC_CMP_EQ: return a == b;
+  case SC_CMP_NE: return a != b;
+  case SC_CMP_LT: return a < b;
+  case SC_CMP_LE: return a <= b;
+  case SC_CMP_GT: return a > b;
+  case SC_CMP_GE: return a >= b;
+  default: return 0;
+  }
+}
+
+/* A read: its value is the next given one, or the run pauses for one. */
+static run_result do_read(run *r, const sc_instr *in, int pc, uint64_t guard,
+                          int *out_event) {
+  uint64_t at = 0;
+  int vloc, loc = address(r, in, &at, &vloc);
+  if (loc < 0)
+    return RUN_ERROR;
+  if (r->nreads == r->ngiven) {
+    r->need_loc = loc;
+    return RUN_NEED_VALUE;
+  }
+  sc_trace_event *e = new_event(r, in, pc, SC_EV_READ, guard);
+  if (!e)
+    return RUN_ERROR;
+  e->loc = loc;
+  e->vloc = vloc;
+  e->value = r->given[r->nreads++];
+  e->addr_deps = at;
+  *out_event = r->nev - 1;
+  return RUN_DONE;
+}
+
+static run_result do_write(run *r, const sc_instr *in, int pc, uint64_t guard,
+                           int64_t value, uint64_t data) {
+  uint64_t at = 0;
+  int vloc, loc = address(r, in, &at, &vloc);
+  if (loc < 0)
+    return RUN_ERROR;
+  sc_trace_event *e = new_event(r, in, pc, SC_EV_WRITE, guard);
+  if (!e)
+    return RUN_ERROR;
+  e->loc = loc;
+  e->vloc = vloc;
+  e->value = value;
+  e->addr_deps = at;
+  e->data_deps = data;
+  return RUN_DONE;
+}
+
+static void set_reg(run *r, sc_operand dst, int64_t v, uint64_t taint) {
+  r->regs[dst.index] = v;
+  r->taint[dst.index] = taint;
+}
+
+static run_result do_atomic(run *r, const sc_instr *in, int pc, uint64_t guard) {
+  int rd;
+  run_result rr = do_read(r, in, pc, guard, &rd);
+  if (rr != RUN_DONE)
+    return rr;
+  int64_t old = r->ev[rd].value;
+  uint64_t data = 0;
+  int64_t b = operand(r, in->src[0], &data);
+  int64_t c = in->nsrc > 1 ? operand(r, in->src[1], &data) : 0;
+  if (in->op == SC_OP_ATOM)
+    set_reg(r, in->dst, old, (uint64_t)1 << rd);
+  if (in->atomop == SC_ATOM_CAS && old != b)
+    return RUN_DONE; /* a failing cas only reads */
+  rr = do_write(r, in, pc, guard, atomic_result(in->atomop, old, b, c), data);
+  if (rr != RUN_DONE)
+    return rr;
+  r->ev[rd].rmw_partner = r->nev - 1;
+  r->ev[r->nev - 1].rmw_partner = rd;
+  return RUN_DONE;
+}
+
+/* A barrier keeps its operands' values: which barriers synchronise
+ * depends on them (bar.cta.sync 1, r2). */
+static run_result do_barrier(run *r, const sc_instr *in, int pc, uint64_t guard) {
+  sc_trace_event *e = new_event(r, in, pc, SC_EV_BARRIER, guard);
+  if (!e)
+    return RUN_ERROR;
+  uint64_t taint = 0;
+  for (int i = 0; i < in->nsrc && i < 3; i++)
+    e->bar_ops[e->nbar_ops++] = operand(r, in->src[i], &taint);
+  return RUN_DONE;
+}
+
+static run_result jump(run *r, int pc, int target_label, int *next) {
+  int to = r->th->labels[target_label].pc;
+  if (to <= pc && ++r->backjumps[pc] > r->lim->unroll)
+    return RUN_CUT;
+  *next = to;
+  return RUN_DONE;
+}
+
+static int64_t alu(sc_opcode op, int64_t a, int64_t b) {
+  switch (op) {
+  case SC_OP_ADD: return (int64_t)((uint64_t)a + (uint64_t)b);
+  case SC_OP_SUB: return (int64_t)((uint64_t)a - (uint64_t)b);
+  case SC_OP_AND: return a & b;
+  case SC_OP_OR: return a | b;
+  case SC_OP_XOR: return a ^ b;
+  default: return a; /* mov, cvt */
+  }
+}
+
+/* Execute instruction `pc`; *next is the pc to go on with. */
+static run_result step(run *r, int pc, int *next) {
+  const sc_instr *in = &r->th->code[pc];
+  *next = pc + 1;
+  uint64_t guard = 0;
+  if (in->guard >= 0) {
+    guard = r->taint[in->guard];
+    bool on = (r->regs[in->guard] != 0) != in->guard_negated;
+    if (in->op == SC_OP_BRA)
+      r->ctrl |= guard; /* the branch decided, taken or not */
+    if (!on)
+      return RUN_DONE;
+  }
+  uint64_t taint = 0;
+  int rd;
+  switch (in->op) {
+  case SC_OP_LD: {
+    run_result rr = do_read(r, in, pc, guard, &rd);
+    if (rr == RUN_DONE)
+      set_reg(r, in->dst, r->ev[rd].value, (uint64_t)1 << rd);
+    return rr;
+  }
+  case SC_OP_ST: {
+    int64_t v = operand(r, in->src[0], &taint);
+    return do_write(r, in, pc, guard, v, taint);
+  }
+  case SC_OP_ATOM:
+  case SC_OP_RED:
+    return do_atomic(r, in, pc, guard);
+  case SC_OP_MEMBAR:
+  case SC_OP_FENCE:
+  case SC_OP_FENCE_PROXY:
+    return new_event(r, in, pc, SC_EV_FENCE, guard) ? RUN_DONE : RUN_ERROR;
+  case SC_OP_BAR:
+    return do_barrier(r, in, pc, guard);
+  case SC_OP_MOV:
+  case SC_OP_CVT:
+  case SC_OP_ADD:
+  case SC_OP_SUB:
+  case SC_OP_AND:
+  case SC_OP_OR:
+  case SC_OP_XOR: {
+    int64_t a = operand(r, in->src[0], &taint);
+    int64_t b = in->nsrc > 1 ? operand(r, in->src[1], &taint) : 0;
+    set_reg(r, in->dst, alu(in->op, a, b), taint | guard);
+    return RUN_DONE;
+  }
+  case SC_OP_SETP: {
+    int64_t a = operand(r, in->src[0], &taint);
+    int64_t b = operand(r, in->src[1], &taint);
+    set_reg(r, in->dst, compare(in->cmp, in->type, a, b), taint | guard);
+    return RUN_DONE;
+  }
+  case SC_OP_BRA:
+    return jump(r, pc, in->target, next);
+  case SC_OP_BEQ:
+  case SC_OP_BNE: {
+    int64_t a = operand(r, in->src[0], &taint);
+    int64_t b = operand(r, in->src[1], &taint);
+    r->ctrl |= taint | guard;
+    if ((a == b) == (in->op == SC_OP_BEQ))
+      return jump(r, pc, in->target, next);
+    return RUN_DONE;
+  }
+  case SC_OP_COUNT:
+    break;
+  }
+  return RUN_DONE;
+}
+
+static run_result run_thread(run *r) {
+  const sc_thread *th = r->th;
+  for (int i = 0; i < th->nregs; i++) {
+    r->regs[i] = sc_value_of(th->regs[i].init);
+    r->taint[i] = 0;
+  }
+  memset(r->backjumps, 0, sizeof(int) * (size_t)(th->ninstrs + 1));
+  r->ctrl = 0;
+  r->nev = 0;
+  r->nreads = 0;
+  for (int pc = 0; pc < th->ninstrs;) {
+    run_result rr = step(r, pc, &pc);
+    if (rr != RUN_DONE)
+      return rr;
+  }
+  return RUN_DONE;
+}
+
+/* ---- Every path of a thread ---------------------------------------------- */
+
+typedef struct explorer {
+  run r;
+  const sc_value_sets *values;
+  sc_thread_traces *out;
+  int64_t *given;
+} explorer;
+
+static void keep_trace(explorer *x) {
+  run *r = &x->r;
+  sc_thread_traces *o = x->out;
+  sc_grow(&o->traces, &o->cap, o->ntraces + 1, sizeof(sc_trace));
+  sc_trace *tr = &o->traces[o->ntraces++];
+  tr->nevents = r->nev;
+  tr->events = sc_alloc(sizeof(sc_trace_event) * (size_t)(r->nev ? r->nev : 1));
+  memcpy(tr->events, r->ev, sizeof(sc_trace_event) * (size_t)r->nev);
+  tr->final_regs = sc_alloc_atomic(sizeof(int64_t) * (size_t)(r->th->nregs + 1));
+  memcpy(tr->final_regs, r->regs, sizeof(int64_t) * (size_t)r->th->nregs);
+}
+
+static sc_status explore(explorer *x, int ngiven) {
+  run *r = &x->r;
+  r->given = x->given;
+  r->ngiven = ngiven;
+  switch (run_thread(r)) {
+  case RUN_DONE:
+    if (x->out->ntraces >= r->lim->max_traces)
+      return sc_fail(&r->err, SC_ERR_LIMIT, r->t->file, 0, 0,
+                     "expected at most %d runs of thread %s (the trace limit)",
+                     r->lim->max_traces, r->th->name);
+    keep_trace(x);
+    return SC_OK;
+  case RUN_CUT:
+    return SC_OK;
+  case RUN_ERROR:
+    return r->err->status;
+  case RUN_NEED_VALUE:
+    break;
+  }
+  int loc = r->need_loc;
+  for (int i = 0; i < x->values->n[loc]; i++) {
+    x->given[ngiven] = x->values->vals[loc][i];
+    sc_status st = explore(x, ngiven + 1);
+    if (st)
+      return st;
+  }
+  return SC_OK;
+}
+
+static sc_status explore_thread(const sc_test *t, int thread,
+                                const sc_sem_limits *lim,
+                                const sc_value_sets *values,
+                                sc_thread_traces *out, sc_error **err) {
+  explorer x;
+  memset(&x, 0, sizeof x);
+  const sc_thread *th = &t->threads[thread];
+  x.r.t = t;
+  x.r.thread = thread;
+  x.r.th = th;
+  x.r.lim = lim;
+  x.r.regs = sc_alloc_atomic(sizeof(int64_t) * (size_t)(th->nregs + 1));
+  x.r.taint = sc_alloc_atomic(sizeof(uint64_t) * (size_t)(th->nregs + 1));
+  x.r.backjumps = sc_alloc_atomic(sizeof(int) * (size_t)(th->ninstrs + 1));
+  x.values = values;
+  x.out = out;
+  x.given = sc_alloc_atomic(sizeof(int64_t) * SC_TRACE_MAX);
+  sc_status st = explore(&x, 0);
+  if (st && err)
+    *err = x.r.err;
+  return st;
+}
+
+/* The largest execution the traces make, one trace per thread, after the
+ * initial writes, must fit the event limit: past it the relations of a
+ * model (n*n bits each) are what would run out. */
+static sc_status check_events(const sc_test *t, const sc_thread_traces *all,
+                              int max_events, sc_error **err) {
+  long n = 0;
+  for (int l = 0; l < t->nlocs; l++)
+    n += t->locs[l].alias_of < 0; /* one initial write per memory cell */
+  for (int th = 0; th < t->nthreads; th++) {
+    int most = 0;
+    for (int i = 0; i < all[th].ntraces; i++)
+      if (all[th].traces[i].nevents > most)
+        most = all[th].traces[i].nevents;
+    n += most;
+  }
+  if (n > max_events)
+    return sc_fail(err, SC_ERR_LIMIT, t->file, 0, 0,
+                   "expected executions of at most %d events (the -max-events "
+                   "limit), found one of %ld", max_events, n);
+  return SC_OK;
+}
+
+sc_status sc_sem_traces(const sc_test *t, const sc_sem_limits *limits,
+                        const sc_value_sets *values, sc_thread_traces **out,
+                        sc_error **err) {
+  sc_sem_limits lim = {DEFAULT_UNROLL, DEFAULT_MAX_TRACES};
+  if (limits && limits->unroll >= 0)
+    lim.unroll = limits->unroll;
+  if (limits && limits->max_traces > 0)
+    lim.max_traces = limits->max_traces;
+
+  sc_thread_traces *all =
+      sc_alloc(sizeof(sc_thread_traces) * (size_t)(t->nthreads + 1));
+  for (int th = 0; th < t->nthreads; th++) {
+    sc_status st = explore_thread(t, th, &lim, values, &all[th], err);
+    if (st)
+      return st;
+  }
+  sc_status st = check_events(
+      t, all, t->max_events > 0 ? t->max_events : DEFAULT_MAX_EVENTS, err);
+  if (st)
+    return st;
+  *out = all;
+  return SC_OK;
+}

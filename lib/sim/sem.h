@@ -1,0 +1,89 @@
+/* sem.h: instruction semantics.  Runs one thread's code for given read
+ * values and yields its trace: memory events, fences and barriers in
+ * program order, with values, locations and the register dataflow
+ * dependencies (addr, data, ctrl) between them.  Which values reads may
+ * return is the caller's question (enum.c).  The only place that knows
+ * what a PTX instruction means; knows nothing of rf, co or models. */
+#ifndef SC_SEM_H
+#define SC_SEM_H
+
+#include "litmus/litmus.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef enum sc_event_kind {
+  SC_EV_READ, SC_EV_WRITE, SC_EV_FENCE, SC_EV_BARRIER
+} sc_event_kind;
+
+/* One event of a thread's trace.  Dependencies point backwards, to reads
+ * of the same trace, as bit masks over trace positions (a trace holds at
+ * most SC_TRACE_MAX events). */
+#define SC_TRACE_MAX 64
+
+typedef struct sc_trace_event {
+  sc_event_kind kind;
+  const sc_instr *instr; /* the instruction that made it */
+  int pc;                /* its index in the thread's code */
+  int loc;               /* memory location (alias resolved), -1 if none */
+  int vloc;              /* location as named by the address (an alias) */
+  int64_t value;         /* value read or written */
+  int rmw_partner;       /* read<->write of one atom, -1 when none */
+  uint64_t addr_deps, data_deps, ctrl_deps; /* reads it depends on */
+  int64_t bar_ops[3];    /* a barrier's operands, evaluated (registers too) */
+  int nbar_ops;
+} sc_trace_event;
+
+/* A complete run of one thread. */
+typedef struct sc_trace {
+  sc_trace_event *events;
+  int nevents;
+  int64_t *final_regs; /* value of each register at the end */
+} sc_trace;
+
+/* Addresses are integers: location l lives at sc_loc_address(l), so that
+ * address arithmetic (the paper's "and 0x80000000" false dependencies,
+ * [r+off]) works on plain values. */
+int64_t sc_loc_address(int loc);
+/* The location at `addr`, -1 when no location of `t` lives there. */
+int sc_address_loc(const sc_test *t, int64_t addr);
+/* A value as herd prints it: a location's name for its address. */
+const char *sc_value_string(const sc_test *t, int64_t v);
+/* The initial value of location `l` or register init, as an integer. */
+int64_t sc_value_of(sc_value v);
+
+/* The values each location may hold: a small set per location. */
+typedef struct sc_value_sets {
+  int64_t **vals; /* vals[loc][i] */
+  int *n, *cap;
+  int nlocs;
+} sc_value_sets;
+
+/* Each location's initial value (aliases share their target's set). */
+sc_value_sets *sc_values_initial(const sc_test *t);
+/* Add v to loc's set; true when it was new. */
+bool sc_values_add(sc_value_sets *vs, int loc, int64_t v);
+/* The memory cell behind a location name: aliases resolved. */
+int sc_physical_loc(const sc_test *t, int loc);
+
+typedef struct sc_sem_limits {
+  int unroll;     /* backward jumps per branch instruction, default 2 */
+  int max_traces; /* traces per thread, default 100000 */
+} sc_sem_limits;
+
+/* All traces of every thread, each read taking any value of its location's
+ * set in `values`.  A path that jumps backwards more than `unroll` times
+ * from one branch is cut, as herd7's -unroll does.  Errors: an access to
+ * an address that is no location, a limit reached: traces per thread, or
+ * events of the largest execution the traces make (the test's max_events,
+ * from its sc_parse_limits; default 4096, what a model can hold). */
+typedef struct sc_thread_traces {
+  sc_trace *traces;
+  int ntraces, cap;
+} sc_thread_traces;
+
+sc_status sc_sem_traces(const sc_test *t, const sc_sem_limits *limits,
+                        const sc_value_sets *values, sc_thread_traces **out,
+                        sc_error **err);
+
+#endif

@@ -1,0 +1,30 @@
+/* select.c: choosing tests by name with a PCRE2 pattern (-select REGEX),
+ * through the library's PCRE2 wrapper (regex.c). */
+#include "util/error.h"
+#include "util/gcmem.h"
+#include "util/regex.h"
+
+struct sc_select {
+  sc_regex *re;
+};
+
+sc_status sc_select_compile(const char *pattern, sc_select **out,
+                            sc_error **err) {
+  sc_gc_init();
+  *out = NULL;
+  if (!pattern)
+    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0, "no pattern given");
+  const char *message;
+  size_t offset;
+  sc_regex *re = sc_regex_compile(pattern, &message, &offset);
+  if (!re)
+    return sc_fail(err, SC_ERR_USAGE, "-select", 1, (int)offset + 1,
+                   "expected a PCRE2 pattern: %s", message);
+  *out = sc_alloc(sizeof **out);
+  (*out)->re = re;
+  return SC_OK;
+}
+
+int sc_select_match(const sc_select *sel, const char *name) {
+  return !sel || sc_regex_match(sel->re, name, NULL, 0);
+}
