@@ -39,6 +39,18 @@ int sc_error_column(const sc_error *err);
 /* Library version, e.g. "0.1.0". */
 const char *sc_version(void);
 
+/* ---- Services shared with clients -------------------------------------- */
+
+/* Seconds on a monotonic clock: for durations, not dates. */
+double sc_seconds(void);
+
+/* The whole file `path` as a NUL-terminated string in *text, its length
+ * (bytes before the NUL) in *len (which may be NULL).  SC_ERR_IO when it
+ * cannot be opened or read, SC_ERR_LIMIT when it holds more than
+ * `max_bytes` bytes (0: no limit). */
+sc_status sc_read_file(const char *path, size_t max_bytes, char **text,
+                       size_t *len, sc_error **err);
+
 /* ---- Litmus tests ------------------------------------------------------ */
 
 /* The dialect a test was written in.  Both parse to the same test. */

@@ -5,6 +5,7 @@
 #include "cat/ast.h"
 
 #include "util/error.h"
+#include "util/file.h"
 #include "util/gcmem.h"
 
 #include <errno.h>
@@ -66,33 +67,20 @@ const char *sc_cat_symbol(const sc_cat_symtab *t, const char *name) {
 /* The whole file as a string.  A NUL byte would silently cut the model
  * short, so it is an error. */
 static sc_status read_file(const char *path, char **out, sc_error **err) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return sc_fail(err, SC_ERR_IO, path, 0, 0, "cannot open: %s", strerror(errno));
-  size_t cap = 4096, len = 0;
-  char *buf = sc_alloc_atomic(cap);
-  for (;;) {
-    if (len + 1 >= cap) {
-      if (cap > MAX_MODEL_BYTES) {
-        fclose(f);
-        return sc_fail(err, SC_ERR_LIMIT, path, 0, 0,
-                       "model file larger than %u bytes", MAX_MODEL_BYTES);
-      }
-      char *bigger = sc_alloc_atomic(cap * 2);
-      memcpy(bigger, buf, len);
-      buf = bigger;
-      cap *= 2;
-    }
-    size_t got = fread(buf + len, 1, cap - len - 1, f);
-    len += got;
-    if (got == 0)
-      break;
-  }
-  bool failed = ferror(f);
-  fclose(f);
-  if (failed)
+  char *buf;
+  size_t len;
+  int errnum = 0;
+  switch (sc_file_read(path, MAX_MODEL_BYTES, &buf, &len, &errnum)) {
+  case SC_FILE_READ:
+    break;
+  case SC_FILE_CANNOT_OPEN:
+    return sc_fail(err, SC_ERR_IO, path, 0, 0, "cannot open: %s", strerror(errnum));
+  case SC_FILE_CANNOT_READ:
     return sc_fail(err, SC_ERR_IO, path, 0, 0, "cannot read the file");
-  buf[len] = '\0';
+  case SC_FILE_TOO_LARGE:
+    return sc_fail(err, SC_ERR_LIMIT, path, 0, 0,
+                   "model file larger than %u bytes", MAX_MODEL_BYTES);
+  }
   const char *nul = memchr(buf, '\0', len);
   if (nul) {
     int line = 1, col = 1;

@@ -11,7 +11,6 @@
 #include "util/gcmem.h"
 
 #include <string.h>
-#include <time.h>
 
 /* ---- The base environment ------------------------------------------------ */
 
@@ -820,12 +819,6 @@ static const cat_env *bind_base(cat_ctx *c, const sc_cat_env *env) {
   return chain;
 }
 
-static double monotonic_seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Rounds a `let rec` may take by default.  herd iterates until no value
  * grows; a round that is not the last adds a pair to a relation (or an
  * event to a set) when the body is monotone, so n*n + 1 rounds reach the
@@ -848,14 +841,14 @@ static void set_limits(cat_ctx *c, const sc_cat_eval_options *opts) {
   c->max_run_depth = lim->max_forks > 0 ? lim->max_forks : CAT_MAX_RUN_DEPTH;
   c->timeout = lim->timeout > 0 ? lim->timeout
                : lim->timeout < 0 ? 0 : CAT_DEFAULT_TIMEOUT;
-  c->deadline = c->timeout > 0 ? monotonic_seconds() + c->timeout : 0;
+  c->deadline = c->timeout > 0 ? sc_seconds() + c->timeout : 0;
 }
 
 bool sc_cat_out_of_time(cat_ctx *c, bool now, const char *file, int line,
                         int col) {
   if (c->deadline <= 0 || (!now && (++c->ticks & 255) != 0))
     return false;
-  if (monotonic_seconds() <= c->deadline)
+  if (sc_seconds() <= c->deadline)
     return false;
   sc_cat_fail(c, SC_ERR_LIMIT, file, line, col,
               "expected the model to finish an execution within %g s (the "
@@ -911,7 +904,7 @@ static sc_status force_for_caller(const sc_cat_result *r, cat_thunk *t,
   c->error = NULL;
   c->app_depth = 0;
   if (c->timeout > 0) /* a lookup after the run has its own time */
-    c->deadline = monotonic_seconds() + c->timeout;
+    c->deadline = sc_seconds() + c->timeout;
   sc_cat_value *v = sc_cat_force(c, t);
   if (!v) {
     sc_status status = c->error ? c->error->status : SC_ERR_SEMANTIC;

@@ -7,6 +7,7 @@
 #include "litmus/parser.h"
 
 #include "util/error.h"
+#include "util/file.h"
 #include "util/gcmem.h"
 
 #include <ctype.h>
@@ -972,35 +973,21 @@ sc_status sc_test_load_file(const char *path, const sc_parse_limits *limits,
   *out = NULL;
   sc_parse_limits lim;
   set_limits(&lim, limits);
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return sc_fail(err, SC_ERR_IO, path, 0, 0, "cannot open: %s",
-                   strerror(errno));
-  size_t cap = 4096, len = 0;
-  char *buf = sc_alloc_atomic(cap);
-  for (;;) {
-    if (len + 1 >= cap) {
-      if (cap > lim.max_file_bytes) {
-        fclose(f);
-        return sc_fail(err, SC_ERR_LIMIT, path, 0, 0,
-                       "expected at most %zu bytes (the file-size limit)",
-                       lim.max_file_bytes);
-      }
-      char *n = sc_alloc_atomic(cap * 2);
-      memcpy(n, buf, len);
-      buf = n;
-      cap *= 2;
-    }
-    size_t got = fread(buf + len, 1, cap - len - 1, f);
-    if (got == 0)
-      break;
-    len += got;
-  }
-  bool failed = ferror(f);
-  fclose(f);
-  if (failed)
+  char *buf;
+  size_t len;
+  int errnum = 0;
+  switch (sc_file_read(path, lim.max_file_bytes, &buf, &len, &errnum)) {
+  case SC_FILE_READ:
+    break;
+  case SC_FILE_CANNOT_OPEN:
+    return sc_fail(err, SC_ERR_IO, path, 0, 0, "cannot open: %s", strerror(errnum));
+  case SC_FILE_CANNOT_READ:
     return sc_fail(err, SC_ERR_IO, path, 0, 0, "read error");
-  buf[len] = '\0';
+  case SC_FILE_TOO_LARGE:
+    return sc_fail(err, SC_ERR_LIMIT, path, 0, 0,
+                   "expected at most %zu bytes (the file-size limit)",
+                   lim.max_file_bytes);
+  }
   if (memchr(buf, '\0', len))
     return sc_fail(err, SC_ERR_SYNTAX, path, 0, 0,
                    "expected a text file, found a NUL byte");

@@ -9,6 +9,7 @@
 #include "report/hist.h"
 
 #include "util/error.h"
+#include "util/file.h"
 #include "util/gcmem.h"
 #include "util/regex.h"
 #include "util/strbuf.h"
@@ -369,28 +370,25 @@ sc_status sc_hist_load_file(const char *path, sc_hist ***out, int *count,
   sc_gc_init();
   *out = NULL;
   *count = 0;
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return sc_fail(err, SC_ERR_IO, path, 0, 0, "cannot open: %s",
-                   strerror(errno));
-  sc_strbuf sb;
-  sc_sb_init(&sb);
-  char buf[65536];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0 && sb.len < MAX_LOG_BYTES)
-    sc_sb_putn(&sb, buf, n);
-  bool bad = ferror(f) != 0;
-  fclose(f);
-  if (bad)
+  char *text;
+  size_t len;
+  int errnum = 0;
+  switch (sc_file_read(path, MAX_LOG_BYTES - 1, &text, &len, &errnum)) {
+  case SC_FILE_READ:
+    break;
+  case SC_FILE_CANNOT_OPEN:
+    return sc_fail(err, SC_ERR_IO, path, 0, 0, "cannot open: %s", strerror(errnum));
+  case SC_FILE_CANNOT_READ:
     return sc_fail(err, SC_ERR_IO, path, 0, 0, "cannot read");
-  if (sb.len >= MAX_LOG_BYTES)
+  case SC_FILE_TOO_LARGE:
     return sc_fail(err, SC_ERR_LIMIT, path, 0, 0,
                    "expected at most %ld bytes (the log-size limit)",
                    MAX_LOG_BYTES);
-  if (memchr(sb.data, '\0', sb.len))
+  }
+  if (memchr(text, '\0', len))
     return sc_fail(err, SC_ERR_SYNTAX, path, 0, 0,
                    "expected a text log, found a NUL byte");
-  return sc_hist_load_string(sb.data, path, out, count, err);
+  return sc_hist_load_string(text, path, out, count, err);
 }
 
 /* ---- Accessors ----------------------------------------------------------- */

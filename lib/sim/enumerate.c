@@ -20,17 +20,10 @@
 
 #include <string.h>
 #include <stdlib.h>
-#include <time.h>
 
 #define DEFAULT_MAX_EXECUTIONS 10000000L
 #define MAX_VALUES_PER_LOCATION 256
 #define DEFAULT_MAX_SHOWN 100
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* ---- Observed terms and states ------------------------------------------- */
 
@@ -254,7 +247,7 @@ static sc_status check_budget(search *s) {
                    "expected at most %ld candidate executions (the "
                    "-max-executions limit)", s->opts.max_executions);
   if ((n & 255) == 0) {
-    double t = now();
+    double t = sc_seconds();
     if (s->opts.timeout > 0 && t - s->start > s->opts.timeout)
       return out_of_time(s);
     if (s->opts.progress && t - s->last_progress > 0.25) {
@@ -419,7 +412,7 @@ static int may_complete(search *s, candidate *cd, int depth) {
   if (!cd->ngroups || !worth_a_look(s, depth))
     return 1;
   if ((++s->nodes & 255) == 0 && s->opts.timeout > 0 &&
-      now() - s->start > s->opts.timeout) {
+      sc_seconds() - s->start > s->opts.timeout) {
     out_of_time(s);
     return -1;
   }
@@ -932,7 +925,7 @@ sc_status sc_simulate(const sc_test *t, const sc_model *m,
   s.r->test = t;
   choose_observed(s.r, t);
   s.values = sc_alloc_atomic(sizeof(int64_t) * (size_t)(s.r->nobserved + 1));
-  s.start = s.last_progress = now();
+  s.start = s.last_progress = sc_seconds();
   sc_sem_limits lim = {s.opts.unroll, 0};
   sc_status st = check_declarations(t, m->cat, err);
   if (st)
@@ -947,7 +940,7 @@ sc_status sc_simulate(const sc_test *t, const sc_model *m,
       *err = s.err;
     return st;
   }
-  s.r->seconds = now() - s.start;
+  s.r->seconds = sc_seconds() - s.start;
   *out = s.r;
   return SC_OK;
 }

@@ -60,4 +60,3 @@ const char *sc_error_message(const sc_error *e) { return e ? e->text : ""; }
 const char *sc_error_file(const sc_error *e) { return e ? e->file : NULL; }
 int sc_error_line(const sc_error *e) { return e ? e->line : 0; }
 int sc_error_column(const sc_error *e) { return e ? e->col : 0; }
-const char *sc_version(void) { return SC_VERSION_STRING; }

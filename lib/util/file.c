@@ -1,0 +1,74 @@
+/* file.c: reading a whole file into GC memory (file.h), and the public
+ * sc_read_file, which turns a failure into an sc_error with the generic
+ * messages a client such as the CLI prints. */
+#include "util/file.h"
+
+#include "util/error.h"
+#include "util/gcmem.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+sc_file_failure sc_file_read(const char *path, size_t max_bytes, char **text,
+                             size_t *len, int *errnum) {
+  *text = NULL;
+  *len = 0;
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    *errnum = errno;
+    return SC_FILE_CANNOT_OPEN;
+  }
+  size_t cap = 4096, n = 0;
+  char *buf = sc_alloc_atomic(cap);
+  sc_file_failure why = SC_FILE_READ;
+  for (;;) {
+    if (n + 1 >= cap) {
+      char *bigger = sc_alloc_atomic(cap * 2);
+      memcpy(bigger, buf, n);
+      buf = bigger;
+      cap *= 2;
+    }
+    size_t got = fread(buf + n, 1, cap - n - 1, f);
+    n += got;
+    if (max_bytes && n > max_bytes) {
+      why = SC_FILE_TOO_LARGE;
+      break;
+    }
+    if (got == 0)
+      break;
+  }
+  if (why == SC_FILE_READ && ferror(f))
+    why = SC_FILE_CANNOT_READ;
+  fclose(f);
+  if (why != SC_FILE_READ)
+    return why;
+  buf[n] = '\0';
+  *text = buf;
+  *len = n;
+  return SC_FILE_READ;
+}
+
+sc_status sc_read_file(const char *path, size_t max_bytes, char **text,
+                       size_t *len, sc_error **err) {
+  sc_gc_init();
+  size_t n = 0;
+  int errnum = 0;
+  *text = NULL;
+  if (len)
+    *len = 0;
+  switch (sc_file_read(path, max_bytes, text, &n, &errnum)) {
+  case SC_FILE_READ:
+    break;
+  case SC_FILE_CANNOT_OPEN:
+    return sc_fail(err, SC_ERR_IO, path, 0, 0, "cannot open: %s", strerror(errnum));
+  case SC_FILE_CANNOT_READ:
+    return sc_fail(err, SC_ERR_IO, path, 0, 0, "cannot read");
+  case SC_FILE_TOO_LARGE:
+    return sc_fail(err, SC_ERR_LIMIT, path, 0, 0, "expected at most %zu bytes",
+                   max_bytes);
+  }
+  if (len)
+    *len = n;
+  return SC_OK;
+}
