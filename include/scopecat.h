@@ -51,6 +51,12 @@ double sc_seconds(void);
 sc_status sc_read_file(const char *path, size_t max_bytes, char **text,
                        size_t *len, sc_error **err);
 
+/* Cap the collector's heap at `bytes` (0: no cap, the default), for the
+ * whole process.  A call that needs more memory than the cap allows fails
+ * with SC_ERR_LIMIT and a message naming memory; the library stays usable
+ * for the next call. */
+void sc_set_max_heap(size_t bytes);
+
 /* ---- Litmus tests ------------------------------------------------------ */
 
 /* The dialect a test was written in.  Both parse to the same test. */

@@ -5,6 +5,8 @@
 #include "config.h"
 #include "util/gcmem.h"
 
+#include "scopecat.h"
+
 #include <gc/gc.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +37,11 @@ void sc_gc_init(void) {
       GC_expand_hp(SC_GC_INITIAL_HEAP - GC_get_heap_size());
     done = 1;
   }
+}
+
+void sc_set_max_heap(size_t bytes) {
+  sc_gc_init();
+  GC_set_max_heap_size(bytes);
 }
 
 void *sc_alloc(size_t size) { return GC_MALLOC(size ? size : 1); }
