@@ -13,65 +13,10 @@
 #include <stdarg.h>
 #include <string.h>
 
-/* ---- Errors and shared constants ----------------------------------------- */
-
-static sc_cat_value *vfail(cat_ctx *c, sc_status st, const char *file, int line,
-                           int col, const char *fmt, va_list ap) {
-  if (!c->error) {
-    char *what = sc_vprintf(fmt, ap);
-    c->error = sc_error_new(st, file, line, col, "%s", what);
-  }
-  return NULL;
-}
-
-sc_cat_value *sc_cat_fail(cat_ctx *c, sc_status st, const char *file, int line,
-                          int col, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vfail(c, st, file, line, col, fmt, ap);
-  va_end(ap);
-  return NULL;
-}
-
-sc_cat_value *sc_cat_fail_at(cat_ctx *c, const sc_cat_exp *e, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vfail(c, SC_ERR_SEMANTIC, e->file, e->line, e->col, fmt, ap);
-  va_end(ap);
-  return NULL;
-}
-
 static sc_cat_value *type_error(cat_ctx *c, const sc_cat_exp *at,
                                 const char *expected, const sc_cat_value *found) {
   return sc_cat_fail_at(c, at, "type mismatch: expected %s, found %s", expected,
                         sc_cat_vtype(found));
-}
-
-const sc_rel *sc_cat_id(cat_ctx *c) {
-  if (!c->id) {
-    sc_rel *r = sc_rel_new(c->n);
-    sc_rel_identity(r, NULL);
-    c->id = r;
-  }
-  return c->id;
-}
-
-const sc_rel *sc_cat_unv(cat_ctx *c) {
-  if (!c->unv) {
-    sc_rel *r = sc_rel_new(c->n);
-    sc_rel_fill(r);
-    c->unv = r;
-  }
-  return c->unv;
-}
-
-const sc_set *sc_cat_all(cat_ctx *c) {
-  if (!c->all) {
-    sc_set *s = sc_set_new(c->n);
-    sc_set_fill(s);
-    c->all = s;
-  }
-  return c->all;
 }
 
 /* ---- Environments -------------------------------------------------------- */
