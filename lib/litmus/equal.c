@@ -157,7 +157,7 @@ static bool same_prop(pair p, const sc_prop *x, const sc_prop *y) {
   return false;
 }
 
-int sc_test_equal(const sc_test *a, const sc_test *b) {
+int sc_litmus_equal(const sc_test *a, const sc_test *b) {
   pair p = {a, b};
   if (!same_str(a->name, b->name) || a->nthreads != b->nthreads ||
       a->quant != b->quant || a->nobserved != b->nobserved ||

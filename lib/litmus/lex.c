@@ -183,3 +183,11 @@ const char *sc_token_describe(const sc_token *tk) {
   }
   return "?";
 }
+
+int sc_token_is_punct(const sc_token *tk, int punct) {
+  return tk->kind == SC_TK_PUNCT && tk->punct == punct;
+}
+
+int sc_token_is_word(const sc_token *tk, const char *word) {
+  return tk->kind == SC_TK_IDENT && strcmp(tk->text, word) == 0;
+}

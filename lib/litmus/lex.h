@@ -37,4 +37,9 @@ sc_status sc_lex(const char *file, const char *src, int line, int col,
 /* A token as error messages show it: 'ld.cg', integer 3, end of file. */
 const char *sc_token_describe(const sc_token *tk);
 
+/* Whether `tk` is the punctuation `punct` (a character or SC_P_*), or
+ * the identifier `word`. */
+int sc_token_is_punct(const sc_token *tk, int punct);
+int sc_token_is_word(const sc_token *tk, const char *word);
+
 #endif

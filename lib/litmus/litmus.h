@@ -287,6 +287,18 @@ int sc_instr_event_types(const sc_instr *in, const char *out[3]);
 /* True for instructions that touch memory (ld st atom red). */
 bool sc_instr_is_access(const sc_instr *in);
 
+/* The test of `text`: sc_test_load_string's work (parse.c). */
+sc_status sc_litmus_parse(const char *text, const char *filename,
+                          const sc_parse_limits *limits, sc_test **out,
+                          sc_error **err);
+/* The canonical text of `t` in dialect `d`, and its summary line
+ * (print.c); whether two tests are the same test (equal.c). */
+const char *sc_litmus_print(const sc_test *t, sc_dialect d);
+const char *sc_litmus_summary(const sc_test *t);
+int sc_litmus_equal(const sc_test *a, const sc_test *b);
+/* The Hash of a test in logs: MD5 of its canonical text (test.c). */
+const char *sc_test_hash(const sc_test *t);
+
 /* Parse a proposition of the condition language ("0:r1=1 /\\ x=2") about
  * the final state of `t`; names the test lacks are errors (litmus_parse.c). */
 sc_status sc_test_parse_prop(const sc_test *t, const char *text,

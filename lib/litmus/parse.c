@@ -17,161 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DEFAULT_MAX_FILE_BYTES (16u << 20)
-#define DEFAULT_MAX_THREADS 256
-#define DEFAULT_MAX_INSTRUCTIONS 4096
-
-/* ---- Errors and tokens ---------------------------------------------------- */
-
-_Noreturn void sc_parse_error_at(sc_parser *p, int line, int col,
-                                 sc_status status, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  char *what = sc_vprintf(fmt, ap);
-  va_end(ap);
-  p->err = sc_error_new(status, p->file, line, col, "%s", what);
-  longjmp(p->on_error, 1);
-}
-
-_Noreturn void sc_parse_expected(sc_parser *p, const char *what) {
-  const sc_token *tk = sc_peek(p, 0);
-  sc_parse_error_at(p, tk->line, tk->col, SC_ERR_SYNTAX, "expected %s, found %s",
-                    what, sc_token_describe(tk));
-}
-
-const sc_token *sc_peek(const sc_parser *p, int ahead) {
-  int i = p->pos + ahead;
-  return &p->toks[i < p->ntoks ? i : p->ntoks - 1];
-}
-
-const sc_token *sc_next(sc_parser *p) {
-  const sc_token *tk = sc_peek(p, 0);
-  if (p->pos < p->ntoks - 1)
-    p->pos++;
-  return tk;
-}
-
-static int tok_is_punct(const sc_token *tk, int punct) {
-  return tk->kind == SC_TK_PUNCT && tk->punct == punct;
-}
-
-static int tok_is_word(const sc_token *tk, const char *word) {
-  return tk->kind == SC_TK_IDENT && strcmp(tk->text, word) == 0;
-}
-
-int sc_at_punct(const sc_parser *p, int punct) {
-  return tok_is_punct(sc_peek(p, 0), punct);
-}
-
-int sc_accept_punct(sc_parser *p, int punct) {
-  if (!sc_at_punct(p, punct))
-    return 0;
-  sc_next(p);
-  return 1;
-}
-
-const sc_token *sc_expect_punct(sc_parser *p, int punct, const char *what) {
-  if (!sc_at_punct(p, punct))
-    sc_parse_expected(p, what);
-  return sc_next(p);
-}
-
-int sc_at_word(const sc_parser *p, const char *word) {
-  return tok_is_word(sc_peek(p, 0), word);
-}
-
-const sc_token *sc_expect_ident(sc_parser *p, const char *what) {
-  if (sc_peek(p, 0)->kind != SC_TK_IDENT)
-    sc_parse_expected(p, what);
-  return sc_next(p);
-}
-
-int64_t sc_parse_int(sc_parser *p, const char *what) {
-  bool neg = sc_accept_punct(p, '-');
-  if (sc_peek(p, 0)->kind != SC_TK_INT)
-    sc_parse_expected(p, what);
-  int64_t v = sc_next(p)->ival;
-  return neg ? (int64_t)(0 - (uint64_t)v) : v;
-}
-
-/* ---- Names: threads, registers, locations -------------------------------- */
-
-/* "P3", "T3" or "3" as a thread number; -1 when `tk` is none of these. */
-static int thread_number(const sc_token *tk) {
-  const char *s = tk->text;
-  if (tk->kind == SC_TK_INT)
-    return tk->ival >= 0 && tk->ival < 1000000 ? (int)tk->ival : -1;
-  if (tk->kind != SC_TK_IDENT || (s[0] != 'P' && s[0] != 'T') || !s[1])
-    return -1;
-  long v = 0;
-  for (const char *c = s + 1; *c; c++) {
-    if (!isdigit((unsigned char)*c) || v > 1000000)
-      return -1;
-    v = v * 10 + (*c - '0');
-  }
-  return (int)v;
-}
-
-static int expect_thread(sc_parser *p, const char *what) {
-  const sc_token *tk = sc_peek(p, 0);
-  int n = thread_number(tk);
-  if (n < 0)
-    sc_parse_expected(p, what);
-  if (p->t->nthreads > 0 && n >= p->t->nthreads)
-    sc_parse_error_at(p, tk->line, tk->col, SC_ERR_SEMANTIC,
-                      "expected a thread of this test (P0..P%d), found %s",
-                      p->t->nthreads - 1, sc_token_describe(tk));
-  sc_next(p);
-  return n;
-}
-
-static int add_register(sc_parser *p, int thread, const char *name,
-                        sc_type type) {
-  sc_thread *th = &p->t->threads[thread];
-  sc_grow(&th->regs, &th->capregs, th->nregs + 1, sizeof(sc_register));
-  sc_register *r = &th->regs[th->nregs];
-  r->name = name;
-  r->type = type;
-  r->init.kind = SC_VAL_INT;
-  r->init.i = 0;
-  return th->nregs++;
-}
-
-int sc_parser_register(sc_parser *p, int thread, const sc_token *tk) {
-  int r = sc_thread_find_register(&p->t->threads[thread], tk->text);
-  if (r >= 0)
-    return r;
-  if (p->frozen)
-    sc_parse_error_at(p, tk->line, tk->col, SC_ERR_SEMANTIC,
-                      "expected a register of thread %d, found '%s'", thread,
-                      tk->text);
-  if (p->t->dialect == SC_DIALECT_GPU_PTX)
-    sc_parse_error_at(p, tk->line, tk->col, SC_ERR_SEMANTIC,
-                      "expected a declared register of thread %d, found '%s' "
-                      "(declare it as %d:.reg .s32 %s;)",
-                      thread, tk->text, thread, tk->text);
-  return add_register(p, thread, tk->text, SC_TYPE_NONE);
-}
-
-int sc_parser_location(sc_parser *p, const char *name) {
-  sc_test *t = p->t;
-  int l = sc_test_find_location(t, name);
-  if (l >= 0)
-    return l;
-  if (p->frozen) {
-    const sc_token *tk = &p->toks[p->pos > 0 ? p->pos - 1 : 0];
-    sc_parse_error_at(p, tk->line, tk->col, SC_ERR_SEMANTIC,
-                      "expected a location of the test, found '%s'", name);
-  }
-  sc_grow(&t->locs, &t->caplocs, t->nlocs + 1, sizeof(sc_location));
-  sc_location *loc = &t->locs[t->nlocs];
-  loc->name = sc_strdup(name);
-  loc->init.kind = SC_VAL_INT;
-  loc->region = SC_SPACE_NONE;
-  loc->proxy = SC_PROXY_GENERIC;
-  loc->alias_of = -1;
-  return t->nlocs++;
-}
 
 /* An initial value: an integer, or a location name (its address). */
 static sc_value parse_value(sc_parser *p) {
@@ -275,7 +120,7 @@ typedef struct init_state {
 } init_state;
 
 static void parse_register_item(sc_parser *p, init_state *st) {
-  int thread = expect_thread(p, "a thread");
+  int thread = sc_parser_expect_thread(p, "a thread");
   sc_expect_punct(p, ':', "':' after the thread");
   pending_reg r = {thread, NULL, SC_TYPE_NONE, {SC_VAL_INT, 0, 0}};
   if (sc_at_word(p, ".reg")) {
@@ -334,9 +179,9 @@ static void parse_init(sc_parser *p, init_state *st) {
     if (sc_accept_punct(p, ';'))
       continue;
     const sc_token *tk = sc_peek(p, 0);
-    if (thread_number(tk) >= 0 && tok_is_punct(sc_peek(p, 1), ':')) {
+    if (sc_parser_thread_number(tk) >= 0 && sc_token_is_punct(sc_peek(p, 1), ':')) {
       parse_register_item(p, st);
-    } else if (tk->kind == SC_TK_IDENT && tok_is_punct(sc_peek(p, 1), '@')) {
+    } else if (tk->kind == SC_TK_IDENT && sc_token_is_punct(sc_peek(p, 1), '@')) {
       sc_next(p);
       parse_alias_item(p, tk);
     } else if (tk->kind == SC_TK_IDENT) {
@@ -371,7 +216,7 @@ static void apply_pending_registers(sc_parser *p, const init_state *st) {
       sc_parse_error_at(p, r->name->line, r->name->col, SC_ERR_SEMANTIC,
                         "expected one declaration of register %s of thread %d, "
                         "found a second", r->name->text, r->thread);
-    int k = add_register(p, r->thread, r->name->text, r->type);
+    int k = sc_parser_add_register(p, r->thread, r->name->text, r->type);
     p->t->threads[r->thread].regs[k].init = r->init;
   }
 }
@@ -412,7 +257,7 @@ static placement *parse_thread_row(sc_parser *p) {
   int cap = 0;
   for (;;) {
     const sc_token *tk = sc_peek(p, 0);
-    int n = thread_number(tk);
+    int n = sc_parser_thread_number(tk);
     if (n < 0 || tk->kind != SC_TK_IDENT)
       sc_parse_expected(p, sc_printf("the thread name P%d", t->nthreads));
     if (n != t->nthreads)
@@ -441,18 +286,18 @@ static placement *parse_thread_row(sc_parser *p) {
 /* True when the next tokens start what follows the program. */
 static bool at_program_end(const sc_parser *p) {
   const sc_token *tk = sc_peek(p, 0);
-  if (tk->kind == SC_TK_EOF || tok_is_punct(tk, '~'))
+  if (tk->kind == SC_TK_EOF || sc_token_is_punct(tk, '~'))
     return true;
   if (tk->kind != SC_TK_IDENT)
     return false;
   static const char *const keywords[] = {"scopeTree", "ScopeTree", "exists",
                                          "forall", "locations", "filter"};
   for (size_t i = 0; i < sizeof keywords / sizeof keywords[0]; i++)
-    if (tok_is_word(tk, keywords[i]))
+    if (sc_token_is_word(tk, keywords[i]))
       return true;
   /* memory map "x: global" (a label "L0:" is followed by an instruction) */
   const sc_token *colon = sc_peek(p, 1), *region = sc_peek(p, 2);
-  return tok_is_punct(colon, ':') && region->kind == SC_TK_IDENT &&
+  return sc_token_is_punct(colon, ':') && region->kind == SC_TK_IDENT &&
          (strcmp(region->text, "global") == 0 ||
           strcmp(region->text, "shared") == 0 ||
           strcmp(region->text, "local") == 0 ||
@@ -486,7 +331,7 @@ static void add_label(sc_parser *p, int thread, const sc_token *name) {
 
 static void parse_cell(sc_parser *p, program_state *ps, int thread) {
   sc_thread *th = &p->t->threads[thread];
-  while (sc_peek(p, 0)->kind == SC_TK_IDENT && tok_is_punct(sc_peek(p, 1), ':')) {
+  while (sc_peek(p, 0)->kind == SC_TK_IDENT && sc_token_is_punct(sc_peek(p, 1), ':')) {
     add_label(p, thread, sc_next(p));
     sc_next(p);
   }
@@ -596,7 +441,7 @@ static sc_scope_node *parse_scope_node(sc_parser *p, int parent_level,
       continue;
     }
     const sc_token *tk = sc_peek(p, 0);
-    int th = thread_number(tk);
+    int th = sc_parser_thread_number(tk);
     if (th < 0 || tk->kind != SC_TK_IDENT)
       sc_parse_expected(p, "a thread name, '(' or ')'");
     if (th >= p->t->nthreads)
@@ -639,7 +484,7 @@ static void parse_memory_map(sc_parser *p) {
   p->t->has_memory_map = true;
   bool *seen = NULL;
   int cap = 0;
-  while (sc_peek(p, 0)->kind == SC_TK_IDENT && tok_is_punct(sc_peek(p, 1), ':')) {
+  while (sc_peek(p, 0)->kind == SC_TK_IDENT && sc_token_is_punct(sc_peek(p, 1), ':')) {
     const sc_token *name = sc_next(p);
     sc_next(p);
     const sc_token *r = sc_expect_ident(p, "a memory region (global, shared)");
@@ -676,13 +521,13 @@ static sc_prop *new_prop(sc_prop_kind kind, sc_prop *a, sc_prop *b) {
 static sc_lval parse_lval(sc_parser *p, bool rhs) {
   sc_lval lv = {SC_LVAL_LOC, 0, 0, 0, 0};
   const sc_token *tk = sc_peek(p, 0);
-  if (thread_number(tk) >= 0 && tok_is_punct(sc_peek(p, 1), ':')) {
+  if (sc_parser_thread_number(tk) >= 0 && sc_token_is_punct(sc_peek(p, 1), ':')) {
     lv.kind = SC_LVAL_REG;
-    lv.thread = expect_thread(p, "a thread");
+    lv.thread = sc_parser_expect_thread(p, "a thread");
     sc_next(p);
     lv.reg = sc_parser_register(p, lv.thread,
                                 sc_expect_ident(p, "a register name"));
-  } else if (tk->kind == SC_TK_INT || tok_is_punct(tk, '-')) {
+  } else if (tk->kind == SC_TK_INT || sc_token_is_punct(tk, '-')) {
     lv.kind = SC_LVAL_CONST;
     lv.constant = sc_parse_int(p, "an integer");
   } else if (sc_accept_punct(p, '[')) {
@@ -703,7 +548,7 @@ static sc_prop *parse_atom_prop(sc_parser *p) {
   /* herd7 writes negation "~", "not" (in its logs) or "!" */
   if (sc_accept_punct(p, '~') || sc_accept_punct(p, '!'))
     return new_prop(SC_PROP_NOT, parse_atom_prop(p), NULL);
-  if (sc_at_word(p, "not") && tok_is_punct(sc_peek(p, 1), '(')) {
+  if (sc_at_word(p, "not") && sc_token_is_punct(sc_peek(p, 1), '(')) {
     sc_next(p);
     return new_prop(SC_PROP_NOT, parse_atom_prop(p), NULL);
   }
@@ -773,7 +618,7 @@ static void parse_tail(sc_parser *p) {
       sc_next(p);
       p->t->filter = parse_prop(p);
     } else if (sc_peek(p, 0)->kind == SC_TK_IDENT &&
-               tok_is_punct(sc_peek(p, 1), ':') && !p->t->has_memory_map) {
+               sc_token_is_punct(sc_peek(p, 1), ':') && !p->t->has_memory_map) {
       parse_memory_map(p);
     } else {
       break;
@@ -783,7 +628,7 @@ static void parse_tail(sc_parser *p) {
     p->t->quant = SC_EXISTS;
   } else if (sc_at_word(p, "forall")) {
     p->t->quant = SC_FORALL;
-  } else if (sc_at_punct(p, '~') && tok_is_word(sc_peek(p, 1), "exists")) {
+  } else if (sc_at_punct(p, '~') && sc_token_is_word(sc_peek(p, 1), "exists")) {
     p->t->quant = SC_NOT_EXISTS;
     sc_next(p);
   } else {
@@ -924,32 +769,17 @@ sc_status sc_test_parse_prop(const sc_test *t, const char *text,
   return SC_OK;
 }
 
-static void set_limits(sc_parse_limits *out, const sc_parse_limits *in) {
-  sc_parse_limits d = {DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_THREADS,
-                       DEFAULT_MAX_INSTRUCTIONS, 0};
-  if (in) {
-    if (in->max_file_bytes)
-      d.max_file_bytes = in->max_file_bytes;
-    if (in->max_threads > 0)
-      d.max_threads = in->max_threads;
-    if (in->max_instructions > 0)
-      d.max_instructions = in->max_instructions;
-    if (in->max_events > 0)
-      d.max_events = in->max_events; /* 0: sem.c's default */
-  }
-  *out = d;
-}
 
-sc_status sc_test_load_string(const char *text, const char *filename,
-                              const sc_parse_limits *limits, sc_test **out,
-                              sc_error **err) {
-  sc_gc_init();
+/* The test of `text` (sc_test_load_string of the public header). */
+sc_status sc_litmus_parse(const char *text, const char *filename,
+                          const sc_parse_limits *limits, sc_test **out,
+                          sc_error **err) {
   *out = NULL;
   if (!text)
     return sc_fail(err, SC_ERR_USAGE, filename, 0, 0, "no text to parse");
   sc_parser *p = sc_alloc(sizeof *p);
   p->file = filename ? sc_strdup(filename) : "<string>";
-  set_limits(&p->limits, limits);
+  sc_parser_limits(&p->limits, limits);
   if (strlen(text) > p->limits.max_file_bytes)
     return sc_fail(err, SC_ERR_LIMIT, p->file, 0, 0,
                    "expected at most %zu bytes (the file-size limit)",
@@ -967,37 +797,3 @@ sc_status sc_test_load_string(const char *text, const char *filename,
   return SC_OK;
 }
 
-sc_status sc_test_load_file(const char *path, const sc_parse_limits *limits,
-                            sc_test **out, sc_error **err) {
-  sc_gc_init();
-  *out = NULL;
-  sc_parse_limits lim;
-  set_limits(&lim, limits);
-  char *buf;
-  size_t len;
-  int errnum = 0;
-  switch (sc_file_read(path, lim.max_file_bytes, &buf, &len, &errnum)) {
-  case SC_FILE_READ:
-    break;
-  case SC_FILE_CANNOT_OPEN:
-    return sc_fail(err, SC_ERR_IO, path, 0, 0, "cannot open: %s", strerror(errnum));
-  case SC_FILE_CANNOT_READ:
-    return sc_fail(err, SC_ERR_IO, path, 0, 0, "read error");
-  case SC_FILE_TOO_LARGE:
-    return sc_fail(err, SC_ERR_LIMIT, path, 0, 0,
-                   "expected at most %zu bytes (the file-size limit)",
-                   lim.max_file_bytes);
-  }
-  if (memchr(buf, '\0', len))
-    return sc_fail(err, SC_ERR_SYNTAX, path, 0, 0,
-                   "expected a text file, found a NUL byte");
-  return sc_test_load_string(buf, path, limits, out, err);
-}
-
-const char *sc_test_name(const sc_test *t) { return t->name; }
-sc_dialect sc_test_dialect(const sc_test *t) { return t->dialect; }
-int sc_test_thread_count(const sc_test *t) { return t->nthreads; }
-int sc_test_location_count(const sc_test *t) { return t->nlocs; }
-int sc_test_instruction_count(const sc_test *t, int thread) {
-  return thread >= 0 && thread < t->nthreads ? t->threads[thread].ninstrs : -1;
-}

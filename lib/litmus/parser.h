@@ -38,11 +38,21 @@ const sc_token *sc_expect_ident(sc_parser *p, const char *what);
 /* An integer with an optional leading '-'. */
 int64_t sc_parse_int(sc_parser *p, const char *what);
 
+/* "P3", "T3" or "3" as a thread number; -1 when `tk` is none of these. */
+int sc_parser_thread_number(const sc_token *tk);
+/* A thread name at the current token, as a thread number. */
+int sc_parser_expect_thread(sc_parser *p, const char *what);
+/* Declare register `name` of `thread` with `type`; its index. */
+int sc_parser_add_register(sc_parser *p, int thread, const char *name,
+                           sc_type type);
 /* Register `name` of thread `th`, declared implicitly in the PTX dialect;
  * an error at `tk` in GPU_PTX, where registers must be declared. */
 int sc_parser_register(sc_parser *p, int thread, const sc_token *tk);
 /* Location by name, created with default attributes when new. */
 int sc_parser_location(sc_parser *p, const char *name);
+
+/* `in` with the defaults filled in for its zero fields. */
+void sc_parser_limits(sc_parse_limits *out, const sc_parse_limits *in);
 
 /* Parse one instruction from the current token up to '|' or ';' into `in`
  * of thread `thread`; branch targets are left as label names in

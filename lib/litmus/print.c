@@ -344,7 +344,7 @@ static void put_tail(sc_strbuf *sb, const sc_test *t, sc_dialect d) {
 /* The PTX dialect places threads by Dat3M's headers, "P0@cta 0,gpu 1",
  * instead of a scope tree (warps and kernels are not said); the rest is
  * the grammar both dialects share. */
-const char *sc_test_to_dialect(const sc_test *t, sc_dialect d) {
+const char *sc_litmus_print(const sc_test *t, sc_dialect d) {
   sc_strbuf sb;
   sc_sb_init(&sb);
   sc_sb_printf(&sb, "%s %s\n", d == SC_DIALECT_GPU_PTX ? "GPU_PTX" : "PTX",
@@ -355,10 +355,6 @@ const char *sc_test_to_dialect(const sc_test *t, sc_dialect d) {
   put_program(&sb, t, d);
   put_tail(&sb, t, d);
   return sb.data;
-}
-
-const char *sc_test_to_string(const sc_test *t) {
-  return sc_test_to_dialect(t, SC_DIALECT_GPU_PTX);
 }
 
 /* "[P0 P1][P2]": threads grouped by CTA, CTAs by device ("||" between). */
@@ -383,7 +379,7 @@ static void put_placement(sc_strbuf *sb, const sc_test *t) {
   }
 }
 
-const char *sc_test_summary(const sc_test *t) {
+const char *sc_litmus_summary(const sc_test *t) {
   int ninstrs = 0;
   for (int i = 0; i < t->nthreads; i++)
     ninstrs += t->threads[i].ninstrs;

@@ -7,7 +7,7 @@
 
 #include "util/gcmem.h"
 #include "report/hist.h"
-#include "sim/result.h" /* sc_test_hash */
+#include "sim/result.h"
 
 #include <string.h>
 

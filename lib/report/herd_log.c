@@ -73,12 +73,6 @@ static const char *quantifier(sc_quantifier q) {
   return q == SC_EXISTS ? "exists" : q == SC_FORALL ? "forall" : "~exists";
 }
 
-const char *sc_test_hash(const sc_test *t) {
-  const char *text = sc_test_to_string(t);
-  char *hex = sc_alloc_atomic(33);
-  sc_md5_hex(text, strlen(text), hex);
-  return hex;
-}
 
 const char *sc_result_log(const sc_result *r, unsigned flags) {
   const sc_test *t = r->test;

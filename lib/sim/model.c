@@ -75,24 +75,3 @@ const char *sc_model_title(const sc_model *m) {
   return sc_cat_model_title(m->cat);
 }
 
-/* A test uses proxies when an access or fence names one, or a location
- * is reached through a surface, texture or constant alias: only Dat3M's
- * PTX 7.5 model knows them. */
-static bool uses_proxies(const sc_test *t) {
-  for (int l = 0; l < t->nlocs; l++)
-    if (t->locs[l].alias_of >= 0 && t->locs[l].proxy != SC_PROXY_GENERIC)
-      return true;
-  for (int th = 0; th < t->nthreads; th++)
-    for (int i = 0; i < t->threads[th].ninstrs; i++) {
-      const sc_instr *in = &t->threads[th].code[i];
-      if (in->op == SC_OP_FENCE_PROXY || in->proxy != SC_PROXY_GENERIC)
-        return true;
-    }
-  return false;
-}
-
-const char *sc_test_default_model(const sc_test *t) {
-  if (t->dialect == SC_DIALECT_GPU_PTX)
-    return "ptx-rmo.cat";
-  return uses_proxies(t) ? "ptx-v7.5.cat" : "ptx-v6.0.cat";
-}

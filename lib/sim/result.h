@@ -32,7 +32,5 @@ struct sc_result {
   int nshown, capdots, capexecs;
 };
 
-/* The Hash of a test in logs: MD5 of its canonical text (log.c). */
-const char *sc_test_hash(const sc_test *t);
 
 #endif

@@ -1,0 +1,178 @@
+/* parser.c: the parser state's services, shared by the test-level parser
+ * (parse.c) and the instruction parser (instr.c) and below both: errors
+ * that unwind to the entry point, the token cursor, registers and
+ * locations by name, and the parse limits' defaults. */
+#define _POSIX_C_SOURCE 200809L
+#include "litmus/parser.h"
+
+#include "util/error.h"
+#include "util/gcmem.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_MAX_FILE_BYTES (16u << 20)
+#define DEFAULT_MAX_THREADS 256
+#define DEFAULT_MAX_INSTRUCTIONS 4096
+
+/* ---- Errors and tokens ---------------------------------------------------- */
+
+_Noreturn void sc_parse_error_at(sc_parser *p, int line, int col,
+                                 sc_status status, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *what = sc_vprintf(fmt, ap);
+  va_end(ap);
+  p->err = sc_error_new(status, p->file, line, col, "%s", what);
+  longjmp(p->on_error, 1);
+}
+
+_Noreturn void sc_parse_expected(sc_parser *p, const char *what) {
+  const sc_token *tk = sc_peek(p, 0);
+  sc_parse_error_at(p, tk->line, tk->col, SC_ERR_SYNTAX, "expected %s, found %s",
+                    what, sc_token_describe(tk));
+}
+
+const sc_token *sc_peek(const sc_parser *p, int ahead) {
+  int i = p->pos + ahead;
+  return &p->toks[i < p->ntoks ? i : p->ntoks - 1];
+}
+
+const sc_token *sc_next(sc_parser *p) {
+  const sc_token *tk = sc_peek(p, 0);
+  if (p->pos < p->ntoks - 1)
+    p->pos++;
+  return tk;
+}
+
+int sc_at_punct(const sc_parser *p, int punct) {
+  return sc_token_is_punct(sc_peek(p, 0), punct);
+}
+
+int sc_accept_punct(sc_parser *p, int punct) {
+  if (!sc_at_punct(p, punct))
+    return 0;
+  sc_next(p);
+  return 1;
+}
+
+const sc_token *sc_expect_punct(sc_parser *p, int punct, const char *what) {
+  if (!sc_at_punct(p, punct))
+    sc_parse_expected(p, what);
+  return sc_next(p);
+}
+
+int sc_at_word(const sc_parser *p, const char *word) {
+  return sc_token_is_word(sc_peek(p, 0), word);
+}
+
+const sc_token *sc_expect_ident(sc_parser *p, const char *what) {
+  if (sc_peek(p, 0)->kind != SC_TK_IDENT)
+    sc_parse_expected(p, what);
+  return sc_next(p);
+}
+
+int64_t sc_parse_int(sc_parser *p, const char *what) {
+  bool neg = sc_accept_punct(p, '-');
+  if (sc_peek(p, 0)->kind != SC_TK_INT)
+    sc_parse_expected(p, what);
+  int64_t v = sc_next(p)->ival;
+  return neg ? (int64_t)(0 - (uint64_t)v) : v;
+}
+
+/* ---- Names: threads, registers, locations -------------------------------- */
+
+/* "P3", "T3" or "3" as a thread number; -1 when `tk` is none of these. */
+int sc_parser_thread_number(const sc_token *tk) {
+  const char *s = tk->text;
+  if (tk->kind == SC_TK_INT)
+    return tk->ival >= 0 && tk->ival < 1000000 ? (int)tk->ival : -1;
+  if (tk->kind != SC_TK_IDENT || (s[0] != 'P' && s[0] != 'T') || !s[1])
+    return -1;
+  long v = 0;
+  for (const char *c = s + 1; *c; c++) {
+    if (!isdigit((unsigned char)*c) || v > 1000000)
+      return -1;
+    v = v * 10 + (*c - '0');
+  }
+  return (int)v;
+}
+
+int sc_parser_expect_thread(sc_parser *p, const char *what) {
+  const sc_token *tk = sc_peek(p, 0);
+  int n = sc_parser_thread_number(tk);
+  if (n < 0)
+    sc_parse_expected(p, what);
+  if (p->t->nthreads > 0 && n >= p->t->nthreads)
+    sc_parse_error_at(p, tk->line, tk->col, SC_ERR_SEMANTIC,
+                      "expected a thread of this test (P0..P%d), found %s",
+                      p->t->nthreads - 1, sc_token_describe(tk));
+  sc_next(p);
+  return n;
+}
+
+int sc_parser_add_register(sc_parser *p, int thread, const char *name,
+                        sc_type type) {
+  sc_thread *th = &p->t->threads[thread];
+  sc_grow(&th->regs, &th->capregs, th->nregs + 1, sizeof(sc_register));
+  sc_register *r = &th->regs[th->nregs];
+  r->name = name;
+  r->type = type;
+  r->init.kind = SC_VAL_INT;
+  r->init.i = 0;
+  return th->nregs++;
+}
+
+int sc_parser_register(sc_parser *p, int thread, const sc_token *tk) {
+  int r = sc_thread_find_register(&p->t->threads[thread], tk->text);
+  if (r >= 0)
+    return r;
+  if (p->frozen)
+    sc_parse_error_at(p, tk->line, tk->col, SC_ERR_SEMANTIC,
+                      "expected a register of thread %d, found '%s'", thread,
+                      tk->text);
+  if (p->t->dialect == SC_DIALECT_GPU_PTX)
+    sc_parse_error_at(p, tk->line, tk->col, SC_ERR_SEMANTIC,
+                      "expected a declared register of thread %d, found '%s' "
+                      "(declare it as %d:.reg .s32 %s;)",
+                      thread, tk->text, thread, tk->text);
+  return sc_parser_add_register(p, thread, tk->text, SC_TYPE_NONE);
+}
+
+int sc_parser_location(sc_parser *p, const char *name) {
+  sc_test *t = p->t;
+  int l = sc_test_find_location(t, name);
+  if (l >= 0)
+    return l;
+  if (p->frozen) {
+    const sc_token *tk = &p->toks[p->pos > 0 ? p->pos - 1 : 0];
+    sc_parse_error_at(p, tk->line, tk->col, SC_ERR_SEMANTIC,
+                      "expected a location of the test, found '%s'", name);
+  }
+  sc_grow(&t->locs, &t->caplocs, t->nlocs + 1, sizeof(sc_location));
+  sc_location *loc = &t->locs[t->nlocs];
+  loc->name = sc_strdup(name);
+  loc->init.kind = SC_VAL_INT;
+  loc->region = SC_SPACE_NONE;
+  loc->proxy = SC_PROXY_GENERIC;
+  loc->alias_of = -1;
+  return t->nlocs++;
+}
+
+void sc_parser_limits(sc_parse_limits *out, const sc_parse_limits *in) {
+  sc_parse_limits d = {DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_THREADS,
+                       DEFAULT_MAX_INSTRUCTIONS, 0};
+  if (in) {
+    if (in->max_file_bytes)
+      d.max_file_bytes = in->max_file_bytes;
+    if (in->max_threads > 0)
+      d.max_threads = in->max_threads;
+    if (in->max_instructions > 0)
+      d.max_instructions = in->max_instructions;
+    if (in->max_events > 0)
+      d.max_events = in->max_events; /* 0: sem.c's default */
+  }
+  *out = d;
+}

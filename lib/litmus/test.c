@@ -1,0 +1,100 @@
+/* test.c: the public face of a litmus test (sc_test of the public header):
+ * loading from a file or a string, printing, comparing, the summary line,
+ * the hash that logs carry, the accessors, and the bundled model a test
+ * runs under by default.  The work is the parser's (parse.c), the
+ * printer's (print.c) and equal.c's. */
+#include "litmus/parser.h"
+
+#include "util/error.h"
+#include "util/file.h"
+#include "util/gcmem.h"
+#include "util/md5.h"
+
+#include <string.h>
+
+sc_status sc_test_load_string(const char *text, const char *filename,
+                              const sc_parse_limits *limits, sc_test **out,
+                              sc_error **err) {
+  sc_gc_init();
+  return sc_litmus_parse(text, filename, limits, out, err);
+}
+
+sc_status sc_test_load_file(const char *path, const sc_parse_limits *limits,
+                            sc_test **out, sc_error **err) {
+  sc_gc_init();
+  *out = NULL;
+  sc_parse_limits lim;
+  sc_parser_limits(&lim, limits);
+  char *buf;
+  size_t len;
+  int errnum = 0;
+  switch (sc_file_read(path, lim.max_file_bytes, &buf, &len, &errnum)) {
+  case SC_FILE_READ:
+    break;
+  case SC_FILE_CANNOT_OPEN:
+    return sc_fail(err, SC_ERR_IO, path, 0, 0, "cannot open: %s", strerror(errnum));
+  case SC_FILE_CANNOT_READ:
+    return sc_fail(err, SC_ERR_IO, path, 0, 0, "read error");
+  case SC_FILE_TOO_LARGE:
+    return sc_fail(err, SC_ERR_LIMIT, path, 0, 0,
+                   "expected at most %zu bytes (the file-size limit)",
+                   lim.max_file_bytes);
+  }
+  if (memchr(buf, '\0', len))
+    return sc_fail(err, SC_ERR_SYNTAX, path, 0, 0,
+                   "expected a text file, found a NUL byte");
+  return sc_litmus_parse(buf, path, limits, out, err);
+}
+
+const char *sc_test_name(const sc_test *t) { return t->name; }
+sc_dialect sc_test_dialect(const sc_test *t) { return t->dialect; }
+int sc_test_thread_count(const sc_test *t) { return t->nthreads; }
+int sc_test_location_count(const sc_test *t) { return t->nlocs; }
+int sc_test_instruction_count(const sc_test *t, int thread) {
+  return thread >= 0 && thread < t->nthreads ? t->threads[thread].ninstrs : -1;
+}
+
+const char *sc_test_to_dialect(const sc_test *t, sc_dialect d) {
+  return sc_litmus_print(t, d);
+}
+
+const char *sc_test_to_string(const sc_test *t) {
+  return sc_litmus_print(t, SC_DIALECT_GPU_PTX);
+}
+
+const char *sc_test_summary(const sc_test *t) { return sc_litmus_summary(t); }
+
+int sc_test_equal(const sc_test *a, const sc_test *b) {
+  return sc_litmus_equal(a, b);
+}
+
+/* The Hash of a test in logs: MD5 of its canonical text, so that equal
+ * tests have equal hashes (not herd7's own digest). */
+const char *sc_test_hash(const sc_test *t) {
+  const char *text = sc_test_to_string(t);
+  char *hex = sc_alloc_atomic(33);
+  sc_md5_hex(text, strlen(text), hex);
+  return hex;
+}
+
+/* A test uses proxies when an access or fence names one, or a location
+ * is reached through a surface, texture or constant alias: only Dat3M's
+ * PTX 7.5 model knows them. */
+static bool uses_proxies(const sc_test *t) {
+  for (int l = 0; l < t->nlocs; l++)
+    if (t->locs[l].alias_of >= 0 && t->locs[l].proxy != SC_PROXY_GENERIC)
+      return true;
+  for (int th = 0; th < t->nthreads; th++)
+    for (int i = 0; i < t->threads[th].ninstrs; i++) {
+      const sc_instr *in = &t->threads[th].code[i];
+      if (in->op == SC_OP_FENCE_PROXY || in->proxy != SC_PROXY_GENERIC)
+        return true;
+    }
+  return false;
+}
+
+const char *sc_test_default_model(const sc_test *t) {
+  if (t->dialect == SC_DIALECT_GPU_PTX)
+    return "ptx-rmo.cat";
+  return uses_proxies(t) ? "ptx-v7.5.cat" : "ptx-v6.0.cat";
+}
