@@ -72,7 +72,7 @@ static void put_edges(sc_strbuf *sb, const sc_execution *x, const sc_rel *r,
 }
 
 void sc_dot_execution(sc_strbuf *sb, const sc_execution *x, const char *title,
-                      const sc_dot_cycle *cycle) {
+                      const sc_cycle *cycle) {
   const sc_test *t = x->test;
   sc_sb_printf(sb, "digraph \"%s\" {\n  label=\"%s%s%s\";\n  node [shape=none];\n",
                title, title, cycle ? ": cycle in " : "", cycle ? cycle->check : "");

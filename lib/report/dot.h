@@ -5,17 +5,9 @@
 #include "sim/execution.h"
 #include "util/strbuf.h"
 
-/* A cycle to draw bold: the events of a cycle in the relation that check
- * `check` tested (the reason the model forbids the execution). */
-typedef struct sc_dot_cycle {
-  const char *check;
-  const int *events;
-  int n;
-} sc_dot_cycle;
-
 /* Append one digraph for execution `x`, titled `title`; `cycle` may be
  * NULL. */
 void sc_dot_execution(sc_strbuf *sb, const sc_execution *x, const char *title,
-                      const sc_dot_cycle *cycle);
+                      const sc_cycle *cycle);
 
 #endif

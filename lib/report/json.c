@@ -3,6 +3,7 @@
  * Values are numbers, or a location's name (a string) for its address. */
 #include "sim/execution.h"
 #include "util/gcmem.h"
+#include "report/report.h"
 #include "sim/result.h"
 #include "sim/sem.h"
 #include "util/strbuf.h"
@@ -87,7 +88,7 @@ static void put_executions(sc_strbuf *sb, const sc_result *r) {
   sc_sb_putc(sb, ']');
 }
 
-const char *sc_result_json(const sc_result *r, unsigned flags) {
+const char *sc_json_result(const sc_result *r, unsigned flags) {
   const sc_test *t = r->test;
   sc_strbuf sb, cond;
   sc_sb_init(&sb);
@@ -106,8 +107,8 @@ const char *sc_result_json(const sc_result *r, unsigned flags) {
   put_states(&sb, r);
   sc_sb_printf(&sb, ",\"validated\":%s,\"positive\":%ld,\"negative\":%ld,"
                "\"observation\":\"%s\",\"flags\":[",
-               sc_result_validated(r) ? "true" : "false", r->positive,
-               r->negative, sc_result_observation(r));
+               sc_sim_validated(r) ? "true" : "false", r->positive,
+               r->negative, sc_sim_observation(r));
   for (int i = 0; i < r->nflags; i++) {
     if (i)
       sc_sb_putc(&sb, ',');

@@ -10,8 +10,8 @@
  * synchronisation and fence.sc order, is built and given to the model; the
  * final states of the executions it allows are collected. */
 #define _POSIX_C_SOURCE 200809L
-#include "report/dot.h"
 #include "util/error.h"
+#include "util/strbuf.h"
 #include "sim/execution.h"
 #include "util/gcmem.h"
 #include "sim/model.h"
@@ -271,7 +271,7 @@ static bool wants_picture(const search *s, bool holds) {
 
 /* Why the model forbids x: a cycle in the relation of its first failed
  * check (acyclic, irreflexive), drawn bold; NULL when there is none. */
-static const sc_dot_cycle *forbidding_cycle(const sc_execution *x,
+static const sc_cycle *forbidding_cycle(const sc_execution *x,
                                             const sc_cat_outcome *out) {
   for (int i = 0; i < out->nchecks; i++) {
     const sc_cat_check *c = &out->checks[i];
@@ -282,8 +282,8 @@ static const sc_dot_cycle *forbidding_cycle(const sc_execution *x,
     int k = r ? sc_rel_find_cycle(r, events) : 0;
     if (k == 0)
       return NULL;
-    sc_dot_cycle *cycle = sc_alloc(sizeof *cycle);
-    *cycle = (sc_dot_cycle){c->name, events, k};
+    sc_cycle *cycle = sc_alloc(sizeof *cycle);
+    *cycle = (sc_cycle){c->name, events, k};
     return cycle;
   }
   return NULL;
@@ -304,14 +304,10 @@ static void record(search *s, sc_execution *x, const sc_cat_outcome *out) {
   record_state(s->r, s->values, holds);
   record_flags(s->r, out);
   if (wants_picture(s, holds) && s->r->nshown < s->opts.max_shown) {
-    sc_strbuf sb;
-    sc_sb_init(&sb);
-    sc_dot_execution(&sb, x, sc_printf("%s #%d", s->t->name, s->r->nshown + 1),
-                     out->allowed ? NULL : forbidding_cycle(x, out));
-    sc_grow(&s->r->dots, &s->r->capdots, s->r->nshown + 1, sizeof(char *));
     sc_grow(&s->r->execs, &s->r->capexecs, s->r->nshown + 1, sizeof(sc_execution *));
-    s->r->execs[s->r->nshown] = sc_exec_snapshot(x);
-    s->r->dots[s->r->nshown++] = sb.data;
+    sc_grow(&s->r->cycles, &s->r->capcycles, s->r->nshown + 1, sizeof(sc_cycle *));
+    s->r->cycles[s->r->nshown] = out->allowed ? NULL : forbidding_cycle(x, out);
+    s->r->execs[s->r->nshown++] = sc_exec_snapshot(x);
   }
 }
 

@@ -72,6 +72,14 @@ int64_t sc_exec_lval(const sc_execution *x, const sc_lval *lv);
 /* Whether proposition `p` holds in the final state. */
 bool sc_exec_holds(const sc_execution *x, const sc_prop *p);
 
+/* A cycle of events in the relation a check tested: why the model
+ * forbids an execution (drawn bold in pictures). */
+typedef struct sc_cycle {
+  const char *check;
+  const int *events;
+  int n;
+} sc_cycle;
+
 /* A copy that later choices of rf and co do not change (for results). */
 sc_execution *sc_exec_snapshot(const sc_execution *x);
 /* An event as herd labels it: "a: W[x]=1 cg" (initial writes: "W[x]=0"). */

@@ -1,6 +1,6 @@
 /* result.h: what a simulation found for one test (struct sc_result of the
- * public header), shared by the enumerator that fills it (enum.c) and the
- * printers that read it (log.c). */
+ * public header): filled by the enumerator (enumerate.c), read by the
+ * report layer (its public face is report/result.c). */
 #ifndef SC_RESULT_H
 #define SC_RESULT_H
 
@@ -27,10 +27,15 @@ struct sc_result {
   const char **flags; /* raised in some allowed execution */
   int nflags, capflags;
   double seconds;
-  const char **dots; /* one digraph per shown execution */
-  struct sc_execution **execs; /* and the execution itself */
-  int nshown, capdots, capexecs;
+  struct sc_execution **execs; /* the executions kept to show */
+  const struct sc_cycle **cycles; /* each one's forbidding cycle, or NULL */
+  int nshown, capexecs, capcycles;
 };
 
+
+/* Whether the condition is validated (herd7's Ok), and herd7's
+ * Observation word: Never, Always or Sometimes (result.c). */
+bool sc_sim_validated(const sc_result *r);
+const char *sc_sim_observation(const sc_result *r);
 
 #endif

@@ -1,0 +1,17 @@
+/* report.h: the printers of a simulation's result, behind the public
+ * face of report/result.c: herd7's block (herd_log.c) and JSON (json.c). */
+#ifndef SC_REPORT_H
+#define SC_REPORT_H
+
+#include "sim/result.h"
+#include "util/strbuf.h"
+
+/* herd7's block for one test; one final state as herd7 prints it in
+ * States ("0:r1=0; x=1;"). */
+const char *sc_herd_log(const sc_result *r, unsigned flags);
+void sc_herd_state(sc_strbuf *sb, const sc_result *r, const sc_state *s);
+
+/* One JSON object for the result, on one line (json.c). */
+const char *sc_json_result(const sc_result *r, unsigned flags);
+
+#endif

@@ -1,0 +1,133 @@
+/* result.c: the public face of a simulation's result (sc_result of the
+ * public header): its counts and states, whether it allows a proposition,
+ * the executions it kept, and the result as herd7's log, JSON or DOT
+ * pictures (the printers are herd_log.c, json.c and dot.c). */
+#include "report/dot.h"
+#include "report/report.h"
+#include "sim/result.h"
+
+#include "util/error.h"
+#include "util/gcmem.h"
+#include "util/strbuf.h"
+
+const char *sc_result_state(const sc_result *r, int i) {
+  if (i < 0 || i >= r->nstates)
+    return NULL;
+  sc_strbuf sb;
+  sc_sb_init(&sb);
+  sc_herd_state(&sb, r, &r->states[i]);
+  return sb.data;
+}
+
+int sc_result_validated(const sc_result *r) { return sc_sim_validated(r); }
+
+const char *sc_result_observation(const sc_result *r) {
+  return sc_sim_observation(r);
+}
+
+long sc_result_positive(const sc_result *r) { return r->positive; }
+long sc_result_negative(const sc_result *r) { return r->negative; }
+long sc_result_candidates(const sc_result *r) { return r->candidates; }
+double sc_result_seconds(const sc_result *r) { return r->seconds; }
+int sc_result_state_count(const sc_result *r) { return r->nstates; }
+int sc_result_shown(const sc_result *r) { return r->nshown; }
+/* Shown executions are drawn when asked for, titled "NAME #K". */
+static void draw(sc_strbuf *sb, const sc_result *r, int i) {
+  sc_dot_execution(sb, r->execs[i], sc_printf("%s #%d", r->test->name, i + 1),
+                   r->cycles[i]);
+}
+
+const char *sc_result_dot(const sc_result *r) {
+  if (!r->nshown)
+    return NULL;
+  sc_strbuf sb;
+  sc_sb_init(&sb);
+  for (int i = 0; i < r->nshown; i++)
+    draw(&sb, r, i);
+  return sb.data;
+}
+
+const char *sc_result_dot_graph(const sc_result *r, int i) {
+  if (i < 0 || i >= r->nshown)
+    return NULL;
+  sc_strbuf sb;
+  sc_sb_init(&sb);
+  draw(&sb, r, i);
+  return sb.data;
+}
+
+int sc_result_execution_count(const sc_result *r) { return r->nshown; }
+
+const sc_execution *sc_result_execution(const sc_result *r, int i) {
+  return i >= 0 && i < r->nshown ? r->execs[i] : NULL;
+}
+
+
+const char *sc_result_log(const sc_result *r, unsigned flags) {
+  return sc_herd_log(r, flags);
+}
+
+const char *sc_result_json(const sc_result *r, unsigned flags) {
+  return sc_json_result(r, flags);
+}
+
+/* ---- Queries on the recorded states ---------------------------------------- */
+
+static int observed_index(const sc_result *r, const sc_lval *lv) {
+  for (int i = 0; i < r->nobserved; i++) {
+    const sc_lval *o = &r->observed[i];
+    if (o->kind == lv->kind &&
+        (lv->kind == SC_LVAL_LOC ? o->loc == lv->loc
+                                 : o->thread == lv->thread && o->reg == lv->reg))
+      return i;
+  }
+  return -1;
+}
+
+typedef struct state_ctx {
+  const sc_result *r;
+  const sc_state *s;
+  const sc_lval *unobserved; /* the first term no state records */
+} state_ctx;
+
+static void note_unobserved(const sc_lval *lv, void *ctx) {
+  state_ctx *c = ctx;
+  if ((lv->kind == SC_LVAL_REG || lv->kind == SC_LVAL_LOC) && !c->unobserved &&
+      observed_index(c->r, lv) < 0)
+    c->unobserved = lv;
+}
+
+static int64_t state_value(const sc_lval *lv, void *ctx) {
+  const state_ctx *c = ctx;
+  switch (lv->kind) {
+  case SC_LVAL_CONST: return lv->constant;
+  case SC_LVAL_ADDR: return sc_loc_address(lv->loc);
+  default: return c->s->values[observed_index(c->r, lv)];
+  }
+}
+
+sc_status sc_result_allows(const sc_result *r, const char *proposition,
+                           int *allowed, sc_error **err) {
+  sc_prop *p;
+  *allowed = 0;
+  sc_status st = sc_test_parse_prop(r->test, proposition, &p, err);
+  if (st)
+    return st;
+  state_ctx c = {r, NULL, NULL};
+  sc_prop_each_lval(p, note_unobserved, &c);
+  if (c.unobserved) {
+    const sc_lval *lv = c.unobserved;
+    return sc_fail(err, SC_ERR_USAGE, "<proposition>", 0, 0,
+                   "expected a register or location the result observes (those "
+                   "of the condition and `locations'), found %s",
+                   lv->kind == SC_LVAL_LOC
+                       ? r->test->locs[lv->loc].name
+                       : sc_printf("%d:%s", lv->thread,
+                                   r->test->threads[lv->thread].regs[lv->reg].name));
+  }
+  for (int i = 0; i < r->nstates && !*allowed; i++) {
+    c.s = &r->states[i];
+    *allowed = sc_prop_holds(p, state_value, &c);
+  }
+  return SC_OK;
+}
