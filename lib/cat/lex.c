@@ -5,6 +5,7 @@
  * It only splits text; what the tokens mean is the parser's business. */
 #include "cat/ast.h"
 
+#include "util/cursor.h"
 #include "util/error.h"
 #include "util/gcmem.h"
 
@@ -12,9 +13,7 @@
 #include <string.h>
 
 typedef struct lexer {
-  const char *file;
-  const char *p;
-  int line, col;
+  sc_cursor at;
   sc_cat_token *toks;
   int ntoks, cap;
 } lexer;
@@ -79,21 +78,6 @@ const char *sc_cat_token_describe(const sc_cat_token *tk) {
   }
 }
 
-static void advance(lexer *lx) {
-  if (*lx->p == '\n') {
-    lx->line++;
-    lx->col = 1;
-  } else {
-    lx->col++;
-  }
-  lx->p++;
-}
-
-static void advance_n(lexer *lx, int n) {
-  while (n-- > 0)
-    advance(lx);
-}
-
 static sc_cat_token *push(lexer *lx, sc_cat_tok kind, int line, int col) {
   sc_grow(&lx->toks, &lx->cap, lx->ntoks + 1, sizeof(sc_cat_token));
   sc_cat_token *tk = &lx->toks[lx->ntoks++];
@@ -104,38 +88,18 @@ static sc_cat_token *push(lexer *lx, sc_cat_tok kind, int line, int col) {
   return tk;
 }
 
-/* Skip a (* ... *) comment whose "(*" is at lx->p; comments nest. */
-static sc_status skip_comment(lexer *lx, sc_error **err) {
-  int line = lx->line, col = lx->col, depth = 0;
-  do {
-    if (!*lx->p)
-      return sc_fail(err, SC_ERR_SYNTAX, lx->file, line, col,
-                     "expected '*)' closing this comment, found end of file");
-    if (lx->p[0] == '(' && lx->p[1] == '*') {
-      depth++;
-      advance_n(lx, 2);
-    } else if (lx->p[0] == '*' && lx->p[1] == ')') {
-      depth--;
-      advance_n(lx, 2);
-    } else {
-      advance(lx);
-    }
-  } while (depth > 0);
-  return SC_OK;
-}
-
 /* Skip blanks and every kind of comment. */
 static sc_status skip_space(lexer *lx, sc_error **err) {
   for (;;) {
-    if (*lx->p && isspace((unsigned char)*lx->p)) {
-      advance(lx);
-    } else if (lx->p[0] == '(' && lx->p[1] == '*') {
-      sc_status st = skip_comment(lx, err);
+    if (*lx->at.p && isspace((unsigned char)*lx->at.p)) {
+      sc_cursor_advance(&lx->at);
+    } else if (sc_cursor_at_comment(&lx->at)) {
+      sc_status st = sc_cursor_skip_comment(&lx->at, err);
       if (st)
         return st;
-    } else if ((lx->p[0] == '/' && lx->p[1] == '/') || lx->p[0] == '#') {
-      while (*lx->p && *lx->p != '\n')
-        advance(lx);
+    } else if ((lx->at.p[0] == '/' && lx->at.p[1] == '/') || lx->at.p[0] == '#') {
+      while (*lx->at.p && *lx->at.p != '\n')
+        sc_cursor_advance(&lx->at);
     } else {
       return SC_OK;
     }
@@ -148,39 +112,39 @@ static sc_status skip_space(lexer *lx, sc_error **err) {
  * PTX models, a comment: "{%(* ... %*)}" ends with the comment's "*)" and a
  * closing '}'. */
 static sc_status lex_doc(lexer *lx, sc_error **err) {
-  int line = lx->line, col = lx->col;
+  int line = lx->at.line, col = lx->at.col;
   const char *start;
-  advance_n(lx, 2);
-  const char *q = lx->p;
+  sc_cursor_advance_n(&lx->at, 2);
+  const char *q = lx->at.p;
   while (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n')
     q++;
   if (q[0] == '(' && q[1] == '*') {
-    while (lx->p != q)
-      advance(lx);
-    start = lx->p;
-    sc_status st = skip_comment(lx, err);
+    while (lx->at.p != q)
+      sc_cursor_advance(&lx->at);
+    start = lx->at.p;
+    sc_status st = sc_cursor_skip_comment(&lx->at, err);
     if (st)
       return st;
-    const char *end = lx->p;
-    while (*lx->p && isspace((unsigned char)*lx->p))
-      advance(lx);
-    if (*lx->p != '}')
-      return sc_fail(err, SC_ERR_SYNTAX, lx->file, lx->line, lx->col,
+    const char *end = lx->at.p;
+    while (*lx->at.p && isspace((unsigned char)*lx->at.p))
+      sc_cursor_advance(&lx->at);
+    if (*lx->at.p != '}')
+      return sc_fail(err, SC_ERR_SYNTAX, lx->at.file, lx->at.line, lx->at.col,
                      "expected '}' closing the {%% block opened at %d:%d, "
                      "found %s", line, col,
-                     *lx->p ? sc_printf("'%c'", *lx->p) : "end of file");
-    advance(lx);
+                     *lx->at.p ? sc_printf("'%c'", *lx->at.p) : "end of file");
+    sc_cursor_advance(&lx->at);
     push(lx, CT_DOC, line, col)->text = sc_strndup(start, (size_t)(end - start));
     return SC_OK;
   }
-  start = lx->p;
-  while (*lx->p && !(lx->p[0] == '%' && lx->p[1] == '}'))
-    advance(lx);
-  if (!*lx->p)
-    return sc_fail(err, SC_ERR_SYNTAX, lx->file, line, col,
+  start = lx->at.p;
+  while (*lx->at.p && !(lx->at.p[0] == '%' && lx->at.p[1] == '}'))
+    sc_cursor_advance(&lx->at);
+  if (!*lx->at.p)
+    return sc_fail(err, SC_ERR_SYNTAX, lx->at.file, line, col,
                    "expected '%%}' closing this {%% block, found end of file");
-  push(lx, CT_DOC, line, col)->text = sc_strndup(start, (size_t)(lx->p - start));
-  advance_n(lx, 2);
+  push(lx, CT_DOC, line, col)->text = sc_strndup(start, (size_t)(lx->at.p - start));
+  sc_cursor_advance_n(&lx->at, 2);
   return SC_OK;
 }
 
@@ -210,76 +174,76 @@ static sc_cat_tok keyword_kind(const char *word) {
 }
 
 static sc_status lex_string(lexer *lx, sc_error **err) {
-  int line = lx->line, col = lx->col;
-  advance(lx);
-  const char *start = lx->p;
-  while (*lx->p && *lx->p != '"')
-    advance(lx);
-  if (!*lx->p)
-    return sc_fail(err, SC_ERR_SYNTAX, lx->file, line, col,
+  int line = lx->at.line, col = lx->at.col;
+  sc_cursor_advance(&lx->at);
+  const char *start = lx->at.p;
+  while (*lx->at.p && *lx->at.p != '"')
+    sc_cursor_advance(&lx->at);
+  if (!*lx->at.p)
+    return sc_fail(err, SC_ERR_SYNTAX, lx->at.file, line, col,
                    "expected '\"' closing this string, found end of file");
-  push(lx, CT_STRING, line, col)->text = sc_strndup(start, (size_t)(lx->p - start));
-  advance(lx);
+  push(lx, CT_STRING, line, col)->text = sc_strndup(start, (size_t)(lx->at.p - start));
+  sc_cursor_advance(&lx->at);
   return SC_OK;
 }
 
 static sc_status lex_one(lexer *lx, sc_error **err) {
-  int line = lx->line, col = lx->col;
-  int c = (unsigned char)*lx->p;
-  int len = name_length(lx->p);
+  int line = lx->at.line, col = lx->at.col;
+  int c = (unsigned char)*lx->at.p;
+  int len = name_length(lx->at.p);
   if (len > 0) {
-    char *word = sc_strndup(lx->p, (size_t)len);
+    char *word = sc_strndup(lx->at.p, (size_t)len);
     sc_cat_token *tk = push(lx, keyword_kind(word), line, col);
     tk->text = word;
-    advance_n(lx, len);
+    sc_cursor_advance_n(&lx->at, len);
     return SC_OK;
   }
   if (c == '\'') {
-    len = name_length(lx->p + 1);
+    len = name_length(lx->at.p + 1);
     if (len == 0)
-      return sc_fail(err, SC_ERR_SYNTAX, lx->file, line, col,
+      return sc_fail(err, SC_ERR_SYNTAX, lx->at.file, line, col,
                      "expected a tag name after '\\''");
-    push(lx, CT_TAG, line, col)->text = sc_strndup(lx->p + 1, (size_t)len);
-    advance_n(lx, len + 1);
+    push(lx, CT_TAG, line, col)->text = sc_strndup(lx->at.p + 1, (size_t)len);
+    sc_cursor_advance_n(&lx->at, len + 1);
     return SC_OK;
   }
   if (c == '"')
     return lex_string(lx, err);
-  if (c == '{' && lx->p[1] == '%')
+  if (c == '{' && lx->at.p[1] == '%')
     return lex_doc(lx, err);
   if (c == '_') {
     push(lx, CT_UNDERSCORE, line, col)->text = "_";
-    advance(lx);
+    sc_cursor_advance(&lx->at);
     return SC_OK;
   }
   for (size_t i = 0; i < sizeof puncts / sizeof puncts[0]; i++) {
     size_t n = strlen(puncts[i].text);
-    if (strncmp(lx->p, puncts[i].text, n) == 0) {
+    if (strncmp(lx->at.p, puncts[i].text, n) == 0) {
       push(lx, puncts[i].kind, line, col)->text = puncts[i].text;
-      advance_n(lx, (int)n);
+      sc_cursor_advance_n(&lx->at, (int)n);
       return SC_OK;
     }
   }
   if (c >= 32 && c < 127)
-    return sc_fail(err, SC_ERR_SYNTAX, lx->file, line, col,
+    return sc_fail(err, SC_ERR_SYNTAX, lx->at.file, line, col,
                    "unexpected character '%c'", c);
-  return sc_fail(err, SC_ERR_SYNTAX, lx->file, line, col,
+  return sc_fail(err, SC_ERR_SYNTAX, lx->at.file, line, col,
                  "unexpected byte 0x%02x (cat models are ASCII text)", c);
 }
 
 sc_status sc_cat_lex(const char *file, const char *src, sc_cat_token **out,
                      int *ntoks, sc_error **err) {
-  lexer lx = {file, src, 1, 1, NULL, 0, 0};
+  lexer lx = {{file, src, 1, 1}, NULL, 0, 0};
   for (;;) {
     sc_status st = skip_space(&lx, err);
     if (st)
       return st;
-    if (!*lx.p)
+    if (!*lx.at.p)
       break;
     if ((st = lex_one(&lx, err)))
       return st;
   }
-  push(&lx, CT_EOF, lx.line, lx.col);
+  push(&lx, CT_EOF, lx.at.line, lx.at.col);
   *out = lx.toks;
   *ntoks = lx.ntoks;
   return SC_OK;

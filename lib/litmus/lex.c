@@ -2,6 +2,7 @@
  * dots and '%' so that "ld.cg.s32" and ".reg" are single tokens. */
 #include "litmus/lex.h"
 
+#include "util/cursor.h"
 #include "util/error.h"
 #include "util/gcmem.h"
 
@@ -11,9 +12,7 @@
 #include <string.h>
 
 typedef struct lexer {
-  const char *file;
-  const char *p;
-  int line, col;
+  sc_cursor at;
   sc_token *toks;
   int ntoks, cap;
 } lexer;
@@ -23,16 +22,6 @@ static int is_ident_start(int c) {
 }
 
 static int is_ident_char(int c) { return is_ident_start(c) || isdigit(c); }
-
-static void advance(lexer *lx) {
-  if (*lx->p == '\n') {
-    lx->line++;
-    lx->col = 1;
-  } else {
-    lx->col++;
-  }
-  lx->p++;
-}
 
 static sc_token *push(lexer *lx, sc_tok_kind kind, int line, int col) {
   sc_grow(&lx->toks, &lx->cap, lx->ntoks + 1, sizeof(sc_token));
@@ -47,51 +36,40 @@ static sc_token *push(lexer *lx, sc_tok_kind kind, int line, int col) {
 /* Skip blanks and (* nested *) comments; fail on an unterminated one. */
 static sc_status skip_space(lexer *lx, sc_error **err) {
   for (;;) {
-    while (*lx->p && isspace((unsigned char)*lx->p))
-      advance(lx);
-    if (lx->p[0] != '(' || lx->p[1] != '*')
+    while (*lx->at.p && isspace((unsigned char)*lx->at.p))
+      sc_cursor_advance(&lx->at);
+    if (!sc_cursor_at_comment(&lx->at))
       return SC_OK;
-    int line = lx->line, col = lx->col, depth = 0;
-    do {
-      if (!*lx->p)
-        return sc_fail(err, SC_ERR_SYNTAX, lx->file, line, col,
-                       "expected '*)' closing this comment, found end of file");
-      if (lx->p[0] == '(' && lx->p[1] == '*') {
-        depth++;
-        advance(lx);
-      } else if (lx->p[0] == '*' && lx->p[1] == ')') {
-        depth--;
-        advance(lx);
-      }
-      advance(lx);
-    } while (depth > 0);
+    sc_status st = sc_cursor_skip_comment(&lx->at, err);
+    if (st)
+      return st;
   }
 }
 
 static sc_status lex_number(lexer *lx, sc_error **err) {
-  int line = lx->line, col = lx->col;
-  const char *start = lx->p;
+  int line = lx->at.line, col = lx->at.col;
+  const char *start = lx->at.p;
   int base = 10;
-  if (lx->p[0] == '0' && (lx->p[1] == 'x' || lx->p[1] == 'X')) {
+  if (lx->at.p[0] == '0' && (lx->at.p[1] == 'x' || lx->at.p[1] == 'X')) {
     base = 16;
-    advance(lx);
-    advance(lx);
-    if (!isxdigit((unsigned char)*lx->p))
-      return sc_fail(err, SC_ERR_SYNTAX, lx->file, line, col,
+    sc_cursor_advance(&lx->at);
+    sc_cursor_advance(&lx->at);
+    if (!isxdigit((unsigned char)*lx->at.p))
+      return sc_fail(err, SC_ERR_SYNTAX, lx->at.file, line, col,
                      "expected hexadecimal digits after '0x'");
   }
-  while (base == 16 ? isxdigit((unsigned char)*lx->p) : isdigit((unsigned char)*lx->p))
-    advance(lx);
-  if (is_ident_char((unsigned char)*lx->p) && *lx->p != '.')
-    return sc_fail(err, SC_ERR_SYNTAX, lx->file, line, col,
+  while (base == 16 ? isxdigit((unsigned char)*lx->at.p) : isdigit((unsigned char)*lx->at.p))
+    sc_cursor_advance(&lx->at);
+  if (is_ident_char((unsigned char)*lx->at.p) && *lx->at.p != '.')
+    return sc_fail(err, SC_ERR_SYNTAX, lx->at.file, line, col,
                    "expected a number, found '%s'",
-                   sc_strndup(start, (size_t)(lx->p - start) + 1));
-  char *text = sc_strndup(start, (size_t)(lx->p - start));
+                   sc_strndup(start, (size_t)(lx->at.p - start) + 1));
+  char *text = sc_strndup(start, (size_t)(lx->at.p - start));
   errno = 0;
   unsigned long long v = strtoull(text, NULL, base);
   /* Allow the full 64-bit pattern in hex (0xffffffffffffffff), signed range in decimal */
   if (errno == ERANGE || (base == 10 && v > (unsigned long long)INT64_MAX))
-    return sc_fail(err, SC_ERR_SYNTAX, lx->file, line, col,
+    return sc_fail(err, SC_ERR_SYNTAX, lx->at.file, line, col,
                    "integer %s does not fit in 64 bits", text);
   sc_token *tk = push(lx, SC_TK_INT, line, col);
   tk->text = text;
@@ -100,17 +78,17 @@ static sc_status lex_number(lexer *lx, sc_error **err) {
 }
 
 static sc_status lex_string(lexer *lx, sc_error **err) {
-  int line = lx->line, col = lx->col;
-  const char *start = lx->p;
-  advance(lx);
-  while (*lx->p && *lx->p != '"')
-    advance(lx);
-  if (!*lx->p)
-    return sc_fail(err, SC_ERR_SYNTAX, lx->file, line, col,
+  int line = lx->at.line, col = lx->at.col;
+  const char *start = lx->at.p;
+  sc_cursor_advance(&lx->at);
+  while (*lx->at.p && *lx->at.p != '"')
+    sc_cursor_advance(&lx->at);
+  if (!*lx->at.p)
+    return sc_fail(err, SC_ERR_SYNTAX, lx->at.file, line, col,
                    "expected '\"' closing this string, found end of file");
-  advance(lx);
+  sc_cursor_advance(&lx->at);
   sc_token *tk = push(lx, SC_TK_STRING, line, col);
-  tk->text = sc_strndup(start, (size_t)(lx->p - start));
+  tk->text = sc_strndup(start, (size_t)(lx->at.p - start));
   return SC_OK;
 }
 
@@ -127,38 +105,38 @@ static const char single_puncts[] = "{};|,:[]()@+-!~=*";
 
 sc_status sc_lex(const char *file, const char *src, int line, int col,
                  sc_token **out, int *ntoks, sc_error **err) {
-  lexer lx = {file, src, line, col, NULL, 0, 0};
+  lexer lx = {{file, src, line, col}, NULL, 0, 0};
   for (;;) {
     sc_status st = skip_space(&lx, err);
     if (st)
       return st;
-    int c = (unsigned char)*lx.p;
+    int c = (unsigned char)*lx.at.p;
     if (!c)
       break;
-    int tline = lx.line, tcol = lx.col;
+    int tline = lx.at.line, tcol = lx.at.col;
     if (isdigit(c)) {
       if ((st = lex_number(&lx, err)))
         return st;
     } else if (is_ident_start(c)) {
-      const char *start = lx.p;
-      while (is_ident_char((unsigned char)*lx.p))
-        advance(&lx);
+      const char *start = lx.at.p;
+      while (is_ident_char((unsigned char)*lx.at.p))
+        sc_cursor_advance(&lx.at);
       sc_token *tk = push(&lx, SC_TK_IDENT, tline, tcol);
-      tk->text = sc_strndup(start, (size_t)(lx.p - start));
+      tk->text = sc_strndup(start, (size_t)(lx.at.p - start));
     } else if (c == '"') {
       if ((st = lex_string(&lx, err)))
         return st;
-    } else if (two_char_punct(lx.p)) {
+    } else if (two_char_punct(lx.at.p)) {
       sc_token *tk = push(&lx, SC_TK_PUNCT, tline, tcol);
-      tk->punct = two_char_punct(lx.p);
-      tk->text = sc_strndup(lx.p, 2);
-      advance(&lx);
-      advance(&lx);
+      tk->punct = two_char_punct(lx.at.p);
+      tk->text = sc_strndup(lx.at.p, 2);
+      sc_cursor_advance(&lx.at);
+      sc_cursor_advance(&lx.at);
     } else if (c < 128 && strchr(single_puncts, c)) {
       sc_token *tk = push(&lx, SC_TK_PUNCT, tline, tcol);
       tk->punct = c;
-      tk->text = sc_strndup(lx.p, 1);
-      advance(&lx);
+      tk->text = sc_strndup(lx.at.p, 1);
+      sc_cursor_advance(&lx.at);
     } else if (c >= 32 && c < 127) {
       return sc_fail(err, SC_ERR_SYNTAX, file, tline, tcol,
                      "unexpected character '%c'", c);
@@ -167,7 +145,7 @@ sc_status sc_lex(const char *file, const char *src, int line, int col,
                      "unexpected byte 0x%02x (litmus tests are ASCII text)", c);
     }
   }
-  push(&lx, SC_TK_EOF, lx.line, lx.col);
+  push(&lx, SC_TK_EOF, lx.at.line, lx.at.col);
   *out = lx.toks;
   *ntoks = lx.ntoks;
   return SC_OK;

@@ -375,3 +375,10 @@ int sc_compare_unsound_count(const sc_compare *c) {
       n += sc_compare_verdict(c, m, t) == SC_VERDICT_UNSOUND;
   return n;
 }
+
+long sc_compare_test_instances(const sc_compare *c, int test, int source) {
+  long n = 0;
+  for (int i = 0; i < sc_compare_outcome_count(c, test); i++)
+    n += sc_compare_outcome_instances(c, test, i, source);
+  return n;
+}

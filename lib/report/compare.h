@@ -63,4 +63,7 @@ const cmp_verdict *sc_compare_verdict_of(const sc_compare *c, int model,
 int sc_compare_forbidden(const sc_compare *c, int model, int test,
                          long *instances);
 
+/* The instances of test `test` in source `source` (-1: every source). */
+long sc_compare_test_instances(const sc_compare *c, int test, int source);
+
 #endif

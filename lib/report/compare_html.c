@@ -32,13 +32,6 @@ static const char *verdict_text(sc_verdict v) {
   return v == SC_VERDICT_NONE ? "no verdict" : verdict_class(v);
 }
 
-static long test_instances(const sc_compare *c, int test, int source) {
-  long n = 0;
-  for (int i = 0; i < sc_compare_outcome_count(c, test); i++)
-    n += sc_compare_outcome_instances(c, test, i, source);
-  return n;
-}
-
 static const char *const style =
     "body{font-family:sans-serif;margin:2em;color:#222;max-width:80em}\n"
     "table{border-collapse:collapse;margin-bottom:1.5em}\n"
@@ -201,11 +194,11 @@ static void test_card(sc_strbuf *sb, const sc_compare *c, int model, int t) {
     put_escaped(sb, c->tests[t].condition);
     sc_sb_puts(sb, "</p>\n");
   }
-  sc_sb_printf(sb, "<p class=\"src\">%ld instances", test_instances(c, t, -1));
+  sc_sb_printf(sb, "<p class=\"src\">%ld instances", sc_compare_test_instances(c, t, -1));
   for (int s = 0; c->nsources > 1 && s < c->nsources; s++) {
     sc_sb_puts(sb, s ? ", " : ": ");
     put_escaped(sb, c->sources[s]);
-    sc_sb_printf(sb, " %ld", test_instances(c, t, s));
+    sc_sb_printf(sb, " %ld", sc_compare_test_instances(c, t, s));
   }
   const char *why = sc_compare_failure(c, model, t);
   if (why) {
@@ -230,9 +223,9 @@ static void summary_table(sc_strbuf *sb, const sc_compare *c, int model) {
     sc_verdict v = sc_compare_verdict(c, model, t);
     sc_sb_printf(sb, "<tr data-verdict=\"%s\"><td>", verdict_class(v));
     put_escaped(sb, sc_compare_test_name(c, t));
-    sc_sb_printf(sb, "</td><td>%ld</td>", test_instances(c, t, -1));
+    sc_sb_printf(sb, "</td><td>%ld</td>", sc_compare_test_instances(c, t, -1));
     for (int s = 0; c->nsources > 1 && s < c->nsources; s++)
-      sc_sb_printf(sb, "<td>%ld</td>", test_instances(c, t, s));
+      sc_sb_printf(sb, "<td>%ld</td>", sc_compare_test_instances(c, t, s));
     sc_sb_printf(sb, "<td>%d</td>", sc_compare_outcome_count(c, t));
     if (v == SC_VERDICT_NONE)
       sc_sb_puts(sb, "<td>-</td><td>-</td>");

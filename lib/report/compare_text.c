@@ -17,13 +17,6 @@ static const char *verdict_word(sc_verdict v) {
                                    : "-";
 }
 
-static long test_instances(const sc_compare *c, int test, int source) {
-  long n = 0;
-  for (int i = 0; i < sc_compare_outcome_count(c, test); i++)
-    n += sc_compare_outcome_instances(c, test, i, source);
-  return n;
-}
-
 /* Widths of the name and source columns. */
 typedef struct layout {
   int name;
@@ -54,9 +47,9 @@ static void header(sc_strbuf *sb, const sc_compare *c, layout l) {
 static void row(sc_strbuf *sb, const sc_compare *c, int model, int t,
                 layout l) {
   sc_sb_printf(sb, "%-*s  %9ld", l.name, sc_compare_test_name(c, t),
-               test_instances(c, t, -1));
+               sc_compare_test_instances(c, t, -1));
   for (int s = 0; l.per_source && s < c->nsources; s++)
-    sc_sb_printf(sb, "  %*ld", l.source[s], test_instances(c, t, s));
+    sc_sb_printf(sb, "  %*ld", l.source[s], sc_compare_test_instances(c, t, s));
   sc_sb_printf(sb, "  %8d", sc_compare_outcome_count(c, t));
   sc_verdict v = sc_compare_verdict(c, model, t);
   if (v == SC_VERDICT_NONE)
@@ -76,7 +69,7 @@ static void totals(sc_strbuf *sb, const sc_compare *c, int model) {
     unsound += v == SC_VERDICT_UNSOUND;
     none += v == SC_VERDICT_NONE;
     outcomes += sc_compare_outcome_count(c, t);
-    instances += test_instances(c, t, -1);
+    instances += sc_compare_test_instances(c, t, -1);
     long n;
     forbidden += sc_compare_forbidden(c, model, t, &n);
     forbidden_instances += n;
