@@ -1,8 +1,8 @@
-/* explore.c: walk the executions of a test.  Runs a test under a model,
+/* report/result.c: walk the executions of a test.  Runs a test under a model,
  * keeps every allowed execution (sc_sim_options.show), and prints each:
  * its events, then its rf and co edges and the fr edges they imply.
  *
- *   cc explore.c $(pkg-config --cflags --libs scopecat) -o explore
+ *   cc report/result.c $(pkg-config --cflags --libs scopecat) -o explore
  *   ./explore ptx/seeds/sb.litmus cat/ptx-rmo.cat
  *
  * Exit status: 0, or 2 on an error. */

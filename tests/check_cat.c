@@ -1,4 +1,4 @@
-/* check_cat.c: unit tests of the cat interpreter (lib/cat.h): parsing as
+/* check_cat.c: unit tests of the cat interpreter (lib/cat/cat.h): parsing as
  * herd7 parses (precedence, errors with their positions), evaluation on
  * hand-made relations whose answers are worked out by hand in the comments,
  * includes, and herd's 2015 PTX model on hand-built candidate executions.
@@ -58,10 +58,10 @@ static void bind_set(sc_cat_env *env, const char *name, const int *elts) {
 #define NONE ((int[]){-1})
 
 static sc_cat_outcome eval_ok(const sc_cat_model *m, const sc_cat_env *env,
-                              const sc_cat_eval_options *opts) {
+                              const sc_cat_run_options *opts) {
   sc_cat_outcome out;
   sc_error *err = NULL;
-  sc_status st = sc_cat_eval(m, env, opts, &out, &err);
+  sc_status st = sc_cat_run(m, env, opts, &out, &err);
   ck_assert_msg(st == SC_OK, "eval failed: %s", sc_error_message(err));
   return out;
 }
@@ -98,11 +98,11 @@ static const sc_cat_check *find_check(const sc_cat_outcome *out, const char *nam
 /* The model fails to evaluate with `status` and a message holding `where`
  * ("file:line:col") and `what`. */
 static void assert_eval_error(const sc_cat_model *m, const sc_cat_env *env,
-                              const sc_cat_eval_options *opts, sc_status status,
+                              const sc_cat_run_options *opts, sc_status status,
                               const char *where, const char *what) {
   sc_cat_outcome out;
   sc_error *err = NULL;
-  sc_status st = sc_cat_eval(m, env, opts, &out, &err);
+  sc_status st = sc_cat_run(m, env, opts, &out, &err);
   ck_assert_int_eq(st, status);
   const char *msg = sc_error_message(err);
   ck_assert_msg(strncmp(msg, where, strlen(where)) == 0, "message '%s' not at %s", msg, where);
@@ -218,7 +218,7 @@ START_TEST(let_rec_iteration_limit) {
   sc_cat_env *env = sc_cat_env_new(2);
   bind_set(env, "A", (int[]){0, -1});
   bind_rel(env, "ab", (int[]){0, 1, -1});
-  sc_cat_eval_options opts = {.max_fixpoint_iterations = 50};
+  sc_cat_run_options opts = {.max_fixpoint_iterations = 50};
   assert_eval_error(m, env, &opts, SC_ERR_LIMIT, "t.cat:2:1:", "within 50 iterations");
 }
 END_TEST
@@ -339,12 +339,12 @@ START_TEST(flags_and_checks) {
   ck_assert(!find_check(&out, "c-acyclic")->passed);
 
   /* keep_going evaluates the rest; skipchecks makes the execution allowed */
-  sc_cat_eval_options go = {.keep_going = true};
+  sc_cat_run_options go = {.keep_going = true};
   out = eval_ok(m, env, &go);
   ck_assert(!out.allowed);
   ck_assert_int_eq(out.nchecks, 5);
   const char *skip[] = {"c-acyclic"};
-  sc_cat_eval_options sk = {.skipchecks = skip, .nskip = 1};
+  sc_cat_run_options sk = {.skipchecks = skip, .nskip = 1};
   out = eval_ok(m, env, &sk);
   ck_assert(out.allowed);
   ck_assert(find_check(&out, "c-acyclic")->skipped);
@@ -373,7 +373,7 @@ START_TEST(procedures) {
   ck_assert(!out.allowed);
   ck_assert(!find_check(&out, "inner")->passed);
   const char *skip[] = {"outer"};
-  sc_cat_eval_options sk = {.skipchecks = skip, .nskip = 1};
+  sc_cat_run_options sk = {.skipchecks = skip, .nskip = 1};
   out = eval_ok(m, env, &sk);
   ck_assert(out.allowed);
   ck_assert(find_check(&out, "outer")->skipped);
@@ -507,7 +507,7 @@ START_TEST(if_variant) {
   assert_rel(&out, "y", 2, (int[]){0, 1, -1});
   assert_rel(&out, "z", 2, NONE);
   const char *const set_a[] = {"a"};
-  sc_cat_eval_options opts = {0};
+  sc_cat_run_options opts = {0};
   opts.variants = set_a;
   opts.nvariants = 1;
   out = eval_ok(m, env, &opts);
@@ -646,10 +646,10 @@ START_TEST(environment_misuse) {
   sc_cat_env_bind_rel(env, "a", sc_rel_new(4)); /* wrong size */
   sc_cat_outcome out;
   sc_error *err = NULL;
-  ck_assert_int_eq(sc_cat_eval(m, env, NULL, &out, &err), SC_ERR_USAGE);
+  ck_assert_int_eq(sc_cat_run(m, env, NULL, &out, &err), SC_ERR_USAGE);
   ck_assert_ptr_nonnull(strstr(sc_error_message(err), "'a' is over 4 events"));
   env = sc_cat_env_new(SC_CAT_MAX_EVENTS + 1);
-  ck_assert_int_eq(sc_cat_eval(m, env, NULL, &out, &err), SC_ERR_USAGE);
+  ck_assert_int_eq(sc_cat_run(m, env, NULL, &out, &err), SC_ERR_USAGE);
   ck_assert_ptr_nonnull(strstr(sc_error_message(err), "expected 0 to 4096 events"));
 }
 END_TEST
@@ -889,13 +889,13 @@ START_TEST(ptx2015_mp_gl_fences_other_ctas_is_forbidden) {
   int cycle[4];
   ck_assert_int_eq(sc_rel_find_cycle(rmo_gl, cycle), 4);
   /* with keep_going, sys-constraint (no sys fence) passes */
-  sc_cat_eval_options go = {.keep_going = true};
+  sc_cat_run_options go = {.keep_going = true};
   out = eval_ok(m, env, &go);
   ck_assert_int_eq(out.nchecks, 6);
   ck_assert(find_check(&out, "sys-constraint")->passed);
   /* skipping gl-constraint lets it through */
   const char *skip[] = {"gl-constraint"};
-  sc_cat_eval_options sk = {.skipchecks = skip, .nskip = 1};
+  sc_cat_run_options sk = {.skipchecks = skip, .nskip = 1};
   ck_assert(eval_ok(m, env, &sk).allowed);
 }
 END_TEST

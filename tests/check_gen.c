@@ -1,5 +1,5 @@
 /* check_gen.c: unit tests of generation (gen*.c) and fence advice
- * (fences.c) through the public API: generated tests round-trip through
+ * (gen/fences.c) through the public API: generated tests round-trip through
  * the printer and parser, families are deduplicated up to rotation, and
  * fence advice finds the fixes worked out by hand in tests/fences.md. */
 #include "gen/gen.h"

@@ -1,6 +1,6 @@
-/* check_hist.c: unit tests of the log reader (outcome.c, hist.c), of
- * finding a log's test (hist_test.c) and of the comparison with models
- * (compare.c and its reports), on small logs written here by hand in the
+/* check_hist.c: unit tests of the log reader (report/outcome.c, report/hist.c), of
+ * finding a log's test (report/hist_match.c) and of the comparison with models
+ * (report/compare.c and its reports), on small logs written here by hand in the
  * formats of litmus7, of the GPU litmus runner of ASPLOS'15 and of herd7. */
 #include "report/outcome.h"
 #include "scopecat.h"

@@ -1,6 +1,6 @@
-/* check_ptx.c: unit tests of what Dat3M's PTX models see (exec_ptx.c,
- * barrier.c, order.c, the PTX choices of enum.c), on small tests worked
- * out by hand in the comments.  Events are numbered as exec.h says:
+/* check_ptx.c: unit tests of what Dat3M's PTX models see (sim/ptx_names.c,
+ * sim/barrier.c, rel/order.c, the PTX choices of sim/enumerate.c), on small tests worked
+ * out by hand in the comments.  Events are numbered as sim/execution.h says:
  * initial writes first (one per location that is no alias), then each
  * thread's events in program order. */
 #include "sim/execution.h"
@@ -51,7 +51,7 @@ static const sc_rel *rel_of(const fixture *f, const char *exp) {
   ck_assert_msg(sc_cat_load_string(text, "m.cat", NULL, 0, &m, &err) == SC_OK,
                 "%s", sc_error_message(err));
   sc_cat_outcome out;
-  ck_assert(sc_cat_eval(m, f->env, NULL, &out, &err) == SC_OK);
+  ck_assert(sc_cat_run(m, f->env, NULL, &out, &err) == SC_OK);
   const sc_cat_value *v;
   ck_assert(sc_cat_result_lookup(out.result, "r", &v, &err) == SC_OK && v);
   const sc_rel *r = sc_cat_value_rel(v, f->x->nevents);

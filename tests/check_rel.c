@@ -1,4 +1,4 @@
-/* check_rel.c: unit tests of the relation layer (lib/rel.h) against answers
+/* check_rel.c: unit tests of the relation layer (lib/rel/rel.h) against answers
  * worked out by hand on small hand-made sets and relations. */
 #include "util/gcmem.h"
 #include "rel/rel.h"

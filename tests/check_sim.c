@@ -1,4 +1,4 @@
-/* check_sim.c: unit tests of the simulator (sem.c, exec.c, enum.c, log.c)
+/* check_sim.c: unit tests of the simulator (sim/sem.c, sim/execution.c, sim/enumerate.c, report/herd_log.c)
  * through the public API, on small tests whose candidate executions are
  * counted by hand in the comments: how many candidates exist, which final
  * states each model allows, Positive/Negative, and the dependencies the

@@ -1,4 +1,4 @@
-/* cat_ast.h: the tokens and syntax tree of the cat language, shared by the
+/* ast.h: the tokens and syntax tree of the cat language, shared by the
  * lexer, the parser and the interpreter.  Plain data: building and reading
  * it is the other files' business.  Names in the tree are interned in the
  * model's symbol table, so the interpreter compares them as pointers. */
@@ -204,15 +204,15 @@ struct sc_cat_model {
   sc_cat_prog bell;    /* herd's -bell file, run next (often empty) */
   sc_cat_prog prog;
   sc_cat_symtab *syms;
-  sc_model_limits limits; /* zero fields: the defaults of cat_eval.h */
+  sc_model_limits limits; /* zero fields: the defaults of interp.h */
 };
 
-/* Parse one file's text (no include resolved: cat_load.c does that).
+/* Parse one file's text (no include resolved: load.c does that).
  * *title gets the model's identity line, "" when absent. */
 sc_status sc_cat_parse(const char *file, const char *text, sc_cat_symtab *syms,
                        const char **title, sc_cat_prog *out, sc_error **err);
 
-/* The text of the built-in prelude (see cat_prelude.c). */
+/* The text of the built-in prelude (see prelude.c). */
 extern const char sc_cat_prelude_text[];
 
 #endif

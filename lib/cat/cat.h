@@ -1,6 +1,6 @@
 /* cat.h: herd7's .cat memory-model language, as scopecat interprets it.
  * A model is parsed once (sc_cat_load_*) and evaluated many times, once per
- * candidate execution (sc_cat_eval), against a base environment of named
+ * candidate execution (sc_cat_run), against a base environment of named
  * event sets and relations that the caller builds.  This layer knows
  * nothing of PTX or litmus tests: the names it sees come from the model
  * text and the caller's environment. */
@@ -65,7 +65,7 @@ typedef struct sc_cat_env sc_cat_env;
 
 /* Named sets and relations over events 0..nevents-1.  The bind functions
  * copy their argument; binding a name again replaces it.  A value whose n
- * differs from nevents is reported by sc_cat_eval (SC_ERR_USAGE). */
+ * differs from nevents is reported by sc_cat_run (SC_ERR_USAGE). */
 sc_cat_env *sc_cat_env_new(int nevents);
 int sc_cat_env_nevents(const sc_cat_env *env);
 void sc_cat_env_bind_set(sc_cat_env *env, const char *name, const sc_set *s);
@@ -131,7 +131,7 @@ typedef struct sc_cat_outcome {
   sc_cat_result *result; /* the final bindings and shows */
 } sc_cat_outcome;
 
-typedef struct sc_cat_eval_options {
+typedef struct sc_cat_run_options {
   const char *const *skipchecks; /* check names not to evaluate */
   int nskip;
   int max_fixpoint_iterations; /* per `let rec`; 0 = the model's limit, else
@@ -153,16 +153,16 @@ typedef struct sc_cat_eval_options {
    * name or changes these options, and never looks at out->result's
    * values: the evaluation copies neither (the enumerator's hot loop). */
   bool transient;
-} sc_cat_eval_options;
+} sc_cat_run_options;
 
 /* Run the model on one candidate execution.  `opts` may be NULL.  Errors in
  * the model that only evaluation reveals (unbound names, type mismatches,
  * a `let rec` that does not stabilise) come back as "file:line:col: ...". */
-sc_status sc_cat_eval(const sc_cat_model *m, const sc_cat_env *env,
-                      const sc_cat_eval_options *opts, sc_cat_outcome *out,
+sc_status sc_cat_run(const sc_cat_model *m, const sc_cat_env *env,
+                      const sc_cat_run_options *opts, sc_cat_outcome *out,
                       sc_error **err);
 
-/* ---- Dependence on the caller's choices (cat_mono.c) --------------------- */
+/* ---- Dependence on the caller's choices (mono.c) --------------------- */
 
 /* The caller numbers its per-candidate choices (inputs 0..7: rf, co...).
  * A value's dependence: the inputs it may grow with as they grow (up) and
@@ -186,7 +186,7 @@ typedef struct sc_cat_analysis sc_cat_analysis;
  * match or if instructions) are left out. */
 sc_cat_analysis *sc_cat_analyse(const sc_cat_model *m, const sc_cat_env *base,
                                 const sc_cat_dynamic *dyn, int ndyn,
-                                const sc_cat_eval_options *opts);
+                                const sc_cat_run_options *opts);
 /* The checks found (i < nchecks): each with the dependence of its failure
  * (a negated test's is flipped), for `only`. */
 int sc_cat_analysis_nchecks(const sc_cat_analysis *a);
@@ -195,7 +195,7 @@ const struct sc_cat_test *sc_cat_analysis_check(const sc_cat_analysis *a, int i,
 
 /* Whether some flag or undefined_unless test of the model (its includes,
  * procedures and branches too) may raise a flag; skipped ones do not. */
-bool sc_cat_model_may_flag(const sc_cat_model *m, const sc_cat_eval_options *opts);
+bool sc_cat_model_may_flag(const sc_cat_model *m, const sc_cat_run_options *opts);
 
 /* The final value of a top-level name, forcing it if the model never used
  * it.  *out is NULL when the name is unbound.  Forcing may fail (the

@@ -1,8 +1,8 @@
-/* cat_eval.c: evaluation of cat expressions as herd7's interpreter does it:
+/* eval.c: evaluation of cat expressions as herd7's interpreter does it:
  * lazy lets, closures, `let rec` fixpoints, and the polymorphic set and
  * relation operators with herd's typing rules ({} and _ adapt to their
  * context; a tag in a union is the set of that tag).  Instructions are
- * cat_exec.c's business; where the base relations come from is none of
+ * run.c's business; where the base relations come from is none of
  * this file's. */
 #include "cat/interp.h"
 

@@ -1,6 +1,6 @@
-/* cat_eval.h: the interpreter's inside: values, environments, the context
- * of one evaluation, and the entry points that cat_value.c, cat_eval.c,
- * cat_prim.c and cat_exec.c share.  Not for use outside the cat layer. */
+/* interp.h: the interpreter's inside: values, environments, the context
+ * of one evaluation, and the entry points that context.c, value.c, eval.c,
+ * prim.c, env.c and run.c share.  Not for use outside the cat layer. */
 #ifndef SC_CAT_EVAL_H
 #define SC_CAT_EVAL_H
 
@@ -111,7 +111,7 @@ struct sc_cat_env_entry {
   bool dynamic;      /* named by sc_cat_env_set_dynamic */
 };
 
-/* What sc_cat_eval made of the entries for one model, kept for the next
+/* What sc_cat_run made of the entries for one model, kept for the next
  * evaluation: a caller rebinds a few names per candidate execution (rf,
  * co...), and the bindings of the entries before the first rebound one
  * stay valid. */
@@ -120,7 +120,7 @@ typedef struct cat_env_memo {
   const cat_env **chain; /* chain[i]: the bindings of entries 0..i */
   int valid;             /* chain[0..valid-1] are up to date */
   int cap;
-  /* The thunks of the bindings that depend on no choice (cat_mono.c),
+  /* The thunks of the bindings that depend on no choice (mono.c),
    * kept while the analysis and the fixed entries (static_gen) stay the
    * same: an open-addressing table from binding to thunk. */
   const sc_cat_analysis *kept_for;
@@ -134,7 +134,7 @@ struct sc_cat_env {
   int nevents;
   struct sc_cat_env_entry *entries;
   int n, cap;
-  const char *usage_error; /* a bad bind, reported by sc_cat_eval */
+  const char *usage_error; /* a bad bind, reported by sc_cat_run */
   cat_env_memo *memo;
   const char **dynamic;     /* sc_cat_env_set_dynamic's names */
   int ndynamic;
@@ -157,7 +157,7 @@ struct cat_ctx {
   double deadline;           /* CLOCK_MONOTONIC seconds; 0: none */
   double timeout;            /* the limit the deadline came from */
   unsigned ticks;            /* calls since the clock was last read */
-  const sc_cat_eval_options *opts;
+  const sc_cat_run_options *opts;
   cat_env_memo *memo;        /* the caller's environment's */
   const sc_rel *id, *unv;    /* built on first use, shared, never changed */
   const sc_set *all;
@@ -193,7 +193,7 @@ const sc_rel *sc_cat_id(cat_ctx *c);
 const sc_rel *sc_cat_unv(cat_ctx *c);
 const sc_set *sc_cat_all(cat_ctx *c);
 
-/* ---- cat_value.c --------------------------------------------------------- */
+/* ---- value.c --------------------------------------------------------- */
 
 sc_cat_value *sc_cat_v_empty(void);
 sc_cat_value *sc_cat_v_univ(void);
@@ -223,7 +223,7 @@ bool sc_cat_valset_has(cat_ctx *c, const sc_cat_value *set, const sc_cat_value *
 /* Printable form for messages ("'a", "{'a,'b}", "<relation>"). */
 const char *sc_cat_show_value(const sc_cat_value *v);
 
-/* ---- cat_eval.c ---------------------------------------------------------- */
+/* ---- eval.c ---------------------------------------------------------- */
 
 sc_cat_value *sc_cat_eval_exp(cat_ctx *c, const sc_cat_exp *e, const cat_env *env);
 sc_cat_value *sc_cat_force(cat_ctx *c, cat_thunk *t);
@@ -257,12 +257,12 @@ sc_cat_value *sc_cat_eval_rel_or_set(cat_ctx *c, const sc_cat_exp *e,
                                      const cat_env *env);
 bool sc_cat_variant_set(cat_ctx *c, const sc_cat_vcond *v);
 
-/* ---- cat_mono.c ---------------------------------------------------------- */
+/* ---- mono.c ---------------------------------------------------------- */
 
 /* Whether binding b depends on no choice (its thunk may be kept). */
 bool sc_cat_analysis_is_static(const sc_cat_analysis *a, const sc_cat_bind *b);
 
-/* ---- cat_prim.c ---------------------------------------------------------- */
+/* ---- prim.c ---------------------------------------------------------- */
 
 /* The environment of built-in functions (domain, range, fail...) on top of
  * `env`. */

@@ -1,4 +1,4 @@
-/* cat_lex.c: the tokenizer of .cat models, following herd7's model lexer:
+/* lex.c: the tokenizer of .cat models, following herd7's model lexer:
  * names may hold '.', '-' and a final quote ("po-loc", "membar.cta"),
  * "(* *)" comments nest, "//" and "#" start line comments.  It also reads
  * the {% ... %} documentation blocks of 2015-era herd models as one token.

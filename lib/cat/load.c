@@ -1,4 +1,4 @@
-/* cat_load.c: from model files to an sc_cat_model.  Reads files, interns
+/* load.c: from model files to an sc_cat_model.  Reads files, interns
  * names, finds included files along the search path (refusing include
  * cycles), and parses the built-in prelude.  It evaluates nothing. */
 #define _XOPEN_SOURCE 700

@@ -1,4 +1,4 @@
-/* cat_mono.c: how a model's values depend on the choices the enumerator
+/* mono.c: how a model's values depend on the choices the enumerator
  * makes per candidate (rf, co, the barrier and fence.sc orders), found from
  * the model's text once per test.  Each expression gets two masks over the
  * choices ("inputs"): those it may grow with (up) and those it may shrink
@@ -10,10 +10,10 @@
  *
  * Two uses.  A binding that depends on no choice has the same value for
  * every candidate of a trace combination: the interpreter keeps it
- * (cat_exec.c).  A check whose failure only grows with some choices and
+ * (run.c).  A check whose failure only grows with some choices and
  * only shrinks with the others fails on every completion of a partial
  * candidate once it fails on the right bounds of that partial candidate:
- * the enumerator cuts the branch (enum.c). */
+ * the enumerator cuts the branch (sim/enumerate.c). */
 #include "cat/interp.h"
 
 #include "util/gcmem.h"
@@ -333,7 +333,7 @@ static void add_static(sc_cat_analysis *out, const sc_cat_bind *b) {
   insert_static(out, b);
 }
 
-static bool skipped(const sc_cat_eval_options *opts, const char *name) {
+static bool skipped(const sc_cat_run_options *opts, const char *name) {
   for (int i = 0; name && opts && i < opts->nskip; i++)
     if (opts->skipchecks[i] && strcmp(opts->skipchecks[i], name) == 0)
       return true;
@@ -341,7 +341,7 @@ static bool skipped(const sc_cat_eval_options *opts, const char *name) {
 }
 
 /* A plain binding (one name, not a function) that depends on no choice is
- * kept by the interpreter from one candidate to the next (cat_exec.c). */
+ * kept by the interpreter from one candidate to the next (run.c). */
 static void note_static(analyser *a, const sc_cat_bind *b, const aenv *env) {
   if (!b->pat.is_tuple && b->pat.names[0] && b->exp->kind != EX_FUN &&
       is_none(exp_dep(a, b->exp, env)))
@@ -367,10 +367,10 @@ static const aenv *let_ins(analyser *a, const sc_cat_ins *ins, const aenv *env) 
 }
 
 static const aenv *prog_deps(analyser *a, const sc_cat_prog *p, const aenv *env,
-                             const sc_cat_eval_options *opts);
+                             const sc_cat_run_options *opts);
 
 static const aenv *ins_deps(analyser *a, const sc_cat_ins *ins, const aenv *env,
-                            const sc_cat_eval_options *opts) {
+                            const sc_cat_run_options *opts) {
   switch (ins->kind) {
   case IN_LET:
     return let_ins(a, ins, env);
@@ -408,7 +408,7 @@ static const aenv *ins_deps(analyser *a, const sc_cat_ins *ins, const aenv *env,
 }
 
 static const aenv *prog_deps(analyser *a, const sc_cat_prog *p, const aenv *env,
-                             const sc_cat_eval_options *opts) {
+                             const sc_cat_run_options *opts) {
   for (int i = 0; i < p->n && !a->stopped; i++)
     env = ins_deps(a, p->ins[i], env, opts);
   return env;
@@ -416,7 +416,7 @@ static const aenv *prog_deps(analyser *a, const sc_cat_prog *p, const aenv *env,
 
 sc_cat_analysis *sc_cat_analyse(const sc_cat_model *m, const sc_cat_env *base,
                                 const sc_cat_dynamic *dyn, int ndyn,
-                                const sc_cat_eval_options *opts) {
+                                const sc_cat_run_options *opts) {
   analyser a = {m, base, dyn, ndyn, sc_cat_symbol(m->syms, "domain"),
                 sc_cat_symbol(m->syms, "range"), 0, FIRST_TEMP_INPUT, false,
                 sc_alloc(sizeof(sc_cat_analysis))};
@@ -446,9 +446,9 @@ bool sc_cat_analysis_is_static(const sc_cat_analysis *a, const sc_cat_bind *b) {
 
 /* ---- Flags ----------------------------------------------------------------- */
 
-static bool prog_may_flag(const sc_cat_prog *p, const sc_cat_eval_options *opts);
+static bool prog_may_flag(const sc_cat_prog *p, const sc_cat_run_options *opts);
 
-static bool ins_may_flag(const sc_cat_ins *ins, const sc_cat_eval_options *opts) {
+static bool ins_may_flag(const sc_cat_ins *ins, const sc_cat_run_options *opts) {
   switch (ins->kind) {
   case IN_TEST:
     return (ins->test->type == TT_FLAG || ins->test->type == TT_UNDEFINED_UNLESS) &&
@@ -465,14 +465,14 @@ static bool ins_may_flag(const sc_cat_ins *ins, const sc_cat_eval_options *opts)
   }
 }
 
-static bool prog_may_flag(const sc_cat_prog *p, const sc_cat_eval_options *opts) {
+static bool prog_may_flag(const sc_cat_prog *p, const sc_cat_run_options *opts) {
   for (int i = 0; p && i < p->n; i++)
     if (ins_may_flag(p->ins[i], opts))
       return true;
   return false;
 }
 
-bool sc_cat_model_may_flag(const sc_cat_model *m, const sc_cat_eval_options *opts) {
+bool sc_cat_model_may_flag(const sc_cat_model *m, const sc_cat_run_options *opts) {
   return prog_may_flag(&m->prelude, opts) || prog_may_flag(&m->bell, opts) ||
          prog_may_flag(&m->prog, opts);
 }

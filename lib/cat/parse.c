@@ -1,6 +1,6 @@
-/* cat_parse.c: the parser of .cat models, from tokens to the syntax tree of
- * cat_ast.h, following herd7's modelParser.mly.  It does not read files or
- * resolve includes (cat_load.c does) and evaluates nothing.
+/* parse.c: the parser of .cat models, from tokens to the syntax tree of
+ * ast.h, following herd7's modelParser.mly.  It does not read files or
+ * resolve includes (load.c does) and evaluates nothing.
  *
  * Operators, as modelParser.mly declares them (lowest first):
  *

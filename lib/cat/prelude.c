@@ -1,4 +1,4 @@
-/* cat_prelude.c: the cat text every model runs after the base environment
+/* prelude.c: the cat text every model runs after the base environment
  * and before its own first line, as herd runs its stdlib.cat.  It holds the
  * definitions herd gives every model (its stdlib, and the relations herd
  * derives itself, such as fre and coe) written against the base names a

@@ -1,4 +1,4 @@
-/* cat_prim.c: the functions herd builds into every model (domain, range,
+/* prim.c: the functions herd builds into every model (domain, range,
  * fail...).  Each takes one value (a tuple for several arguments) and
  * returns a value or fails with a message.  Primitives that need facts the
  * base environment does not carry (locations, instruction kinds) are bound

@@ -1,9 +1,9 @@
-/* cat_exec.c: running a model's instructions on one candidate execution.
+/* run.c: running a model's instructions on one candidate execution.
  * Holds the caller's base environment (sc_cat_env), the checks (acyclic,
  * irreflexive, empty, flags), procedures, includes, forall, and `with x
  * from S`, which forks the rest of the model once per member of S.  The
  * rest of the model is a persistent continuation, so a fork costs nothing.
- * Expressions are evaluated by cat_eval.c. */
+ * Expressions are evaluated by eval.c. */
 #define _POSIX_C_SOURCE 200809L
 #include "cat/interp.h"
 
@@ -671,7 +671,7 @@ static void fill_outcome(cat_ctx *c, const cat_state *st, sc_cat_outcome *out) {
   out->result = r;
 }
 
-/* The result may be forced after sc_cat_eval returns, when the caller has
+/* The result may be forced after sc_cat_run returns, when the caller has
  * rebound names for its next candidate or dropped its options: the
  * evaluation keeps its own copies.  Bound values are never changed in
  * place (a rebind makes a new copy), so a shallow copy of the entries is
@@ -694,10 +694,10 @@ static const char *const *copy_names(const char *const *names, int n) {
   return copy;
 }
 
-static const sc_cat_eval_options *copy_options(const sc_cat_eval_options *opts) {
+static const sc_cat_run_options *copy_options(const sc_cat_run_options *opts) {
   if (!opts)
     return NULL;
-  sc_cat_eval_options *copy = sc_alloc(sizeof *copy);
+  sc_cat_run_options *copy = sc_alloc(sizeof *copy);
   *copy = *opts;
   copy->nskip = opts->nskip > 0 ? opts->nskip : 0;
   copy->nvariants = opts->nvariants > 0 ? opts->nvariants : 0;
@@ -742,7 +742,7 @@ static int default_max_fix(int n) {
 
 /* The evaluation options win over the model's limits, which win over the
  * defaults. */
-static void set_limits(cat_ctx *c, const sc_cat_eval_options *opts) {
+static void set_limits(cat_ctx *c, const sc_cat_run_options *opts) {
   const sc_model_limits *lim = &c->model->limits;
   c->max_fix = opts && opts->max_fixpoint_iterations > 0 ? opts->max_fixpoint_iterations
                : lim->max_iterations > 0                 ? lim->max_iterations
@@ -755,13 +755,13 @@ static void set_limits(cat_ctx *c, const sc_cat_eval_options *opts) {
 }
 
 
-sc_status sc_cat_eval(const sc_cat_model *m, const sc_cat_env *env,
-                      const sc_cat_eval_options *opts, sc_cat_outcome *out,
+sc_status sc_cat_run(const sc_cat_model *m, const sc_cat_env *env,
+                      const sc_cat_run_options *opts, sc_cat_outcome *out,
                       sc_error **err) {
   sc_gc_init();
   if (!m || !env || !out)
     return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0,
-                   "sc_cat_eval: missing model, environment or outcome");
+                   "sc_cat_run: missing model, environment or outcome");
   memset(out, 0, sizeof *out);
   if (env->usage_error)
     return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0, "%s", env->usage_error);

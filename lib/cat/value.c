@@ -1,4 +1,4 @@
-/* cat_value.c: the values of the cat interpreter: constructors, types and
+/* value.c: the values of the cat interpreter: constructors, types and
  * their names for messages, herd's total order on values, and value sets.
  * Values are immutable once built; nothing here evaluates expressions. */
 #include "cat/interp.h"

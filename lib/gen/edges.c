@@ -1,4 +1,4 @@
-/* gen_edges.c: diy's edge vocabulary with the GPU annotations, read from
+/* edges.c: diy's edge vocabulary with the GPU annotations, read from
  * one word each ("Rfe", "Rfe.cta", "PodWR", "DpAddrdW", "FenceGldWW",
  * "FenceScGpusRR"), and the access annotations "[ca]", "[acquire.gpu]". */
 #define _POSIX_C_SOURCE 200809L

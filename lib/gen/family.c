@@ -1,4 +1,4 @@
-/* gen_family.c: every cycle up to a given size over a set of edges, each
+/* family.c: every cycle up to a given size over a set of edges, each
  * once up to rotation (the rotation whose edge indices sort first stands
  * for all), made into tests; cycles that make no test (one edge leaving a
  * location, contradictory placements...) are skipped. */

@@ -1,6 +1,6 @@
 /* gen.h: litmus tests from cycles of relaxed edges (diy's method, with
  * the GPU annotations of ASPLOS'15 Sec. 4.1): the edge vocabulary
- * (gen_edges.c), one test per cycle (gen.c), families (gen_family.c). */
+ * (edges.c), one test per cycle (gen.c), families (family.c). */
 #ifndef SC_GEN_H
 #define SC_GEN_H
 
@@ -48,7 +48,7 @@ bool gen_annot_read(const char *word, gen_annot *out);
  * access it starts from (zero when none). */
 bool gen_word_read(const char *word, gen_edge *e, gen_annot *a);
 
-/* diy's name of a cycle whose last edge is external (gen_name.c):
+/* diy's name of a cycle whose last edge is external (name.c):
  * "mp+membar.gls", "sb", "wrc+addrs", "lb+ctrls-cc" (placement), ... */
 const char *gen_name(const gen_edge *e, const gen_annot *ann, int n);
 

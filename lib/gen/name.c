@@ -1,4 +1,4 @@
-/* gen_name.c: diy's names for generated tests: the shape of the cycle
+/* name.c: diy's names for generated tests: the shape of the cycle
  * (mp, sb, lb, wrc, iriw...), then what orders each thread ("+membar.gls"
  * when every thread has the same), then the placement of the external
  * edges and the access annotations when they are not the defaults. */

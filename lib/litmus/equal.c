@@ -1,4 +1,4 @@
-/* litmus_equal.c: whether two parsed tests are the same test.  Names, not
+/* equal.c: whether two parsed tests are the same test.  Names, not
  * indices, are compared (a reparse may number locations and registers in
  * another order), placement is compared as the partition it induces at
  * each level, and dialect, doc lines and source positions are ignored. */

@@ -1,6 +1,6 @@
-/* litmus_instr.c: one PTX instruction of a litmus cell, in either dialect.
+/* instr.c: one PTX instruction of a litmus cell, in either dialect.
  * The mnemonic is split at its dots; each qualifier is classified by the
- * tables of litmus_names.c and checked against what the opcode allows, so a
+ * tables of names.c and checked against what the opcode allows, so a
  * wrong qualifier is an error at its own column.  Knows no semantics. */
 #define _POSIX_C_SOURCE 200809L
 #include "litmus/parser.h"

@@ -1,4 +1,4 @@
-/* litmus_lex.c: the tokenizer of litmus test bodies.  Identifiers include
+/* lex.c: the tokenizer of litmus test bodies.  Identifiers include
  * dots and '%' so that "ld.cg.s32" and ".reg" are single tokens. */
 #include "litmus/lex.h"
 

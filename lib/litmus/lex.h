@@ -1,4 +1,4 @@
-/* litmus_lex.h: tokens of a litmus test body (from '{' to the end).  The
+/* lex.h: tokens of a litmus test body (from '{' to the end).  The
  * header line and doc strings before '{' are read line-wise by the parser;
  * everything after is free-form tokens with positions. */
 #ifndef SC_LITMUS_LEX_H

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* ---- Small vocabularies (each has a name table in litmus_names.c) ------ */
+/* ---- Small vocabularies (each has a name table in names.c) ------ */
 
 /* Register and instruction types.  NONE: the test did not say (Dat3M). */
 typedef enum sc_type {
@@ -162,7 +162,7 @@ typedef struct sc_label {
 /* Placement of a thread in the concurrency hierarchy: one instance number
  * per level; threads share a level's instance iff they share the number.
  * Levels the scope tree leaves out get fresh numbers (CTA, warp) or the
- * shared implicit instance (device, kernel): see litmus_parse.c. */
+ * shared implicit instance (device, kernel): see parse.c. */
 typedef enum sc_level {
   SC_LEVEL_DEVICE, SC_LEVEL_KERNEL, SC_LEVEL_CTA, SC_LEVEL_WARP,
   SC_LEVEL_THREAD, SC_LEVEL_COUNT
@@ -245,10 +245,10 @@ struct sc_test {
   sc_prop *filter;   /* NULL when absent */
   sc_quantifier quant;
   sc_prop *cond;
-  int max_events;    /* sc_parse_limits's, for the semantics (sem.c) */
+  int max_events;    /* sc_parse_limits's, for the semantics (sim/sem.c) */
 };
 
-/* ---- Names (litmus_names.c) ---------------------------------------------- */
+/* ---- Names (names.c) ---------------------------------------------- */
 const char *sc_type_name(sc_type t);       /* "s32"; "" for NONE */
 const char *sc_sem_name(sc_sem s);
 const char *sc_scope_name(sc_scope s);
@@ -270,7 +270,7 @@ extern const char *const sc_atomop_names[SC_ATOM_COUNT];
 extern const char *const sc_cmp_names[SC_CMP_COUNT];
 extern const char *const sc_proxy_names[SC_PROXY_COUNT];
 
-/* ---- Printing (litmus_print.c) --------------------------------------------- */
+/* ---- Printing (print.c) --------------------------------------------- */
 struct sc_strbuf;
 /* One instruction in canonical syntax: "ld.relaxed.gpu.s32 r0, [x]". */
 void sc_print_instruction(struct sc_strbuf *sb, const sc_test *t,
@@ -300,12 +300,12 @@ int sc_litmus_equal(const sc_test *a, const sc_test *b);
 const char *sc_test_hash(const sc_test *t);
 
 /* Parse a proposition of the condition language ("0:r1=1 /\\ x=2") about
- * the final state of `t`; names the test lacks are errors (litmus_parse.c). */
+ * the final state of `t`; names the test lacks are errors (parse.c). */
 sc_status sc_test_parse_prop(const sc_test *t, const char *text,
                              sc_prop **out, sc_error **err);
 
 /* Whether `p` holds when each term has the value `value_of` gives it
- * (litmus_prop.c); and a walk over the terms of `p`. */
+ * (prop.c); and a walk over the terms of `p`. */
 typedef int64_t (*sc_lval_value_fn)(const sc_lval *lv, void *ctx);
 bool sc_prop_holds(const sc_prop *p, sc_lval_value_fn value_of, void *ctx);
 void sc_prop_each_lval(const sc_prop *p, void (*fn)(const sc_lval *, void *),

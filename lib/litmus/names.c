@@ -1,4 +1,4 @@
-/* litmus_names.c: the spelling of every small vocabulary of litmus.h, in
+/* names.c: the spelling of every small vocabulary of litmus.h, in
  * one place, shared by the parsers (lookup) and the printers (names). */
 #include "litmus/litmus.h"
 

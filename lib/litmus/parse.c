@@ -1,8 +1,8 @@
-/* litmus_parse.c: litmus tests in herd's GPU_PTX dialect and Dat3M's PTX
+/* parse.c: litmus tests in herd's GPU_PTX dialect and Dat3M's PTX
  * dialect, into the test of litmus.h.  One grammar serves both: the first
  * word picks the dialect, which only decides whether registers must be
  * declared and how threads are placed (scopeTree or P0@cta 0,gpu 0).
- * Instructions are parsed in litmus_instr.c. */
+ * Instructions are parsed in instr.c. */
 #define _POSIX_C_SOURCE 200809L
 #include "litmus/parser.h"
 

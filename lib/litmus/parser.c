@@ -172,7 +172,7 @@ void sc_parser_limits(sc_parse_limits *out, const sc_parse_limits *in) {
     if (in->max_instructions > 0)
       d.max_instructions = in->max_instructions;
     if (in->max_events > 0)
-      d.max_events = in->max_events; /* 0: sem.c's default */
+      d.max_events = in->max_events; /* 0: sim/sem.c's default */
   }
   *out = d;
 }

@@ -1,5 +1,5 @@
-/* litmus_parse.h: parser state shared by the test-level parser
- * (litmus_parse.c) and the instruction parser (litmus_instr.c).  Errors
+/* parser.h: parser state shared by the test-level parser
+ * (parse.c) and the instruction parser (instr.c).  Errors
  * unwind with longjmp to the entry point, as in Lua: all memory is GC-owned,
  * so nothing leaks on the way out. */
 #ifndef SC_LITMUS_PARSE_H

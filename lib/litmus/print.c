@@ -1,6 +1,6 @@
-/* litmus_print.c: the canonical GPU_PTX text of a test and its one-line
+/* print.c: the canonical GPU_PTX text of a test and its one-line
  * summary.  The canonical form parses back to an equal test (see
- * litmus_equal.c): every location and register is declared, addresses are
+ * equal.c): every location and register is declared, addresses are
  * bracketed, qualifiers come in PTX's order, and Dat3M's extensions
  * (aliases, untyped registers, bne/beq) are written in their own syntax. */
 #include "litmus/litmus.h"

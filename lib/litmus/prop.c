@@ -1,4 +1,4 @@
-/* litmus_prop.c: evaluating a condition's proposition.  Where the values
+/* prop.c: evaluating a condition's proposition.  Where the values
  * come from (an execution's final state, a recorded state, a hardware
  * histogram line) is the caller's business, through `value_of`. */
 #include "litmus/litmus.h"

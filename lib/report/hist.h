@@ -1,5 +1,5 @@
 /* hist.h: one Test block of a log (struct sc_hist of the public header),
- * shared by the reader (hist.c), the test finder (hist_test.c) and the
+ * shared by the reader (hist.c), the test finder (hist_match.c) and the
  * comparison (compare.c). */
 #ifndef SC_HIST_H
 #define SC_HIST_H

@@ -1,4 +1,4 @@
-/* hist_test.c: which test a log block is about.  A litmus log prints the
+/* hist_match.c: which test a log block is about.  A litmus log prints the
  * test it ran, but as the runner printed it, not as the file read: the
  * condition comes before the scope tree and memory map, and the GPU litmus
  * runner of ASPLOS'15 printed the initial state as "{}", losing register

@@ -1,4 +1,4 @@
-/* log_json.c: a result as one JSON object on one line, for programs that
+/* json.c: a result as one JSON object on one line, for programs that
  * read scopecat's answers (the herd7 block is for herdtools' scripts).
  * Values are numbers, or a location's name (a string) for its address. */
 #include "sim/execution.h"

@@ -1,4 +1,4 @@
-/* enum.c: candidate executions and the simulation loop.  First the values
+/* enumerate.c: candidate executions and the simulation loop.  First the values
  * each location may hold are found (a least fixpoint: initial values, then
  * the values written by trace combinations in which every read can find a
  * write of its value, until nothing new appears; values out of thin air
@@ -127,7 +127,7 @@ static void record_flags(sc_result *r, const sc_cat_outcome *o) {
 
 /* ---- The search ---------------------------------------------------------- */
 
-/* The choices the model's values depend on (cat_mono.c's inputs). */
+/* The choices the model's values depend on (cat/mono.c's inputs). */
 enum { IN_RF = 1, IN_CO = 2, IN_BAR = 4, IN_FENCE = 8 };
 
 /* What the adaptive cutting keeps per depth of the search tree. */
@@ -137,7 +137,7 @@ typedef struct search {
   const sc_test *t;
   const sc_model *m;
   sc_sim_options opts;
-  sc_cat_eval_options eval;
+  sc_cat_run_options eval;
   sc_result *r;
   double start, last_progress;
   int64_t *values; /* scratch: the observed values of one execution */
@@ -156,7 +156,7 @@ typedef struct search {
 } search;
 
 /* Per location: its writes (not the initial one) and the order co puts
- * them in so far (order.h's walk: complete once every write is placed). */
+ * them in so far (rel/order.h's walk: complete once every write is placed). */
 typedef struct co_choice {
   int init;    /* the initial write */
   int *writes;
@@ -173,7 +173,7 @@ typedef struct prune_group {
   bool rf_upper, co_upper;
   const struct sc_cat_test **checks;
   int n;
-  sc_cat_eval_options eval;
+  sc_cat_run_options eval;
 } prune_group;
 
 /* The choices made for one execution, and the search's scratch. */
@@ -192,7 +192,7 @@ typedef struct candidate {
   sc_rel *rf_up, *co_up; /* upper bounds, for prune groups that want them */
   prune_group groups[4];
   int ngroups;
-  sc_cat_eval_options eval; /* s->eval, keeping the model's fixed values */
+  sc_cat_run_options eval; /* s->eval, keeping the model's fixed values */
 } candidate;
 
 /* co from the orders so far; every write follows its initial write. */
@@ -352,7 +352,7 @@ static sc_status evaluate(search *s, candidate *cd) {
     return st;
   sc_exec_bind_dynamic(cd->x, cd->env);
   sc_cat_outcome out;
-  st = sc_cat_eval(s->m->cat, cd->env, &cd->eval, &out, &s->err);
+  st = sc_cat_run(s->m->cat, cd->env, &cd->eval, &out, &s->err);
   if (st)
     return st;
   if (out.allowed || s->opts.through)
@@ -403,7 +403,7 @@ static bool worth_a_look(search *s, int depth) {
 
 /* Whether the partial candidate in cd may still complete to an execution
  * the model allows: 0 when a check that only gets worse as edges are
- * added (cat_mono.c) already fails on the bounds; <0 past the time limit. */
+ * added (cat/mono.c) already fails on the bounds; <0 past the time limit. */
 static int may_complete(search *s, candidate *cd, int depth) {
   if (!cd->ngroups || !worth_a_look(s, depth))
     return 1;
@@ -426,7 +426,7 @@ static int may_complete(search *s, candidate *cd, int depth) {
     sc_cat_outcome out;
     sc_error *err = NULL;
     /* an error is for the complete candidates to report, if they meet it */
-    if (sc_cat_eval(s->m->cat, cd->env, &pg->eval, &out, &err) == SC_OK &&
+    if (sc_cat_run(s->m->cat, cd->env, &pg->eval, &out, &err) == SC_OK &&
         !out.allowed)
       verdict = 0;
   }

@@ -1,4 +1,4 @@
-/* exec.c: from chosen traces to the sets and relations a model sees.
+/* execution.c: from chosen traces to the sets and relations a model sees.
  * Everything fixed by the traces is bound once (sc_exec_bind_static);
  * rf, co and their consequences are bound per candidate. */
 #include "sim/execution.h"

@@ -1,4 +1,4 @@
-/* exec.h: candidate executions.  An execution is one trace per thread plus
+/* execution.h: candidate executions.  An execution is one trace per thread plus
  * the initial writes (its events, numbered 0..n-1, initial writes first),
  * and a choice of rf and co.  This layer turns them into the named sets and
  * relations a cat model sees (the table in README's "Names a model sees"),
@@ -46,7 +46,7 @@ void sc_exec_bind_static(const sc_execution *x, sc_cat_env *env);
  * syncbar and sync_fence. */
 void sc_exec_bind_dynamic(const sc_execution *x, sc_cat_env *env);
 
-/* ---- Dat3M's PTX names (exec_ptx.c) ---- */
+/* ---- Dat3M's PTX names (ptx_names.c) ---- */
 
 /* Bind the tags and relations of Dat3M's PTX models (RLX ... SC, CTA GPU
  * SYS, GEN SUR TEX CON ALIAS, sr, scta, vloc); sc_exec_bind_static does. */

@@ -1,4 +1,4 @@
-/* model.c: the public sc_model, a parsed .cat model (see cat.h), and the
+/* model.c: the public sc_model, a parsed .cat model (see cat/cat.h), and the
  * bundled model each test runs under by default. */
 #include "cat/cat.h"
 #include "util/error.h"
