@@ -100,8 +100,9 @@ static void extend(family *f, int n) {
   }
 }
 
-sc_status sc_gen_family(const char *const *edges, int nedges, int max_size,
-                        sc_test ***out, int *count, sc_error **err) {
+static sc_status gen_family_unguarded(const char *const *edges, int nedges,
+                                      int max_size, sc_test ***out, int *count,
+                                      sc_error **err) {
   *out = NULL;
   *count = 0;
   family f = {0};
@@ -127,4 +128,14 @@ sc_status sc_gen_family(const char *const *edges, int nedges, int max_size,
   *out = f.tests;
   *count = f.ntests;
   return SC_OK;
+}
+
+sc_status sc_gen_family(const char *const *edges, int nedges, int max_size,
+                        sc_test ***out, int *count, sc_error **err) {
+  sc_oom_guard g;
+  if (!SC_OOM_ENTER(g))
+    return sc_oom_fail(&g, NULL, err);
+  sc_status st = gen_family_unguarded(edges, nedges, max_size, out, count, err);
+  sc_oom_leave(&g);
+  return st;
 }

@@ -287,9 +287,9 @@ static int by_cost(const void *x, const void *y) {
   return a->cost - b->cost;
 }
 
-sc_status sc_fence_advise(const sc_test *t, const sc_model *m,
-                          const sc_fence_options *opts,
-                          sc_fence_advice **out, sc_error **err) {
+static sc_status fence_advise_unguarded(const sc_test *t, const sc_model *m,
+                                        const sc_fence_options *opts,
+                                        sc_fence_advice **out, sc_error **err) {
   *out = NULL;
   sc_fence_options none = {0};
   if (!opts)
@@ -318,6 +318,17 @@ sc_status sc_fence_advise(const sc_test *t, const sc_model *m,
   a->verdict = a->nfixes ? SC_FENCES_FIXED : SC_FENCES_NONE_SUFFICE;
   *out = a;
   return SC_OK;
+}
+
+sc_status sc_fence_advise(const sc_test *t, const sc_model *m,
+                          const sc_fence_options *opts,
+                          sc_fence_advice **out, sc_error **err) {
+  sc_oom_guard g;
+  if (!SC_OOM_ENTER(g))
+    return sc_oom_fail(&g, t->file, err);
+  sc_status st = fence_advise_unguarded(t, m, opts, out, err);
+  sc_oom_leave(&g);
+  return st;
 }
 
 sc_fence_verdict sc_fence_advice_verdict(const sc_fence_advice *a) {

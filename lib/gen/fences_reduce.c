@@ -84,9 +84,11 @@ static fence_set linear_reduction(reduction *r, fence_set s, long iters) {
   return s;
 }
 
-sc_status sc_fence_reduce(const sc_test *t, const sc_fence_options *opts,
-                          sc_fence_check check, void *ctx, long iterations,
-                          sc_fence_advice **out, sc_error **err) {
+static sc_status fence_reduce_unguarded(const sc_test *t,
+                                        const sc_fence_options *opts,
+                                        sc_fence_check check, void *ctx,
+                                        long iterations, sc_fence_advice **out,
+                                        sc_error **err) {
   *out = NULL;
   sc_fence_options none = {0};
   if (!opts)
@@ -126,4 +128,16 @@ sc_status sc_fence_reduce(const sc_test *t, const sc_fence_options *opts,
     return r.status;
   *out = a;
   return SC_OK;
+}
+
+sc_status sc_fence_reduce(const sc_test *t, const sc_fence_options *opts,
+                          sc_fence_check check, void *ctx, long iterations,
+                          sc_fence_advice **out, sc_error **err) {
+  sc_oom_guard g;
+  if (!SC_OOM_ENTER(g))
+    return sc_oom_fail(&g, t->file, err);
+  sc_status st = fence_reduce_unguarded(t, opts, check, ctx, iterations, out,
+                                        err);
+  sc_oom_leave(&g);
+  return st;
 }

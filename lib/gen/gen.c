@@ -568,8 +568,8 @@ static sc_status build(cycle *c, writer *w, sc_error **err) {
   return SC_OK;
 }
 
-sc_status sc_gen_cycle(const char *cycle_words, const char *name,
-                       sc_test **out, sc_error **err) {
+static sc_status gen_cycle_unguarded(const char *cycle_words, const char *name,
+                                     sc_test **out, sc_error **err) {
   *out = NULL;
   cycle c;
   writer w = {0};
@@ -583,4 +583,14 @@ sc_status sc_gen_cycle(const char *cycle_words, const char *name,
   }
   const char *text = write_text(&w, name);
   return sc_test_load_string(text, name, NULL, out, err);
+}
+
+sc_status sc_gen_cycle(const char *cycle_words, const char *name,
+                       sc_test **out, sc_error **err) {
+  sc_oom_guard g;
+  if (!SC_OOM_ENTER(g))
+    return sc_oom_fail(&g, NULL, err);
+  sc_status st = gen_cycle_unguarded(cycle_words, name, out, err);
+  sc_oom_leave(&g);
+  return st;
 }

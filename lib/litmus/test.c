@@ -12,15 +12,28 @@
 
 #include <string.h>
 
-sc_status sc_test_load_string(const char *text, const char *filename,
-                              const sc_parse_limits *limits, sc_test **out,
-                              sc_error **err) {
+static sc_status test_load_string_unguarded(const char *text,
+                                            const char *filename,
+                                            const sc_parse_limits *limits,
+                                            sc_test **out, sc_error **err) {
   sc_gc_init();
   return sc_litmus_parse(text, filename, limits, out, err);
 }
 
-sc_status sc_test_load_file(const char *path, const sc_parse_limits *limits,
-                            sc_test **out, sc_error **err) {
+sc_status sc_test_load_string(const char *text, const char *filename,
+                              const sc_parse_limits *limits, sc_test **out,
+                              sc_error **err) {
+  sc_oom_guard g;
+  if (!SC_OOM_ENTER(g))
+    return sc_oom_fail(&g, filename, err);
+  sc_status st = test_load_string_unguarded(text, filename, limits, out, err);
+  sc_oom_leave(&g);
+  return st;
+}
+
+static sc_status test_load_file_unguarded(const char *path,
+                                          const sc_parse_limits *limits,
+                                          sc_test **out, sc_error **err) {
   sc_gc_init();
   *out = NULL;
   sc_parse_limits lim;
@@ -46,6 +59,16 @@ sc_status sc_test_load_file(const char *path, const sc_parse_limits *limits,
   return sc_litmus_parse(buf, path, limits, out, err);
 }
 
+sc_status sc_test_load_file(const char *path, const sc_parse_limits *limits,
+                            sc_test **out, sc_error **err) {
+  sc_oom_guard g;
+  if (!SC_OOM_ENTER(g))
+    return sc_oom_fail(&g, path, err);
+  sc_status st = test_load_file_unguarded(path, limits, out, err);
+  sc_oom_leave(&g);
+  return st;
+}
+
 const char *sc_test_name(const sc_test *t) { return t->name; }
 sc_dialect sc_test_dialect(const sc_test *t) { return t->dialect; }
 int sc_test_thread_count(const sc_test *t) { return t->nthreads; }
@@ -55,14 +78,26 @@ int sc_test_instruction_count(const sc_test *t, int thread) {
 }
 
 const char *sc_test_to_dialect(const sc_test *t, sc_dialect d) {
-  return sc_litmus_print(t, d);
+  sc_oom_guard g;
+  if (!SC_OOM_ENTER(g))
+    return sc_oom_null(&g);
+  const char *s = sc_litmus_print(t, d);
+  sc_oom_leave(&g);
+  return s;
 }
 
 const char *sc_test_to_string(const sc_test *t) {
-  return sc_litmus_print(t, SC_DIALECT_GPU_PTX);
+  return sc_test_to_dialect(t, SC_DIALECT_GPU_PTX);
 }
 
-const char *sc_test_summary(const sc_test *t) { return sc_litmus_summary(t); }
+const char *sc_test_summary(const sc_test *t) {
+  sc_oom_guard g;
+  if (!SC_OOM_ENTER(g))
+    return sc_oom_null(&g);
+  const char *s = sc_litmus_summary(t);
+  sc_oom_leave(&g);
+  return s;
+}
 
 int sc_test_equal(const sc_test *a, const sc_test *b) {
   return sc_litmus_equal(a, b);
@@ -71,7 +106,7 @@ int sc_test_equal(const sc_test *a, const sc_test *b) {
 /* The Hash of a test in logs: MD5 of its canonical text, so that equal
  * tests have equal hashes (not herd7's own digest). */
 const char *sc_test_hash(const sc_test *t) {
-  const char *text = sc_test_to_string(t);
+  const char *text = sc_litmus_print(t, SC_DIALECT_GPU_PTX);
   char *hex = sc_alloc_atomic(33);
   sc_md5_hex(text, strlen(text), hex);
   return hex;

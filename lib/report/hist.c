@@ -327,8 +327,10 @@ static bool read_end(log_reader *r) {
 
 /* ---- Entry points -------------------------------------------------------- */
 
-sc_status sc_hist_load_string(const char *text, const char *filename,
-                              sc_hist ***out, int *count, sc_error **err) {
+static sc_status hist_load_string_unguarded(const char *text,
+                                            const char *filename,
+                                            sc_hist ***out, int *count,
+                                            sc_error **err) {
   sc_gc_init();
   *out = NULL;
   *count = 0;
@@ -365,8 +367,18 @@ sc_status sc_hist_load_string(const char *text, const char *filename,
   return SC_OK;
 }
 
-sc_status sc_hist_load_file(const char *path, sc_hist ***out, int *count,
-                            sc_error **err) {
+sc_status sc_hist_load_string(const char *text, const char *filename,
+                              sc_hist ***out, int *count, sc_error **err) {
+  sc_oom_guard g;
+  if (!SC_OOM_ENTER(g))
+    return sc_oom_fail(&g, filename, err);
+  sc_status st = hist_load_string_unguarded(text, filename, out, count, err);
+  sc_oom_leave(&g);
+  return st;
+}
+
+static sc_status hist_load_file_unguarded(const char *path, sc_hist ***out,
+                                          int *count, sc_error **err) {
   sc_gc_init();
   *out = NULL;
   *count = 0;
@@ -389,6 +401,16 @@ sc_status sc_hist_load_file(const char *path, sc_hist ***out, int *count,
     return sc_fail(err, SC_ERR_SYNTAX, path, 0, 0,
                    "expected a text log, found a NUL byte");
   return sc_hist_load_string(text, path, out, count, err);
+}
+
+sc_status sc_hist_load_file(const char *path, sc_hist ***out, int *count,
+                            sc_error **err) {
+  sc_oom_guard g;
+  if (!SC_OOM_ENTER(g))
+    return sc_oom_fail(&g, path, err);
+  sc_status st = hist_load_file_unguarded(path, out, count, err);
+  sc_oom_leave(&g);
+  return st;
 }
 
 /* ---- Accessors ----------------------------------------------------------- */

@@ -100,7 +100,7 @@ static int empty_init(lines ls) {
 /* The candidate's initial state on one line, from its canonical text
  * ("{", a declaration per line, "}"), so that line numbers stay put. */
 static const char *init_of(const sc_test *t) {
-  const char *text = sc_test_to_string(t);
+  const char *text = sc_litmus_print(t, SC_DIALECT_GPU_PTX);
   const char *open = strstr(text, "\n{\n"), *close = strstr(text, "\n}\n");
   if (!open || !close || close < open)
     return NULL;
@@ -223,13 +223,25 @@ static sc_status by_name(const sc_hist *h, const sc_test *const *cands, int n,
                  h->name, ndistinct);
 }
 
-sc_status sc_hist_find_test(const sc_hist *h,
-                            const sc_test *const *candidates, int ncandidates,
-                            const sc_test **out, sc_error **err) {
+static sc_status hist_find_test_unguarded(const sc_hist *h,
+                                          const sc_test *const *candidates,
+                                          int ncandidates, const sc_test **out,
+                                          sc_error **err) {
   *out = NULL;
   if (h->source)
     return from_source(h, candidates, ncandidates, out, err);
   return by_name(h, candidates, ncandidates, out, err);
+}
+
+sc_status sc_hist_find_test(const sc_hist *h,
+                            const sc_test *const *candidates, int ncandidates,
+                            const sc_test **out, sc_error **err) {
+  sc_oom_guard g;
+  if (!SC_OOM_ENTER(g))
+    return sc_oom_fail(&g, NULL, err);
+  sc_status st = hist_find_test_unguarded(h, candidates, ncandidates, out, err);
+  sc_oom_leave(&g);
+  return st;
 }
 
 /* ---- Whether a block shows the condition ---------------------------------- */
@@ -268,8 +280,8 @@ static int64_t outcome_value(const sc_lval *lv, void *ctx) {
   return INT64_MIN;
 }
 
-sc_status sc_hist_witnesses(const sc_hist *h, const sc_test *t, int *witnessed,
-                            sc_error **err) {
+static sc_status hist_witnesses_unguarded(const sc_hist *h, const sc_test *t,
+                                          int *witnessed, sc_error **err) {
   *witnessed = 0;
   for (int i = 0; i < h->nstates; i++) {
     if (h->has_counts && h->states[i].count <= 0)
@@ -286,4 +298,14 @@ sc_status sc_hist_witnesses(const sc_hist *h, const sc_test *t, int *witnessed,
     }
   }
   return SC_OK;
+}
+
+sc_status sc_hist_witnesses(const sc_hist *h, const sc_test *t, int *witnessed,
+                            sc_error **err) {
+  sc_oom_guard g;
+  if (!SC_OOM_ENTER(g))
+    return sc_oom_fail(&g, NULL, err);
+  sc_status st = hist_witnesses_unguarded(h, t, witnessed, err);
+  sc_oom_leave(&g);
+  return st;
 }

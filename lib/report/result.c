@@ -37,23 +37,25 @@ static void draw(sc_strbuf *sb, const sc_result *r, int i) {
                    r->cycles[i]);
 }
 
-const char *sc_result_dot(const sc_result *r) {
-  if (!r->nshown)
-    return NULL;
+/* Graphs `from` to `to` - 1 in one string; NULL when out of memory. */
+static const char *draw_range(const sc_result *r, int from, int to) {
+  sc_oom_guard g;
+  if (!SC_OOM_ENTER(g))
+    return sc_oom_null(&g);
   sc_strbuf sb;
   sc_sb_init(&sb);
-  for (int i = 0; i < r->nshown; i++)
+  for (int i = from; i < to; i++)
     draw(&sb, r, i);
+  sc_oom_leave(&g);
   return sb.data;
 }
 
+const char *sc_result_dot(const sc_result *r) {
+  return r->nshown ? draw_range(r, 0, r->nshown) : NULL;
+}
+
 const char *sc_result_dot_graph(const sc_result *r, int i) {
-  if (i < 0 || i >= r->nshown)
-    return NULL;
-  sc_strbuf sb;
-  sc_sb_init(&sb);
-  draw(&sb, r, i);
-  return sb.data;
+  return i >= 0 && i < r->nshown ? draw_range(r, i, i + 1) : NULL;
 }
 
 int sc_result_execution_count(const sc_result *r) { return r->nshown; }
@@ -64,11 +66,21 @@ const sc_execution *sc_result_execution(const sc_result *r, int i) {
 
 
 const char *sc_result_log(const sc_result *r, unsigned flags) {
-  return sc_herd_log(r, flags);
+  sc_oom_guard g;
+  if (!SC_OOM_ENTER(g))
+    return sc_oom_null(&g);
+  const char *s = sc_herd_log(r, flags);
+  sc_oom_leave(&g);
+  return s;
 }
 
 const char *sc_result_json(const sc_result *r, unsigned flags) {
-  return sc_json_result(r, flags);
+  sc_oom_guard g;
+  if (!SC_OOM_ENTER(g))
+    return sc_oom_null(&g);
+  const char *s = sc_json_result(r, flags);
+  sc_oom_leave(&g);
+  return s;
 }
 
 /* ---- Queries on the recorded states ---------------------------------------- */
@@ -106,8 +118,9 @@ static int64_t state_value(const sc_lval *lv, void *ctx) {
   }
 }
 
-sc_status sc_result_allows(const sc_result *r, const char *proposition,
-                           int *allowed, sc_error **err) {
+static sc_status result_allows_unguarded(const sc_result *r,
+                                         const char *proposition, int *allowed,
+                                         sc_error **err) {
   sc_prop *p;
   *allowed = 0;
   sc_status st = sc_test_parse_prop(r->test, proposition, &p, err);
@@ -130,4 +143,14 @@ sc_status sc_result_allows(const sc_result *r, const char *proposition,
     *allowed = sc_prop_holds(p, state_value, &c);
   }
   return SC_OK;
+}
+
+sc_status sc_result_allows(const sc_result *r, const char *proposition,
+                           int *allowed, sc_error **err) {
+  sc_oom_guard g;
+  if (!SC_OOM_ENTER(g))
+    return sc_oom_fail(&g, NULL, err);
+  sc_status st = result_allows_unguarded(r, proposition, allowed, err);
+  sc_oom_leave(&g);
+  return st;
 }

@@ -887,9 +887,9 @@ static sc_status check_declarations(const sc_test *t, const sc_cat_model *m,
   return SC_OK;
 }
 
-sc_status sc_simulate(const sc_test *t, const sc_model *m,
-                      const sc_sim_options *opts, sc_result **out,
-                      sc_error **err) {
+static sc_status simulate_unguarded(const sc_test *t, const sc_model *m,
+                                    const sc_sim_options *opts, sc_result **out,
+                                    sc_error **err) {
   sc_gc_init();
   *out = NULL;
   if (!t || !m)
@@ -939,4 +939,15 @@ sc_status sc_simulate(const sc_test *t, const sc_model *m,
   s.r->seconds = sc_seconds() - s.start;
   *out = s.r;
   return SC_OK;
+}
+
+sc_status sc_simulate(const sc_test *t, const sc_model *m,
+                      const sc_sim_options *opts, sc_result **out,
+                      sc_error **err) {
+  sc_oom_guard g;
+  if (!SC_OOM_ENTER(g))
+    return sc_oom_fail(&g, t->file, err);
+  sc_status st = simulate_unguarded(t, m, opts, out, err);
+  sc_oom_leave(&g);
+  return st;
 }

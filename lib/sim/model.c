@@ -15,17 +15,32 @@ static sc_status wrap(sc_status st, sc_cat_model *cat, sc_model **out) {
   return SC_OK;
 }
 
-sc_status sc_model_load_file(const char *path, const char *const *include_dirs,
-                             int ninclude, sc_model **out, sc_error **err) {
+static sc_status model_load_file_unguarded(const char *path,
+                                           const char *const *include_dirs,
+                                           int ninclude, sc_model **out,
+                                           sc_error **err) {
   sc_gc_init();
   sc_cat_model *cat = NULL;
   sc_status st = sc_cat_load_file(path, include_dirs, ninclude, &cat, err);
   return wrap(st, cat, out);
 }
 
-sc_status sc_model_load_string(const char *text, const char *filename,
-                               const char *const *include_dirs, int ninclude,
-                               sc_model **out, sc_error **err) {
+sc_status sc_model_load_file(const char *path, const char *const *include_dirs,
+                             int ninclude, sc_model **out, sc_error **err) {
+  sc_oom_guard g;
+  if (!SC_OOM_ENTER(g))
+    return sc_oom_fail(&g, path, err);
+  sc_status st = model_load_file_unguarded(path, include_dirs, ninclude, out,
+                                           err);
+  sc_oom_leave(&g);
+  return st;
+}
+
+static sc_status model_load_string_unguarded(const char *text,
+                                             const char *filename,
+                                             const char *const *include_dirs,
+                                             int ninclude, sc_model **out,
+                                             sc_error **err) {
   sc_gc_init();
   sc_cat_model *cat = NULL;
   sc_status st = sc_cat_load_string(text, filename, include_dirs, ninclude,
@@ -33,9 +48,22 @@ sc_status sc_model_load_string(const char *text, const char *filename,
   return wrap(st, cat, out);
 }
 
-sc_status sc_model_add_bell(const sc_model *m, const char *path,
-                            const char *const *include_dirs, int ninclude,
-                            sc_model **out, sc_error **err) {
+sc_status sc_model_load_string(const char *text, const char *filename,
+                               const char *const *include_dirs, int ninclude,
+                               sc_model **out, sc_error **err) {
+  sc_oom_guard g;
+  if (!SC_OOM_ENTER(g))
+    return sc_oom_fail(&g, filename, err);
+  sc_status st = model_load_string_unguarded(text, filename, include_dirs,
+                                             ninclude, out, err);
+  sc_oom_leave(&g);
+  return st;
+}
+
+static sc_status model_add_bell_unguarded(const sc_model *m, const char *path,
+                                          const char *const *include_dirs,
+                                          int ninclude, sc_model **out,
+                                          sc_error **err) {
   sc_gc_init();
   *out = NULL;
   if (!m)
@@ -46,13 +74,26 @@ sc_status sc_model_add_bell(const sc_model *m, const char *path,
   return wrap(st, cat, out);
 }
 
+sc_status sc_model_add_bell(const sc_model *m, const char *path,
+                            const char *const *include_dirs, int ninclude,
+                            sc_model **out, sc_error **err) {
+  sc_oom_guard g;
+  if (!SC_OOM_ENTER(g))
+    return sc_oom_fail(&g, path, err);
+  sc_status st = model_add_bell_unguarded(m, path, include_dirs, ninclude, out,
+                                          err);
+  sc_oom_leave(&g);
+  return st;
+}
+
 /* The most a caller may ask for: deeper nesting would overflow the C stack
  * before the limit could say so (each level is a few C frames). */
 #define MAX_DEPTH_ALLOWED 10000
 #define MAX_FORKS_ALLOWED 1000
 
-sc_status sc_model_with_limits(const sc_model *m, const sc_model_limits *limits,
-                               sc_model **out, sc_error **err) {
+static sc_status model_with_limits_unguarded(const sc_model *m,
+                                             const sc_model_limits *limits,
+                                             sc_model **out, sc_error **err) {
   sc_gc_init();
   *out = NULL;
   if (!m)
@@ -69,6 +110,16 @@ sc_status sc_model_with_limits(const sc_model *m, const sc_model_limits *limits,
     return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0,
                    "expected a non-negative iteration limit and a time limit");
   return wrap(SC_OK, sc_cat_model_with_limits(m->cat, limits), out);
+}
+
+sc_status sc_model_with_limits(const sc_model *m, const sc_model_limits *limits,
+                               sc_model **out, sc_error **err) {
+  sc_oom_guard g;
+  if (!SC_OOM_ENTER(g))
+    return sc_oom_fail(&g, NULL, err);
+  sc_status st = model_with_limits_unguarded(m, limits, out, err);
+  sc_oom_leave(&g);
+  return st;
 }
 
 const char *sc_model_title(const sc_model *m) {

@@ -49,8 +49,8 @@ sc_file_failure sc_file_read(const char *path, size_t max_bytes, char **text,
   return SC_FILE_READ;
 }
 
-sc_status sc_read_file(const char *path, size_t max_bytes, char **text,
-                       size_t *len, sc_error **err) {
+static sc_status read_file_unguarded(const char *path, size_t max_bytes,
+                                     char **text, size_t *len, sc_error **err) {
   sc_gc_init();
   size_t n = 0;
   int errnum = 0;
@@ -71,4 +71,14 @@ sc_status sc_read_file(const char *path, size_t max_bytes, char **text,
   if (len)
     *len = n;
   return SC_OK;
+}
+
+sc_status sc_read_file(const char *path, size_t max_bytes, char **text,
+                       size_t *len, sc_error **err) {
+  sc_oom_guard g;
+  if (!SC_OOM_ENTER(g))
+    return sc_oom_fail(&g, path, err);
+  sc_status st = read_file_unguarded(path, max_bytes, text, len, err);
+  sc_oom_leave(&g);
+  return st;
 }

@@ -1,11 +1,13 @@
 /* gcmem.c: thin wrappers over Boehm GC so that every allocation in the
- * library goes through one place.  An allocation failure aborts through the
- * collector's own out-of-memory handler; the library never calls free(). */
+ * library goes through one place, and the guards that turn an allocation
+ * the heap cap refuses into an error of the call that needed it (the
+ * collector's out-of-memory hook jumps to the innermost guard).  The
+ * library never calls free(). */
 #define _POSIX_C_SOURCE 200809L
 #include "config.h"
 #include "util/gcmem.h"
 
-#include "scopecat.h"
+#include "util/error.h"
 
 #include <gc/gc.h>
 #include <stdio.h>
@@ -25,6 +27,54 @@
 GC_API void GC_CALL GC_set_markers_count(unsigned);
 #endif
 
+/* The innermost guard of this thread (none outside the library's calls). */
+static _Thread_local sc_oom_guard *innermost;
+static _Thread_local size_t refused_bytes;
+/* The cap sc_set_max_heap set (0: none), for messages. */
+static size_t max_heap;
+
+/* The collector calls this, without its lock held, when it cannot satisfy
+ * a request; it may not return.  Outside every guard there is nothing to
+ * jump to: NULL, which the collector hands to the caller. */
+static void *GC_CALLBACK on_oom(size_t bytes) {
+  refused_bytes = bytes;
+  if (innermost)
+    longjmp(innermost->on_oom, 1);
+  return NULL;
+}
+
+/* The library never prints: the collector's warnings ("Out of Memory!
+ * Returning NULL!", "Repeated allocation of very large block") are
+ * dropped; what they warn of reaches the caller as an error. */
+static void GC_CALLBACK no_warning(char *msg, GC_word arg) {
+  (void)msg;
+  (void)arg;
+}
+
+void sc_oom_push(sc_oom_guard *g) {
+  sc_gc_init();
+  g->outer = innermost;
+  innermost = g;
+}
+
+void sc_oom_leave(sc_oom_guard *g) { innermost = g->outer; }
+
+sc_status sc_oom_fail(sc_oom_guard *g, const char *file, sc_error **err) {
+  sc_oom_leave(g);
+  if (!max_heap)
+    return sc_fail(err, SC_ERR_LIMIT, file, 0, 0,
+                   "out of memory: the collector could not get %zu more bytes",
+                   refused_bytes);
+  return sc_fail(err, SC_ERR_LIMIT, file, 0, 0,
+                 "out of memory: %zu more bytes would pass the heap limit of "
+                 "%zu bytes (-max-heap)", refused_bytes, max_heap);
+}
+
+const char *sc_oom_null(sc_oom_guard *g) {
+  sc_oom_leave(g);
+  return NULL;
+}
+
 void sc_gc_init(void) {
   static int done;
   if (!done) {
@@ -33,6 +83,8 @@ void sc_gc_init(void) {
       GC_set_markers_count(1);
 #endif
     GC_INIT();
+    GC_set_oom_fn(on_oom);
+    GC_set_warn_proc(no_warning);
     if (!getenv("GC_INITIAL_HEAP_SIZE") && GC_get_heap_size() < SC_GC_INITIAL_HEAP)
       GC_expand_hp(SC_GC_INITIAL_HEAP - GC_get_heap_size());
     done = 1;
@@ -41,6 +93,7 @@ void sc_gc_init(void) {
 
 void sc_set_max_heap(size_t bytes) {
   sc_gc_init();
+  max_heap = bytes;
   GC_set_max_heap_size(bytes);
 }
 

@@ -8,8 +8,8 @@ struct sc_select {
   sc_regex *re;
 };
 
-sc_status sc_select_compile(const char *pattern, sc_select **out,
-                            sc_error **err) {
+static sc_status select_compile_unguarded(const char *pattern, sc_select **out,
+                                          sc_error **err) {
   sc_gc_init();
   *out = NULL;
   if (!pattern)
@@ -23,6 +23,16 @@ sc_status sc_select_compile(const char *pattern, sc_select **out,
   *out = sc_alloc(sizeof **out);
   (*out)->re = re;
   return SC_OK;
+}
+
+sc_status sc_select_compile(const char *pattern, sc_select **out,
+                            sc_error **err) {
+  sc_oom_guard g;
+  if (!SC_OOM_ENTER(g))
+    return sc_oom_fail(&g, NULL, err);
+  sc_status st = select_compile_unguarded(pattern, out, err);
+  sc_oom_leave(&g);
+  return st;
 }
 
 int sc_select_match(const sc_select *sel, const char *name) {
