@@ -1,9 +1,9 @@
-/* run.c: running a model's instructions on one candidate execution.
- * Holds the caller's base environment (sc_cat_env), the checks (acyclic,
- * irreflexive, empty, flags), procedures, includes, forall, and `with x
- * from S`, which forks the rest of the model once per member of S.  The
- * rest of the model is a persistent continuation, so a fork costs nothing.
- * Expressions are evaluated by eval.c. */
+/* run.c: running a model's instructions on one candidate execution
+ * (sc_cat_run), over the base environment env.c holds: the checks
+ * (acyclic, irreflexive, empty, flags), procedures, includes, forall, and
+ * `with x from S`, which forks the rest of the model once per member of S.
+ * The rest of the model is a persistent continuation, so a fork costs
+ * nothing.  Expressions are evaluated by eval.c. */
 #define _POSIX_C_SOURCE 200809L
 #include "cat/interp.h"
 

@@ -1,5 +1,5 @@
-/* model.c: the public sc_model, a parsed .cat model (see cat/cat.h), and the
- * bundled model each test runs under by default. */
+/* model.c: the public face of sc_model, a parsed .cat model (see
+ * cat/cat.h) with its bell file and limits. */
 #include "cat/cat.h"
 #include "util/error.h"
 #include "util/gcmem.h"
