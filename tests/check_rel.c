@@ -1,12 +1,16 @@
-/* check_rel.c: unit tests of the relation layer (lib/rel/rel.h) against answers
- * worked out by hand on small hand-made sets and relations. */
+/* check_rel.c: unit tests of the relation layer (lib/rel/) against answers
+ * worked out by hand on small hand-made sets and relations, and the
+ * counts of orders (OEIS). */
 #include "util/gcmem.h"
+#include "rel/order.h"
 #include "rel/rel.h"
 
 #include <check.h>
 
 #include "check_run.h"
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* A relation over n events from a list of pairs a0,b0,a1,b1,...,-1. */
 static sc_rel *rel_of(int n, const int *pairs) {
@@ -251,6 +255,43 @@ START_TEST(rel_order) {
 }
 END_TEST
 
+/* ---- Orders --------------------------------------------------------------------------- */
+
+/* The numbers of labelled partial orders (OEIS A001035) and of total
+ * orders; requiring every pair comparable leaves the total orders. */
+START_TEST(order_counts) {
+  static const int posets[] = {1, 1, 3, 19, 219, 4231};
+  static const int totals[] = {1, 1, 2, 6, 24, 120};
+  for (int k = 0; k <= 5; k++) {
+    ck_assert_int_eq(sc_orders_partial(k, NULL, 1000000)->n, posets[k]);
+    ck_assert_int_eq(sc_orders_total(k, 1000000)->n, totals[k]);
+    uint32_t all[SC_ORDER_MAX_ITEMS];
+    for (int i = 0; i < k; i++)
+      all[i] = ((UINT32_C(1) << k) - 1) & ~(UINT32_C(1) << i);
+    ck_assert_int_eq(sc_orders_partial(k, all, 1000000)->n, totals[k]);
+  }
+  ck_assert_ptr_null(sc_orders_partial(5, NULL, 4230));
+}
+END_TEST
+
+/* Every listed partial order is irreflexive and transitive, and no two
+ * are the same. */
+START_TEST(orders_are_partial_and_distinct) {
+  sc_order_list *l = sc_orders_partial(4, NULL, 1000000);
+  for (int o = 0; o < l->n; o++) {
+    const uint32_t *b = sc_order_at(l, o);
+    for (int i = 0; i < 4; i++) {
+      ck_assert(!(b[i] >> i & 1));
+      for (int j = 0; j < 4; j++)
+        if (b[i] >> j & 1)
+          ck_assert((b[j] & ~b[i]) == 0);
+    }
+    for (int p = 0; p < o; p++)
+      ck_assert(memcmp(b, sc_order_at(l, p), 4 * sizeof(uint32_t)) != 0);
+  }
+}
+END_TEST
+
 static Suite *rel_suite(void) {
   Suite *s = suite_create("rel");
   TCase *sets = tcase_create("sets");
@@ -269,6 +310,10 @@ static Suite *rel_suite(void) {
   tcase_add_test(rels, rel_cycles);
   tcase_add_test(rels, rel_order);
   suite_add_tcase(s, rels);
+  TCase *orders = tcase_create("orders");
+  tcase_add_test(orders, order_counts);
+  tcase_add_test(orders, orders_are_partial_and_distinct);
+  suite_add_tcase(s, orders);
   return s;
 }
 
