@@ -8,8 +8,11 @@
 
 # the sources, comments aside (a line that starts with / or *)
 calls=$(grep -nE '\b(exit|_Exit|_exit|abort|quick_exit|assert|printf|vprintf|puts|putchar|perror)[[:space:]]*\(|\b(stdout|stderr)\b' \
-          "$srcdir"/lib/*.c "$srcdir"/lib/*.h | grep -vE '^[^:]*:[0-9]+:[[:space:]]*(/\*|\*)')
+          "$srcdir"/lib/*/*.c "$srcdir"/lib/*/*.h | grep -vE '^[^:]*:[0-9]+:[[:space:]]*(/\*|\*)')
 if [ -z "$calls" ]; then ok; else fail "lib/ exits or prints:"; echo "$calls"; fi
+# the check above read the library's sources (not an empty list)
+n=$(ls "$srcdir"/lib/*/*.c | wc -l)
+if [ "$n" -ge 40 ]; then ok; else fail "only $n sources under $srcdir/lib/*/"; fi
 
 # the built library: its undefined symbols (the shared one, else the archive)
 lib=

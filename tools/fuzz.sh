@@ -9,7 +9,7 @@
 #   tools/fuzz.sh minimize NAME CRASH    minimise a crash input into
 #                                        tests/fuzz/regress/NAME/
 #
-# The library is compiled from lib/*.c with clang (-fsanitize=fuzzer-no-link,
+# The library is compiled from lib/*/*.c with clang (-fsanitize=fuzzer-no-link,
 # address,undefined) into fuzz-build/, apart from the autotools build, so that
 # fuzzing needs no reconfiguration.  CC picks the compiler (default: clang-14,
 # or clang).  The run keeps the inputs it finds in fuzz-build/corpus-NAME,
@@ -48,12 +48,13 @@ build() {
     local cc flags f o objs=() need
     cc=$(pick_cc)
     mkdir -p "$out/obj"
-    : >"$out/config.h"   # no Graphviz in fuzz builds: render.c reports it
+    : >"$out/config.h"   # no Graphviz in fuzz builds: report/render.c reports it
     flags=(-std=c11 -g -O1 -fno-omit-frame-pointer -Wall -Wextra
            -fsanitize=address,undefined -fno-sanitize-recover=all
            -I"$top/include" -I"$top/lib" -I"$out")
-    for f in "$top"/lib/*.c; do
-        o=$out/obj/$(basename "${f%.c}").o
+    for f in "$top"/lib/*/*.c; do
+        # lib/LAYER/NAME.c: two layers may have a file of one name (lex.c)
+        o=$out/obj/$(basename "$(dirname "$f")")_$(basename "${f%.c}").o
         objs+=("$o")
         [[ $o -nt $f && $o -nt $top/include/scopecat.h ]] && continue
         need=1
