@@ -226,4 +226,26 @@ has "$tmp/out" "  fr: b: R[y]=0 cg -> c: W[y]=1 cg; d: R[x]=0 cg -> a: W[x]=1 cg
 expect 0 "$scopecat" sim -json -nohash -show prop "$seeds/sb.litmus"
 has "$tmp/out" '"executions":[{"events":["W[x]=0","W[y]=0","a: W[x]=1 cg",'
 
+# -max-heap SIZE (K, M or G: binary multiples; 0: no cap), the common
+# option of every command that loads tests or models; -j's workers inherit it
+expect 0 "$scopecat" sim -nohash -max-heap 256M "$sb"
+has "$tmp/out" "Observation SB Sometimes"
+expect 0 "$scopecat" sim -nohash -j 2 -max-heap 1G "$mp" "$sb"
+has "$tmp/out" "Observation SB Sometimes"
+expect 0 "$scopecat" parse -max-heap 0 -summary "$mp"
+expect 2 "$scopecat" sim -max-heap 12X "$sb"
+has "$tmp/err" "scopecat sim: -max-heap expects a size in bytes (K, M or G: binary multiples), found '12X'"
+expect 2 "$scopecat" sim --max-heap -1 "$sb"
+has "$tmp/err" "scopecat sim: --max-heap expects a size in bytes"
+expect 2 "$scopecat" parse "$mp" -max-heap
+has "$tmp/err" "scopecat parse: -max-heap needs an argument"
+for c in compare gen fences "gpu gen"; do
+  expect 2 "$scopecat" $c -max-heap 1T "$mp"
+  has "$tmp/err" "scopecat ${c% gen}: -max-heap expects a size in bytes"
+done
+for c in sim compare gen fences gpu; do
+  expect 0 "$scopecat" $c -help
+  has "$tmp/out" "  -max-heap SIZE"
+done
+
 finish

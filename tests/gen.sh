@@ -245,4 +245,21 @@ has "$tmp/out" "family.sh: 305 tests in $tmp/h100"
 if diff -r -x README.md "$srcdir/ptx/families/h100" "$tmp/h100" >/dev/null; then ok
 else fail "ptx/families/h100 differs from what family.sh selects"; fi
 
+# without -edges, -size takes the dialect's bundled edges, as diy has a
+# default set of relaxations: asplos15.edges for GPU_PTX, modern.edges for
+# -dialect ptx; gen -help names the folder
+families="$srcdir/ptx/families"
+expect 0 "$scopecat" gen -size 4 -o "$tmp/default"
+has "$tmp/err" "756 tests from 27 edges, cycles up to 4"
+expect 0 "$scopecat" gen -size 4 -edges "$families/asplos15.edges" -o "$tmp/asplos15"
+if diff -r "$tmp/default" "$tmp/asplos15" >/dev/null; then ok
+else fail "gen -size 4 without -edges is not asplos15.edges"; fi
+expect 0 "$scopecat" gen -dialect ptx -size 4 -o "$tmp/default-ptx"
+expect 0 "$scopecat" gen -dialect ptx -size 4 -edges "$families/modern.edges" -o "$tmp/modern"
+if diff -r "$tmp/default-ptx" "$tmp/modern" >/dev/null; then ok
+else fail "gen -dialect ptx -size 4 without -edges is not modern.edges"; fi
+expect 0 "$scopecat" gen -help
+has "$tmp/out" "default: asplos15.edges,"
+expect 2 "$scopecat" gen -edges "$families/asplos15.edges"
+
 finish

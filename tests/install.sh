@@ -31,4 +31,17 @@ else
     fail "the installed allowed does not run"; cat "$tmp/out"
   fi
 fi
+# gen's default edges are installed, and the installed scopecat finds
+# them there (beside it: this install is staged in DESTDIR)
+instlib=$(dirname "$(find "$tmp/root" -name 'libscopecat.so*' | head -n 1)")
+bin=$(find "$tmp/root" -path '*/bin/scopecat' | head -n 1)
+fam=$(find "$tmp/root" -path '*/scopecat/families/asplos15.edges' | head -n 1)
+fam=$(cd "$(dirname "${fam:-/nonexistent/x}")" 2>/dev/null && pwd -P)
+if [ -n "$fam" ] && [ -f "$fam/modern.edges" ]; then ok; else fail "gen's edges not installed"; fi
+if LD_LIBRARY_PATH="$instlib" "$bin" gen -help >"$tmp/out" 2>&1 && grep -qF "$fam)" "$tmp/out"
+then ok; else fail "the installed scopecat does not take gen's edges from $fam"; cat "$tmp/out"; fi
+if LD_LIBRARY_PATH="$instlib" "$bin" gen -size 4 -o "$tmp/gen" 2>"$tmp/err" &&
+   "$builddir/tools/scopecat" gen -size 4 -edges "$srcdir/ptx/families/asplos15.edges" \
+     -o "$tmp/gen-src" 2>>"$tmp/err" && diff -r "$tmp/gen" "$tmp/gen-src" >/dev/null
+then ok; else fail "the installed gen -size 4 is not asplos15.edges"; cat "$tmp/err"; fi
 finish

@@ -1,7 +1,9 @@
-/* cli.h: what the scopecat subcommands share: the list of test files named
- * on the command line (directories searched for *.litmus) and the exit
- * statuses.  The CLI is a thin layer: it reads arguments, calls
- * libscopecat, prints. */
+/* cli.h: the helpers every scopecat command shares (cli.c): exit
+ * statuses, the files named on the command line, lists, strings, this
+ * program's path, and the shell runner (cli_run.c). */
+
+/* They call nothing of the commands: the CLI is a thin layer that reads
+ * arguments, calls libscopecat, prints. */
 #ifndef SC_CLI_H
 #define SC_CLI_H
 
@@ -22,8 +24,25 @@ bool cli_collect(file_list *files, const char *arg);
 /* The same for logs: a directory gives its *.txt and *.log files. */
 bool cli_collect_logs(file_list *files, const char *arg);
 
-/* Whether argv[i] is the option `name` (accepting one or two dashes). */
+/* A growing list of strings (GC-owned). */
+typedef struct cli_list {
+  const char **items;
+  int n;
+} cli_list;
+void cli_push(cli_list *list, const char *s);
+
+/* Whether `arg` is the option `name` (accepting one or two dashes). */
 bool cli_is_option(const char *arg, const char *name);
+
+/* printf into a new GC-owned string. */
+char *cli_format(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+
+/* The whole file `path` (sc_read_file), NULL when it cannot be read. */
+char *cli_read_file(const char *path);
+
+/* The path of this very program (/proc/self/exe), NULL when unknown. */
+const char *cli_self_exe(void);
 
 /* Run `cmd` with /bin/sh, its standard output to `out` (dropped when
  * NULL); its exit status, -1 when it did not exit, or CLI_RUN_TIMED_OUT
@@ -33,16 +52,5 @@ int cli_run(const char *cmd, FILE *out, double limit);
 /* The same, the output returned as a GC-owned string (NULL when it could
  * not be captured), the status in *status. */
 char *cli_run_capture(const char *cmd, double limit, int *status);
-
-/* printf into a new GC-owned string. */
-char *cli_format(const char *fmt, ...)
-    __attribute__((format(printf, 1, 2)));
-
-int cmd_parse(int argc, char **argv);
-int cmd_sim(int argc, char **argv);
-int cmd_compare(int argc, char **argv);
-int cmd_gpu(int argc, char **argv);
-int cmd_gen(int argc, char **argv);
-int cmd_fences(int argc, char **argv);
 
 #endif

@@ -4,6 +4,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
+#include "scopecat.h"
+
 #include <errno.h>
 #include <gc/gc.h>
 #include <poll.h>
@@ -12,14 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
-
-static double seconds_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /* With `limit` > 0, a command still running after `limit` seconds is
  * killed with its whole process group: a kernel that spins forever keeps
@@ -47,13 +42,13 @@ int cli_run(const char *cmd, FILE *out, double limit) {
   }
   setpgid(pid, pid);
   close(fd[1]);
-  double deadline = limit > 0 ? seconds_now() + limit : 0;
+  double deadline = limit > 0 ? sc_seconds() + limit : 0;
   bool killed = false;
   for (;;) {
     struct pollfd pf = {fd[0], POLLIN, 0};
     int wait_ms = 250;
     if (deadline > 0) {
-      double left = deadline - seconds_now();
+      double left = deadline - sc_seconds();
       if (left <= 0) {
         kill(-pid, SIGKILL);
         killed = true;

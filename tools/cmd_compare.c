@@ -1,10 +1,12 @@
 /* cmd_compare.c: `scopecat compare`: do the models account for what the
- * hardware showed?  Reads histogram logs, finds each log's test, runs the
- * models (or reads their herd7 logs) and prints a table per model, with an
- * exit status for CI.  The reading, matching and classifying are the
- * library's (sc_hist_*, sc_compare_*); this file only wires them up. */
+ * hardware showed?  A table per model, sound or UNSOUND per test, and an
+ * exit status for CI. */
+
+/* It reads histogram logs, finds each log's test, runs the models (or
+ * reads their herd7 logs) and prints; the reading, matching and
+ * classifying are the library's (sc_hist_*, sc_compare_*). */
 #define _XOPEN_SOURCE 700
-#include "cli.h"
+#include "cli_opts.h"
 #include "models.h"
 
 #include "scopecat.h"
@@ -12,6 +14,7 @@
 #include <errno.h>
 #include <gc/gc.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,11 +26,10 @@
 enum { EXIT_UNSOUND = 3 };
 
 typedef struct compare_cli {
-  const char **models;   /* -model, in order; none: each test's default */
-  int nmodels;
-  model_dirs dirs;       /* -I, then the bundled model folders */
-  const char **verdicts; /* -verdicts LOG */
-  int nverdicts;
+  cli_list models;       /* -model, in order; none: each test's default */
+  cli_list user_dirs;    /* -I */
+  model_dirs dirs;       /* the -I folders, then the bundled ones */
+  cli_list verdicts;     /* -verdicts LOG */
   file_list tests;       /* -tests: candidate litmus files */
   file_list logs;        /* the histogram logs */
   const char *html;      /* -html FILE */
@@ -47,70 +49,45 @@ static void compare_usage(FILE *out) {
           "                     running it (repeat for several)\n"
           "  -html FILE         also write a self-contained HTML report\n"
           "  -detail            list every outcome of every test\n"
-          "  -timeout S         give up a test after S seconds\n"
+          "  -timeout S         give up a test after S seconds\n");
+  cli_common_usage(out, 21);
+  fprintf(out,
           "exit status: 0 every test sound, 3 some test UNSOUND, 1 something\n"
           "could not be read, found or run (whatever the rest found), 2 bad\n"
           "usage\n");
 }
 
-static void push(const char ***list, int *n, const char *s) {
-  *list = GC_REALLOC(*list, sizeof(char *) * (size_t)(*n + 1));
-  (*list)[(*n)++] = s;
-}
+#define AT(field) .offset = offsetof(compare_cli, field)
+static const cli_opt compare_opts[] = {
+    {.name = "model", .kind = CLI_LIST, AT(models)},
+    {.name = "cat", .kind = CLI_LIST, AT(models)},
+    {.name = "I", .kind = CLI_LIST, AT(user_dirs)},
+    {.name = "tests", .kind = CLI_TESTS, AT(tests)},
+    {.name = "verdicts", .kind = CLI_LIST, AT(verdicts)},
+    {.name = "html", .kind = CLI_STRING, AT(html)},
+    {.name = "detail", .kind = CLI_BITS, AT(flags), .bits = SC_REPORT_DETAIL},
+    {.name = "timeout", .kind = CLI_SECONDS, AT(opts.timeout),
+     .bad = "-timeout expects seconds, found '%v'"},
+    {0}};
 
-static bool want_arg(int argc, char **argv, int i) {
-  if (i + 1 < argc)
-    return true;
-  fprintf(stderr, "scopecat compare: %s needs an argument\n", argv[i]);
-  return false;
-}
+static const cli_command compare_command = {
+    "compare", compare_opts, {.kind = CLI_LOGS, AT(logs)}, compare_usage,
+    false};
 
 /* Returns -1 to go on, else the exit status. */
 static int parse_options(compare_cli *c, int argc, char **argv) {
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (cli_is_option(a, "model") || cli_is_option(a, "cat")) {
-      if (!want_arg(argc, argv, i)) return EXIT_USAGE;
-      push(&c->models, &c->nmodels, argv[++i]);
-    } else if (cli_is_option(a, "I")) {
-      if (!want_arg(argc, argv, i)) return EXIT_USAGE;
-      models_add_dir(&c->dirs, argv[++i]);
-    } else if (cli_is_option(a, "tests")) {
-      if (!want_arg(argc, argv, i)) return EXIT_USAGE;
-      c->failed += !cli_collect(&c->tests, argv[++i]);
-    } else if (cli_is_option(a, "verdicts")) {
-      if (!want_arg(argc, argv, i)) return EXIT_USAGE;
-      push(&c->verdicts, &c->nverdicts, argv[++i]);
-    } else if (cli_is_option(a, "html")) {
-      if (!want_arg(argc, argv, i)) return EXIT_USAGE;
-      c->html = argv[++i];
-    } else if (cli_is_option(a, "detail")) {
-      c->flags |= SC_REPORT_DETAIL;
-    } else if (cli_is_option(a, "timeout")) {
-      char *end;
-      if (!want_arg(argc, argv, i)) return EXIT_USAGE;
-      c->opts.timeout = strtod(argv[++i], &end);
-      if (*end || c->opts.timeout < 0) {
-        fprintf(stderr, "scopecat compare: -timeout expects seconds, found "
-                        "'%s'\n", argv[i]);
-        return EXIT_USAGE;
-      }
-    } else if (cli_is_option(a, "help") || cli_is_option(a, "h")) {
-      compare_usage(stdout);
-      return EXIT_ALL_RAN;
-    } else if (a[0] == '-' && a[1]) {
-      fprintf(stderr, "scopecat compare: unknown option '%s'\n", a);
-      compare_usage(stderr);
-      return EXIT_USAGE;
-    } else {
-      c->failed += !cli_collect_logs(&c->logs, a);
-    }
-  }
+  int missing;
+  int rc = cli_parse(&compare_command, c, argc, argv, &missing);
+  if (rc != CLI_GO_ON)
+    return rc;
+  c->failed += missing; /* logs or -tests */
   if (c->logs.n == 0 && c->failed == 0) {
     compare_usage(stderr);
     return EXIT_USAGE;
   }
   c->opts.unroll = -1;
+  for (int i = 0; i < c->user_dirs.n; i++)
+    models_add_dir(&c->dirs, c->user_dirs.items[i]);
   models_add_bundled(&c->dirs);
   return -1;
 }
@@ -276,14 +253,14 @@ int cmd_compare(int argc, char **argv) {
   int ncands;
   const sc_test **cands = load_candidates(&c, &ncands);
   /* a model runs on the tests themselves; a herd7 log needs only names */
-  bool run_models = c.nmodels > 0 || c.nverdicts == 0;
+  bool run_models = c.models.n > 0 || c.verdicts.n == 0;
   sc_compare *cmp = sc_compare_new();
   for (int i = 0; i < c.logs.n; i++)
     add_log(&c, cmp, c.logs.paths[i], cands, ncands, run_models);
-  for (int i = 0; run_models && i < (c.nmodels ? c.nmodels : 1); i++)
-    run_model(&c, cmp, c.nmodels ? c.models[i] : NULL);
-  for (int i = 0; i < c.nverdicts; i++)
-    read_verdicts(&c, cmp, c.verdicts[i]);
+  for (int i = 0; run_models && i < (c.models.n ? c.models.n : 1); i++)
+    run_model(&c, cmp, c.models.n ? c.models.items[i] : NULL);
+  for (int i = 0; i < c.verdicts.n; i++)
+    read_verdicts(&c, cmp, c.verdicts.items[i]);
   for (int m = 0; m < sc_compare_model_count(cmp); m++)
     printf("%s%s", m ? "\n" : "", sc_compare_table(cmp, m, c.flags));
   if (c.html && !write_html(c.html, cmp))

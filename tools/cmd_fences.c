@@ -2,12 +2,14 @@
  * allows, the minimal fence insertions that forbid it, cheapest first,
  * and (-o) the patched tests. */
 #define _POSIX_C_SOURCE 200809L
-#include "cli.h"
+#include "cli_opts.h"
 #include "models.h"
 
 #include "scopecat.h"
 
 #include <gc/gc.h>
+#include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,11 +42,13 @@ static void fences_usage(FILE *out) {
           "                prints a litmus7 or herd7 log (SCOPECAT_N in its\n"
           "                environment gives the instances), e.g. -oracle\n"
           "                'scopecat -model sc.cat'\n");
+  cli_common_usage(out, 16);
 }
 
 typedef struct fences_cli {
   const char *model;
-  model_dirs models;
+  cli_list dirs;          /* -I */
+  model_dirs models;      /* the -I folders, then the bundled ones */
   sc_fence_options opts;
   const char *outdir;
   bool reduce;            /* -reduce: Alg. 1 with the model as the check */
@@ -54,65 +58,32 @@ typedef struct fences_cli {
   file_list files;
 } fences_cli;
 
-static bool want_arg(int argc, char **argv, int i) {
-  if (i + 1 < argc)
-    return true;
-  fprintf(stderr, "scopecat fences: %s needs an argument\n", argv[i]);
-  return false;
-}
+#define AT(field) .offset = offsetof(fences_cli, field)
+static const cli_opt fences_opts[] = {
+    {.name = "model", .kind = CLI_STRING, AT(model)},
+    {.name = "cat", .kind = CLI_STRING, AT(model)},
+    {.name = "I", .kind = CLI_LIST, AT(dirs)},
+    {.name = "ptx", .kind = CLI_SET, AT(opts.ptx_fences), .lo = 1},
+    {.name = "max", .kind = CLI_INT, AT(opts.max_fences), .lo = 1,
+     .hi = INT_MAX, .bad = "-max expects a positive integer"},
+    {.name = "o", .kind = CLI_STRING, AT(outdir)},
+    {.name = "reduce", .kind = CLI_FLAG, AT(reduce)},
+    {.name = "gpu", .kind = CLI_FLAG, AT(gpu)},
+    {.name = "gpu-options", .kind = CLI_STRING, AT(gpu_options)},
+    {.name = "oracle", .kind = CLI_STRING, AT(oracle)},
+    {.name = "n", .kind = CLI_LONG, AT(n), .lo = 1, .hi = LONG_MAX,
+     .bad = "-n expects a positive integer"},
+    {0}};
+
+static const cli_command fences_command = {
+    "fences", fences_opts, {.kind = CLI_TESTS, AT(files)}, fences_usage, true};
 
 /* Returns -1 on success, else the exit status. */
 static int parse_options(fences_cli *c, int argc, char **argv) {
-  int missing = 0;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (cli_is_option(a, "help") || cli_is_option(a, "h")) {
-      fences_usage(stdout);
-      return EXIT_ALL_RAN;
-    } else if (cli_is_option(a, "model") || cli_is_option(a, "cat")) {
-      if (!want_arg(argc, argv, i)) return EXIT_USAGE;
-      c->model = argv[++i];
-    } else if (cli_is_option(a, "I")) {
-      if (!want_arg(argc, argv, i)) return EXIT_USAGE;
-      models_add_dir(&c->models, argv[++i]);
-    } else if (cli_is_option(a, "ptx")) {
-      c->opts.ptx_fences = 1;
-    } else if (cli_is_option(a, "max")) {
-      if (!want_arg(argc, argv, i)) return EXIT_USAGE;
-      c->opts.max_fences = atoi(argv[++i]);
-      if (c->opts.max_fences < 1) {
-        fprintf(stderr, "scopecat fences: -max expects a positive integer\n");
-        return EXIT_USAGE;
-      }
-    } else if (cli_is_option(a, "o")) {
-      if (!want_arg(argc, argv, i)) return EXIT_USAGE;
-      c->outdir = argv[++i];
-    } else if (cli_is_option(a, "reduce")) {
-      c->reduce = true;
-    } else if (cli_is_option(a, "gpu")) {
-      c->gpu = true;
-    } else if (cli_is_option(a, "gpu-options")) {
-      if (!want_arg(argc, argv, i)) return EXIT_USAGE;
-      c->gpu_options = argv[++i];
-    } else if (cli_is_option(a, "oracle")) {
-      if (!want_arg(argc, argv, i)) return EXIT_USAGE;
-      c->oracle = argv[++i];
-    } else if (cli_is_option(a, "n")) {
-      if (!want_arg(argc, argv, i)) return EXIT_USAGE;
-      char *end;
-      c->n = strtol(argv[++i], &end, 10);
-      if (*end || c->n < 1) {
-        fprintf(stderr, "scopecat fences: -n expects a positive integer\n");
-        return EXIT_USAGE;
-      }
-    } else if (a[0] == '-') {
-      fprintf(stderr, "scopecat fences: unknown option '%s'\n", a);
-      fences_usage(stderr);
-      return EXIT_USAGE;
-    } else if (!cli_collect(&c->files, a)) {
-      missing++;
-    }
-  }
+  int missing;
+  int rc = cli_parse(&fences_command, c, argc, argv, &missing);
+  if (rc != CLI_GO_ON)
+    return rc;
   if ((c->oracle || c->gpu_options) && !c->gpu) {
     fprintf(stderr, "scopecat fences: -oracle and -gpu-options go with "
                     "-gpu\n");
@@ -127,6 +98,8 @@ static int parse_options(fences_cli *c, int argc, char **argv) {
     fences_usage(stderr);
     return EXIT_USAGE;
   }
+  for (int i = 0; i < c->dirs.n; i++)
+    models_add_dir(&c->models, c->dirs.items[i]);
   models_add_bundled(&c->models);
   return missing ? EXIT_SOME_FAILED : -1;
 }
@@ -200,16 +173,6 @@ static const char *shell_quote(const char *s) {
   return out;
 }
 
-/* This very binary, to run `gpu run` with. */
-static const char *self_exe(void) {
-  char exe[4096];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n <= 0)
-    return "scopecat";
-  exe[n] = '\0';
-  return GC_STRDUP(exe);
-}
-
 typedef struct oracle {
   const fences_cli *c;
   const char *dir; /* the patched tests go there */
@@ -220,7 +183,9 @@ static const char *oracle_command(const oracle *o, const char *path, long n) {
   const fences_cli *c = o->c;
   if (c->oracle)
     return cli_format("%s %s", c->oracle, shell_quote(path));
-  return cli_format("%s gpu run %s -n %ld %s", shell_quote(self_exe()),
+  const char *exe = cli_self_exe();
+  return cli_format("%s gpu run %s -n %ld %s",
+                    shell_quote(exe ? exe : "scopecat"),
                  c->gpu_options ? c->gpu_options : "", n, shell_quote(path));
 }
 

@@ -1,11 +1,13 @@
-/* cmd_parse.c: `scopecat parse`: parse tests and print them back in
- * canonical GPU_PTX form, or a one-line summary each (-summary), or check
- * that the canonical form parses back to an equal test (-check).  A test
- * that fails to parse is reported and the others still run. */
-#include "cli.h"
+/* cmd_parse.c: `scopecat parse`: tests printed back in canonical GPU_PTX
+ * form, or a one-line summary each (-summary), or checked to parse back
+ * equal (-check). */
+
+/* A test that fails to parse is reported and the others still run. */
+#include "cli_opts.h"
 
 #include "scopecat.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -28,36 +30,35 @@ static int round_trip_holds(const char *path, const sc_test *t) {
   return 1;
 }
 
+typedef struct parse_cli {
+  int mode;              /* -summary, -check: a show_mode */
+  sc_select *sel;        /* -select */
+  file_list files;
+} parse_cli;
+
+#define AT(field) .offset = offsetof(parse_cli, field)
+static const cli_opt parse_opts[] = {
+    {.name = "summary", .kind = CLI_SET, AT(mode), .lo = SHOW_SUMMARY},
+    {.name = "check", .kind = CLI_SET, AT(mode), .lo = SHOW_CHECK},
+    {.name = "select", .kind = CLI_SELECT, AT(sel), .bad = "%w",
+     .missing = "-select needs a pattern"},
+    {0}};
+
+static const cli_command parse_command = {
+    "parse", parse_opts, {.kind = CLI_TESTS, AT(files)}, NULL, false};
+
 int cmd_parse(int argc, char **argv) {
-  show_mode mode = SHOW_CANONICAL;
-  sc_select *sel = NULL;
-  file_list files = {0};
-  int missing = 0;
-  for (int i = 1; i < argc; i++) {
-    if (cli_is_option(argv[i], "summary")) {
-      mode = SHOW_SUMMARY;
-    } else if (cli_is_option(argv[i], "check")) {
-      mode = SHOW_CHECK;
-    } else if (cli_is_option(argv[i], "select")) {
-      sc_error *err;
-      if (i + 1 == argc) {
-        fprintf(stderr, "scopecat parse: -select needs a pattern\n");
-        return EXIT_USAGE;
-      }
-      if (sc_select_compile(argv[++i], &sel, &err) != SC_OK) {
-        fprintf(stderr, "scopecat parse: %s\n", sc_error_message(err));
-        return EXIT_USAGE;
-      }
-    } else if (argv[i][0] == '-' && argv[i][1]) {
-      fprintf(stderr, "scopecat parse: unknown option '%s'\n", argv[i]);
-      return EXIT_USAGE;
-    } else if (!cli_collect(&files, argv[i])) {
-      missing++; /* reported; the other files still run */
-    }
-  }
+  parse_cli c = {SHOW_CANONICAL, NULL, {0}};
+  int missing;
+  int rc = cli_parse(&parse_command, &c, argc, argv, &missing);
+  if (rc != CLI_GO_ON)
+    return rc;
+  show_mode mode = (show_mode)c.mode;
+  sc_select *sel = c.sel;
+  file_list files = c.files;
   if (files.n == 0 && missing == 0) {
     fprintf(stderr, "usage: scopecat parse [-summary|-check] [-select REGEX] "
-                    "FILE|DIR...\n");
+                    "[-max-heap SIZE] FILE|DIR...\n");
     return EXIT_USAGE;
   }
   int failed = missing, checked = 0;

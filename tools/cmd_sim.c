@@ -1,17 +1,20 @@
 /* cmd_sim.c: `scopecat sim` (also plain `scopecat FILE...`): which final
- * states does the model allow?  Prints herd7's block per test, in the
- * order the tests were named, whatever -j runs them in.  A test that fails
- * to parse or to evaluate is reported (file:line:col on stderr) and the
- * others still run. */
+ * states does the model allow?  herd7's block per test, in the order the
+ * tests were named, whatever -j runs them in. */
+
+/* A test that fails to parse or to evaluate is reported (file:line:col on
+ * stderr) and the others still run. */
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
-#include "cli.h"
+#include "cli_opts.h"
 #include "models.h"
 
 #include "scopecat.h"
 
 #include <errno.h>
 #include <gc/gc.h>
+#include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,11 +27,13 @@
 typedef struct sim_cli {
   const char *model_path; /* -model, NULL: the dialect's default */
   const char *bell;       /* -bell: a bell file run before the model */
-  model_dirs models;      /* -I, then the bundled model folders */
-  const char **skip;      /* -skipcheck */
-  const char **variants;  /* -variant */
-  int nvariants;
-  int nskip;
+  cli_list dirs;          /* -I */
+  model_dirs models;      /* the -I folders, then the bundled ones */
+  cli_list skip;          /* -skipcheck */
+  cli_list variants;      /* -variant */
+  int through;            /* -through: an index of through_words */
+  int show;               /* -show: an index of show_words, an sc_show */
+  int graph;              /* -graph: an index of graph_words, -1: none */
   sc_sim_options opts;
   sc_parse_limits limits; /* -max-threads, -max-events, -max-file-size */
   sc_model_limits model_limits; /* -max-depth, -max-forks, -max-iterations,
@@ -37,7 +42,7 @@ typedef struct sim_cli {
   bool json;              /* -json: one JSON object per test */
   sc_select *sel;
   const char *outdir;     /* -o: where -show writes DOT files */
-  const char *graph;      /* -graph svg|png: also render them */
+  const char *graph_format; /* -graph svg|png: also render them */
   int jobs;
   bool progress;          /* stderr is a terminal */
   file_list files;
@@ -85,202 +90,84 @@ static void sim_usage(FILE *out) {
           "  -graph svg|png     also render each to DIR/NAME-K.svg|png\n"
           "  -json              one JSON object per test instead of herd's "
           "block\n"
-          "  -nohash            no Hash= lines\n"
-
-          "  -version           print the version\n");
+          "  -nohash            no Hash= lines\n");
+  cli_common_usage(out, 21);
+  fprintf(out, "  -version           print the version\n");
 }
 
-static void push(const char ***list, int *n, const char *s) {
-  *list = GC_REALLOC(*list, sizeof(char *) * (size_t)(*n + 1));
-  (*list)[(*n)++] = s;
-}
+static const char *const through_words[] = {"none", "invalid", "all", NULL};
+static const char *const show_words[] = {"none", "prop", "neg", "cond", "all",
+                                         NULL};
+static const char *const graph_words[] = {"svg", "png", NULL};
 
-static bool want_arg(int argc, char **argv, int i) {
-  if (i + 1 < argc)
-    return true;
-  fprintf(stderr, "scopecat sim: %s needs an argument\n", argv[i]);
-  return false;
-}
+#define AT(field) .offset = offsetof(sim_cli, field)
+#define COUNT "%o expects a non-negative integer, found '%v'"
+#define LIMIT(name_, kind_, field, most)                                      \
+  {.name = name_, .kind = kind_, AT(field), .lo = 1, .hi = most,              \
+   .bad = COUNT, .range = "%o expects a number from %l to %h, found '%v'"}
+#define POSITIVE "\n-j expects a positive number"
 
-static bool parse_count(const char *opt, const char *s, long *out) {
-  char *end;
-  errno = 0;
-  long v = strtol(s, &end, 10);
-  if (errno || *end || v < 0) {
-    fprintf(stderr, "scopecat sim: %s expects a non-negative integer, found "
-                    "'%s'\n", opt, s);
-    return false;
-  }
-  *out = v;
-  return true;
-}
+static const cli_opt sim_opts[] = {
+    {.name = "model", .kind = CLI_STRING, AT(model_path)},
+    {.name = "cat", .kind = CLI_STRING, AT(model_path)},
+    {.name = "bell", .kind = CLI_STRING, AT(bell)},
+    {.name = "I", .kind = CLI_LIST, AT(dirs)},
+    {.name = "skipcheck", .kind = CLI_NAMES, AT(skip)},
+    {.name = "variant", .kind = CLI_NAMES, AT(variants)},
+    {.name = "through", .kind = CLI_CHOICE, AT(through),
+     .choices = through_words,
+     .bad = "-through expects none, invalid or all, found '%v'"},
+    {.name = "select", .kind = CLI_SELECT, AT(sel), .bad = "%w"},
+    {.name = "j", .kind = CLI_INT, AT(jobs), .lo = 1, .hi = INT_MAX,
+     .bad = COUNT POSITIVE, .range = "-j expects a positive number",
+     .missing = "%o needs an argument" POSITIVE},
+    {.name = "timeout", .kind = CLI_SECONDS, AT(opts.timeout),
+     .bad = "-timeout expects seconds, found '%v'"},
+    {.name = "max-executions", .kind = CLI_LONG, AT(opts.max_executions),
+     .lo = 0, .hi = LONG_MAX, .bad = COUNT},
+    LIMIT("max-threads", CLI_INT, limits.max_threads, 1L << 20),
+    LIMIT("max-events", CLI_INT, limits.max_events, 1L << 20),
+    LIMIT("max-file-size", CLI_SIZE, limits.max_file_bytes, 1L << 40),
+    LIMIT("max-depth", CLI_INT, model_limits.max_depth, 10000),
+    LIMIT("max-iterations", CLI_INT, model_limits.max_iterations, 1L << 30),
+    LIMIT("max-forks", CLI_INT, model_limits.max_forks, 1000),
+    {.name = "unroll", .kind = CLI_INT, AT(opts.unroll), .lo = 0,
+     .hi = INT_MAX, .bad = COUNT},
+    {.name = "show", .kind = CLI_CHOICE, AT(show), .choices = show_words,
+     .bad = "-show expects prop, neg, cond, all or none, found '%v'"},
+    {.name = "graph", .kind = CLI_CHOICE, AT(graph), .choices = graph_words,
+     .bad = "-graph expects svg or png, found '%v'"},
+    {.name = "o", .kind = CLI_STRING, AT(outdir)},
+    {.name = "json", .kind = CLI_FLAG, AT(json)},
+    {.name = "nohash", .kind = CLI_BITS, AT(log_flags), .bits = SC_LOG_NOHASH},
+    /* every candidate evaluated, no branch cut early: the same figures,
+     * more slowly; for checking the cuts */
+    {.name = "noprune", .kind = CLI_SET, AT(opts.noprune), .lo = 1},
+    {.name = "version", .kind = CLI_VERSION},
+    {0}};
 
-/* The limits given as -max-NAME N other than -max-executions: where each
- * goes, and the most it may be. */
-typedef struct limit_option {
-  const char *name;
-  long most;
-} limit_option;
+static const cli_command sim_command = {
+    "sim", sim_opts, {.kind = CLI_TESTS, AT(files)}, sim_usage, false};
 
-static const limit_option limit_options[] = {
-    {"max-threads", 1L << 20},    {"max-events", 1L << 20},
-    {"max-file-size", 1L << 40},  {"max-depth", 10000},
-    {"max-iterations", 1L << 30}, {"max-forks", 1000},
-};
-#define NLIMITS (int)(sizeof limit_options / sizeof limit_options[0])
-
-static bool is_limit_option(const char *a) {
-  for (int k = 0; k < NLIMITS; k++)
-    if (cli_is_option(a, limit_options[k].name))
-      return true;
-  return false;
-}
-
-static bool set_limit(sim_cli *c, const char *opt, const char *arg) {
-  int k = 0;
-  long v;
-  while (!cli_is_option(opt, limit_options[k].name))
-    k++;
-  if (!parse_count(opt, arg, &v))
-    return false;
-  if (v < 1 || v > limit_options[k].most) {
-    fprintf(stderr, "scopecat sim: %s expects a number from 1 to %ld, found "
-                    "'%s'\n", opt, limit_options[k].most, arg);
-    return false;
-  }
-  switch (k) {
-  case 0: c->limits.max_threads = (int)v; break;
-  case 1: c->limits.max_events = (int)v; break;
-  case 2: c->limits.max_file_bytes = (size_t)v; break;
-  case 3: c->model_limits.max_depth = (int)v; break;
-  case 4: c->model_limits.max_iterations = (int)v; break;
-  default: c->model_limits.max_forks = (int)v; break;
-  }
-  return true;
-}
-
-/* Returns -1 on success, else the exit status. */
+/* Returns -1 on success, -2 when some file named was missing, else the
+ * exit status. */
 static int parse_options(sim_cli *c, int argc, char **argv) {
   c->opts.unroll = -1;
   c->jobs = 1;
-  int missing = 0;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    long v;
-    if (cli_is_option(a, "model") || cli_is_option(a, "cat")) {
-      if (!want_arg(argc, argv, i)) return EXIT_USAGE;
-      c->model_path = argv[++i];
-    } else if (cli_is_option(a, "bell")) {
-      if (!want_arg(argc, argv, i)) return EXIT_USAGE;
-      c->bell = argv[++i];
-    } else if (cli_is_option(a, "I")) {
-      if (!want_arg(argc, argv, i)) return EXIT_USAGE;
-      models_add_dir(&c->models, argv[++i]);
-    } else if (cli_is_option(a, "skipcheck")) {
-      if (!want_arg(argc, argv, i)) return EXIT_USAGE;
-      char *names = GC_STRDUP(argv[++i]), *save = NULL;
-      for (char *n = strtok_r(names, ",", &save); n; n = strtok_r(NULL, ",", &save))
-        push(&c->skip, &c->nskip, n);
-    } else if (cli_is_option(a, "variant")) {
-      if (!want_arg(argc, argv, i)) return EXIT_USAGE;
-      char *names = GC_STRDUP(argv[++i]), *save = NULL;
-      for (char *n = strtok_r(names, ",", &save); n; n = strtok_r(NULL, ",", &save))
-        push(&c->variants, &c->nvariants, n);
-    } else if (cli_is_option(a, "through")) {
-      if (!want_arg(argc, argv, i)) return EXIT_USAGE;
-      const char *w = argv[++i];
-      if (strcmp(w, "none") && strcmp(w, "invalid") && strcmp(w, "all")) {
-        fprintf(stderr, "scopecat sim: -through expects none, invalid or all, "
-                        "found '%s'\n", w);
-        return EXIT_USAGE;
-      }
-      c->opts.through = strcmp(w, "none") != 0;
-    } else if (cli_is_option(a, "select")) {
-      sc_error *err;
-      if (!want_arg(argc, argv, i)) return EXIT_USAGE;
-      if (sc_select_compile(argv[++i], &c->sel, &err) != SC_OK) {
-        fprintf(stderr, "scopecat sim: %s\n", sc_error_message(err));
-        return EXIT_USAGE;
-      }
-    } else if (cli_is_option(a, "j")) {
-      if (!want_arg(argc, argv, i) || !parse_count(a, argv[++i], &v) || v < 1) {
-        fprintf(stderr, "scopecat sim: -j expects a positive number\n");
-        return EXIT_USAGE;
-      }
-      c->jobs = (int)v;
-    } else if (cli_is_option(a, "timeout")) {
-      char *end;
-      if (!want_arg(argc, argv, i)) return EXIT_USAGE;
-      c->opts.timeout = strtod(argv[++i], &end);
-      if (*end || c->opts.timeout < 0) {
-        fprintf(stderr, "scopecat sim: -timeout expects seconds, found '%s'\n",
-                argv[i]);
-        return EXIT_USAGE;
-      }
-    } else if (cli_is_option(a, "max-executions")) {
-      if (!want_arg(argc, argv, i) || !parse_count(a, argv[++i], &v))
-        return EXIT_USAGE;
-      c->opts.max_executions = v;
-    } else if (is_limit_option(a)) {
-      if (!want_arg(argc, argv, i) || !set_limit(c, a, argv[++i]))
-        return EXIT_USAGE;
-    } else if (cli_is_option(a, "unroll")) {
-      if (!want_arg(argc, argv, i) || !parse_count(a, argv[++i], &v))
-        return EXIT_USAGE;
-      c->opts.unroll = (int)v;
-    } else if (cli_is_option(a, "show")) {
-      static const char *const words[] = {"none", "prop", "neg", "cond", "all"};
-      if (!want_arg(argc, argv, i)) return EXIT_USAGE;
-      const char *w = argv[++i];
-      int k = 0;
-      while (k < 5 && strcmp(words[k], w) != 0)
-        k++;
-      if (k == 5) {
-        fprintf(stderr, "scopecat sim: -show expects prop, neg, cond, all or "
-                        "none, found '%s'\n", w);
-        return EXIT_USAGE;
-      }
-      c->opts.show = (sc_show)k;
-    } else if (cli_is_option(a, "graph")) {
-      if (!want_arg(argc, argv, i)) return EXIT_USAGE;
-      c->graph = argv[++i];
-      if (strcmp(c->graph, "svg") != 0 && strcmp(c->graph, "png") != 0) {
-        fprintf(stderr, "scopecat sim: -graph expects svg or png, found '%s'\n",
-                c->graph);
-        return EXIT_USAGE;
-      }
-    } else if (cli_is_option(a, "o")) {
-      if (!want_arg(argc, argv, i)) return EXIT_USAGE;
-      c->outdir = argv[++i];
-    } else if (cli_is_option(a, "json")) {
-      c->json = true;
-    } else if (cli_is_option(a, "nohash")) {
-      c->log_flags |= SC_LOG_NOHASH;
-    } else if (cli_is_option(a, "noprune")) {
-      /* every candidate evaluated, no branch cut early: the same figures,
-       * more slowly; for checking the cuts */
-      c->opts.noprune = 1;
-
-    } else if (cli_is_option(a, "help") || cli_is_option(a, "h")) {
-      sim_usage(stdout);
-      return EXIT_ALL_RAN;
-    } else if (cli_is_option(a, "version")) {
-      printf("scopecat %s\n", sc_version());
-      return EXIT_ALL_RAN;
-    } else if (a[0] == '-' && a[1]) {
-      fprintf(stderr, "scopecat sim: unknown option '%s'\n", a);
-      sim_usage(stderr);
-      return EXIT_USAGE;
-    } else if (!cli_collect(&c->files, a)) {
-      missing++;
-    }
-  }
+  c->graph = -1;
+  int missing;
+  int rc = cli_parse(&sim_command, c, argc, argv, &missing);
+  if (rc != CLI_GO_ON)
+    return rc;
   if (c->files.n == 0 && missing == 0) {
     sim_usage(stderr);
     return EXIT_USAGE;
   }
+  c->opts.through = c->through != 0;
+  c->opts.show = (sc_show)c->show;
+  c->graph_format = c->graph >= 0 ? graph_words[c->graph] : NULL;
   if ((c->opts.show != SC_SHOW_NONE && !c->json && !c->outdir) ||
-      (c->graph && !c->outdir)) {
+      (c->graph_format && !c->outdir)) {
     fprintf(stderr, "scopecat sim: -show and -graph need -o DIR to write the "
                     "drawings to (or -json to print the executions)\n");
     return EXIT_USAGE;
@@ -288,57 +175,25 @@ static int parse_options(sim_cli *c, int argc, char **argv) {
   if (c->outdir && c->opts.show == SC_SHOW_NONE)
     c->opts.show = SC_SHOW_PROP; /* -o alone draws the witnesses */
   c->model_limits.timeout = c->opts.timeout; /* one execution: at most all */
-  c->opts.skipchecks = c->skip;
-  c->opts.variants = c->variants;
-  c->opts.nvariants = c->nvariants;
-  c->opts.nskip = c->nskip;
+  c->opts.skipchecks = c->skip.items;
+  c->opts.nskip = c->skip.n;
+  c->opts.variants = c->variants.items;
+  c->opts.nvariants = c->variants.n;
+  for (int i = 0; i < c->dirs.n; i++)
+    models_add_dir(&c->models, c->dirs.items[i]);
   models_add_bundled(&c->models);
   return missing ? -2 : -1;
 }
 
 /* ---- Models ------------------------------------------------------------- */
 
-/* The model with the bell before it, made once per model. */
-static sc_status with_bell(const sim_cli *c, sc_model **m, sc_error **err) {
-  static const sc_model *plain;
-  static sc_model *belled;
-  if (plain != *m) {
-    sc_status st = sc_model_add_bell(*m, c->bell, c->models.dirs, c->models.n,
-                                     &belled, err);
-    if (st)
-      return st;
-    plain = *m;
-  }
-  *m = belled;
-  return SC_OK;
-}
-
-/* The model under the -max-depth, -max-forks, -max-iterations and -timeout
- * limits, made
- * once per model. */
-static sc_status with_limits(const sim_cli *c, sc_model **m, sc_error **err) {
-  static const sc_model *plain;
-  static sc_model *limited;
-  if (plain != *m) {
-    sc_status st = sc_model_with_limits(*m, &c->model_limits, &limited, err);
-    if (st)
-      return st;
-    plain = *m;
-  }
-  *m = limited;
-  return SC_OK;
-}
-
-static sc_status model_for(const sim_cli *c, const sc_test *t, sc_model **out,
-                           sc_error **err) {
-  const char *name = c->model_path ? c->model_path : models_default(t);
-  sc_status st = models_load(&c->models, name, out, NULL, err);
-  if (!st && c->bell)
-    st = with_bell(c, out, err);
-  return st ? st : with_limits(c, out, err);
-}
-
-/* ---- One test ---------------------------------------------------------- */
+/* What a run keeps besides the options: the models made from the loaded
+ * ones (with the bell, under the limits), made once per model, and the
+ * progress line's figures. */
+typedef struct made_model {
+  const sc_model *plain; /* the model it was made from */
+  sc_model *made;
+} made_model;
 
 /* The progress line (stderr is a terminal): tests done, the test running
  * (or how many run, with -j), executions explored and how many a second.
@@ -353,30 +208,67 @@ typedef struct progress {
   double start;
 } progress;
 
-static progress prog;
+typedef struct sim_run {
+  made_model belled, limited;
+  progress prog;
+} sim_run;
 
-static double wall_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+/* The model with the bell before it. */
+static sc_status with_bell(const sim_cli *c, made_model *memo, sc_model **m,
+                           sc_error **err) {
+  if (memo->plain != *m) {
+    sc_status st = sc_model_add_bell(*m, c->bell, c->models.dirs.items,
+                                     c->models.dirs.n, &memo->made, err);
+    if (st)
+      return st;
+    memo->plain = *m;
+  }
+  *m = memo->made;
+  return SC_OK;
 }
 
-static void print_progress(const char *what, long executions) {
-  double dt = wall_now() - prog.start;
-  fprintf(stderr, "\r\033[K[%d/%d tests] %s: %ld executions, %.0f/s", prog.done,
-          prog.total, what, executions, dt > 0 ? (double)executions / dt : 0.0);
+/* The model under the -max-depth, -max-forks, -max-iterations and -timeout
+ * limits. */
+static sc_status with_limits(const sim_cli *c, made_model *memo, sc_model **m,
+                             sc_error **err) {
+  if (memo->plain != *m) {
+    sc_status st = sc_model_with_limits(*m, &c->model_limits, &memo->made, err);
+    if (st)
+      return st;
+    memo->plain = *m;
+  }
+  *m = memo->made;
+  return SC_OK;
+}
+
+static sc_status model_for(const sim_cli *c, sim_run *run, const sc_test *t,
+                           sc_model **out, sc_error **err) {
+  const char *name = c->model_path ? c->model_path : models_default(t);
+  sc_status st = models_load(&c->models, name, out, NULL, err);
+  if (!st && c->bell)
+    st = with_bell(c, &run->belled, out, err);
+  return st ? st : with_limits(c, &run->limited, out, err);
+}
+
+/* ---- One test ---------------------------------------------------------- */
+
+static void print_progress(const progress *p, const char *what,
+                           long executions) {
+  double dt = sc_seconds() - p->start;
+  fprintf(stderr, "\r\033[K[%d/%d tests] %s: %ld executions, %.0f/s", p->done,
+          p->total, what, executions, dt > 0 ? (double)executions / dt : 0.0);
   fflush(stderr);
 }
 
-/* sc_sim_options.progress: a worker fills its slot, a sequential run
- * prints. */
+/* sc_sim_options.progress, its context the run's progress: a worker fills
+ * its slot, a sequential run prints. */
 static void show_progress(void *ctx, long candidates, double seconds) {
-  (void)ctx;
+  progress *p = ctx;
   (void)seconds;
-  if (prog.slot)
-    *prog.slot = candidates;
+  if (p->slot)
+    *p->slot = candidates;
   else
-    print_progress(prog.name, prog.finished + candidates);
+    print_progress(p, p->name, p->finished + candidates);
 }
 
 /* Each shown execution K (from 1) goes to DIR/NAME-K.dot, and with
@@ -395,12 +287,12 @@ static bool write_drawings(const sim_cli *c, const char *path,
       fprintf(stderr, "%s: cannot write %s: %s\n", path, file, strerror(errno));
       return false;
     }
-    if (!c->graph)
+    if (!c->graph_format)
       continue;
     sc_error *err;
     snprintf(file, len, "%s/%s-%d.%s", c->outdir, sc_test_name(t), i + 1,
-             c->graph);
-    if (sc_dot_render(dot, c->graph, file, &err) != SC_OK) {
+             c->graph_format);
+    if (sc_dot_render(dot, c->graph_format, file, &err) != SC_OK) {
       fprintf(stderr, "%s: %s\n", path, sc_error_message(err));
       return false;
     }
@@ -410,7 +302,9 @@ static bool write_drawings(const sim_cli *c, const char *path,
 
 /* Simulate the test in `path`, printing its block on `out`; false when it
  * could not be parsed or evaluated (the error is on stderr). */
-static bool run_one(const sim_cli *c, const char *path, FILE *out) {
+static bool run_one(const sim_cli *c, sim_run *run, const char *path,
+                    FILE *out) {
+  progress *p = &run->prog;
   sc_test *t;
   sc_model *m;
   sc_result *r;
@@ -421,23 +315,24 @@ static bool run_one(const sim_cli *c, const char *path, FILE *out) {
   }
   if (!sc_select_match(c->sel, sc_test_name(t)))
     return true;
-  if (model_for(c, t, &m, &err) != SC_OK) {
+  if (model_for(c, run, t, &m, &err) != SC_OK) {
     fprintf(stderr, "%s\n", sc_error_message(err));
     return false;
   }
   sc_sim_options opts = c->opts;
   if (c->progress) {
-    prog.name = sc_test_name(t);
+    p->name = sc_test_name(t);
     opts.progress = show_progress;
+    opts.progress_ctx = p;
   }
   sc_status st = sc_simulate(t, m, &opts, &r, &err);
-  if (c->progress && !prog.slot)
+  if (c->progress && !p->slot)
     fprintf(stderr, "\r\033[K");
   if (st == SC_OK && c->progress) {
-    if (prog.slot)
-      *prog.slot = sc_result_candidates(r);
+    if (p->slot)
+      *p->slot = sc_result_candidates(r);
     else
-      prog.finished += sc_result_candidates(r);
+      p->finished += sc_result_candidates(r);
   }
   if (st != SC_OK) {
     fprintf(stderr, "%s: test %s: %s\n", path, sc_test_name(t),
@@ -470,7 +365,8 @@ static void replay(FILE *from, FILE *to) {
 
 /* The next worker to end; meanwhile, with a progress line, the line is
  * redrawn four times a second from the workers' slots. */
-static pid_t wait_showing(const sim_cli *c, int running, int *status) {
+static pid_t wait_showing(const sim_cli *c, const progress *p, int running,
+                          int *status) {
   if (!c->progress)
     return wait(status);
   double last = 0;
@@ -478,20 +374,23 @@ static pid_t wait_showing(const sim_cli *c, int running, int *status) {
     pid_t pid = waitpid(-1, status, WNOHANG);
     if (pid != 0)
       return pid;
-    double t = wall_now();
+    double t = sc_seconds();
     if (t - last >= 0.25) {
       last = t;
       long sum = 0;
-      for (int i = 0; i < prog.total; i++)
-        sum += prog.slots[i];
-      print_progress(running == 1 ? "1 running" : "running", sum);
+      for (int i = 0; i < p->total; i++)
+        sum += p->slots[i];
+      print_progress(p, running == 1 ? "1 running" : "running", sum);
     }
     struct timespec nap = {0, 20 * 1000 * 1000};
     nanosleep(&nap, NULL);
   }
 }
 
-static int run_parallel(const sim_cli *c) {
+/* The workers are forked: each has the parent's options, its models and
+ * the collector's settings (-max-heap) as they are. */
+static int run_parallel(const sim_cli *c, sim_run *run) {
+  progress *p = &run->prog;
   int n = c->files.n, failed = 0, next = 0, running = 0, printed = 0;
   job *jobs = GC_MALLOC(sizeof(job) * (size_t)n);
   while (printed < n) {
@@ -504,9 +403,9 @@ static int run_parallel(const sim_cli *c) {
       j->pid = (j->out && j->err) ? fork() : -1;
       if (j->pid == 0) {
         dup2(fileno(j->err), 2);
-        if (prog.slots)
-          prog.slot = &prog.slots[next];
-        bool ok = run_one(c, c->files.paths[next], j->out);
+        if (p->slots)
+          p->slot = &p->slots[next];
+        bool ok = run_one(c, run, c->files.paths[next], j->out);
         fflush(j->out);
         fflush(stderr);
         _exit(ok ? 0 : 1);
@@ -520,7 +419,7 @@ static int run_parallel(const sim_cli *c) {
       running++;
     }
     int status;
-    pid_t pid = wait_showing(c, running, &status);
+    pid_t pid = wait_showing(c, p, running, &status);
     if (pid < 0)
       break;
     for (int i = 0; i < next; i++)
@@ -528,7 +427,7 @@ static int run_parallel(const sim_cli *c) {
         jobs[i].done = true;
         jobs[i].status = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
         running--;
-        prog.done++;
+        p->done++;
       }
     while (printed < next && jobs[printed].done) {
       if (c->progress)
@@ -549,9 +448,11 @@ int cmd_sim(int argc, char **argv) {
   if (rc >= 0)
     return rc;
   bool some_missing = rc == -2;
+  sim_run run;
+  memset(&run, 0, sizeof run);
   c.progress = isatty(2);
-  prog.total = c.files.n;
-  prog.start = wall_now();
+  run.prog.total = c.files.n;
+  run.prog.start = sc_seconds();
   if (c.progress && c.jobs > 1) {
     size_t size = sizeof(long) * (size_t)(c.files.n + 1);
     void *page = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
@@ -559,15 +460,15 @@ int cmd_sim(int argc, char **argv) {
     if (page == MAP_FAILED)
       c.progress = false; /* no line then, the tests still run */
     else
-      prog.slots = page;
+      run.prog.slots = page;
   }
   int failed = 0;
   if (c.jobs > 1) {
-    rc = run_parallel(&c);
+    rc = run_parallel(&c, &run);
     failed = rc != EXIT_ALL_RAN;
   } else {
-    for (int i = 0; i < c.files.n; i++, prog.done++)
-      failed += !run_one(&c, c.files.paths[i], stdout);
+    for (int i = 0; i < c.files.n; i++, run.prog.done++)
+      failed += !run_one(&c, &run, c.files.paths[i], stdout);
   }
   return failed || some_missing ? EXIT_SOME_FAILED : EXIT_ALL_RAN;
 }

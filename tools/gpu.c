@@ -1,6 +1,8 @@
-/* gpu.c: `scopecat gpu gen|run|tune`: litmus tests on an Nvidia GPU.
- *
- *   gen  writes each test's CUDA program (NAME.cu) and its optcheck
+/* gpu.c: `scopecat gpu gen|run|tune|build`: litmus tests on Nvidia GPUs,
+ * compiled with nvcc, checked by optcheck, run, printed as litmus7's
+ * histograms. */
+
+/*   gen  writes each test's CUDA program (NAME.cu) and its optcheck
  *        specification (NAME.spec) to a folder;
  *   run  generates, compiles with nvcc -arch=sm_90 -lineinfo, runs optcheck
  *        on the SASS of the very binary it runs (cuobjdump + nvdisasm -g),
@@ -8,11 +10,13 @@
  *        every visible GPU;
  *   tune searches stress parameters for the most weak outcomes per second
  *        on the given tests and writes the best as a file `run -config`
- *        reads.
+ *        reads;
+ *   build compiles the programs ahead (-keep DIR), on a machine without a
+ *        GPU.
  * The kernels are inline PTX in CUDA C (see README): nvcc compiles the
  * harness around them, ptxas sees the test's PTX verbatim. */
 #define _POSIX_C_SOURCE 200809L
-#include "cli.h"
+#include "cli_opts.h"
 #include "gpu.h"
 
 #include "litmus/litmus.h"
@@ -21,13 +25,12 @@
 #include <errno.h>
 #include <limits.h>
 #include <gc/gc.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/time.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #ifdef HAVE_CONFIG_H
@@ -90,31 +93,11 @@ static void gpu_usage(FILE *out) {
       "  -nvcc PATH         the CUDA compiler (default " SC_NVCC ")\n"
       "  -gpudir DIR        the harness templates (tools/gpu)\n"
       "  -keep DIR          keep generated programs and SASS under DIR\n");
+  cli_common_usage(out, 21);
 }
 
 /* ---- small helpers --------------------------------------------------------- */
 
-
-static char *slurp(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  size_t cap = 4096, n = 0;
-  char *s = GC_MALLOC_ATOMIC(cap);
-  size_t k;
-  while ((k = fread(s + n, 1, cap - n - 1, f)) > 0) {
-    n += k;
-    if (cap - n < 2) {
-      char *t = GC_MALLOC_ATOMIC(cap * 2);
-      memcpy(t, s, n);
-      s = t;
-      cap *= 2;
-    }
-  }
-  s[n] = '\0';
-  fclose(f);
-  return s;
-}
 
 static bool file_exists(const char *p) {
   struct stat st;
@@ -127,10 +110,9 @@ static const char *find_gpudir(const gpu_cli *c) {
   const char *e = getenv("SCOPECAT_GPU_DIR");
   if (e)
     return e;
-  char exe[4096];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n > 0) {
-    exe[n] = '\0';
+  const char *self = cli_self_exe();
+  if (self) {
+    char *exe = GC_STRDUP(self);
     char *slash = strrchr(exe, '/');
     if (slash)
       *slash = '\0';
@@ -274,7 +256,7 @@ static const char *bad_prog_value(const char *name, const char *val) {
 /* Read a config file: lines "NAME VALUE" (# comments); the command line
  * wins over it. */
 static bool read_config(gpu_cli *c, const char *path) {
-  char *text = slurp(path);
+  char *text = cli_read_file(path);
   if (!text) {
     fprintf(stderr, "scopecat gpu: %s: cannot read\n", path);
     return false;
@@ -309,66 +291,43 @@ static bool read_config(gpu_cli *c, const char *path) {
   return true;
 }
 
+static const char *prog_value(void *opts, const cli_opt *o, const char *val) {
+  const char *why = bad_prog_value(o->name, val);
+  if (!why)
+    *CLI_FIELD(const char *, opts, o) = val;
+  return why;
+}
+
+#define AT(field) .offset = offsetof(gpu_cli, field)
+static const cli_opt gpu_opts[] = {
+    {.name = "o", .kind = CLI_STRING, AT(outdir)},
+    {.name = "config", .kind = CLI_STRING, AT(config)},
+    {.name = "nvcc", .kind = CLI_STRING, AT(nvcc)},
+    {.name = "gpudir", .kind = CLI_STRING, AT(gpudir)},
+    {.name = "keep", .kind = CLI_STRING, AT(keep)},
+    {.name = "gpus", .kind = CLI_INT, AT(gpus), .lo = 0, .hi = 1024,
+     .bad = "-gpus: expected a number, not '%v'"},
+    {.name = "timeout", .kind = CLI_SECONDS, AT(timeout),
+     .bad = "-timeout: expected seconds, not '%v'"},
+};
+#define NGPU_OPTS (sizeof gpu_opts / sizeof gpu_opts[0])
+#define NPROG_OPTS (sizeof prog_opts / sizeof prog_opts[0] - 1)
+
 static int parse_opts(gpu_cli *c, int argc, char **argv) {
-  int missing = 0;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    int k;
-    bool arg = i + 1 < argc;
-#define NEED()                                                                \
-  do {                                                                        \
-    if (!arg) {                                                               \
-      fprintf(stderr, "scopecat gpu: %s needs an argument\n", a);             \
-      return EXIT_USAGE;                                                      \
-    }                                                                         \
-  } while (0)
-    if (cli_is_option(a, "help") || cli_is_option(a, "h")) {
-      gpu_usage(stdout);
-      return EXIT_ALL_RAN;
-    } else if (cli_is_option(a, "o")) {
-      NEED(); c->outdir = argv[++i];
-    } else if (cli_is_option(a, "config")) {
-      NEED(); c->config = argv[++i];
-    } else if (cli_is_option(a, "nvcc")) {
-      NEED(); c->nvcc = argv[++i];
-    } else if (cli_is_option(a, "gpudir")) {
-      NEED(); c->gpudir = argv[++i];
-    } else if (cli_is_option(a, "keep")) {
-      NEED(); c->keep = argv[++i];
-    } else if (cli_is_option(a, "gpus")) {
-      NEED();
-      if (!is_number(argv[++i], 0, 1024)) {
-        fprintf(stderr, "scopecat gpu: -gpus: expected a number, not '%s'\n",
-                argv[i]);
-        return EXIT_USAGE;
-      }
-      c->gpus = atoi(argv[i]);
-    } else if (cli_is_option(a, "timeout")) {
-      NEED();
-      char *end;
-      c->timeout = strtod(argv[++i], &end);
-      if (*end || end == argv[i] || c->timeout < 0) {
-        fprintf(stderr, "scopecat gpu: -timeout: expected seconds, not '%s'\n",
-                argv[i]);
-        return EXIT_USAGE;
-      }
-    } else if ((k = opt_index(a)) >= 0) {
-      NEED();
-      const char *why = bad_prog_value(prog_opts[k], argv[i + 1]);
-      if (why) {
-        fprintf(stderr, "scopecat gpu: %s: expected %s, not '%s'\n", a, why,
-                argv[i + 1]);
-        return EXIT_USAGE;
-      }
-      c->vals[k] = argv[++i];
-    } else if (a[0] == '-' && a[1]) {
-      fprintf(stderr, "scopecat gpu: unknown option '%s'\n", a);
-      gpu_usage(stderr);
-      return EXIT_USAGE;
-    } else if (!cli_collect(&c->files, a)) {
-      missing++;
-    }
-  }
+  /* gpu_opts, then each program option, checked by bad_prog_value */
+  cli_opt table[NGPU_OPTS + NPROG_OPTS + 1];
+  memcpy(table, gpu_opts, sizeof gpu_opts);
+  for (size_t k = 0; k < NPROG_OPTS; k++)
+    table[NGPU_OPTS + k] = (cli_opt){
+        prog_opts[k], CLI_CALL, offsetof(gpu_cli, vals) + k * sizeof(char *),
+        .call = prog_value, .bad = "%o: expected %w, not '%v'"};
+  table[NGPU_OPTS + NPROG_OPTS] = (cli_opt){0};
+  const cli_command gpu_command = {
+      "gpu", table, {.kind = CLI_TESTS, AT(files)}, gpu_usage, false};
+  int missing;
+  int rc = cli_parse(&gpu_command, c, argc, argv, &missing);
+  if (rc != CLI_GO_ON)
+    return rc;
   if (c->config && !read_config(c, c->config))
     return EXIT_USAGE;
   if (!c->nvcc)
@@ -423,7 +382,7 @@ static bool compile(const gpu_cli *c, const char *path, const char *cu,
       "-diag-suppress 177 %s -I '%s' -o '%s' '%s' 2>&1",
       c->nvcc, extra, gd, exe, cu);
   const char *stamp = cli_format("%s.ok", exe);
-  char *done = slurp(stamp);
+  char *done = cli_read_file(stamp);
   if (source_same && done && file_exists(exe) &&
       !strcmp(done, cli_format("%s\n", cmd)))
     return true;
@@ -433,7 +392,7 @@ static bool compile(const gpu_cli *c, const char *path, const char *cu,
   if (clog)
     fclose(clog);
   if (rc != 0) {
-    fprintf(log, "%s: nvcc failed (%s):\n%s", path, cmd, slurp(clog_path));
+    fprintf(log, "%s: nvcc failed (%s):\n%s", path, cmd, cli_read_file(clog_path));
     return false;
   }
   FILE *ok = fopen(stamp, "w");
@@ -486,10 +445,10 @@ static bool build(const gpu_cli *c, const char *path, built *b, FILE *log) {
   }
   const char *cu;
   const char *tname = safe_name(b->test->name);
-  char *old = slurp(cli_format("%s/%s.cu", dir, tname));
+  char *old = cli_read_file(cli_format("%s/%s.cu", dir, tname));
   if (!gen_one(path, dir, &cu, &b->spec, log))
     return false;
-  char *now = slurp(cu);
+  char *now = cli_read_file(cu);
   bool same = old && now && !strcmp(old, now);
   b->exe = cli_format("%s/prog", dir);
   if (!compile(c, path, cu, b->exe, "", same, log))
@@ -513,7 +472,7 @@ static void banner(FILE *log, const char *path) {
   fprintf(log, "\n%% Results for %s %%\n", base);
   for (size_t i = 0; i < n; i++) fputc('%', log);
   fputc('\n', log);
-  char *src = slurp(path);
+  char *src = cli_read_file(path);
   if (src)
     fputs(src, log);
   fputs("\nGenerated assembler\n", log);
@@ -603,7 +562,7 @@ static int cmd_gpu_run(gpu_cli *c) {
       status = EXIT_SOME_FAILED;
   }
   for (int i = 0; i < c->files.n; i++) {
-    char *text = slurp(cli_format("%s/%d.log", ldir, i));
+    char *text = cli_read_file(cli_format("%s/%d.log", ldir, i));
     if (!text)
       continue;
     fputs(text, stdout);

@@ -1,10 +1,14 @@
-/* gpu.h: `scopecat gpu`: run litmus tests on an Nvidia GPU.  The generator
- * (gpu_gen.c) turns a parsed test into one self-contained CUDA program
+/* gpu.h: `scopecat gpu`'s generator (gpu_gen.c) and optcheck
+ * (gpu_optcheck.c), for the runner (gpu.c): litmus tests on an Nvidia
+ * GPU. */
+
+/* The generator turns a parsed test into one self-contained CUDA program
  * whose testing threads run the test's PTX as written (one inline
- * `asm volatile` block per test thread); the runner (gpu.c) compiles it with
- * nvcc, checks the machine code (optcheck), runs it and prints litmus7's
+ * `asm volatile` block per test thread); the runner compiles it with nvcc,
+ * checks the machine code (optcheck), runs it and prints litmus7's
  * histogram format.  The generator reads the parsed test's structures
- * (lib/litmus.h) but calls only the public API: nothing here needs CUDA. */
+ * (lib/litmus/litmus.h) but calls only the public API: nothing here needs
+ * CUDA. */
 #ifndef SC_GPU_H
 #define SC_GPU_H
 

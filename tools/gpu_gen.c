@@ -1,6 +1,7 @@
-/* gpu_gen.c: the CUDA program of a litmus test (see gpu.h).
- *
- * Layout.  Each test thread gets a CTA class, a warp class within it and a
+/* gpu_gen.c: the CUDA program of a litmus test for `scopecat gpu` (see
+ * gpu.h): the test's PTX as inline asm, placed by its scope tree. */
+
+/* Layout.  Each test thread gets a CTA class, a warp class within it and a
  * lane slot within the warp (from the scope tree: thread.place[]).  A group
  * of NC consecutive test blocks holds (TPB/32/NWMAX) * (32/NLMAX)
  * instances; the host builds a role table (instance, test thread) for every

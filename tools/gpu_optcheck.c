@@ -1,6 +1,9 @@
-/* gpu_optcheck.c: optcheck (ASPLOS'15 Sec. 4.4) for `scopecat gpu`.  The
- * program is built with -lineinfo and each test thread's code is one asm
- * statement on its own source line, so every SASS instruction that
+/* gpu_optcheck.c: optcheck (ASPLOS'15 Sec. 4.4) for `scopecat gpu`: do
+ * the compiled kernel's threads keep every access and fence of the test,
+ * in order? */
+
+/* The program is built with -lineinfo and each test thread's code is one
+ * asm statement on its own source line, so every SASS instruction that
  * nvdisasm -g attributes to that line belongs to that thread.  Its memory
  * instructions and fences must be the test's, in program order: loads (LD,
  * LDG, LDS), stores (ST, STG, STS), atomics and reductions (ATOM*, RED*)

@@ -10,19 +10,13 @@
 #include <sys/stat.h>
 
 struct model_cache {
-  const char **paths;
-  sc_model **models;
-  int n;
+  cli_list paths;
+  sc_model **models; /* beside paths */
 };
 
-static void push(const char ***list, int *n, const char *s) {
-  *list = GC_REALLOC(*list, sizeof(char *) * (size_t)(*n + 1));
-  (*list)[(*n)++] = s;
-}
-
 void models_add_dir(model_dirs *d, const char *dir) {
-  push(&d->dirs, &d->n, dir);
-  d->nuser = d->n;
+  cli_push(&d->dirs, dir);
+  d->nuser = d->dirs.n;
 }
 
 /* The folders holding the bundled models: installed, then the source tree
@@ -30,9 +24,9 @@ void models_add_dir(model_dirs *d, const char *dir) {
 void models_add_bundled(model_dirs *d) {
   const char *env = getenv("SCOPECAT_CATDIR");
   if (env && *env)
-    push(&d->dirs, &d->n, env);
-  push(&d->dirs, &d->n, SC_CATDIR);
-  push(&d->dirs, &d->n, SC_SRC_CATDIR);
+    cli_push(&d->dirs, env);
+  cli_push(&d->dirs, SC_CATDIR);
+  cli_push(&d->dirs, SC_SRC_CATDIR);
   d->cache = GC_MALLOC(sizeof(model_cache));
 }
 
@@ -46,10 +40,10 @@ static const char *find_model(const model_dirs *d, const char *name) {
   struct stat st;
   if (strchr(name, '/') || stat(name, &st) == 0)
     return name;
-  for (int i = 0; i < d->n; i++) {
-    size_t len = strlen(d->dirs[i]) + strlen(name) + 2;
+  for (int i = 0; i < d->dirs.n; i++) {
+    size_t len = strlen(d->dirs.items[i]) + strlen(name) + 2;
     char *p = GC_MALLOC_ATOMIC(len);
-    snprintf(p, len, "%s/%s", d->dirs[i], name);
+    snprintf(p, len, "%s/%s", d->dirs.items[i], name);
     if (stat(p, &st) == 0)
       return p;
   }
@@ -57,21 +51,19 @@ static const char *find_model(const model_dirs *d, const char *name) {
 }
 
 /* Includes: the -I folders, the model's own folder, then the bundled ones. */
-static const char **include_dirs(const model_dirs *d, const char *path,
-                                 int *n) {
-  const char **dirs = NULL;
-  *n = 0;
+static cli_list include_dirs(const model_dirs *d, const char *path) {
+  cli_list dirs = {0};
   for (int i = 0; i < d->nuser; i++)
-    push(&dirs, n, d->dirs[i]);
+    cli_push(&dirs, d->dirs.items[i]);
   char *folder = GC_STRDUP(path), *slash = strrchr(folder, '/');
   if (slash) {
     *slash = '\0';
-    push(&dirs, n, *folder ? folder : "/");
+    cli_push(&dirs, *folder ? folder : "/");
   } else {
-    push(&dirs, n, ".");
+    cli_push(&dirs, ".");
   }
-  for (int i = d->nuser; i < d->n; i++)
-    push(&dirs, n, d->dirs[i]);
+  for (int i = d->nuser; i < d->dirs.n; i++)
+    cli_push(&dirs, d->dirs.items[i]);
   return dirs;
 }
 
@@ -81,19 +73,18 @@ sc_status models_load(const model_dirs *d, const char *name, sc_model **out,
   if (path)
     *path = file;
   model_cache *cache = d->cache;
-  for (int i = 0; i < cache->n; i++)
-    if (strcmp(cache->paths[i], file) == 0) {
+  for (int i = 0; i < cache->paths.n; i++)
+    if (strcmp(cache->paths.items[i], file) == 0) {
       *out = cache->models[i];
       return SC_OK;
     }
-  int ndirs;
-  const char **dirs = include_dirs(d, file, &ndirs);
-  sc_status st = sc_model_load_file(file, dirs, ndirs, out, err);
+  cli_list dirs = include_dirs(d, file);
+  sc_status st = sc_model_load_file(file, dirs.items, dirs.n, out, err);
   if (st == SC_OK) {
-    cache->models = GC_REALLOC(cache->models,
-                               sizeof(sc_model *) * (size_t)(cache->n + 1));
-    push(&cache->paths, &cache->n, file);
-    cache->models[cache->n - 1] = *out;
+    cache->models = GC_REALLOC(cache->models, sizeof(sc_model *) *
+                                                  (size_t)(cache->paths.n + 1));
+    cache->models[cache->paths.n] = *out;
+    cli_push(&cache->paths, file);
   }
   return st;
 }

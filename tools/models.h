@@ -4,13 +4,14 @@
 #ifndef SC_MODELS_H
 #define SC_MODELS_H
 
+#include "cli.h"
+
 #include "scopecat.h"
 
 typedef struct model_cache model_cache;
 
 typedef struct model_dirs {
-  const char **dirs;  /* -I folders, then the bundled model folders */
-  int n;
+  cli_list dirs;      /* -I folders, then the bundled model folders */
   int nuser;          /* how many of them came from -I */
   model_cache *cache; /* the models loaded so far (made with the bundled
                          folders, so that loading needs no write here) */
