@@ -52,10 +52,11 @@ sc_status sc_read_file(const char *path, size_t max_bytes, char **text,
                        size_t *len, sc_error **err);
 
 /* Cap the collector's heap at `bytes` (0: no cap, the default), for the
- * whole process.  A call that needs more memory than the cap allows fails
- * with SC_ERR_LIMIT and a message naming memory; the library stays usable
- * for the next call. */
-void sc_set_max_heap(size_t bytes);
+ * whole process; SC_ERR_USAGE for a cap under 8 MiB, too small to work
+ * in.  A call that needs more memory than the cap allows fails with
+ * SC_ERR_LIMIT and a message naming memory (functions that return a
+ * string return NULL); the library stays usable for the next call. */
+sc_status sc_set_max_heap(size_t bytes, sc_error **err);
 
 /* ---- Litmus tests ------------------------------------------------------ */
 

@@ -134,7 +134,7 @@ static const char *small_test =
 
 START_TEST(heap_cap_is_an_error) {
   const char *huge = huge_test(400000); /* ~8 MB of text, ~2.4M tokens */
-  sc_set_max_heap(48u << 20);
+  ck_assert_int_eq(sc_set_max_heap(48u << 20, NULL), SC_OK);
   sc_test *t = NULL;
   sc_error *err = NULL;
   ck_assert_int_eq(sc_test_load_string(huge, "huge.litmus", NULL, &t, &err),
@@ -151,7 +151,7 @@ START_TEST(heap_cap_is_an_error) {
   ck_assert_ptr_nonnull(sc_test_to_string(t));
   /* and without the cap, even the huge text parses up to its real error:
    * more instructions than a thread may have */
-  sc_set_max_heap(0);
+  ck_assert_int_eq(sc_set_max_heap(0, NULL), SC_OK);
   ck_assert_int_eq(sc_test_load_string(huge, "huge.litmus", NULL, &t, &err),
                    SC_ERR_LIMIT);
   ck_assert_msg(strstr(sc_error_message(err), "out of memory") == NULL, "%s",
@@ -162,7 +162,11 @@ END_TEST
 /* The guard's own contract: a refused allocation jumps to the innermost
  * guard, which reports; outer guards are untouched. */
 START_TEST(guards_nest) {
-  sc_set_max_heap(32u << 20);
+  sc_error *usage = NULL;
+  ck_assert_int_eq(sc_set_max_heap(1, &usage), SC_ERR_USAGE);
+  ck_assert_str_eq(sc_error_message(usage), "expected a heap limit of 0 (none) "
+                   "or at least 8388608 bytes, found 1");
+  ck_assert_int_eq(sc_set_max_heap(32u << 20, NULL), SC_OK);
   sc_oom_guard outer, inner;
   volatile int inner_failed = 0;
   if (!SC_OOM_ENTER(outer))

@@ -9,7 +9,7 @@ edges="$srcdir/ptx/families/gpu-ptx.edges"
 
 # usage
 expect 2 "$scopecat" gen
-expect 2 "$scopecat" gen -size 4
+expect 2 "$scopecat" gen -size 4 PodWW
 expect 2 "$scopecat" gen -frob PodWW
 has "$tmp/err" "unknown option '-frob'"
 

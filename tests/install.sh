@@ -44,4 +44,16 @@ if LD_LIBRARY_PATH="$instlib" "$bin" gen -size 4 -o "$tmp/gen" 2>"$tmp/err" &&
    "$builddir/tools/scopecat" gen -size 4 -edges "$srcdir/ptx/families/asplos15.edges" \
      -o "$tmp/gen-src" 2>>"$tmp/err" && diff -r "$tmp/gen" "$tmp/gen-src" >/dev/null
 then ok; else fail "the installed gen -size 4 is not asplos15.edges"; cat "$tmp/err"; fi
+
+# GNU's conventions let `make install prefix=DIR` override configure's
+# prefix: the installed scopecat.pc names DIR, and uninstall removes it.
+other=$tmp/other-prefix
+if ${MAKE:-make} -C "$builddir" install prefix="$other" >"$tmp/log" 2>&1; then ok; else
+  fail "make install prefix=$other"; tail -20 "$tmp/log"
+fi
+if grep -qx "prefix=$other" "$other/lib/pkgconfig/scopecat.pc" 2>/dev/null &&
+   [ "$(PKG_CONFIG_PATH="$other/lib/pkgconfig" pkg-config --variable=includedir scopecat)" = "$other/include" ]
+then ok; else fail "scopecat.pc does not name the install-time prefix"; cat "$other/lib/pkgconfig/scopecat.pc"; fi
+${MAKE:-make} -C "$builddir" uninstall prefix="$other" >"$tmp/log" 2>&1
+if [ ! -e "$other/lib/pkgconfig/scopecat.pc" ]; then ok; else fail "uninstall left scopecat.pc"; fi
 finish

@@ -79,6 +79,39 @@ expect 2 "$scopecat" sim -timeout -1 "$sb"
 expect 1 "$scopecat" sim -model "$srcdir/tests/data/cycle-a.cat" "$sb"
 has "$tmp/err" "cycle-b.cat:2:1: include cycle: "
 
+# -max-heap: a test whose model needs more memory than the cap fails with
+# a message naming memory and the option; the tests after it still run,
+# in one process and with -j.  wide.litmus: 60 threads of 30 stores to
+# locations of their own, 3600 events: each relation is 1.6 MB, the model
+# holds tens of them (about 130 MB without a cap).
+awk 'BEGIN {
+  T = 60; K = 30
+  print "GPU_PTX wide"; print "{"
+  for (t = 0; t < T; t++) for (k = 0; k < K; k++) printf "x%d_%d=0;\n", t, k
+  print "}"
+  for (t = 0; t < T; t++) printf "%s P%d", (t ? " |" : ""), t
+  print " ;"
+  for (k = 0; k < K; k++) {
+    for (t = 0; t < T; t++) printf "%s st.cg.s32 [x%d_%d], 1", (t ? " |" : ""), t, k
+    print " ;"
+  }
+  print "exists (x0_0=1)"
+}' >"$tmp/wide.litmus"
+expect 1 "$scopecat" sim -nohash -max-heap 24M "$tmp/wide.litmus" "$sb"
+has "$tmp/err" "wide.litmus: out of memory: "
+has "$tmp/err" "would pass the heap limit of 25165824 bytes (-max-heap)"
+has "$tmp/out" "Observation sb Sometimes"
+lacks "$tmp/out" "Test wide"
+expect 1 "$scopecat" sim -nohash -j 2 -max-heap 24M "$tmp/wide.litmus" "$sb"
+has "$tmp/err" "(-max-heap)"
+has "$tmp/out" "Observation sb Sometimes"
+# without the cap the same test runs (the failure was the cap's)
+expect 0 "$scopecat" sim -nohash "$tmp/wide.litmus"
+has "$tmp/out" "Observation wide Always 1 0"
+# a cap too small to work in is a usage error
+expect 2 "$scopecat" sim -max-heap 1 "$sb"
+has "$tmp/err" "scopecat sim: -max-heap: expected a heap limit of 0 (none) or at least 8388608 bytes, found 1"
+
 # bad values
 expect 2 "$scopecat" sim -max-events 0 "$sb"
 has "$tmp/err" "-max-events expects a number from 1 to"

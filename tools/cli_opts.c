@@ -252,7 +252,11 @@ int cli_parse(const cli_command *cmd, void *opts, int argc, char **argv,
     if (!take(cmd, o, into, a, argv[++i], missing))
       return EXIT_USAGE;
   }
-  if (com.max_heap != SIZE_MAX)
-    sc_set_max_heap(com.max_heap);
+  sc_error *err;
+  if (com.max_heap != SIZE_MAX && sc_set_max_heap(com.max_heap, &err)) {
+    fprintf(stderr, "scopecat %s: -max-heap: %s\n", cmd->name,
+            sc_error_message(err));
+    return EXIT_USAGE;
+  }
   return CLI_GO_ON;
 }

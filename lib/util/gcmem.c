@@ -21,6 +21,8 @@
  * collections, yet small enough to stay in cache.  GC_MARKERS and GC_INITIAL_HEAP_SIZE in the
  * environment still override both. */
 #define SC_GC_INITIAL_HEAP (4u << 20)
+/* The smallest heap limit: the initial heap and room to report. */
+#define SC_MIN_MAX_HEAP (8u << 20)
 
 #ifdef HAVE_GC_SET_MARKERS_COUNT
 /* gc.h declares it for GC_THREADS clients only; the library is one. */
@@ -61,13 +63,20 @@ void sc_oom_leave(sc_oom_guard *g) { innermost = g->outer; }
 
 sc_status sc_oom_fail(sc_oom_guard *g, const char *file, sc_error **err) {
   sc_oom_leave(g);
+  /* The message needs a little memory, which the cap may refuse even
+   * after the failed call's garbage is collected: lift it meanwhile. */
+  GC_set_max_heap_size(0);
+  sc_status st;
   if (!max_heap)
-    return sc_fail(err, SC_ERR_LIMIT, file, 0, 0,
-                   "out of memory: the collector could not get %zu more bytes",
-                   refused_bytes);
-  return sc_fail(err, SC_ERR_LIMIT, file, 0, 0,
+    st = sc_fail(err, SC_ERR_LIMIT, file, 0, 0,
+                 "out of memory: the collector could not get %zu more bytes",
+                 refused_bytes);
+  else
+    st = sc_fail(err, SC_ERR_LIMIT, file, 0, 0,
                  "out of memory: %zu more bytes would pass the heap limit of "
                  "%zu bytes (-max-heap)", refused_bytes, max_heap);
+  GC_set_max_heap_size(max_heap);
+  return st;
 }
 
 const char *sc_oom_null(sc_oom_guard *g) {
@@ -91,10 +100,15 @@ void sc_gc_init(void) {
   }
 }
 
-void sc_set_max_heap(size_t bytes) {
+sc_status sc_set_max_heap(size_t bytes, sc_error **err) {
   sc_gc_init();
+  if (bytes && bytes < SC_MIN_MAX_HEAP)
+    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0,
+                   "expected a heap limit of 0 (none) or at least %u bytes, "
+                   "found %zu", SC_MIN_MAX_HEAP, bytes);
   max_heap = bytes;
   GC_set_max_heap_size(bytes);
+  return SC_OK;
 }
 
 void *sc_alloc(size_t size) { return GC_MALLOC(size ? size : 1); }
