@@ -29,16 +29,16 @@ trap 'rm -rf "$tmp"' EXIT
 passed=0 failed=0
 sb=ptx/seeds/sb.litmus
 run_vg 0 parse -summary ptx/seeds
-run_vg 1 parse tests/malformed
+run_vg 1 parse tests/data/malformed
 run_vg 0 sim "$sb" ptx/herd-gpu-ptx/mp.litmus
 run_vg 0 sim ptx/modern/MP+rel.gpu+acq.gpu.litmus
 run_vg 0 sim -json -show cond "$sb"
 run_vg 1 sim -max-events 5 "$sb"
-run_vg 1 sim -max-depth 200 -model tests/limits/deep.cat "$sb"
-run_vg 1 sim -model tests/limits/grow.cat "$sb"
+run_vg 1 sim -max-depth 200 -model tests/data/limits/deep.cat "$sb"
+run_vg 1 sim -model tests/data/limits/grow.cat "$sb"
 run_vg 1 sim -model tests/data/cycle-a.cat "$sb"
 run_vg 0 compare -tests ptx/results/titan/tests ptx/results/titan/IRIW_gl_cta__IRIW_gl_cta.txt
-run_vg 1 compare -tests ptx/herd-gpu-ptx tests/malformed/logs
+run_vg 1 compare -tests ptx/herd-gpu-ptx tests/data/malformed/logs
 run_vg 0 gen Rfe PodRR Fre PodWW
 run_vg 0 fences "$sb"
 echo "valgrind: $passed passed, $failed failed"

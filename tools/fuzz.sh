@@ -36,10 +36,10 @@ pick_cc() {
 seeds() {
     case $1 in
     gpu_ptx) echo ptx/herd-gpu-ptx ptx/seeds ptx/gpu-shapes ptx/results/titan/tests \
-                  tests/malformed ;;
+                  tests/data/malformed ;;
     ptx)     echo ptx/dat3m ptx/modern ;;
     cat)     echo cat tests/data ;;
-    hist)    echo ptx/results tests/malformed/logs ;;
+    hist)    echo ptx/results tests/data/malformed/logs ;;
     *)       die "no harness '$1' (one of: ${names[*]})" ;;
     esac
 }

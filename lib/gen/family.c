@@ -6,6 +6,7 @@
 
 #include "util/error.h"
 #include "util/gcmem.h"
+#include "util/oom.h"
 #include "util/strbuf.h"
 
 #include <string.h>

@@ -8,6 +8,7 @@
 #include "util/error.h"
 #include "util/file.h"
 #include "util/gcmem.h"
+#include "util/oom.h"
 #include "util/md5.h"
 
 #include <string.h>

@@ -11,6 +11,7 @@
 #include "util/error.h"
 #include "util/file.h"
 #include "util/gcmem.h"
+#include "util/oom.h"
 #include "util/regex.h"
 #include "util/strbuf.h"
 

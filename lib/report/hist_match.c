@@ -8,6 +8,7 @@
 
 #include "util/error.h"
 #include "util/gcmem.h"
+#include "util/oom.h"
 #include "sim/sem.h"
 #include "util/strbuf.h"
 

@@ -14,6 +14,7 @@
 #include "util/strbuf.h"
 #include "sim/execution.h"
 #include "util/gcmem.h"
+#include "util/oom.h"
 #include "sim/model.h"
 #include "rel/order.h"
 #include "sim/result.h"

@@ -3,6 +3,7 @@
 #include "cat/cat.h"
 #include "util/error.h"
 #include "util/gcmem.h"
+#include "util/oom.h"
 #include "litmus/litmus.h"
 #include "sim/model.h"
 

@@ -5,6 +5,7 @@
 
 #include "util/error.h"
 #include "util/gcmem.h"
+#include "util/oom.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -2,6 +2,7 @@
  * through the library's PCRE2 wrapper (regex.c). */
 #include "util/error.h"
 #include "util/gcmem.h"
+#include "util/oom.h"
 #include "util/regex.h"
 
 struct sc_select {

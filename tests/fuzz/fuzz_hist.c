@@ -1,6 +1,6 @@
 /* fuzz_hist.c: libFuzzer harness for the histogram and log reader (litmus7
  * histograms, herd7 States blocks, the GPU litmus runner's logs; seeds:
- * ptx/results, tests/malformed/logs).  Every block that loads is read
+ * ptx/results, tests/data/malformed/logs).  Every block that loads is read
  * through each accessor, matched against a bundled test, and compared
  * with itself as a model's verdicts, which walks the comparison and both
  * reports. */

@@ -4,10 +4,10 @@
 # the limit; a value just above what the input needs lets it through, so
 # each check can fail both ways.  Also: a let rec that never converges and a
 # cycle of includes are errors, not hangs; a bad limit value is a usage error.
-. "${SC_SRCDIR:-.}/tests/lib.sh"
+. "${SC_SRCDIR:-.}/tests/sh/lib.sh"
 
 sb="$srcdir/ptx/seeds/sb.litmus"      # 2 threads, 6 events, 4 candidates
-lim="$srcdir/tests/limits"
+lim="$srcdir/tests/data/limits"
 
 # elapsed S CMD...: like expect 1, and CMD must finish within S seconds
 elapsed() {

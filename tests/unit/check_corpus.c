@@ -1,7 +1,7 @@
 /* check_corpus.c: every litmus test under ptx/ (the herd GPU_PTX corpus, the
  * Dat3M PTX corpus, the paper's seed tests) parses, and its canonical
  * GPU_PTX form parses back to an equal test.  A file listed in
- * tests/unsupported.txt must fail to parse (so the list stays honest);
+ * tests/data/unsupported.txt must fail to parse (so the list stays honest);
  * every other file must pass.  One Check test per file. */
 #define _POSIX_C_SOURCE 200809L
 #include "scopecat.h"
@@ -60,7 +60,7 @@ static int count_under(const char *sub) {
 
 static void read_unsupported(void) {
   char path[4096];
-  snprintf(path, sizeof path, "%s/tests/unsupported.txt", srcdir);
+  snprintf(path, sizeof path, "%s/tests/data/unsupported.txt", srcdir);
   FILE *f = fopen(path, "r");
   if (!f)
     return;

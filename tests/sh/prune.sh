@@ -5,7 +5,7 @@
 # the same JSON (the count of candidates and the time aside) and the same
 # drawings; and small families whose counts are worked out by hand below
 # give those counts.
-. "${SC_SRCDIR:-.}/tests/lib.sh"
+. "${SC_SRCDIR:-.}/tests/sh/lib.sh"
 
 # same NAME ARGS...: the output of scopecat ARGS with and without cuts
 same() {

@@ -1,7 +1,7 @@
 /* check_gen.c: unit tests of generation (gen*.c) and fence advice
  * (gen/fences.c) through the public API: generated tests round-trip through
  * the printer and parser, families are deduplicated up to rotation, and
- * fence advice finds the fixes worked out by hand in tests/fences.md. */
+ * fence advice finds the fixes worked out by hand in tests/data/fences.md. */
 #include "gen/gen.h"
 
 #include <check.h>

@@ -2,11 +2,11 @@
 # cli.sh: end-to-end checks of the scopecat command line: exit statuses
 # (0 all ran, 1 some failed, 2 bad usage), error positions on stderr, a
 # malformed file in a batch not stopping the others, -select, -check.
-. "${SC_SRCDIR:-.}/tests/lib.sh"
+. "${SC_SRCDIR:-.}/tests/sh/lib.sh"
 
 mp="$srcdir/ptx/herd-gpu-ptx/mp.litmus"
 sb="$srcdir/ptx/herd-gpu-ptx/sb.litmus"
-bad="$srcdir/tests/malformed"
+bad="$srcdir/tests/data/malformed"
 
 # version and usage
 expect 0 "$scopecat" -version

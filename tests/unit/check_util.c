@@ -7,6 +7,7 @@
 #include "util/error.h"
 #include "util/file.h"
 #include "util/gcmem.h"
+#include "util/oom.h"
 #include "util/strbuf.h"
 
 #include "scopecat.h"

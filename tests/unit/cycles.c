@@ -5,7 +5,7 @@
  * reads the verdict, and also fails on purpose (a malformed test, a
  * malformed model, a limit hit) so that error paths are repeated too.
  *
- *   tests/cycles [N]   N cycles (default 100000; SC_CYCLES overrides)
+ *   tests/unit/cycles [N]   N cycles (default 100000; SC_CYCLES overrides)
  *
  * After a warm-up, the heap (GC_get_heap_size, after a collection) must
  * never grow past twice its size then: anything the library kept reachable

@@ -3,7 +3,7 @@
 # get diy's names and the conditions worked out by hand; the family of a
 # size round-trips through the parser, every test simulates, and (with
 # CUDA) a sample assembles for sm_90 with ptxas.
-. "${SC_SRCDIR:-.}/tests/lib.sh"
+. "${SC_SRCDIR:-.}/tests/sh/lib.sh"
 
 edges="$srcdir/ptx/families/gpu-ptx.edges"
 
@@ -149,7 +149,7 @@ if [ "$n" -eq 219 ]; then ok; else fail "$n tests with fixes, not 219"; fi
 # counting the ones it rejects in $bad.
 assemble_sample() {
   for f in $(ls "$1"/*.litmus | awk -v step="$2" 'NR % step == 1'); do
-    "$scopecat" parse "$f" | awk -f "$srcdir/tests/ptx_kernel.awk" >"$tmp/k.ptx"
+    "$scopecat" parse "$f" | awk -f "$srcdir/tests/sh/ptx_kernel.awk" >"$tmp/k.ptx"
     if ! "$ptxas" -arch=sm_90 "$tmp/k.ptx" -o "$tmp/k.cubin" 2>"$tmp/k.err"; then
       bad=$((bad + 1)); echo "ptxas rejects $f:"; head -3 "$tmp/k.err"
     fi
@@ -168,7 +168,7 @@ fi
 
 # the PTX dialect (Dat3M's headers; ptx-v6.0.cat by default), with the
 # annotations glued to the edges: release/acquire at .gpu forbid mp
-# across CTAs (hand-worked in tests/fences.md)
+# across CTAs (hand-worked in tests/data/fences.md)
 expect 2 "$scopecat" gen -dialect frob PodWW Rfe PodRR Fre
 expect 1 "$scopecat" gen -dialect ptx PodWR Fre.warp PodWR Fre.warp
 has "$tmp/err" "the PTX dialect places threads in CTAs, not warps"
@@ -231,7 +231,7 @@ if grep -q '^#define HAVE_CUDA 1' "$builddir/config.h" 2>/dev/null; then
   assemble_sample "$tmp/mod" 37
   # and atoms with semantics and scope
   "$scopecat" gen -dialect ptx [relaxed.gpu]PodWW [release.gpu]Rfe [acquire.gpu]Rmw [release.gpu]PodWR [relaxed.gpu]Fre >"$tmp/a.litmus"
-  "$scopecat" parse "$tmp/a.litmus" | awk -f "$srcdir/tests/ptx_kernel.awk" >"$tmp/k.ptx"
+  "$scopecat" parse "$tmp/a.litmus" | awk -f "$srcdir/tests/sh/ptx_kernel.awk" >"$tmp/k.ptx"
   "$ptxas" -arch=sm_90 "$tmp/k.ptx" -o "$tmp/k.cubin" || bad=$((bad + 1))
   if [ "$bad" -eq 0 ]; then ok; else fail "ptxas rejected $bad PTX tests"; fi
 else

@@ -6,7 +6,7 @@
 # and no two files call each other in a circle, directly or through others;
 # in tools/ too.  The check itself is checked: it must find the circle and
 # the upward call of a made-up pair of objects.
-. "${SC_SRCDIR:-.}/tests/lib.sh"
+. "${SC_SRCDIR:-.}/tests/sh/lib.sh"
 
 layers="util rel litmus cat sim report gen"
 

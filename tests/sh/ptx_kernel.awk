@@ -1,7 +1,7 @@
 # ptx_kernel.awk: wrap the code of a canonical GPU_PTX litmus test (as
 # `scopecat parse` prints it) in a minimal PTX module, one kernel per
 # thread, so that `ptxas -arch=sm_90` can check that it assembles.  Used
-# by tests/gen.sh; locations become module-scope variables of their region.
+# by tests/sh/gen.sh; locations become module-scope variables of their region.
 BEGIN { FS = "|" }
 /^[a-z][a-zA-Z0-9_]*=/ && !done_init { sub(/=.*/, ""); locs[++nlocs] = $0; next }
 /^[0-9]+:\.reg / {

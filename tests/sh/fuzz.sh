@@ -6,7 +6,7 @@
 # within the time limit it is given, never with a signal or a sanitizer
 # report.  A sanitizer build (./configure --enable-sanitizers) makes this
 # the memory-safety check it is meant to be.
-. "${SC_SRCDIR:-.}/tests/lib.sh"
+. "${SC_SRCDIR:-.}/tests/sh/lib.sh"
 
 regress="$srcdir/tests/fuzz/regress"
 sb="$srcdir/ptx/seeds/sb.litmus"

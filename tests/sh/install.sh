@@ -2,7 +2,7 @@
 # install.sh: `make install` puts the header, library, pkg-config file,
 # models and manual pages in place, and a program built against the
 # installed copy with pkg-config alone (examples/allowed.c) runs.
-. "${SC_SRCDIR:-.}/tests/lib.sh"
+. "${SC_SRCDIR:-.}/tests/sh/lib.sh"
 
 if ${MAKE:-make} -C "$builddir" install DESTDIR="$tmp/root" >"$tmp/log" 2>&1; then ok; else
   fail "make install"; tail -20 "$tmp/log"; finish; exit 1

@@ -1,8 +1,8 @@
 #!/bin/sh
 # fences.sh: `scopecat fences` against answers worked out by hand under
-# ptx-rmo.cat (tests/fences.md gives the reasoning): the paper's four
+# ptx-rmo.cat (tests/data/fences.md gives the reasoning): the paper's four
 # applications (Figs. 7-11) and small shapes from `scopecat gen`.
-. "${SC_SRCDIR:-.}/tests/lib.sh"
+. "${SC_SRCDIR:-.}/tests/sh/lib.sh"
 
 seeds="$srcdir/ptx/seeds"
 
@@ -118,7 +118,7 @@ has "$tmp/out" "Test one: allowed, and no set of fences forbids it"
 has "$tmp/out" "Test lb+datas: already forbidden"
 
 # -gpu: Alg. 1 with an oracle printing logs (here models standing in for
-# the hardware; tests/fences.md works the answers out).  SC hardware
+# the hardware; tests/data/fences.md works the answers out).  SC hardware
 # never shows mp's outcome: no fence; hardware that is ptx-rmo needs the
 # model's two membar.gl
 expect 0 "$scopecat" fences -gpu -oracle "$scopecat -model sc.cat" "$tmp/mp.litmus"
@@ -150,7 +150,7 @@ expect 1 "$scopecat" fences -gpu -oracle true "$tmp/mp.litmus"
 has "$tmp/err" "printed no log (exit status 0)"
 
 # the PTX dialect: fence.sc/fence.acq_rel by default, patched tests stay
-# PTX (tests/fences.md works the answers out under ptx-v6.0.cat)
+# PTX (tests/data/fences.md works the answers out under ptx-v6.0.cat)
 "$scopecat" gen -dialect ptx [relaxed.gpu]PodWW [relaxed.gpu]Rfe [relaxed.gpu]PodRR [relaxed.gpu]Fre >"$tmp/pmp.litmus"
 "$scopecat" gen -dialect ptx [relaxed.gpu]PodWW [release.gpu]Rfe [relaxed.gpu]PodRR [relaxed.gpu]Fre >"$tmp/pmprel.litmus"
 "$scopecat" gen -dialect ptx [relaxed.gpu]PodWR [relaxed.gpu]Fre [relaxed.gpu]PodWR [relaxed.gpu]Fre >"$tmp/psb.litmus"

@@ -4,7 +4,7 @@
 # or anything written to stdout or stderr): failures come back as an
 # sc_status and an sc_error.  Checked twice: in the sources, and in what
 # the built library imports (which catches macros and inlined helpers).
-. "${SC_SRCDIR:-.}/tests/lib.sh"
+. "${SC_SRCDIR:-.}/tests/sh/lib.sh"
 
 # the sources, comments aside (a line that starts with / or *)
 calls=$(grep -nE '\b(exit|_Exit|_exit|abort|quick_exit|assert|printf|vprintf|puts|putchar|perror)[[:space:]]*\(|\b(stdout|stderr)\b' \

@@ -5,7 +5,7 @@
 # 3 UNSOUND, 1 something could not be compared (whatever else was found),
 # 2 bad usage), malformed
 # logs in a batch, merging logs of one test, -verdicts, -html.
-. "${SC_SRCDIR:-.}/tests/lib.sh"
+. "${SC_SRCDIR:-.}/tests/sh/lib.sh"
 
 titan="$srcdir/ptx/results/titan"
 tests="$srcdir/ptx"
@@ -82,11 +82,11 @@ has "$tmp/out" "          3  FORBIDDEN 1:r0=1; 1:r2=0;  *"
 printf '"anything goes"\n' >"$tmp/none.cat"
 expect 0 "$scopecat" compare -tests "$herd" -model "$tmp/none.cat" "$tmp/mp.txt"
 # an incomplete comparison exits 1, even when it found something UNSOUND
-expect 1 "$scopecat" compare -tests "$herd" "$tmp/mp.txt" "$srcdir/tests/malformed/logs/bad-count.txt"
+expect 1 "$scopecat" compare -tests "$herd" "$tmp/mp.txt" "$srcdir/tests/data/malformed/logs/bad-count.txt"
 has "$tmp/out" "UNSOUND MP+membar.gls"
 
 # ---- malformed logs: file:line messages, the others still compared ----------------
-expect 1 "$scopecat" compare -tests "$herd" "$srcdir/tests/malformed/logs" \
+expect 1 "$scopecat" compare -tests "$herd" "$srcdir/tests/data/malformed/logs" \
   "$titan/RWC_uniproc__RWC_uniproc.txt"
 has "$tmp/err" "truncated-histogram.txt:5:1: expected 4 states after line 2, found 2 before 'Ok' (the histogram is truncated)"
 has "$tmp/err" "end-of-file.txt:5:1: expected 4 states after line 2, found 2 before the end of file"

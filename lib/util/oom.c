@@ -1,0 +1,76 @@
+/* oom.c: running out of memory as an error, not an abort.  The heap may
+ * be capped (sc_set_max_heap); the collector's out-of-memory hook jumps to
+ * the innermost guard (oom.h), set by the library's entry points, which
+ * then fail with SC_ERR_LIMIT naming memory and the limit. */
+#include "util/oom.h"
+
+#include "util/error.h"
+#include "util/gcmem.h"
+
+#include <gc/gc.h>
+
+/* The smallest heap limit: the initial heap and room to report. */
+#define SC_MIN_MAX_HEAP (8u << 20)
+
+/* The innermost guard of this thread (none outside the library's calls). */
+static _Thread_local sc_oom_guard *innermost;
+static _Thread_local size_t refused_bytes;
+/* The cap sc_set_max_heap set (0: none), for messages. */
+static size_t max_heap;
+
+/* The collector calls this, without its lock held, when it cannot satisfy
+ * a request; it may not return.  Outside every guard there is nothing to
+ * jump to: NULL, which the collector hands to the caller. */
+static void *GC_CALLBACK on_oom(size_t bytes) {
+  refused_bytes = bytes;
+  if (innermost)
+    longjmp(innermost->on_oom, 1);
+  return NULL;
+}
+
+void sc_oom_push(sc_oom_guard *g) {
+  static int hooked;
+  sc_gc_init();
+  if (!hooked) { /* outside every guard it returns NULL, as the default */
+    GC_set_oom_fn(on_oom);
+    hooked = 1;
+  }
+  g->outer = innermost;
+  innermost = g;
+}
+
+void sc_oom_leave(sc_oom_guard *g) { innermost = g->outer; }
+
+sc_status sc_oom_fail(sc_oom_guard *g, const char *file, sc_error **err) {
+  sc_oom_leave(g);
+  /* The message needs a little memory, which the cap may refuse even
+   * after the failed call's garbage is collected: lift it meanwhile. */
+  GC_set_max_heap_size(0);
+  sc_status st;
+  if (!max_heap)
+    st = sc_fail(err, SC_ERR_LIMIT, file, 0, 0,
+                 "out of memory: the collector could not get %zu more bytes",
+                 refused_bytes);
+  else
+    st = sc_fail(err, SC_ERR_LIMIT, file, 0, 0,
+                 "out of memory: %zu more bytes would pass the heap limit of "
+                 "%zu bytes (-max-heap)", refused_bytes, max_heap);
+  GC_set_max_heap_size(max_heap);
+  return st;
+}
+
+const char *sc_oom_null(sc_oom_guard *g) {
+  sc_oom_leave(g);
+  return NULL;
+}
+
+sc_status sc_set_max_heap(size_t bytes, sc_error **err) {
+  sc_gc_init();
+  if (bytes && bytes < SC_MIN_MAX_HEAP)
+    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0,
+                   "expected a heap limit of 0 (none) or at least %u bytes, "
+                   "found %zu", SC_MIN_MAX_HEAP, bytes);
+  max_heap = bytes;
+  GC_set_max_heap_size(bytes);
+  return SC_OK;
+}
