@@ -26,17 +26,11 @@ static sc_status read_file(const char *path, char **out, sc_error **err) {
   char *buf;
   size_t len;
   int errnum = 0;
-  switch (sc_file_read(path, MAX_MODEL_BYTES, &buf, &len, &errnum)) {
-  case SC_FILE_READ:
-    break;
-  case SC_FILE_CANNOT_OPEN:
-    return sc_fail(err, SC_ERR_IO, path, 0, 0, "cannot open: %s", strerror(errnum));
-  case SC_FILE_CANNOT_READ:
-    return sc_fail(err, SC_ERR_IO, path, 0, 0, "cannot read the file");
-  case SC_FILE_TOO_LARGE:
-    return sc_fail(err, SC_ERR_LIMIT, path, 0, 0,
-                   "model file larger than %u bytes", MAX_MODEL_BYTES);
-  }
+  sc_file_failure why = sc_file_read(path, MAX_MODEL_BYTES, &buf, &len, &errnum);
+  if (why)
+    return sc_file_fail(why, path, errnum, MAX_MODEL_BYTES,
+                        "cannot read the file", "model file larger than %zu bytes",
+                        err);
   const char *nul = memchr(buf, '\0', len);
   if (nul) {
     int line = 1, col = 1;

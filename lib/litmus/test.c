@@ -42,18 +42,11 @@ static sc_status test_load_file_unguarded(const char *path,
   char *buf;
   size_t len;
   int errnum = 0;
-  switch (sc_file_read(path, lim.max_file_bytes, &buf, &len, &errnum)) {
-  case SC_FILE_READ:
-    break;
-  case SC_FILE_CANNOT_OPEN:
-    return sc_fail(err, SC_ERR_IO, path, 0, 0, "cannot open: %s", strerror(errnum));
-  case SC_FILE_CANNOT_READ:
-    return sc_fail(err, SC_ERR_IO, path, 0, 0, "read error");
-  case SC_FILE_TOO_LARGE:
-    return sc_fail(err, SC_ERR_LIMIT, path, 0, 0,
-                   "expected at most %zu bytes (the file-size limit)",
-                   lim.max_file_bytes);
-  }
+  sc_file_failure why =
+      sc_file_read(path, lim.max_file_bytes, &buf, &len, &errnum);
+  if (why)
+    return sc_file_fail(why, path, errnum, lim.max_file_bytes, "read error",
+                        "expected at most %zu bytes (the file-size limit)", err);
   if (memchr(buf, '\0', len))
     return sc_fail(err, SC_ERR_SYNTAX, path, 0, 0,
                    "expected a text file, found a NUL byte");

@@ -386,18 +386,10 @@ static sc_status hist_load_file_unguarded(const char *path, sc_hist ***out,
   char *text;
   size_t len;
   int errnum = 0;
-  switch (sc_file_read(path, MAX_LOG_BYTES - 1, &text, &len, &errnum)) {
-  case SC_FILE_READ:
-    break;
-  case SC_FILE_CANNOT_OPEN:
-    return sc_fail(err, SC_ERR_IO, path, 0, 0, "cannot open: %s", strerror(errnum));
-  case SC_FILE_CANNOT_READ:
-    return sc_fail(err, SC_ERR_IO, path, 0, 0, "cannot read");
-  case SC_FILE_TOO_LARGE:
-    return sc_fail(err, SC_ERR_LIMIT, path, 0, 0,
-                   "expected at most %ld bytes (the log-size limit)",
-                   MAX_LOG_BYTES);
-  }
+  sc_file_failure why = sc_file_read(path, MAX_LOG_BYTES, &text, &len, &errnum);
+  if (why)
+    return sc_file_fail(why, path, errnum, MAX_LOG_BYTES, "cannot read",
+                        "expected at most %zu bytes (the log-size limit)", err);
   if (memchr(text, '\0', len))
     return sc_fail(err, SC_ERR_SYNTAX, path, 0, 0,
                    "expected a text log, found a NUL byte");

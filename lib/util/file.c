@@ -50,6 +50,23 @@ sc_file_failure sc_file_read(const char *path, size_t max_bytes, char **text,
   return SC_FILE_READ;
 }
 
+sc_status sc_file_fail(sc_file_failure why, const char *path, int errnum,
+                       size_t max_bytes, const char *cannot_read,
+                       const char *too_large, sc_error **err) {
+  switch (why) {
+  case SC_FILE_READ:
+    break;
+  case SC_FILE_CANNOT_OPEN:
+    return sc_fail(err, SC_ERR_IO, path, 0, 0, "cannot open: %s", strerror(errnum));
+  case SC_FILE_CANNOT_READ:
+    return sc_fail(err, SC_ERR_IO, path, 0, 0, "%s", cannot_read);
+  case SC_FILE_TOO_LARGE:
+    return sc_fail(err, SC_ERR_LIMIT, path, 0, 0, "%s",
+                   sc_printf(too_large, max_bytes));
+  }
+  return SC_OK;
+}
+
 static sc_status read_file_unguarded(const char *path, size_t max_bytes,
                                      char **text, size_t *len, sc_error **err) {
   sc_gc_init();
@@ -58,17 +75,10 @@ static sc_status read_file_unguarded(const char *path, size_t max_bytes,
   *text = NULL;
   if (len)
     *len = 0;
-  switch (sc_file_read(path, max_bytes, text, &n, &errnum)) {
-  case SC_FILE_READ:
-    break;
-  case SC_FILE_CANNOT_OPEN:
-    return sc_fail(err, SC_ERR_IO, path, 0, 0, "cannot open: %s", strerror(errnum));
-  case SC_FILE_CANNOT_READ:
-    return sc_fail(err, SC_ERR_IO, path, 0, 0, "cannot read");
-  case SC_FILE_TOO_LARGE:
-    return sc_fail(err, SC_ERR_LIMIT, path, 0, 0, "expected at most %zu bytes",
-                   max_bytes);
-  }
+  sc_file_failure why = sc_file_read(path, max_bytes, text, &n, &errnum);
+  if (why)
+    return sc_file_fail(why, path, errnum, max_bytes, "cannot read",
+                        "expected at most %zu bytes", err);
   if (len)
     *len = n;
   return SC_OK;
