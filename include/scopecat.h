@@ -2,7 +2,9 @@
  * simulator for GPU PTX litmus tests.  Opaque handles, functions that return
  * an sc_status and fill an sc_error; nothing else is exported.  Every symbol
  * carries the sc_ prefix.  Memory is owned by the Boehm collector: handles
- * and strings returned here need no freeing. */
+ * and strings returned here need no freeing.  Running out of it is an
+ * error, never an abort: SC_ERR_LIMIT from a function that returns a
+ * status, NULL from one that returns a string (see sc_set_max_heap). */
 #ifndef SCOPECAT_H
 #define SCOPECAT_H
 
