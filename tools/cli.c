@@ -17,16 +17,47 @@
 
 /* ---- Files named on the command line ------------------------------------ */
 
-static void add_path(file_list *files, const char *path) {
+/* `key_at`: where the path's shard key starts in it. */
+static void add_path(file_list *files, const char *path, size_t key_at) {
   if (files->n == files->cap) {
     files->cap = files->cap ? files->cap * 2 : 64;
-    files->paths = GC_REALLOC(files->paths, sizeof(char *) * (size_t)files->cap);
+    /* pointers into the arena, which keeps what they point to */
+    size_t size = sizeof(char *) * (size_t)files->cap;
+    char **paths = GC_MALLOC_ATOMIC(size);
+    const char **keys = GC_MALLOC_ATOMIC(size);
+    if (files->n) {
+      memcpy(paths, files->paths, sizeof(char *) * (size_t)files->n);
+      memcpy(keys, files->keys, sizeof(char *) * (size_t)files->n);
+    }
+    files->paths = paths;
+    files->keys = keys;
   }
-  files->paths[files->n++] = GC_STRDUP(path);
+  files->paths[files->n] = cli_arena_copy(&files->arena, path, strlen(path));
+  files->keys[files->n] = files->paths[files->n] + key_at;
+  files->n++;
 }
 
+/* Sorting a folder's files by path, their keys along. */
+typedef struct keyed_path {
+  char *path;
+  const char *key;
+} keyed_path;
+
 static int compare_paths(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
+  return strcmp(((const keyed_path *)a)->path, ((const keyed_path *)b)->path);
+}
+
+static void sort_paths(file_list *files, int first) {
+  int n = files->n - first;
+  /* not scanned: the arena keeps the paths */
+  keyed_path *v = GC_MALLOC_ATOMIC(sizeof(keyed_path) * (size_t)n);
+  for (int i = 0; i < n; i++)
+    v[i] = (keyed_path){files->paths[first + i], files->keys[first + i]};
+  qsort(v, (size_t)n, sizeof *v, compare_paths);
+  for (int i = 0; i < n; i++) {
+    files->paths[first + i] = v[i].path;
+    files->keys[first + i] = v[i].key;
+  }
 }
 
 static bool ends_with(const char *s, const char *suffix) {
@@ -41,7 +72,9 @@ static bool ends_with_any(const char *s, const char *const *suffixes) {
   return false;
 }
 
-static void collect_dir(file_list *files, const char *dir,
+/* `root_len`: the length of the folder named on the command line, whose
+ * files' keys are their paths relative to it. */
+static void collect_dir(file_list *files, const char *dir, size_t root_len,
                         const char *const *suffixes) {
   DIR *d = opendir(dir);
   if (!d) {
@@ -58,14 +91,13 @@ static void collect_dir(file_list *files, const char *dir,
     snprintf(path, len, "%s/%s", dir, e->d_name);
     struct stat st;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-      collect_dir(files, path, suffixes);
+      collect_dir(files, path, root_len, suffixes);
     else if (ends_with_any(e->d_name, suffixes))
-      add_path(files, path);
+      add_path(files, path, root_len + 1);
   }
   closedir(d);
   if (files->n > first) /* a folder of no tests leaves paths NULL: no qsort */
-    qsort(files->paths + first, (size_t)(files->n - first), sizeof(char *),
-          compare_paths);
+    sort_paths(files, first);
 }
 
 static bool collect(file_list *files, const char *arg,
@@ -75,10 +107,12 @@ static bool collect(file_list *files, const char *arg,
     fprintf(stderr, "scopecat: %s: no such file or directory\n", arg);
     return false;
   }
-  if (S_ISDIR(st.st_mode))
-    collect_dir(files, arg, suffixes);
-  else
-    add_path(files, arg);
+  if (S_ISDIR(st.st_mode)) {
+    collect_dir(files, arg, strlen(arg), suffixes);
+  } else {
+    const char *slash = strrchr(arg, '/');
+    add_path(files, arg, slash ? (size_t)(slash + 1 - arg) : 0);
+  }
   return true;
 }
 
@@ -93,6 +127,25 @@ bool cli_collect_logs(file_list *files, const char *arg) {
 }
 
 /* ---- Strings ------------------------------------------------------------ */
+
+enum { ARENA_BLOCK = 1 << 20 };
+
+char *cli_arena_copy(cli_arena *arena, const char *s, size_t len) {
+  if (len + 1 > arena->left) {
+    size_t size = len + 1 > ARENA_BLOCK ? len + 1 : ARENA_BLOCK;
+    arena->blocks = GC_REALLOC(arena->blocks,
+                               sizeof(char *) * (size_t)(arena->n + 1));
+    arena->next = arena->blocks[arena->n++] = GC_MALLOC_ATOMIC(size);
+    arena->left = size;
+  }
+  char *kept = arena->next;
+  memcpy(kept, s, len);
+  kept[len] = '\0';
+  arena->next += len + 1;
+  arena->left -= len + 1;
+  return kept;
+}
+
 
 void cli_push(cli_list *list, const char *s) {
   list->items = GC_REALLOC(list->items, sizeof(char *) * (size_t)(list->n + 1));

@@ -33,25 +33,38 @@ static const char *const common_help[][2] = {
                        "of memory (K, M, G: binary multiples; 0, the "
                        "default: no limit)"}};
 
-void cli_common_usage(FILE *out, int column) {
-  for (size_t k = 0; k < sizeof common_help / sizeof common_help[0]; k++) {
-    int at = fprintf(out, "  %s", common_help[k][0]);
-    if (at + 2 > column) { /* the description on lines of its own */
+/* One option's usage: its name, then its description from `column`,
+ * wrapped before column 78. */
+static void usage_line(FILE *out, int column, const char *name,
+                       const char *text) {
+  int at = fprintf(out, "  %s", name);
+  if (at + 2 > column) { /* the description on lines of its own */
+    fputc('\n', out);
+    at = 0;
+  }
+  char *words = GC_STRDUP(text), *save = NULL;
+  for (char *w = strtok_r(words, " ", &save); w;
+       w = strtok_r(NULL, " ", &save)) {
+    int len = (int)strlen(w);
+    if (at >= column && at + 1 + len > 78) {
       fputc('\n', out);
       at = 0;
     }
-    char *words = GC_STRDUP(common_help[k][1]), *save = NULL;
-    for (char *w = strtok_r(words, " ", &save); w;
-         w = strtok_r(NULL, " ", &save)) {
-      int len = (int)strlen(w);
-      if (at >= column && at + 1 + len > 78) {
-        fputc('\n', out);
-        at = 0;
-      }
-      at += fprintf(out, "%*s%s", at < column ? column - at : 1, "", w);
-    }
-    fputc('\n', out);
+    at += fprintf(out, "%*s%s", at < column ? column - at : 1, "", w);
   }
+  fputc('\n', out);
+}
+
+void cli_common_usage(FILE *out, int column) {
+  for (size_t k = 0; k < sizeof common_help / sizeof common_help[0]; k++)
+    usage_line(out, column, common_help[k][0], common_help[k][1]);
+}
+
+void cli_shard_usage(FILE *out, int column) {
+  usage_line(out, column, "-shard I/N",
+             "only shard I of N: the tests whose path relative to the "
+             "folder named (extension dropped) hashes into it; the N shards "
+             "split the tests, a test's shard never depends on the others");
 }
 
 /* One message: each line of `tmpl` after "scopecat COMMAND: ". */
@@ -180,6 +193,10 @@ static bool take(const cli_command *cmd, const cli_opt *o, void *opts,
   case CLI_LOGS:
     *missing += !cli_collect_logs(CLI_FIELD(file_list, opts, o), val);
     return true;
+  case CLI_SHARD:
+    if (cli_shard_read(val, CLI_FIELD(cli_shard, opts, o)))
+      return true;
+    break;
   case CLI_CALL:
     why = o->call(opts, o, val);
     if (!why)

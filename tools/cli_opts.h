@@ -26,6 +26,7 @@ typedef enum cli_kind {
   CLI_TESTS,   /* file_list: cli_collect (a name that is missing is said
                   and counted in cli_parse's *missing) */
   CLI_LOGS,    /* file_list: cli_collect_logs, the same way */
+  CLI_SHARD,   /* cli_shard: I/N (cli_shard_read) */
   CLI_CALL,    /* `call` checks the value and stores it */
   CLI_HELP,    /* print the command's usage on stdout, exit 0 */
   CLI_VERSION  /* print the version, exit 0 */
@@ -75,5 +76,13 @@ int cli_parse(const cli_command *cmd, void *opts, int argc, char **argv,
 /* The usage lines of the common options, their descriptions from column
  * `column`, for the commands' usage texts. */
 void cli_common_usage(FILE *out, int column);
+
+/* -shard I/N, the same in every batch command: its table entry (a
+ * cli_shard field of the options struct `type`) and its usage line. */
+#define CLI_SHARD_OPTION(type, field)                                         \
+  {.name = "shard", .kind = CLI_SHARD, .offset = offsetof(type, field),       \
+   .bad = "-shard expects I/N (shard I of N) with 1 <= I <= N <= 1000000, " \
+          "found '%v'"}
+void cli_shard_usage(FILE *out, int column);
 
 #endif

@@ -32,6 +32,7 @@ typedef struct compare_cli {
   cli_list verdicts;     /* -verdicts LOG */
   file_list tests;       /* -tests: candidate litmus files */
   file_list logs;        /* the histogram logs */
+  cli_shard shard;       /* -shard I/N: of the logs */
   const char *html;      /* -html FILE */
   unsigned flags;        /* -detail */
   sc_sim_options opts;
@@ -45,11 +46,14 @@ static void compare_usage(FILE *out) {
           "                     default: cat/ptx-rmo.cat for GPU_PTX tests)\n"
           "  -I DIR             search DIR for models and their includes\n"
           "  -tests DIR|FILE    where to find the logs' litmus tests\n"
-          "  -verdicts LOG      a herd7 log of a model's verdicts, instead of\n"
-          "                     running it (repeat for several)\n"
+          "  -verdicts LOG|DIR  a herd7 log of a model's verdicts, instead of\n"
+          "                     running it (repeat for several); a folder's\n"
+          "                     logs (*.txt, *.log: one per shard) are one\n"
+          "                     model's\n"
           "  -html FILE         also write a self-contained HTML report\n"
           "  -detail            list every outcome of every test\n"
           "  -timeout S         give up a test after S seconds\n");
+  cli_shard_usage(out, 21);
   cli_common_usage(out, 21);
   fprintf(out,
           "exit status: 0 every test sound, 3 some test UNSOUND, 1 something\n"
@@ -68,6 +72,7 @@ static const cli_opt compare_opts[] = {
     {.name = "detail", .kind = CLI_BITS, AT(flags), .bits = SC_REPORT_DETAIL},
     {.name = "timeout", .kind = CLI_SECONDS, AT(opts.timeout),
      .bad = "-timeout expects seconds, found '%v'"},
+    CLI_SHARD_OPTION(compare_cli, shard),
     {0}};
 
 static const cli_command compare_command = {
@@ -85,6 +90,7 @@ static int parse_options(compare_cli *c, int argc, char **argv) {
     compare_usage(stderr);
     return EXIT_USAGE;
   }
+  cli_shard_files(&c->logs, c->shard);
   c->opts.unroll = -1;
   for (int i = 0; i < c->user_dirs.n; i++)
     models_add_dir(&c->dirs, c->user_dirs.items[i]);
@@ -211,16 +217,30 @@ static void run_model(compare_cli *c, sc_compare *cmp, const char *name) {
   }
 }
 
+/* One model's verdicts: a herd7 log, or a folder of them (the logs of
+ * the shards of one run), their blocks together. */
 static void read_verdicts(compare_cli *c, sc_compare *cmp, const char *path) {
-  sc_hist **blocks;
-  int n;
-  if (!load_log(c, path, &blocks, &n))
+  file_list logs = {0};
+  if (!cli_collect_logs(&logs, path)) {
+    c->failed++;
     return;
-  size_t len = strlen(path) + 32;
-  char *label = GC_MALLOC_ATOMIC(len);
-  snprintf(label, len, "%s (a herd7 log)", path);
+  }
+  sc_hist **all = NULL;
+  int nall = 0;
+  for (int i = 0; i < logs.n; i++) {
+    sc_hist **blocks;
+    int n;
+    if (!load_log(c, logs.paths[i], &blocks, &n))
+      continue;
+    all = GC_REALLOC(all, sizeof(sc_hist *) * (size_t)(nall + n + 1));
+    memcpy(all + nall, blocks, sizeof(sc_hist *) * (size_t)n);
+    nall += n;
+  }
+  bool folder = logs.n != 1 || strcmp(logs.paths[0], path) != 0;
+  const char *label = cli_format("%s (%s)", path,
+                                 folder ? "herd7 logs" : "a herd7 log");
   int m = sc_compare_add_model(cmp, label);
-  sc_compare_set_verdicts(cmp, m, blocks, n);
+  sc_compare_set_verdicts(cmp, m, all, nall);
 }
 
 /* ---- Output -------------------------------------------------------------- */

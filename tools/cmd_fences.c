@@ -42,6 +42,7 @@ static void fences_usage(FILE *out) {
           "                prints a litmus7 or herd7 log (SCOPECAT_N in its\n"
           "                environment gives the instances), e.g. -oracle\n"
           "                'scopecat -model sc.cat'\n");
+  cli_shard_usage(out, 16);
   cli_common_usage(out, 16);
 }
 
@@ -55,6 +56,7 @@ typedef struct fences_cli {
   bool gpu;               /* -gpu: Alg. 1 with the hardware (or -oracle) */
   const char *gpu_options, *oracle;
   long n;                 /* -n: instances per check */
+  cli_shard shard;        /* -shard I/N */
   file_list files;
 } fences_cli;
 
@@ -73,6 +75,7 @@ static const cli_opt fences_opts[] = {
     {.name = "oracle", .kind = CLI_STRING, AT(oracle)},
     {.name = "n", .kind = CLI_LONG, AT(n), .lo = 1, .hi = LONG_MAX,
      .bad = "-n expects a positive integer"},
+    CLI_SHARD_OPTION(fences_cli, shard),
     {0}};
 
 static const cli_command fences_command = {
@@ -98,6 +101,7 @@ static int parse_options(fences_cli *c, int argc, char **argv) {
     fences_usage(stderr);
     return EXIT_USAGE;
   }
+  cli_shard_files(&c->files, c->shard);
   for (int i = 0; i < c->dirs.n; i++)
     models_add_dir(&c->models, c->dirs.items[i]);
   models_add_bundled(&c->models);

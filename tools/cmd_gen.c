@@ -21,6 +21,7 @@ typedef struct gen_cli {
   const char *name;   /* -name NAME */
   long size;          /* -size N, 0: one cycle */
   sc_dialect dialect; /* -dialect */
+  cli_shard shard;    /* -shard I/N: of the family */
   cli_list words;     /* the cycle's edges */
 } gen_cli;
 
@@ -54,7 +55,7 @@ static const char *families_dir(void) {
 static void gen_usage(FILE *out) {
   fprintf(out,
           "usage: scopecat gen [-name NAME] EDGE...\n"
-          "       scopecat gen -size N [-edges FILE] [-o DIR]\n"
+          "       scopecat gen -size N [-edges FILE] [-shard I/N] [-o DIR]\n"
           "  EDGE...       a cycle: Rfe Fre Coe (.cta, .warp), Rfi Fri Coi,\n"
           "                PodXY PosXY, DpAddrdR DpAddrdW DpDatadW DpCtrldR\n"
           "                DpCtrldW, Fence<Cta|Gl|Sys|ScGpu|AcqRelCta...><d|s>XY;\n"
@@ -72,6 +73,7 @@ static void gen_usage(FILE *out) {
           "                .warp placements)\n",
           default_edges[SC_DIALECT_GPU_PTX], default_edges[SC_DIALECT_PTX],
           families_dir());
+  cli_shard_usage(out, 16);
   cli_common_usage(out, 16);
   fprintf(out,
           "  EDGE may carry the annotation of its source access glued on,\n"
@@ -96,6 +98,7 @@ static const cli_opt gen_opts[] = {
     {.name = "name", .kind = CLI_STRING, AT(name)},
     {.name = "size", .kind = CLI_LONG, AT(size), .lo = 2, .hi = INT_MAX,
      .bad = "-size expects an integer >= 2, found '%v'"},
+    CLI_SHARD_OPTION(gen_cli, shard),
     {0}};
 
 static const cli_command gen_command = {
@@ -176,6 +179,18 @@ static int write_family(sc_dialect dialect, sc_test **tests, int n,
   return ok ? EXIT_ALL_RAN : EXIT_SOME_FAILED;
 }
 
+/* Keep the tests of `shard`, in order, keyed as the files they are
+ * written to (NAME.litmus), so that the shard of a family is the shard of
+ * its folder; returns how many. */
+static int shard_tests(cli_shard shard, sc_test **tests, int n) {
+  int kept = 0;
+  for (int i = 0; i < n; i++)
+    if (cli_shard_takes(shard,
+                        cli_format("%s.litmus", sc_test_name(tests[i]))))
+      tests[kept++] = tests[i];
+  return kept;
+}
+
 static int gen_family(const gen_cli *c) {
   const char *edges_path =
       c->edges ? c->edges
@@ -193,9 +208,15 @@ static int gen_family(const gen_cli *c) {
     fprintf(stderr, "%s\n", sc_error_message(err));
     return EXIT_SOME_FAILED;
   }
+  int family = n;
+  n = shard_tests(c->shard, tests, n);
   int status = write_family(c->dialect, tests, n, c->dir);
-  fprintf(stderr, "scopecat gen: %d tests from %d edges, cycles up to %ld, "
-                  "%.2f s\n", n, nedges, c->size, sc_seconds() - t0);
+  fprintf(stderr, "scopecat gen: %d tests from %d edges, cycles up to %ld",
+          family, nedges, c->size);
+  if (c->shard.count)
+    fprintf(stderr, "; shard %d/%d: %d tests", c->shard.index,
+            c->shard.count, n);
+  fprintf(stderr, ", %.2f s\n", sc_seconds() - t0);
   return status;
 }
 
@@ -230,6 +251,11 @@ int cmd_gen(int argc, char **argv) {
     return rc;
   if (c.size && !c.words.n)
     return gen_family(&c);
+  if (c.shard.count && c.words.n) {
+    fprintf(stderr, "scopecat gen: -shard splits a family: it goes with "
+                    "-size\n");
+    return EXIT_USAGE;
+  }
   if (!c.edges && !c.size && c.words.n)
     return gen_one(&c);
   gen_usage(stderr);

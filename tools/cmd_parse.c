@@ -33,6 +33,7 @@ static int round_trip_holds(const char *path, const sc_test *t) {
 typedef struct parse_cli {
   int mode;              /* -summary, -check: a show_mode */
   sc_select *sel;        /* -select */
+  cli_shard shard;       /* -shard I/N */
   file_list files;
 } parse_cli;
 
@@ -42,25 +43,27 @@ static const cli_opt parse_opts[] = {
     {.name = "check", .kind = CLI_SET, AT(mode), .lo = SHOW_CHECK},
     {.name = "select", .kind = CLI_SELECT, AT(sel), .bad = "%w",
      .missing = "-select needs a pattern"},
+    CLI_SHARD_OPTION(parse_cli, shard),
     {0}};
 
 static const cli_command parse_command = {
     "parse", parse_opts, {.kind = CLI_TESTS, AT(files)}, NULL, false};
 
 int cmd_parse(int argc, char **argv) {
-  parse_cli c = {SHOW_CANONICAL, NULL, {0}};
+  parse_cli c = {SHOW_CANONICAL, NULL, {0, 0}, {0}};
   int missing;
   int rc = cli_parse(&parse_command, &c, argc, argv, &missing);
   if (rc != CLI_GO_ON)
     return rc;
   show_mode mode = (show_mode)c.mode;
   sc_select *sel = c.sel;
-  file_list files = c.files;
-  if (files.n == 0 && missing == 0) {
+  if (c.files.n == 0 && missing == 0) {
     fprintf(stderr, "usage: scopecat parse [-summary|-check] [-select REGEX] "
-                    "[-max-heap SIZE] FILE|DIR...\n");
+                    "[-shard I/N] [-max-heap SIZE] FILE|DIR...\n");
     return EXIT_USAGE;
   }
+  cli_shard_files(&c.files, c.shard);
+  file_list files = c.files;
   int failed = missing, checked = 0;
   for (int i = 0; i < files.n; i++) {
     sc_test *t;

@@ -44,6 +44,7 @@ typedef struct sim_cli {
   const char *outdir;     /* -o: where -show writes DOT files */
   const char *graph_format; /* -graph svg|png: also render them */
   int jobs;
+  cli_shard shard;        /* -shard I/N */
   bool progress;          /* stderr is a terminal */
   file_list files;
 } sim_cli;
@@ -61,7 +62,9 @@ static void sim_usage(FILE *out) {
           "  -variant NAME      set the model's variant NAME (comma lists too)\n"
           "  -through invalid   keep executions that fail the model's checks\n"
           "  -select REGEX      only tests whose name matches (PCRE2)\n"
-          "  -j N               run N tests at once\n"
+          "  -j N               run N tests at once\n");
+  cli_shard_usage(out, 21);
+  fprintf(out,
           "  -timeout S         give up a test after S seconds\n"
           "  -max-executions N  give up a test after N candidate executions\n"
           "  -noprune           evaluate every candidate (no branch cut "
@@ -121,6 +124,7 @@ static const cli_opt sim_opts[] = {
     {.name = "j", .kind = CLI_INT, AT(jobs), .lo = 1, .hi = INT_MAX,
      .bad = COUNT POSITIVE, .range = "-j expects a positive number",
      .missing = "%o needs an argument" POSITIVE},
+    CLI_SHARD_OPTION(sim_cli, shard),
     {.name = "timeout", .kind = CLI_SECONDS, AT(opts.timeout),
      .bad = "-timeout expects seconds, found '%v'"},
     {.name = "max-executions", .kind = CLI_LONG, AT(opts.max_executions),
@@ -163,6 +167,7 @@ static int parse_options(sim_cli *c, int argc, char **argv) {
     sim_usage(stderr);
     return EXIT_USAGE;
   }
+  cli_shard_files(&c->files, c->shard);
   c->opts.through = c->through != 0;
   c->opts.show = (sc_show)c->show;
   c->graph_format = c->graph >= 0 ? graph_words[c->graph] : NULL;

@@ -10,5 +10,6 @@ int cmd_compare(int argc, char **argv);
 int cmd_gpu(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_fences(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 #endif

@@ -55,6 +55,7 @@ typedef struct gpu_cli {
   const char *vals[32]; /* program options, by prog_opts index */
   int gpus;             /* -gpus N: 0 = all visible */
   double timeout;       /* -timeout S: the watchdog, seconds per program */
+  cli_shard shard;      /* -shard I/N: of the tests (not tune) */
   file_list files;
   int argc;
   char **argv;
@@ -87,12 +88,15 @@ static void gpu_usage(FILE *out) {
       "  -shuffle 0|1       thread and location randomisation (default 1)\n"
       "  -seed N            random seed (default 1)\n"
       "  -variants N        random layouts per run (default 8)\n"
-      "  -gpus N            use N GPUs (default: all visible)\n"
+      "  -gpus N            use N GPUs (default: all visible; CUDA_VISIBLE_DEVICES\n"
+      "                     limits them, as Slurm's --gpus sets it)\n"
       "  -timeout S         watchdog: kill a program still running after S\n"
       "                     seconds, report it, go on (default 120; 0: none)\n"
       "  -nvcc PATH         the CUDA compiler (default " SC_NVCC ")\n"
       "  -gpudir DIR        the harness templates (tools/gpu)\n"
-      "  -keep DIR          keep generated programs and SASS under DIR\n");
+      "  -keep DIR          keep generated programs and SASS under DIR\n"
+      "options (gen, run, build):\n");
+  cli_shard_usage(out, 21);
   cli_common_usage(out, 21);
 }
 
@@ -309,6 +313,7 @@ static const cli_opt gpu_opts[] = {
      .bad = "-gpus: expected a number, not '%v'"},
     {.name = "timeout", .kind = CLI_SECONDS, AT(timeout),
      .bad = "-timeout: expected seconds, not '%v'"},
+    CLI_SHARD_OPTION(gpu_cli, shard),
 };
 #define NGPU_OPTS (sizeof gpu_opts / sizeof gpu_opts[0])
 #define NPROG_OPTS (sizeof prog_opts / sizeof prog_opts[0] - 1)
@@ -348,7 +353,35 @@ static const char *prog_args(const gpu_cli *c, const char *const *over) {
   return s;
 }
 
+/* How many GPUs CUDA_VISIBLE_DEVICES names (-1: unset): its entries up to
+ * the first that is neither an index nor a GPU-/MIG- UUID, where CUDA
+ * stops too ("", "NoDevFiles": none). */
+static int visible_devices(void) {
+  const char *v = getenv("CUDA_VISIBLE_DEVICES");
+  if (!v)
+    return -1;
+  int n = 0;
+  char *list = GC_STRDUP(v), *save = NULL;
+  for (char *e = strtok_r(list, ",", &save); e; e = strtok_r(NULL, ",", &save)) {
+    while (isspace((unsigned char)*e))
+      e++;
+    bool index = isdigit((unsigned char)*e);
+    for (const char *p = e; index && *p && !isspace((unsigned char)*p); p++)
+      index = isdigit((unsigned char)*p);
+    if (!index && strncmp(e, "GPU-", 4) && strncmp(e, "MIG-", 4))
+      break;
+    n++;
+  }
+  return n;
+}
+
+/* The GPUs this process may use: those nvidia-smi lists, no more than
+ * CUDA_VISIBLE_DEVICES names (nvidia-smi ignores it; CUDA numbers the
+ * devices it names from 0, which is what -device takes). */
 static int count_gpus(void) {
+  int visible = visible_devices();
+  if (visible == 0)
+    return 0;
   FILE *p = popen("nvidia-smi -L 2>/dev/null", "r");
   int n = 0;
   if (p) {
@@ -358,7 +391,7 @@ static int count_gpus(void) {
         n++;
     pclose(p);
   }
-  return n;
+  return visible > 0 && visible < n ? visible : n;
 }
 
 /* ---- build, optcheck, run --------------------------------------------------- */
@@ -817,6 +850,12 @@ int cmd_gpu(int argc, char **argv) {
     fprintf(stderr, "scopecat gpu %s: no tests\n", sub);
     return EXIT_USAGE;
   }
+  if (c.shard.count && !strcmp(sub, "tune")) {
+    fprintf(stderr, "scopecat gpu tune: -shard splits a batch of tests; "
+                    "tune scores one setting over all of them\n");
+    return EXIT_USAGE;
+  }
+  cli_shard_files(&c.files, c.shard);
   int rc;
   if (!strcmp(sub, "gen"))
     rc = cmd_gpu_gen(&c);

@@ -30,7 +30,8 @@ static void usage(FILE *out) {
           "  gen       litmus tests from cycles of edges (diy): one cycle, or\n"
           "            a family; `scopecat gen -help'\n"
           "  fences    the cheapest fence insertions that forbid a test's\n"
-          "            condition; `scopecat fences -help'\n"
+          "            condition; `scopecat fences -help'\n"          "  merge     herd7 logs (one per shard of a run) made one log, for\n"
+          "            mcompare7 and compare; `scopecat merge -help'\n"
           "options: -version, -help\n");
 }
 
@@ -60,6 +61,8 @@ int main(int argc, char **argv) {
     return cmd_gen(argc - 1, argv + 1);
   if (strcmp(argv[1], "fences") == 0)
     return cmd_fences(argc - 1, argv + 1);
+  if (strcmp(argv[1], "merge") == 0)
+    return cmd_merge(argc - 1, argv + 1);
   /* plain `scopecat FILE...` simulates, as plain herd7 does */
   struct stat st;
   if (argv[1][0] == '-' || stat(argv[1], &st) == 0 || strchr(argv[1], '.'))
