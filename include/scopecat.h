@@ -254,7 +254,8 @@ sc_status sc_dot_render(const char *dot, const char *format, const char *path,
 typedef struct sc_select sc_select;
 
 /* Compile a PCRE2 pattern that selects test names; it matches anywhere in
- * the name unless anchored. */
+ * the name unless anchored.  A selection keeps its match data from one
+ * match to the next: match with it from one thread at a time. */
 sc_status sc_select_compile(const char *pattern, sc_select **out,
                             sc_error **err);
 int sc_select_match(const sc_select *sel, const char *name);

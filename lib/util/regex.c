@@ -11,6 +11,11 @@
 struct sc_regex {
   pcre2_code *code;
   pcre2_general_context *gctx;
+  /* Made at the first match and kept: PCRE2 gives a match data its own
+   * 20 KiB of frames, which a log reader matching every line of a 10^6-
+   * block log would otherwise allocate once per line.  So a pattern is
+   * matched by one thread at a time. */
+  pcre2_match_data *md;
 };
 
 static void *gc_pcre_alloc(size_t size, void *data) {
@@ -49,10 +54,11 @@ sc_regex *sc_regex_new(const char *pattern) {
   return sc_regex_compile(pattern, NULL, NULL);
 }
 
-bool sc_regex_match(const sc_regex *re, const char *subject, const char **caps,
+bool sc_regex_match(sc_regex *re, const char *subject, const char **caps,
                     int ncaps) {
-  pcre2_match_data *md =
-      pcre2_match_data_create_from_pattern(re->code, re->gctx);
+  if (!re->md)
+    re->md = pcre2_match_data_create_from_pattern(re->code, re->gctx);
+  pcre2_match_data *md = re->md;
   int rc = pcre2_match(re->code, (PCRE2_SPTR)subject, strlen(subject), 0, 0,
                        md, NULL);
   if (rc < 0)

@@ -19,8 +19,9 @@ sc_regex *sc_regex_compile(const char *pattern, const char **message,
                            size_t *offset);
 
 /* Whether `subject` matches; on a match caps[i] is capture group i+1 (NULL
- * when that group took no part), for i < ncaps. */
-bool sc_regex_match(const sc_regex *re, const char *subject, const char **caps,
+ * when that group took no part), for i < ncaps.  The pattern keeps its
+ * match data from one match to the next: one thread at a time. */
+bool sc_regex_match(sc_regex *re, const char *subject, const char **caps,
                     int ncaps);
 
 #endif
