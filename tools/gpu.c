@@ -66,6 +66,8 @@ static void gpu_usage(FILE *out) {
       "       scopecat gpu run [options] FILE|DIR...\n"
       "       scopecat gpu tune [options] -o FILE FILE|DIR...\n"
       "       scopecat gpu build -keep DIR FILE|DIR...  (compile ahead)\n"
+      "       scopecat gpu drf [options]  (data-race-free random testing;\n"
+      "                                    scopecat gpu drf -help)\n"
       "options (run and tune):\n"
       "  -n N               test instances per test (default 100000000)\n"
       "  -o DIR             also write each log to DIR/NAME.txt\n"

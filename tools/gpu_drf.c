@@ -303,6 +303,24 @@ static const char *reproduce(const drf_params *p, const drf_found *m,
                      "after it in the order of their lock; P1 missed P0's "
                      "store", m->seed, episode_name(p, wexp),
                      episode_name(p, r));
+  } else if (wexp == r && wseen >= 0 && m->wplace >= 0 &&
+             m->wplace < m->place) {
+    /* an earlier episode's store landed after the reader's own */
+    same_cta = r / p->episodes / p->tpb == wseen / p->episodes / p->tpb;
+    cli_push(&c0, "st.weak x, 2");
+    put_release(p, wseen, 2, &c0);
+    put_acquire(p, r, &c1);
+    cli_push(&c1, "st.weak x, 3");
+    cli_push(&c1, "ld.weak r1, x");
+    init = "x=1; m=0; P0:r0=0; P1:r0=0; P1:r1=0;";
+    cond = "P1:r0 == 2 /\\ P1:r1 == 2";
+    doc = cli_format("scopecat gpu drf, seed %" PRIu64 ": P0 is %s, P1 is %s, "
+                     "after it in the order of their lock; P0's store "
+                     "overwrote P1's own", m->seed, episode_name(p, wseen),
+                     episode_name(p, r));
+  } else if (wseen == r) {
+    return "no litmus test: the load read a store its own episode makes "
+           "after it in program order (the load was moved past it)";
   } else {
     return "no litmus test: the value seen and the value expected do not "
            "come from two episodes of this lock";
@@ -572,12 +590,14 @@ static bool check_trace(const char *path, drf_params *p, drf_outcome *o) {
     skip_blanks(&k);
     if (!*k.at || *k.at == '#')
       continue;
-    char word[32];
+    char word[32], *wstart = k.at;
     read_word(&k, word, sizeof word);
     k.at += strlen(word);
     if (!strcmp(word, "params")) {
-      if (have_params)
+      if (have_params) {
+        k.at = wstart;
         return trace_fail(&k, "a second params line%s", "");
+      }
       if (!read_params(&k, p))
         return false;
       have_params = true;
@@ -593,8 +613,10 @@ static bool check_trace(const char *path, drf_params *p, drf_outcome *o) {
       memset(have, 0, (size_t)nep * p->actions);
       continue;
     }
-    if (strcmp(word, "ticket") && strcmp(word, "load"))
+    if (strcmp(word, "ticket") && strcmp(word, "load")) {
+      k.at = wstart;
       return trace_fail(&k, "expected params, ticket or load, not '%s'", word);
+    }
     if (!have_params)
       return trace_fail(&k, "%s before the params line", word);
     long long e, a, v;
