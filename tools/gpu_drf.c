@@ -433,9 +433,11 @@ static void report(FILE *out, const drf_cli *c, drf_params p,
   for (int i = 0; i < o->nstuck; i++) {
     p.seed = (uint64_t)o->stuck[i][0];
     fprintf(out, "\nForward progress (seed %" PRIu64 "): %s did not acquire %s "
-                 "within %g s\n",
+                 "%s\n",
             p.seed, episode_name(&p, o->stuck[i][1]),
-            lock_name(&p, (int)o->stuck[i][2]), c->spin);
+            lock_name(&p, (int)o->stuck[i][2]),
+            o->device ? cli_format("within %g s", c->spin)
+                      : "(place -1 in the trace)");
   }
   for (int i = 0; i < o->ndup; i++) {
     p.seed = (uint64_t)o->dup[i][0];

@@ -42,6 +42,13 @@ has "$tmp/out" "inject load-outside"
 if grep '^Mismatch ' "$tmp/out" | grep -qv 'moved after the release'; then
   fail "a mismatch at a load that was not moved"; else ok; fi
 
+# an episode that never acquired its lock (place -1): a forward-progress
+# failure, named
+grep -v '^load 5 ' "$d/clean.trace" | sed 's/^ticket 5 .*/ticket 5 -1/' >"$tmp/stuck.trace"
+expect 1 "$scopecat" gpu drf -check "$tmp/stuck.trace"
+has "$tmp/out" "Forward progress (seed 3): episode 1 of thread 1 (CTA 0, thread 1 of it; global episode 5) did not acquire lock"
+has "$tmp/out" "1 did not acquire in time"
+
 # malformed traces: file:line:col
 bad() { # bad LINE-TO-REPLACE-LINE-2 MESSAGE
   { sed -n 1,2p "$d/clean.trace"; printf '%s\n' "$1"; } >"$tmp/bad.trace"
