@@ -45,7 +45,7 @@ if grep '^Mismatch ' "$tmp/out" | grep -qv 'moved after the release'; then
 # an episode that never acquired its lock (place -1): a forward-progress
 # failure, named
 grep -v '^load 5 ' "$d/clean.trace" | sed 's/^ticket 5 .*/ticket 5 -1/' >"$tmp/stuck.trace"
-expect 1 "$scopecat" gpu drf -check "$tmp/stuck.trace"
+expect 1 "$scopecat" gpu drf -check "$tmp/stuck.trace" -o "$tmp/rep"
 has "$tmp/out" "Forward progress (seed 3): episode 1 of thread 1 (CTA 0, thread 1 of it; global episode 5) did not acquire lock"
 has "$tmp/out" "1 did not acquire in time"
 
