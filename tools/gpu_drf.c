@@ -46,8 +46,11 @@ static const char *const sync_ops[] = {
 
 typedef struct drf_cli {
   int ctas, tpb, episodes, actions, vars, locks, cta_locks, loads, spacing;
+  int swarm;          /* 1: each round draws the knobs not given */
+  unsigned fixed;     /* DRF_K_* bits of the knobs fixed for every round */
   long seed;
   long n;            /* checked loads wanted */
+  long plan;         /* print the first rounds' settings and stop */
   int inject;
   double max_seconds; /* stop after this much GPU time (0: none) */
   double spin;        /* seconds an acquire may spin */
@@ -68,6 +71,15 @@ typedef struct drf_found {
   uint32_t seen, expected;
 } drf_found;
 
+/* One round's setting and what it checked. */
+typedef struct drf_round {
+  int profile;
+  drf_params set;
+  unsigned long long loads;
+  double seconds;
+  bool found;
+} drf_round;
+
 typedef struct drf_outcome {
   const char *device;
   long long rounds;
@@ -85,7 +97,23 @@ typedef struct drf_outcome {
   long long dup[MAXREC][4];   /* seed, lock, place, episode */
   int ndup;
   bool watchdog;
+  drf_round *round; /* the rounds' settings (a run), or the trace's one */
+  long long nround, capround;
+  bool setting_mismatch; /* a round's setting is not its seed's draw */
 } drf_outcome;
+
+static void add_round(drf_outcome *o, const drf_round *r) {
+  if (o->nround == o->capround) {
+    long long cap = o->capround ? 2 * o->capround : 64;
+    drf_round *n = GC_MALLOC_ATOMIC(sizeof(drf_round) * (size_t)cap);
+    if (!n)
+      return;
+    if (o->nround)
+      memcpy(n, o->round, sizeof(drf_round) * (size_t)o->nround);
+    o->round = n, o->capround = cap;
+  }
+  o->round[o->nround++] = *r;
+}
 
 static void drf_usage(FILE *out) {
   fprintf(out,
@@ -95,6 +123,8 @@ static void drf_usage(FILE *out) {
       "options:\n"
       "  -ctas N            CTAs (default 264: 2 per SM of an H100)\n"
       "  -tpb N             threads per CTA (default 256)\n"
+      "  knobs -episodes to -spacing: drawn each round unless given (-swarm);\n"
+      "  their defaults are the values of every round with -swarm 0\n"
       "  -episodes N        episodes per thread (default 16)\n"
       "  -actions N         loads and stores per episode (default 32)\n"
       "  -vars N            variables per lock, 1..64 (default 8)\n"
@@ -104,6 +134,9 @@ static void drf_usage(FILE *out) {
       "  -spacing N         words between variables and lock words\n"
       "                     (default 1: false sharing; 32: a line each)\n"
       "  -seed N            seed of the first round (default 1)\n"
+      "  -swarm 0|1         1 (default): each round draws from its seed the\n"
+      "                     knobs above that are not given (episodes: at\n"
+      "                     most -episodes); 0: the defaults in every round\n"
       "  -n N               checked loads wanted (default 100000000)\n"
       "  -max-seconds S     stop after S s of GPU time (default: none)\n"
       "  -inject FAULT      release-relaxed, no-acquire-fence, cta-shared,\n"
@@ -118,6 +151,8 @@ static void drf_usage(FILE *out) {
       "  -trace FILE        record the first round's trace in FILE\n"
       "  -check TRACE       check a recorded trace instead (no GPU)\n"
       "  -gen DIR           write the program (DIR/drf.cu) and stop\n"
+      "  -plan N            print the settings of the first N rounds and\n"
+      "                     stop (no GPU)\n"
       "  -nvcc PATH         the CUDA compiler (default " SC_NVCC ")\n"
       "  -gpudir DIR        the harness templates (tools/gpu)\n"
       "  -keep DIR          build in DIR and keep it\n");
@@ -138,10 +173,13 @@ static const cli_opt drf_opts[] = {
     NUM("cta-locks", cta_locks, 0, 1 << 16),
     NUM("loads", loads, 0, 100),
     NUM("spacing", spacing, 1, 1 << 12),
+    NUM("swarm", swarm, 0, 1),
     {.name = "seed", .kind = CLI_LONG, AT(seed), .lo = 0, .hi = LONG_MAX,
      .bad = "%o: expected a non-negative number, not '%v'"},
     {.name = "n", .kind = CLI_LONG, AT(n), .lo = 1, .hi = LONG_MAX,
      .bad = "%o: expected a positive number, not '%v'"},
+    {.name = "plan", .kind = CLI_LONG, AT(plan), .lo = 1, .hi = 1000000,
+     .bad = "%o: expected a number from 1 to 1000000, not '%v'"},
     {.name = "inject", .kind = CLI_CHOICE, AT(inject),
      .choices = inject_names,
      .bad = "%o: expected none, release-relaxed, no-acquire-fence, "
@@ -361,14 +399,137 @@ static const char *reproduce(const drf_params *p, const drf_found *m,
 
 /* ---- the report ----------------------------------------------------------- */
 
+/* The setting of the round of `seed` (the base when none is recorded). */
+static drf_params setting_of(const drf_outcome *o, drf_params base,
+                             uint64_t seed) {
+  for (long long i = 0; i < o->nround; i++)
+    if (o->round[i].set.seed == seed)
+      return o->round[i].set;
+  base.seed = seed;
+  return base;
+}
+
+static int knob_value(const drf_params *p, int k) {
+  switch (k) {
+  case DRF_K_EPISODES: return p->episodes;
+  case DRF_K_ACTIONS: return p->actions;
+  case DRF_K_VARS: return p->vars;
+  case DRF_K_LOCKS: return p->locks;
+  case DRF_K_CTA_LOCKS: return p->cta_locks;
+  case DRF_K_LOADS: return p->loads;
+  default: return p->spacing;
+  }
+}
+
+static const char *const profile_names[] = {"wide", "contended", "fixed"};
+
+static const char *setting_words(int profile, const drf_params *p) {
+  return cli_format("%s: episodes %d, actions %d, vars %d, locks %d, "
+                    "cta-locks %d, loads %d%%, spacing %d",
+                    profile_names[profile], p->episodes, p->actions, p->vars,
+                    p->locks, p->cta_locks, p->loads, p->spacing);
+}
+
+/* The knobs in `fixed`, by name ("none" when none). */
+static const char *fixed_words(unsigned fixed) {
+  const char *s = "";
+  for (int k = 0; k < DRF_NKNOBS; k++)
+    if (fixed >> k & 1)
+      s = cli_format("%s%s%s", s, *s ? "," : "", drf_knob_names[k]);
+  return *s ? s : "none";
+}
+
+/* Swarm: how the rounds' settings were drawn, a histogram of each knob
+ * (value x rounds), the checked loads and time of each profile, and the
+ * setting of each round with a finding. */
+static void report_swarm(FILE *out, const drf_cli *c, const drf_outcome *o) {
+  if (!o->device) {
+    if (c->fixed == DRF_FIXED_ALL)
+      fprintf(out, "Swarm: off (the trace's setting is its params line)\n");
+    else
+      fprintf(out, "Swarm: on (fixed: %s; episodes at most %d): the params "
+                   "line is the draw of seed %" PRIu64 "\n",
+              fixed_words(c->fixed), c->episodes, o->last_seed);
+    return;
+  }
+  if (c->fixed == DRF_FIXED_ALL)
+    fprintf(out, "Swarm: off (every round has the parameters above)\n");
+  else
+    fprintf(out, "Swarm: on (each round draws its setting from its seed; "
+                 "fixed: %s)\n", fixed_words(c->fixed));
+  if (!o->nround)
+    return;
+  fprintf(out, "Settings (value: rounds):\n");
+  for (int k = -1; k < DRF_NKNOBS; k++) {
+    if (k >= 0 && c->fixed >> k & 1)
+      continue;
+    enum { MAXVAL = 32 };
+    int val[MAXVAL];
+    long long cnt[MAXVAL];
+    int nv = 0;
+    for (long long i = 0; i < o->nround; i++) {
+      int v = k < 0 ? o->round[i].profile : knob_value(&o->round[i].set, k);
+      int j = 0;
+      while (j < nv && val[j] != v)
+        j++;
+      if (j == nv && nv < MAXVAL)
+        val[nv] = v, cnt[nv++] = 0;
+      if (j < nv)
+        cnt[j]++;
+    }
+    for (int a = 1; a < nv; a++) /* ascending values */
+      for (int b = a; b > 0 && val[b - 1] > val[b]; b--) {
+        int tv = val[b];
+        long long tc = cnt[b];
+        val[b] = val[b - 1], cnt[b] = cnt[b - 1];
+        val[b - 1] = tv, cnt[b - 1] = tc;
+      }
+    fprintf(out, "  %-10s", k < 0 ? "profile" : drf_knob_names[k]);
+    for (int j = 0; j < nv; j++)
+      fprintf(out, " %s:%lld", k < 0 ? profile_names[val[j]]
+                                     : cli_format("%d", val[j]), cnt[j]);
+    fputc('\n', out);
+  }
+  for (int pr = 0; pr < 3; pr++) {
+    long long n = 0;
+    unsigned long long loads = 0;
+    double t = 0;
+    for (long long i = 0; i < o->nround; i++)
+      if (o->round[i].profile == pr)
+        n++, loads += o->round[i].loads, t += o->round[i].seconds;
+    if (n)
+      fprintf(out, "  %-10s %lld rounds, %llu checked loads in %.3f s of "
+                   "GPU time (%.4g loads/s)\n",
+              profile_names[pr], n, loads, t, t > 0 ? loads / t : 0.0);
+  }
+  for (long long i = 0, shown = 0; i < o->nround && shown < MAXREC; i++)
+    if (o->round[i].found) {
+      fprintf(out, "  round %lld (seed %" PRIu64 ") found something: %s\n",
+              i, o->round[i].set.seed,
+              setting_words(o->round[i].profile, &o->round[i].set));
+      shown++;
+    }
+}
+
 static void report(FILE *out, const drf_cli *c, drf_params p,
                    const drf_outcome *o, const char *dir) {
+  const drf_params base = p;
   fprintf(out, "scopecat gpu drf: data-race-free random testing\n");
-  fprintf(out, "Parameters: ctas %d; tpb %d; episodes %d; actions %d; vars %d; "
-               "locks %d; cta-locks %d; loads %d%%; spacing %d; seed %" PRIu64
-               "; inject %s\n",
-          p.ctas, p.tpb, p.episodes, p.actions, p.vars, p.locks, p.cta_locks,
-          p.loads, p.spacing, p.seed, inject_names[p.inject]);
+  const char *kv[DRF_NKNOBS];
+  for (int k = 0; k < DRF_NKNOBS; k++)
+    kv[k] = c->fixed >> k & 1 || !o->device
+                ? cli_format("%d", knob_value(&p, k))
+            : k == DRF_K_EPISODES ? cli_format("<=%d*", p.episodes)
+                                  : "*";
+  fprintf(out, "Parameters: ctas %d; tpb %d; episodes %s; actions %s; vars %s; "
+               "locks %s; cta-locks %s; loads %s%%; spacing %s; seed %" PRIu64
+               "; inject %s%s\n",
+          p.ctas, p.tpb, kv[DRF_K_EPISODES], kv[DRF_K_ACTIONS], kv[DRF_K_VARS],
+          kv[DRF_K_LOCKS], kv[DRF_K_CTA_LOCKS], kv[DRF_K_LOADS],
+          kv[DRF_K_SPACING], p.seed, inject_names[p.inject],
+          c->fixed == DRF_FIXED_ALL || !o->device ? ""
+                                                  : " (*: drawn each round)");
+  report_swarm(out, c, o);
   if (o->device)
     fprintf(out, "Device: %s\n", o->device);
   fprintf(out, "Rounds: %lld (seeds %" PRIu64 " to %" PRIu64 ")\n", o->rounds,
@@ -409,7 +570,7 @@ static void report(FILE *out, const drf_cli *c, drf_params p,
   }
   for (int i = 0; i < o->nmm; i++) {
     const drf_found *m = &o->mm[i];
-    p.seed = m->seed;
+    p = setting_of(o, base, m->seed);
     int lock = drf_episode_lock(&p, m->episode);
     drf_action x = drf_episode_action(&p, m->episode, m->action);
     long long ws, we;
@@ -431,7 +592,7 @@ static void report(FILE *out, const drf_cli *c, drf_params p,
     fprintf(out, "  litmus: %s\n", reproduce(&p, m, ws, we, dir));
   }
   for (int i = 0; i < o->nstuck; i++) {
-    p.seed = (uint64_t)o->stuck[i][0];
+    p = setting_of(o, base, (uint64_t)o->stuck[i][0]);
     fprintf(out, "\nForward progress (seed %" PRIu64 "): %s did not acquire %s "
                  "%s\n",
             p.seed, episode_name(&p, o->stuck[i][1]),
@@ -440,7 +601,7 @@ static void report(FILE *out, const drf_cli *c, drf_params p,
                       : "(place -1 in the trace)");
   }
   for (int i = 0; i < o->ndup; i++) {
-    p.seed = (uint64_t)o->dup[i][0];
+    p = setting_of(o, base, (uint64_t)o->dup[i][0]);
     fprintf(out, "\nLock failure (seed %" PRIu64 "): %s recorded place %lld "
                  "of %s, which another episode holds or which does not "
                  "exist\n",
@@ -450,10 +611,20 @@ static void report(FILE *out, const drf_cli *c, drf_params p,
   if (o->watchdog)
     fprintf(out, "\nWatchdog: the program was killed after %g s\n", c->timeout);
   bool bad = o->mismatches || o->timedout || o->dups || o->watchdog;
+  if (o->setting_mismatch)
+    fprintf(out, "\nSetting: a round ran a setting that is not its seed's "
+                 "draw\n");
+  bad = bad || o->setting_mismatch;
   if (p.inject != DRF_INJ_NONE && o->device)
     fprintf(out, "\nInjected fault %s: %s\n", inject_names[p.inject],
-            bad ? cli_format("caught after %.3f s of GPU time (round %lld)",
-                             o->caught_s, o->caught_round)
+            bad ? cli_format("caught after %.3f s of GPU time (round %lld, "
+                             "%s)", o->caught_s, o->caught_round,
+                             o->caught_round >= 0 &&
+                                     o->caught_round < o->nround
+                                 ? setting_words(
+                                       o->round[o->caught_round].profile,
+                                       &o->round[o->caught_round].set)
+                                 : "?")
                 : "NOT caught");
   fprintf(out, "\nVerdict: %s\n",
           bad ? "FAIL (loads or locks did not behave as the order says)"
@@ -570,8 +741,57 @@ static bool read_params(cursor *k, drf_params *p) {
   return true;
 }
 
-/* Check `path`; the outcome in *o; false after a message (malformed). */
-static bool check_trace(const char *path, drf_params *p, drf_outcome *o) {
+/* The swarm line: "swarm off", or "swarm on episodes-max N fixed LIST"
+ * (LIST: none, or knob names joined by commas). */
+static bool read_swarm(cursor *k, unsigned *fixed, int *emax) {
+  char w[128];
+  if (!read_word(k, w, sizeof w) || (strcmp(w, "on") && strcmp(w, "off")))
+    return trace_fail(k, "expected on or off after swarm%s", "");
+  k->at += strlen(w);
+  if (!strcmp(w, "off")) {
+    *fixed = DRF_FIXED_ALL;
+    return end_of_line(k);
+  }
+  if (!read_word(k, w, sizeof w) || strcmp(w, "episodes-max"))
+    return trace_fail(k, "expected episodes-max%s", "");
+  k->at += strlen(w);
+  long long v;
+  if (!read_num(k, 1, 1 << 20, &v, "a value of episodes-max"))
+    return false;
+  *emax = (int)v;
+  skip_blanks(k);
+  if (!read_word(k, w, sizeof w) || strcmp(w, "fixed"))
+    return trace_fail(k, "expected fixed%s", "");
+  k->at += strlen(w);
+  skip_blanks(k);
+  if (!read_word(k, w, sizeof w))
+    return trace_fail(k, "expected none or knob names after fixed%s", "");
+  *fixed = 0;
+  if (strcmp(w, "none")) {
+    char *save = NULL;
+    for (char *n = strtok_r(w, ",", &save); n; n = strtok_r(NULL, ",", &save)) {
+      int i = 0;
+      while (i < DRF_NKNOBS && strcmp(drf_knob_names[i], n))
+        i++;
+      if (i == DRF_NKNOBS) {
+        k->at += n - w;
+        return trace_fail(k, "unknown knob '%s' (episodes, actions, vars, "
+                             "locks, cta-locks, loads, spacing)", n);
+      }
+      *fixed |= 1u << i;
+    }
+  }
+  while (*k->at && *k->at != ' ' && *k->at != '\t')
+    k->at++;
+  return end_of_line(k);
+}
+
+/* Check `path`; the outcome in *o, how its setting was drawn in *fixed and
+ * *emax; false after a message (malformed). */
+static bool check_trace(const char *path, drf_params *p, unsigned *fixed,
+                        int *emax, drf_outcome *o) {
+  int swarm_line = 0;
+  *fixed = DRF_FIXED_ALL;
   char *src = cli_read_file(path);
   if (!src) {
     fprintf(stderr, "scopecat gpu drf: %s: cannot read\n", path);
@@ -615,9 +835,20 @@ static bool check_trace(const char *path, drf_params *p, drf_outcome *o) {
       memset(have, 0, (size_t)nep * p->actions);
       continue;
     }
+    if (!strcmp(word, "swarm")) {
+      if (swarm_line) {
+        k.at = wstart;
+        return trace_fail(&k, "a second swarm line%s", "");
+      }
+      if (!read_swarm(&k, fixed, emax))
+        return false;
+      swarm_line = k.line;
+      continue;
+    }
     if (strcmp(word, "ticket") && strcmp(word, "load")) {
       k.at = wstart;
-      return trace_fail(&k, "expected params, ticket or load, not '%s'", word);
+      return trace_fail(&k, "expected params, swarm, ticket or load, not '%s'",
+                        word);
     }
     if (!have_params)
       return trace_fail(&k, "%s before the params line", word);
@@ -653,6 +884,20 @@ static bool check_trace(const char *path, drf_params *p, drf_outcome *o) {
     fprintf(stderr, "%s:1:1: no params line\n", path);
     return false;
   }
+  /* a drawn setting must be its seed's draw */
+  if (*fixed != DRF_FIXED_ALL) {
+    drf_params base = *p;
+    base.episodes = *emax;
+    drf_params q = drf_swarm(&base, p->seed, *fixed);
+    for (int i = 0; i < DRF_NKNOBS; i++)
+      if (knob_value(&q, i) != knob_value(p, i)) {
+        fprintf(stderr, "%s:%d:1: the params line is not the setting seed "
+                        "%" PRIu64 " draws: %s %d, the draw gives %d\n",
+                path, swarm_line, p->seed, drf_knob_names[i],
+                knob_value(p, i), knob_value(&q, i));
+        return false;
+      }
+  }
   /* every acquired episode's loads */
   for (long long e = 0; e < nep; e++) {
     if (tick[e] < 0)
@@ -668,6 +913,10 @@ static bool check_trace(const char *path, drf_params *p, drf_outcome *o) {
   memset(o, 0, sizeof *o);
   o->rounds = 1;
   o->last_seed = p->seed;
+  drf_round rd = {0};
+  rd.set = *p;
+  rd.profile = drf_profile(p->seed, *fixed);
+  add_round(o, &rd);
   /* each lock's places, as the GPU does it */
   int nl = drf_nlocks(p);
   long long *count = GC_MALLOC_ATOMIC(sizeof(long long) * (size_t)nl);
@@ -746,8 +995,10 @@ static const char *write_program(const char *dir) {
   return cu;
 }
 
-/* Read the program's lines into *o. */
-static void read_output(const char *out, const drf_cli *c, drf_outcome *o) {
+/* Read the program's lines into *o; each round's setting must be the one
+ * its seed draws from the base p. */
+static void read_output(const char *out, const drf_cli *c, const drf_params *p,
+                        drf_outcome *o) {
   char *text = GC_STRDUP(out ? out : ""), *save = NULL;
   for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
     long long r, e, x[8];
@@ -760,6 +1011,24 @@ static void read_output(const char *out, const drf_cli *c, drf_outcome *o) {
       o->device = cli_format("%.*s (%s SMs)", (int)(sp - l - 7), l + 7, sp + 1);
     } else if (sscanf(l, "round %lld %llu %llu %llu %llu %llu %llu %llu %llu %lf %lf",
                       &r, &sd, &ep, &ld, &st, &mmn, &to, &ab, &du, &rm, &cm) == 11) {
+      drf_round rd = {0};
+      rd.set = drf_swarm(p, sd, c->fixed);
+      rd.profile = drf_profile(sd, c->fixed);
+      rd.loads = ld;
+      rd.seconds = (rm + cm) / 1000;
+      rd.found = mmn || to || du;
+      int f[8];
+      const char *set = strstr(l, " set ");
+      if (!set || sscanf(set, " set %d %d %d %d %d %d %d %d", &f[0], &f[1],
+                         &f[2], &f[3], &f[4], &f[5], &f[6], &f[7]) != 8 ||
+          f[0] != rd.profile || f[1] != rd.set.episodes ||
+          f[2] != rd.set.actions || f[3] != rd.set.vars ||
+          f[4] != rd.set.locks || f[5] != rd.set.cta_locks ||
+          f[6] != rd.set.loads || f[7] != rd.set.spacing) {
+        o->setting_mismatch = true;
+        rd.found = true;
+      }
+      add_round(o, &rd);
       o->rounds = r + 1;
       o->last_seed = sd;
       o->episodes += ep, o->loads += ld, o->stores += st;
@@ -790,7 +1059,6 @@ static void read_output(const char *out, const drf_cli *c, drf_outcome *o) {
       o->cover[r] += sd;
     }
   }
-  (void)c;
 }
 
 static int run_gpu(drf_cli *c, drf_params *p, FILE *log, const char *dir) {
@@ -834,29 +1102,25 @@ static int run_gpu(drf_cli *c, drf_params *p, FILE *log, const char *dir) {
       fclose(ok);
     }
   }
-  double per_round = (double)drf_nepisodes(p) * p->actions * p->loads / 100.0;
-  long long rounds = per_round > 0 ? (long long)((double)c->n / per_round) : 1;
-  if ((double)rounds * per_round < (double)c->n)
-    rounds++;
-  if (rounds < 1)
-    rounds = 1;
+  /* the program runs rounds until it has checked -n loads */
   const char *run = cli_format(
       "'%s' -ctas %d -tpb %d -episodes %d -actions %d -vars %d -locks %d "
       "-cta-locks %d -loads %d -spacing %d -seed %" PRIu64 " -inject %d "
-      "-rounds %lld -seconds-ms %lld -stop %d -spin-ms %lld%s%s 2>&1",
+      "-fixed %u -want %ld -seconds-ms %lld -stop %d -spin-ms %lld%s%s 2>&1",
       exe, p->ctas, p->tpb, p->episodes, p->actions, p->vars, p->locks,
-      p->cta_locks, p->loads, p->spacing, p->seed, p->inject, rounds,
+      p->cta_locks, p->loads, p->spacing, p->seed, p->inject, c->fixed, c->n,
       (long long)(c->max_seconds * 1000), c->stop ? 1 : 0,
       (long long)(c->spin * 1000), c->trace ? " -trace " : "",
       c->trace ? cli_format("'%s'", c->trace) : "");
   if (isatty(2))
-    fprintf(stderr, "scopecat gpu drf: running %lld rounds\n", rounds);
+    fprintf(stderr, "scopecat gpu drf: running until %ld loads are checked\n",
+            c->n);
   int st;
   char *out = cli_run_capture(run, c->timeout, &st);
   drf_outcome o;
   memset(&o, 0, sizeof o);
   o.caught_round = -1;
-  read_output(out, c, &o);
+  read_output(out, c, p, &o);
   o.watchdog = st == CLI_RUN_TIMED_OUT;
   if (!o.device) {
     fprintf(stderr, "scopecat gpu drf: the program failed (%s):\n%s", run,
@@ -866,7 +1130,8 @@ static int run_gpu(drf_cli *c, drf_params *p, FILE *log, const char *dir) {
   report(log, c, *p, &o, dir);
   if (!c->keep)
     cli_run(cli_format("rm -rf '%s'", bdir), NULL, 0);
-  return o.mismatches || o.timedout || o.dups || o.watchdog || st != 0
+  return o.mismatches || o.timedout || o.dups || o.watchdog ||
+                 o.setting_mismatch || st != 0
              ? EXIT_SOME_FAILED
              : EXIT_ALL_RAN;
 }
@@ -874,9 +1139,10 @@ static int run_gpu(drf_cli *c, drf_params *p, FILE *log, const char *dir) {
 int cmd_gpu_drf(int argc, char **argv) {
   drf_cli c;
   memset(&c, 0, sizeof c);
-  c.ctas = 264, c.tpb = 256, c.episodes = 16, c.actions = 32, c.vars = 8, c.locks = 1024;
-  c.cta_locks = 8, c.loads = 50, c.spacing = 1, c.seed = 1, c.n = 100000000;
-  c.spin = 2, c.timeout = 600;
+  /* the knobs a round may draw: -1 until given */
+  c.ctas = 264, c.tpb = 256, c.episodes = -1, c.actions = -1, c.vars = -1;
+  c.locks = -1, c.cta_locks = -1, c.loads = -1, c.spacing = -1, c.swarm = 1;
+  c.seed = 1, c.n = 100000000, c.spin = 2, c.timeout = 600;
   c.argc = argc;
   c.argv = argv;
   const cli_command cmd = {"gpu drf", drf_opts,
@@ -893,6 +1159,16 @@ int cmd_gpu_drf(int argc, char **argv) {
   }
   if (c.inject != DRF_INJ_NONE)
     c.stop = true;
+  int *knob[DRF_NKNOBS] = {&c.episodes, &c.actions, &c.vars, &c.locks,
+                           &c.cta_locks, &c.loads, &c.spacing};
+  static const int dflt[DRF_NKNOBS] = {16, 32, 8, 1024, 8, 50, 1};
+  c.fixed = c.swarm ? 0 : DRF_FIXED_ALL;
+  for (int k = 0; k < DRF_NKNOBS; k++) {
+    if (*knob[k] >= 0)
+      c.fixed |= 1u << k;
+    else
+      *knob[k] = dflt[k];
+  }
   const char *dir = c.outdir ? c.outdir : ".";
   if (c.outdir && mkdir(c.outdir, 0777) != 0 && errno != EEXIST) {
     fprintf(stderr, "scopecat gpu drf: %s: %s\n", c.outdir, strerror(errno));
@@ -902,7 +1178,7 @@ int cmd_gpu_drf(int argc, char **argv) {
   memset(&p, 0, sizeof p);
   if (c.check) {
     drf_outcome o;
-    if (!check_trace(c.check, &p, &o))
+    if (!check_trace(c.check, &p, &c.fixed, &c.episodes, &o))
       return EXIT_SOME_FAILED;
     FILE *log = c.outdir ? fopen(cli_format("%s/drf.txt", c.outdir), "w") : NULL;
     c.argv = NULL;
@@ -918,10 +1194,34 @@ int cmd_gpu_drf(int argc, char **argv) {
   p.actions = c.actions, p.vars = c.vars, p.locks = c.locks;
   p.cta_locks = c.cta_locks, p.loads = c.loads, p.spacing = c.spacing;
   p.inject = c.inject, p.seed = (uint64_t)c.seed;
+  /* the largest setting a round may draw must make a program too */
+  drf_params big = p;
+  if (!(c.fixed >> DRF_K_ACTIONS & 1))
+    big.actions = DRF_SWARM_MAX_ACTIONS;
+  if (!(c.fixed >> DRF_K_VARS & 1))
+    big.vars = DRF_MAXV;
+  if (!(c.fixed >> DRF_K_SPACING & 1))
+    big.spacing = DRF_SWARM_MAX_SPACING;
+  if (!(c.fixed >> DRF_K_LOCKS & 1))
+    big.locks = DRF_SWARM_MAX_LOCKS;
+  if (!(c.fixed >> DRF_K_CTA_LOCKS & 1))
+    big.cta_locks = DRF_SWARM_MAX_CTA_LOCKS;
   const char *why = bad_params(&p);
+  if (!why && c.fixed != DRF_FIXED_ALL && (why = bad_params(&big)))
+    why = cli_format("%s (in a round that draws the largest setting; "
+                     "-swarm 0 or a smaller knob)", why);
   if (why) {
     fprintf(stderr, "scopecat gpu drf: %s\n", why);
     return EXIT_USAGE;
+  }
+  if (c.plan) {
+    for (long r = 0; r < c.plan; r++) {
+      uint64_t sd = p.seed + (uint64_t)r;
+      drf_params q = drf_swarm(&p, sd, c.fixed);
+      printf("round %ld seed %" PRIu64 " %s\n", r, sd,
+             setting_words(drf_profile(sd, c.fixed), &q));
+    }
+    return EXIT_ALL_RAN;
   }
   if (c.gen) {
     if (mkdir(c.gen, 0777) != 0 && errno != EEXIST) {

@@ -13,6 +13,75 @@ has "$tmp/out" "Mismatches: 0"
 has "$tmp/out" "Verdict: PASS"
 has "$tmp/out" "seed 3; inject none"
 
+# a trace recorded with swarm testing (H100, seed 3, -episodes 4 -locks 2
+# -cta-locks 1 given, the other knobs drawn): the checker draws the setting
+# again from the swarm line and the seed, and it is the params line
+sw="$d/swarm.trace"
+expect 0 "$scopecat" gpu drf -check "$sw"
+has "$tmp/out" "Checked loads: $(grep -c '^load ' "$sw") "
+has "$tmp/out" "Swarm: on (fixed: episodes,locks,cta-locks; episodes at most 4): the params line is the draw of seed 3"
+has "$tmp/out" "Verdict: PASS"
+# the same draw without a GPU (-plan), in the log's words
+expect 0 "$scopecat" gpu drf -plan 1 -seed 3 -ctas 2 -tpb 8 -episodes 4 -locks 2 -cta-locks 1
+set -- $(sed -n 's/^params .* actions \([0-9]*\) vars \([0-9]*\) .* loads \([0-9]*\) spacing \([0-9]*\) .*/\1 \2 \3 \4/p' "$sw")
+has "$tmp/out" "round 0 seed 3 wide: episodes 4, actions $1, vars $2, locks 2, cta-locks 1, loads $3%, spacing $4"
+# malformed or wrong setting lines: file:line:col
+swbad() { # swbad SED-SCRIPT MESSAGE
+  sed "$1" "$sw" >"$tmp/sw.trace"
+  expect 1 "$scopecat" gpu drf -check "$tmp/sw.trace"
+  has "$tmp/err" "$tmp/sw.trace:$2"
+}
+swbad 's/^params \(.*\) vars [0-9]* /params \1 vars 3 /' "3:1: the params line is not the setting seed 3 draws: vars 3, the draw gives $2"
+swbad 's/^swarm .*/swarm on episodes-max 8 fixed episodes,locks,cta-locks/' "3:1: the params line is not the setting seed 3 draws: episodes 4, the draw gives 8"
+swbad 's/^swarm .*/swarm on episodes-max 4 fixed none/' "3:1: the params line is not the setting seed 3 draws: locks 2, the draw gives"
+swbad 's/^swarm .*/swarm on episodes-max 4 fixed locks,colour/' "3:37: unknown knob 'colour'"
+swbad 's/^swarm .*/swarm maybe/' "3:7: expected on or off after swarm"
+swbad 's/^swarm .*/swarm on fixed none/' "3:10: expected episodes-max"
+swbad 's/^swarm .*/swarm on episodes-max 4 fixed/' "3:30: expected none or knob names after fixed"
+swbad 's/^swarm off.*/&/; 3a\
+swarm off' "4:1: a second swarm line"
+swbad 's/^swarm .*/swarm off now/' "3:11: unexpected 'now'"
+# swarm off: the params line is taken as it is
+sed 's/^swarm .*/swarm off/' "$sw" >"$tmp/sw.trace"
+expect 0 "$scopecat" gpu drf -check "$tmp/sw.trace"
+has "$tmp/out" "Swarm: off (the trace's setting is its params line)"
+
+# swarm testing: each round draws its setting from its seed (-plan prints
+# the settings without a GPU); a knob given fixes it in every round
+expect 0 "$scopecat" gpu drf -plan 64
+cp "$tmp/out" "$tmp/plan1"
+has "$tmp/plan1" " wide: "
+has "$tmp/plan1" " contended: "
+if [ "$(sed 's/.*locks \([0-9]*\),.*/\1/' "$tmp/plan1" | sort -u | wc -l)" -ge 4 ]; then ok
+else fail "64 rounds drew fewer than 4 lock counts"; cat "$tmp/plan1"; fi
+# the same seed draws the same setting, whatever round it is
+expect 0 "$scopecat" gpu drf -plan 64
+if cmp -s "$tmp/plan1" "$tmp/out"; then ok; else fail "two plans of seed 1 differ"; fi
+expect 0 "$scopecat" gpu drf -plan 4 -seed 9
+a=$(sed -n 's/^round 8 seed 9 //p' "$tmp/plan1") b=$(sed -n 's/^round 0 seed 9 //p' "$tmp/out")
+if [ -n "$a" ] && [ "$a" = "$b" ]; then ok; else fail "seed 9 drew '$a' and '$b'"; fi
+# explicit knobs are fixed in every round, the others still drawn
+expect 0 "$scopecat" gpu drf -plan 64 -locks 1024 -actions 32
+if [ "$(grep -c 'actions 32, .* locks 1024,' "$tmp/out")" -eq 64 ]; then ok
+else fail "-locks 1024 -actions 32 not in every round"; cat "$tmp/out"; fi
+if [ "$(sed 's/.*vars \([0-9]*\),.*/\1/' "$tmp/out" | sort -u | wc -l)" -ge 3 ]; then ok
+else fail "vars not drawn with -locks given"; fi
+# a contended round: few shared locks, no CTA locks, short queues
+grep ' contended: ' "$tmp/plan1" | tr -d ',' | awk '{ for (i = 5; i < NF; i += 2) v[$i] = $(i + 1) }
+  v["locks"] > 256 || v["cta-locks"] != 0 || v["actions"] > 8 ||
+  (v["episodes"] > 1 && 264 * 256 * v["episodes"] / v["locks"] > 2048) { print; bad = 1 }
+  END { exit bad }' >"$tmp/bad-contended" && ok || { fail "a contended round out of its ranges"; cat "$tmp/bad-contended"; }
+# -swarm 0: the defaults in every round
+expect 0 "$scopecat" gpu drf -plan 3 -swarm 0
+if [ "$(grep -c 'fixed: episodes 16, actions 32, vars 8, locks 1024, cta-locks 8, loads 50%, spacing 1$' "$tmp/out")" -eq 3 ]; then ok
+else fail "-swarm 0 drew"; cat "$tmp/out"; fi
+expect 2 "$scopecat" gpu drf -swarm 2
+has "$tmp/err" "-swarm: expected a number from 0 to 1, not '2'"
+# the largest setting a round may draw must make a program too
+expect 2 "$scopecat" gpu drf -ctas 1048576 -tpb 1 -episodes 1
+has "$tmp/err" "-spacing: the slots need more than 10^10 words (in a round that draws the largest setting"
+expect 0 "$scopecat" gpu drf -ctas 1048576 -tpb 1 -episodes 1 -swarm 0 -plan 1
+
 # plant a stale value: the first load that read another episode's store
 # reads the initial value instead; its writer is named by the value itself
 # (episode (v-1)/8, action (v-1)%8: 8 actions per episode)
@@ -57,7 +126,7 @@ bad() { # bad LINE-TO-REPLACE-LINE-2 MESSAGE
 }
 bad "ticket 64 0" "3:8: an episode number out of range"
 bad "load 0 x 5" "3:8: expected an action number"
-bad "lode 0 1 5" "3:1: expected params, ticket or load, not 'lode'"
+bad "lode 0 1 5" "3:1: expected params, swarm, ticket or load, not 'lode'"
 bad "ticket 0 0 7" "3:12: unexpected '7'"
 st=$(awk '$1 == "load" { l[$2 " " $3] = 1 } END { for (a = 0; a < 8; a++) if (!((0 " " a) in l)) { print a; exit } }' "$d/clean.trace")
 bad "load 0 $st 1" "3:8: action $st of episode 0 is a store, not a load"

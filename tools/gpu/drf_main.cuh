@@ -5,6 +5,7 @@
 // Output, one line each, read by scopecat (tools/gpu_drf.c):
 //   device NAME SMS
 //   round R SEED EPISODES LOADS STORES MISMATCHES TIMEDOUT ABANDONED DUPS RUN_MS CHECK_MS
+//         set PROFILE EPISODES ACTIONS VARS LOCKS CTA_LOCKS LOADS SPACING (the round's setting)
 //   mismatch R SEED EPISODE ACTION SEEN EXPECTED PLACE PLACE_OF_SEEN_WRITER
 //   stuck R SEED EPISODE LOCK
 //   dup R SEED LOCK PLACE EPISODE
@@ -276,7 +277,9 @@ int main(int argc, char **argv) {
   p.spacing = (int)drf_opt(argc, argv, "-spacing", 1);
   p.inject = (int)drf_opt(argc, argv, "-inject", 0);
   uint64_t seed = (uint64_t)drf_opt(argc, argv, "-seed", 1);
+  unsigned fixed = (unsigned)drf_opt(argc, argv, "-fixed", 0);
   long long rounds = drf_opt(argc, argv, "-rounds", 1);
+  long long want = drf_opt(argc, argv, "-want", 0);  // checked loads (0: rounds)
   double seconds = (double)drf_opt(argc, argv, "-seconds-ms", 0) / 1000.0;
   int stop_first = (int)drf_opt(argc, argv, "-stop", 0);
   const char *trace = drf_sopt(argc, argv, "-trace");
@@ -288,32 +291,14 @@ int main(int argc, char **argv) {
   }
   printf("device %s %d\n", prop.name, prop.multiProcessorCount);
   fflush(stdout);
-  int nthreads = drf_threads(&p), nlocks = drf_nlocks(&p);
-  long long nep = drf_nepisodes(&p), nslots = drf_nslots(&p);
-  // slots at random places, `spacing` words apart: with spacing 1, locks
-  // and variables of different locks share cache lines (false sharing)
-  std::vector<long long> perm(nslots);
-  for (long long i = 0; i < nslots; i++) perm[i] = i;
-  uint64_t rs = seed;
-  for (long long i = nslots - 1; i > 0; i--) {
-    uint64_t h = drf_hash(rs, 4, (uint64_t)i, 0);
-    std::swap(perm[i], perm[(long long)(h % (uint64_t)(i + 1))]);
-  }
-  for (long long i = 0; i < nslots; i++) perm[i] *= p.spacing;
-  size_t memwords = (size_t)nslots * p.spacing + 32;
+  const drf_params base = p;
   DrfDev d;
   memset(&d, 0, sizeof d);
-  long long *slotpos;
-  CK(cudaMalloc(&d.mem, sizeof(unsigned) * memwords));
-  CK(cudaMalloc(&slotpos, sizeof(long long) * nslots));
-  CK(cudaMemcpy(slotpos, perm.data(), sizeof(long long) * nslots,
-                cudaMemcpyHostToDevice));
-  d.slotpos = slotpos;
-  CK(cudaMalloc(&d.tick, sizeof(int) * nep));
-  CK(cudaMalloc(&d.rec, sizeof(uint32_t) * nep * p.actions));
-  CK(cudaMalloc(&d.count, sizeof(int) * nlocks));
-  CK(cudaMalloc(&d.base, sizeof(long long) * nlocks));
-  CK(cudaMalloc(&d.owner, sizeof(long long) * nep));
+  // buffers grow to the largest round's setting
+  long long cap_nep = 0, cap_rec = 0, cap_locks = 0, cap_slots = 0;
+  size_t cap_words = 0;
+  long long perm_slots = -1, perm_spacing = -1;
+  long long *slotpos = NULL;
   CK(cudaMalloc(&d.stop, sizeof(int)));
   CK(cudaMalloc(&d.ctr, sizeof(unsigned long long) * 8));
   CK(cudaMalloc(&d.stuck, sizeof(long long) * 16));
@@ -328,10 +313,56 @@ int main(int argc, char **argv) {
   CK(cudaEventCreate(&e0));
   CK(cudaEventCreate(&e1));
   CK(cudaEventCreate(&e2));
-  int eb = (int)((nep + 255) / 256);
   double gpu_s = 0;
-  for (long long r = 0; r < rounds; r++) {
-    p.seed = seed + (uint64_t)r;
+  unsigned long long checked = 0;
+  for (long long r = 0; r < rounds || want > 0; r++) {
+    p = drf_swarm(&base, seed + (uint64_t)r, fixed);
+    int nlocks = drf_nlocks(&p);
+    long long nep = drf_nepisodes(&p), nslots = drf_nslots(&p);
+    size_t memwords = (size_t)nslots * p.spacing + 32;
+    if (nep > cap_nep) {
+      if (cap_nep) { CK(cudaFree(d.tick)); CK(cudaFree(d.owner)); }
+      CK(cudaMalloc(&d.tick, sizeof(int) * nep));
+      CK(cudaMalloc(&d.owner, sizeof(long long) * nep));
+      cap_nep = nep;
+    }
+    if (nep * p.actions > cap_rec) {
+      if (cap_rec) CK(cudaFree(d.rec));
+      CK(cudaMalloc(&d.rec, sizeof(uint32_t) * nep * p.actions));
+      cap_rec = nep * p.actions;
+    }
+    if (nlocks > cap_locks) {
+      if (cap_locks) { CK(cudaFree(d.count)); CK(cudaFree(d.base)); }
+      CK(cudaMalloc(&d.count, sizeof(int) * nlocks));
+      CK(cudaMalloc(&d.base, sizeof(long long) * nlocks));
+      cap_locks = nlocks;
+    }
+    if (memwords > cap_words) {
+      if (cap_words) CK(cudaFree(d.mem));
+      CK(cudaMalloc(&d.mem, sizeof(unsigned) * memwords));
+      cap_words = memwords;
+    }
+    if (nslots != perm_slots || p.spacing != perm_spacing) {
+      // slots at random places, `spacing` words apart: with spacing 1, locks
+      // and variables of different locks share cache lines (false sharing)
+      std::vector<long long> perm(nslots);
+      for (long long i = 0; i < nslots; i++) perm[i] = i;
+      for (long long i = nslots - 1; i > 0; i--) {
+        uint64_t h = drf_hash(seed, 4, (uint64_t)i, 0);
+        std::swap(perm[i], perm[(long long)(h % (uint64_t)(i + 1))]);
+      }
+      for (long long i = 0; i < nslots; i++) perm[i] *= p.spacing;
+      if (nslots > cap_slots) {
+        if (cap_slots) CK(cudaFree(slotpos));
+        CK(cudaMalloc(&slotpos, sizeof(long long) * nslots));
+        cap_slots = nslots;
+      }
+      CK(cudaMemcpy(slotpos, perm.data(), sizeof(long long) * nslots,
+                    cudaMemcpyHostToDevice));
+      d.slotpos = slotpos;
+      perm_slots = nslots, perm_spacing = p.spacing;
+    }
+    int eb = (int)((nep + 255) / 256);
     CK(cudaMemset(d.mem, 0, sizeof(unsigned) * memwords));
     CK(cudaMemset(d.tick, 0xff, sizeof(int) * nep));
     CK(cudaMemset(d.count, 0, sizeof(int) * nlocks));
@@ -357,9 +388,13 @@ int main(int argc, char **argv) {
     unsigned long long ctr[8];
     CK(cudaMemcpy(&tl, d.tally, sizeof tl, cudaMemcpyDeviceToHost));
     CK(cudaMemcpy(ctr, d.ctr, sizeof ctr, cudaMemcpyDeviceToHost));
-    printf("round %lld %llu %llu %llu %llu %llu %llu %llu %llu %.3f %.3f\n", r,
+    checked += tl.loads;
+    printf("round %lld %llu %llu %llu %llu %llu %llu %llu %llu %.3f %.3f "
+           "set %d %d %d %d %d %d %d %d\n", r,
            (unsigned long long)p.seed, tl.episodes, tl.loads, tl.stores,
-           tl.mismatches, ctr[0], ctr[1], ctr[2], run_ms, check_ms);
+           tl.mismatches, ctr[0], ctr[1], ctr[2], run_ms, check_ms,
+           drf_profile(p.seed, fixed), p.episodes, p.actions, p.vars, p.locks,
+           p.cta_locks, p.loads, p.spacing);
     if (tl.mismatches) {
       int n = tl.mismatches < (unsigned long long)d.mmcap ? (int)tl.mismatches
                                                           : d.mmcap;
@@ -408,6 +443,17 @@ int main(int argc, char **argv) {
               p.ctas, p.tpb, p.episodes, p.actions, p.vars, p.locks,
               p.cta_locks, p.loads, p.spacing, (unsigned long long)p.seed,
               drf_inject_names[p.inject]);
+      // how the setting was drawn: the checker draws it again
+      if ((fixed & DRF_FIXED_ALL) == DRF_FIXED_ALL) {
+        fprintf(f, "swarm off\n");
+      } else {
+        fprintf(f, "swarm on episodes-max %d fixed", base.episodes);
+        int any = 0;
+        for (int k = 0; k < DRF_NKNOBS; k++)
+          if (fixed >> k & 1)
+            fprintf(f, "%s%s", any++ ? "," : " ", drf_knob_names[k]);
+        fprintf(f, "%s\n", any ? "" : " none");
+      }
       for (long long e = 0; e < nep; e++) {
         fprintf(f, "ticket %lld %d\n", e, tick[e] < 0 ? -1 : tick[e]);
         if (tick[e] < 0) continue;
@@ -419,7 +465,9 @@ int main(int argc, char **argv) {
     }
     fflush(stdout);
     if ((stop_first && (tl.mismatches || ctr[0] || ctr[2])) ||
-        (seconds > 0 && gpu_s >= seconds))
+        (seconds > 0 && gpu_s >= seconds) ||
+        (want > 0 && checked >= (unsigned long long)want) ||
+        (want <= 0 && r + 1 >= rounds))
       break;
   }
   std::vector<unsigned long long> cover(DRF_NCOVER);
@@ -427,6 +475,5 @@ int main(int argc, char **argv) {
                 cudaMemcpyDeviceToHost));
   for (int i = 0; i < DRF_NCOVER; i++)
     printf("cover %d %llu\n", i, cover[i]);
-  (void)nthreads;
   return 0;
 }

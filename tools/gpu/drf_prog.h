@@ -19,10 +19,12 @@
 #ifdef __CUDACC__
 #define DRF_FN static inline __host__ __device__
 #define DRF_CHECK_FN static inline __device__
+#define DRF_HOST_FN static inline __host__
 #define DRF_ADD(p, v) atomicAdd((p), (v))
 #else
 #define DRF_FN static inline
 #define DRF_CHECK_FN static inline
+#define DRF_HOST_FN static inline
 #define DRF_ADD(p, v) drf_add((p), (v))
 static inline unsigned long long drf_add(unsigned long long *p,
                                          unsigned long long v) {
@@ -90,6 +92,88 @@ DRF_FN uint64_t drf_hash(uint64_t seed, uint64_t a, uint64_t b, uint64_t c) {
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
   return z ^ (z >> 31);
+}
+
+/* ---- swarm testing (Groce et al.) ----------------------------------------
+ * Each round draws its own setting of the knobs below from its seed: a
+ * quarter of the rounds are "contended" (a few locks shared by all CTAs,
+ * no CTA locks, short episodes: where a weak release shows), the others
+ * "wide" (many locks, long episodes: the throughput).  A knob in `fixed`
+ * (a bit per DRF_K_*) keeps the base's value in every round; all fixed is
+ * swarm off.  Drawn episodes per thread are at most the base's, lowered
+ * so that no lock has more than DRF_SWARM_QUEUE episodes in a round (a
+ * long queue is slow and trips the forward-progress check). */
+enum {
+  DRF_K_EPISODES, DRF_K_ACTIONS, DRF_K_VARS, DRF_K_LOCKS, DRF_K_CTA_LOCKS,
+  DRF_K_LOADS, DRF_K_SPACING, DRF_NKNOBS
+};
+static const char *const drf_knob_names[] = {
+    "episodes", "actions", "vars", "locks", "cta-locks", "loads", "spacing"};
+enum { DRF_FIXED_ALL = (1 << DRF_NKNOBS) - 1, DRF_SWARM_QUEUE = 2048 };
+enum { DRF_PROFILE_WIDE, DRF_PROFILE_CONTENDED, DRF_PROFILE_FIXED };
+/* The largest value a drawn knob takes (actions: values must fit in 32
+ * bits; spacing: memory). */
+enum {
+  DRF_SWARM_MAX_ACTIONS = 32, DRF_SWARM_MAX_SPACING = 32,
+  DRF_SWARM_MAX_LOCKS = 16384, DRF_SWARM_MAX_CTA_LOCKS = 64
+};
+
+DRF_HOST_FN int drf_pick(uint64_t seed, int knob, const int *list, int n) {
+  return list[drf_hash(seed, 5, (uint64_t)knob + 1, 0) % (uint64_t)n];
+}
+DRF_HOST_FN int drf_profile(uint64_t seed, unsigned fixed) {
+  if ((fixed & DRF_FIXED_ALL) == DRF_FIXED_ALL)
+    return DRF_PROFILE_FIXED;
+  return drf_hash(seed, 5, 0, 0) % 4 == 0 ? DRF_PROFILE_CONTENDED
+                                          : DRF_PROFILE_WIDE;
+}
+/* The setting of the round of seed `seed`: the base's knobs where fixed,
+ * drawn ones elsewhere; ctas, tpb and inject are always the base's. */
+DRF_HOST_FN drf_params drf_swarm(const drf_params *base, uint64_t seed,
+                            unsigned fixed) {
+  static const int w_actions[] = {8, 16, 32, 32}, c_actions[] = {1, 2, 4, 4, 8};
+  static const int w_vars[] = {2, 4, 8, 16, 64}, c_vars[] = {1, 2, 4};
+  static const int w_locks[] = {256, 1024, 1024, 4096, 16384},
+                   c_locks[] = {32, 64, 128, 128, 256};
+  static const int w_cta[] = {0, 1, 8, 8, 64};
+  static const int w_loads[] = {25, 50, 50, 75, 90},
+                   c_loads[] = {25, 50, 50, 75};
+  static const int spacings[] = {1, 1, 1, 2, 8, 32};
+  drf_params p = *base;
+  p.seed = seed;
+  int prof = drf_profile(seed, fixed);
+  if (prof == DRF_PROFILE_FIXED)
+    return p;
+  int c = prof == DRF_PROFILE_CONTENDED;
+#define DRF_DRAW(k, field, wl, cl)                                          \
+  if (!(fixed >> (k) & 1))                                                  \
+    p.field = c ? drf_pick(seed, k, cl, (int)(sizeof cl / sizeof *cl))      \
+                : drf_pick(seed, k, wl, (int)(sizeof wl / sizeof *wl));
+  DRF_DRAW(DRF_K_ACTIONS, actions, w_actions, c_actions)
+  DRF_DRAW(DRF_K_VARS, vars, w_vars, c_vars)
+  DRF_DRAW(DRF_K_LOCKS, locks, w_locks, c_locks)
+  DRF_DRAW(DRF_K_LOADS, loads, w_loads, c_loads)
+  DRF_DRAW(DRF_K_SPACING, spacing, spacings, spacings)
+#undef DRF_DRAW
+  if (!(fixed >> DRF_K_CTA_LOCKS & 1))
+    p.cta_locks = c ? 0 : drf_pick(seed, DRF_K_CTA_LOCKS, w_cta, 5);
+  if (p.locks == 0 && p.cta_locks == 0)
+    p.cta_locks = 1;
+  if (!(fixed >> DRF_K_EPISODES & 1)) {
+    /* the longest queue: a shared lock's, or a CTA lock's */
+    for (;;) {
+      double all = (double)p.ctas * p.tpb * p.episodes;
+      double share = p.cta_locks ? 0.5 : 1.0;
+      double q = p.locks ? all * share / p.locks : 0;
+      double qc = p.cta_locks ? (double)p.tpb * p.episodes *
+                                    (p.locks ? 0.5 : 1.0) / p.cta_locks
+                              : 0;
+      if ((q <= DRF_SWARM_QUEUE && qc <= DRF_SWARM_QUEUE) || p.episodes == 1)
+        break;
+      p.episodes = p.episodes / 2 > 0 ? p.episodes / 2 : 1;
+    }
+  }
+  return p;
 }
 
 /* The episode's lock: one shared by all CTAs or one of its own CTA's. */
