@@ -67,6 +67,8 @@ static void gpu_usage(FILE *out) {
       "       scopecat gpu run [options] FILE|DIR...\n"
       "       scopecat gpu tune [options] -o FILE FILE|DIR...\n"
       "       scopecat gpu build -keep DIR FILE|DIR...  (compile ahead)\n"
+      "       scopecat gpu drf [options]  (data-race-free random testing;\n"
+      "                                    scopecat gpu drf -help)\n"
       "options (run and tune):\n"
       "  -n N               test instances per test (default 100000000)\n"
       "  -o DIR             also write each log to DIR/NAME.txt\n"
@@ -106,37 +108,6 @@ static void gpu_usage(FILE *out) {
 static bool file_exists(const char *p) {
   struct stat st;
   return stat(p, &st) == 0;
-}
-
-static const char *find_gpudir(const gpu_cli *c) {
-  if (c->gpudir)
-    return c->gpudir;
-  const char *e = getenv("SCOPECAT_GPU_DIR");
-  if (e)
-    return e;
-  const char *self = cli_self_exe();
-  if (self) {
-    char *exe = GC_STRDUP(self);
-    char *slash = strrchr(exe, '/');
-    if (slash)
-      *slash = '\0';
-    const char *tries[] = {"gpu", "../gpu", "../tools/gpu", "../../tools/gpu",
-                           "../share/scopecat/gpu"};
-    for (size_t i = 0; i < sizeof tries / sizeof *tries; i++) {
-      char *d = cli_format("%s/%s/gpu_main.cuh", exe, tries[i]);
-      if (file_exists(d))
-        return cli_format("%s/%s", exe, tries[i]);
-    }
-  }
-#ifdef SC_GPUDIR
-  if (file_exists(SC_GPUDIR "/gpu_main.cuh"))
-    return SC_GPUDIR;
-#endif
-#ifdef SC_SRC_GPUDIR
-  return SC_SRC_GPUDIR;
-#else
-  return "tools/gpu";
-#endif
 }
 
 static const char *safe_name(const char *name) {
@@ -353,47 +324,6 @@ static const char *prog_args(const gpu_cli *c, const char *const *over) {
   return s;
 }
 
-/* How many GPUs CUDA_VISIBLE_DEVICES names (-1: unset): its entries up to
- * the first that is neither an index nor a GPU-/MIG- UUID, where CUDA
- * stops too ("", "NoDevFiles": none). */
-static int visible_devices(void) {
-  const char *v = getenv("CUDA_VISIBLE_DEVICES");
-  if (!v)
-    return -1;
-  int n = 0;
-  char *list = GC_STRDUP(v), *save = NULL;
-  for (char *e = strtok_r(list, ",", &save); e; e = strtok_r(NULL, ",", &save)) {
-    while (isspace((unsigned char)*e))
-      e++;
-    bool index = isdigit((unsigned char)*e);
-    for (const char *p = e; index && *p && !isspace((unsigned char)*p); p++)
-      index = isdigit((unsigned char)*p);
-    if (!index && strncmp(e, "GPU-", 4) && strncmp(e, "MIG-", 4))
-      break;
-    n++;
-  }
-  return n;
-}
-
-/* The GPUs this process may use: those nvidia-smi lists, no more than
- * CUDA_VISIBLE_DEVICES names (nvidia-smi ignores it; CUDA numbers the
- * devices it names from 0, which is what -device takes). */
-static int count_gpus(void) {
-  int visible = visible_devices();
-  if (visible == 0)
-    return 0;
-  FILE *p = popen("nvidia-smi -L 2>/dev/null", "r");
-  int n = 0;
-  if (p) {
-    char buf[512];
-    while (fgets(buf, sizeof buf, p))
-      if (!strncmp(buf, "GPU ", 4))
-        n++;
-    pclose(p);
-  }
-  return visible > 0 && visible < n ? visible : n;
-}
-
 /* ---- build, optcheck, run --------------------------------------------------- */
 
 typedef struct built {
@@ -409,7 +339,7 @@ typedef struct built {
 static bool compile(const gpu_cli *c, const char *path, const char *cu,
                     const char *exe, const char *extra, bool source_same,
                     FILE *log) {
-  const char *gd = find_gpudir(c);
+  const char *gd = gpu_dir(c->gpudir);
   const char *cmd = cli_format(
       "'%s' -O3 -arch=sm_90 -lineinfo -std=c++17 --expt-relaxed-constexpr "
       "-diag-suppress 177 %s -I '%s' -o '%s' '%s' 2>&1",
@@ -553,7 +483,7 @@ static int run_one(const gpu_cli *c, const char *path, int device, FILE *log) {
 }
 
 static int cmd_gpu_run(gpu_cli *c) {
-  int ngpu = c->gpus > 0 ? c->gpus : count_gpus();
+  int ngpu = c->gpus > 0 ? c->gpus : gpu_count();
   if (ngpu < 1) {
     fprintf(stderr, "scopecat gpu run: no GPU visible: SKIP\n");
     return 77;
@@ -752,7 +682,7 @@ static int cmd_gpu_tune(gpu_cli *c) {
     fprintf(stderr, "scopecat gpu tune: -o FILE is required\n");
     return EXIT_USAGE;
   }
-  if (count_gpus() < 1 && c->gpus < 1) {
+  if (gpu_count() < 1 && c->gpus < 1) {
     fprintf(stderr, "scopecat gpu tune: no GPU visible: SKIP\n");
     return 77;
   }
@@ -842,6 +772,8 @@ int cmd_gpu(int argc, char **argv) {
   c.argc = argc + 1;
   c.argv = argv - 1;
   const char *sub = argv[1];
+  if (!strcmp(sub, "drf"))
+    return cmd_gpu_drf(argc - 1, argv + 1);
   int st = parse_opts(&c, argc - 1, argv + 1);
   if (st >= 0 && st != EXIT_SOME_FAILED)
     return st;

@@ -41,4 +41,15 @@ bool gpu_generate(FILE *out, const sc_test *t, gpu_spec *spec, char *why,
  * `log`; true when every thread's accesses and fences survive in order. */
 bool gpu_optcheck(FILE *sass, const gpu_spec *spec, FILE *log);
 
+/* The folder of the harness templates: `given` (-gpudir), else
+ * $SCOPECAT_GPU_DIR, beside the program, installed, the source tree's
+ * (gpu_env.c). */
+const char *gpu_dir(const char *given);
+/* The GPUs this process may use: nvidia-smi's list, no more than
+ * CUDA_VISIBLE_DEVICES names (0 without a GPU or driver). */
+int gpu_count(void);
+
+/* `scopecat gpu drf ...` (gpu_drf.c): argv[0] is "drf". */
+int cmd_gpu_drf(int argc, char **argv);
+
 #endif
