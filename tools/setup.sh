@@ -14,7 +14,7 @@ die() { printf 'setup: error: %s\n' "$*" >&2; exit 1; }
 
 # --- Debian packages ---------------------------------------------------------
 packages=(build-essential autoconf automake libtool pkg-config libgc-dev libpcre2-dev check
-          libgraphviz-dev)
+          libgraphviz-dev libz3-dev)
 if command -v apt-get >/dev/null 2>&1 && command -v dpkg-query >/dev/null 2>&1; then
     missing=()
     for p in "${packages[@]}"; do
