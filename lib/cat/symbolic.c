@@ -507,6 +507,63 @@ static bool same_vals(sctx *c, sval **a, sval **b, int n) {
   return c->ops->equivalent(c->ops->ctx, k, xs, ys);
 }
 
+static bool mentions(const sc_cat_exp *e, const char *name) {
+  if (!e)
+    return false;
+  if (e->kind == EX_VAR && strcmp(e->name, name) == 0)
+    return true;
+  for (int i = 0; i < e->nargs; i++)
+    if (mentions(e->args[i], name))
+      return true;
+  for (int i = 0; i < e->nbinds; i++)
+    if (mentions(e->binds[i].exp, name))
+      return true;
+  for (int i = 0; i < e->ncases; i++)
+    if (mentions(e->cases[i], name))
+      return true;
+  return mentions(e->body, name) || mentions(e->dflt, name) ||
+         mentions(e->empty_case, name) || mentions(e->elt_case, name) ||
+         mentions(e->c1, name) || mentions(e->c2, name) ||
+         mentions(e->ifso, name) || mentions(e->ifnot, name);
+}
+
+/* let rec X = A | (X; B; X), A and B free of X (ptx-v6.0.cat's
+ * observation): its least fixpoint is A; (B; A)*, since that is a fixpoint
+ * (A | A;(B;A)*;B;A;(B;A)* = A;(B;A)*) and each A;(B;A)^m is in every
+ * fixpoint (by induction on m).  No iteration, no solver call.  NULL when
+ * the binding has another shape. */
+static sval *rec_chain(sctx *c, const sc_cat_bind *b, const senv *env) {
+  const sc_cat_exp *e = b->exp;
+  const char *x = b->pat.names[0];
+  if (b->pat.is_tuple || !x || e->kind != EX_UNION || e->nargs != 2)
+    return NULL;
+  for (int k = 0; k < 2; k++) {
+    const sc_cat_exp *a = e->args[k], *q = e->args[1 - k];
+    if (mentions(a, x) || q->kind != EX_SEQ || q->nargs != 3 ||
+        q->args[0]->kind != EX_VAR || strcmp(q->args[0]->name, x) != 0 ||
+        q->args[2]->kind != EX_VAR || strcmp(q->args[2]->name, x) != 0 ||
+        mentions(q->args[1], x))
+      continue;
+    sval *av = eval(c, a, env), *bv = av ? eval(c, q->args[1], env) : NULL;
+    if (!bv)
+      return NULL;
+    if (av->k == SV_EMPTY)
+      return av;
+    av = as_kind(c, av, SV_REL);
+    if (bv->k == SV_EMPTY)
+      return av;
+    bv = as_kind(c, bv, SV_REL);
+    if (!av || !bv || av->k != SV_REL || bv->k != SV_REL)
+      return NULL;
+    sval *ba = seq2(c, bv, av);
+    closure(c, ba->m);
+    for (int i = 0; i < c->n; i++)
+      ba->m[i * c->n + i] = T;
+    return seq2(c, av, ba);
+  }
+  return NULL;
+}
+
 /* let rec of values: Kleene iteration from {} (herd's), each binding seeing
  * the new values of those before it, until the values stop changing. */
 static const senv *bind_rec(sctx *c, const sc_cat_bind *binds, int n,
@@ -526,6 +583,13 @@ static const senv *bind_rec(sctx *c, const sc_cat_bind *binds, int n,
         return NULL;
       }
     nv++;
+  }
+  if (n == 1 && nv == 1) {
+    sval *v = rec_chain(c, &binds[0], env);
+    if (v)
+      return bind(env, binds[0].pat.names[0], done(v));
+    if (c->err)
+      return NULL;
   }
   sval **old = sc_alloc(sizeof(sval *) * (size_t)(nv + 1));
   sval **cur = sc_alloc(sizeof(sval *) * (size_t)(nv + 1));

@@ -173,6 +173,8 @@ typedef struct search {
   long auto_cap;        /* -engine auto: candidates before going symbolic */
   bool capped;          /* auto_cap was reached */
   bool *final_locs;     /* smt: per location, whether its final value is read */
+  bool may_flag;        /* smt: the model may raise a flag */
+  bool hybrid;          /* smt under auto: small combinations are enumerated */
   struct sc_sym_session *session; /* smt: the solver's context */
   long nodes;           /* partial candidates looked at */
   /* per depth: partial candidates looked at, and those cut */
@@ -325,12 +327,23 @@ static void record(search *s, sc_execution *x, const sc_cat_outcome *out) {
   if (s->t->filter && !sc_exec_holds(x, s->t->filter))
     return;
   bool holds = sc_exec_holds(x, s->t->cond);
+  for (int i = 0; i < s->r->nobserved; i++)
+    s->values[i] = sc_exec_lval(x, &s->r->observed[i]);
+  if (s->smt) { /* a combination enumerated under smt: states are counted */
+    if (!state_known(s->r, s->values)) {
+      if (holds)
+        s->r->positive++;
+      else
+        s->r->negative++;
+      record_state(s->r, s->values, holds);
+    }
+    record_flags(s->r, out);
+    return;
+  }
   if (holds)
     s->r->positive++;
   else
     s->r->negative++;
-  for (int i = 0; i < s->r->nobserved; i++)
-    s->values[i] = sc_exec_lval(x, &s->r->observed[i]);
   record_state(s->r, s->values, holds);
   record_flags(s->r, out);
   if (wants_picture(s, holds) && s->r->nshown < s->opts.max_shown) {
@@ -710,7 +723,7 @@ static bool sym_found(void *ctx, sc_execution *x) {
   for (int i = 0; i < s->r->nobserved; i++)
     s->values[i] = sc_exec_lval(x, &s->r->observed[i]);
   if (state_known(s->r, s->values))
-    return false;
+    return true;
   /* Positive and Negative count states under smt (README: Engines) */
   if (holds)
     s->r->positive++;
@@ -736,9 +749,38 @@ static bool sym_flag_known(void *ctx, const char *name) {
   return false;
 }
 
+/* How many rf and co choices the traces in cd leave, up to `most` (then
+ * most + 1): the reads' candidate writes, the orders of each location's
+ * writes (n! total ones; labelled strict partial orders when co is
+ * partial). */
+static long choices_upto(const search *s, const candidate *cd, long most) {
+  static const long posets[] = {1, 1, 3, 19, 219, 4231, 130023};
+  long n = 1;
+  for (int k = 0; k < cd->nreads && n <= most; k++)
+    n *= cd->ncands[k];
+  for (int l = 0; l < cd->nlocs && n <= most; l++) {
+    int w = cd->co[l].n;
+    if (s->partial_co) {
+      if (w > 6)
+        return most + 1;
+      n *= posets[w];
+    } else {
+      for (int i = 2; i <= w && n <= most; i++)
+        n *= i;
+    }
+  }
+  return n <= most ? n : most + 1;
+}
+
+/* -engine auto, once symbolic: a combination with this many rf and co
+ * choices or fewer is enumerated (cheaper than a solver call); its states
+ * are counted as the solver's are.  -engine smt asks the solver always. */
+#define SMT_ENUMERATE_AT_MOST 1024L
+
 /* rf and co for the traces in x: enumerated, or left to the solver. */
 static sc_status each_rf_or_solve(search *s, candidate *cd) {
-  if (!s->smt)
+  if (!s->smt ||
+      (s->hybrid && choices_upto(s, cd, SMT_ENUMERATE_AT_MOST) <= SMT_ENUMERATE_AT_MOST))
     return each_rf(s, cd);
   /* the look each_rf takes before any choice: a check that only gets
    * worse as rf and co grow may fail already */
@@ -751,6 +793,20 @@ static sc_status each_rf_or_solve(search *s, candidate *cd) {
   int ok = may_complete(s, cd, 0);
   if (ok <= 0)
     return ok < 0 ? SC_ERR_LIMIT : SC_OK;
+  /* When no observed location has a write to choose from, the traces fix
+   * the one state this combination may end in: known already (or cut by
+   * the filter), it is not worth a solver call, unless a flag may be
+   * raised on the way. */
+  bool fixed = !s->may_flag;
+  for (int l = 0; l < cd->nlocs && fixed; l++)
+    fixed = !s->final_locs[l] || cd->co[l].n == 0;
+  if (fixed) {
+    for (int i = 0; i < s->r->nobserved; i++)
+      s->values[i] = sc_exec_lval(cd->x, &s->r->observed[i]);
+    if ((s->t->filter && !sc_exec_holds(cd->x, s->t->filter)) ||
+        state_known(s->r, s->values))
+      return SC_OK;
+  }
   s->r->candidates++;
   sc_exec_bind_dynamic(cd->x, cd->env); /* syncbar, sync_fence */
   if (!s->session)
@@ -775,7 +831,7 @@ static sc_status each_rf_or_solve(search *s, candidate *cd) {
   sc_sym_problem p = {
     s->t, s->m, cd->x, cd->env, &eval, cd->nreads, cd->reads, cd->cands,
     cd->ncands, nl, init, writes, nwrites, s->partial_co, s->opts.through != 0,
-    s->final_locs, left, sym_found, sym_flag, sym_flag_known, s};
+    s->final_locs, left, s->opts.timeout, sym_found, sym_flag, sym_flag_known, s};
   return sc_sym_solve(s->session, &p, &s->err);
 }
 
@@ -1014,6 +1070,7 @@ static void prop_locs(const sc_test *t, const sc_prop *p, bool *locs) {
 static sc_status search_once(const sc_test *t, const sc_model *m,
                              const sc_sim_options *opts, bool smt, long auto_cap,
                              bool *capped, sc_result **out, sc_error **err) {
+  bool hybrid = smt && opts->engine == SC_ENGINE_AUTO;
   search s;
   memset(&s, 0, sizeof s);
   s.t = t;
@@ -1024,6 +1081,7 @@ static sc_status search_once(const sc_test *t, const sc_model *m,
   if (s.opts.max_shown <= 0)
     s.opts.max_shown = DEFAULT_MAX_SHOWN;
   s.smt = smt;
+  s.hybrid = hybrid;
   s.auto_cap = auto_cap;
   s.partial_co = t->dialect == SC_DIALECT_PTX;
   s.want_syncbar = sc_cat_model_names(m->cat, "syncbar");
@@ -1034,8 +1092,8 @@ static sc_status search_once(const sc_test *t, const sc_model *m,
   s.eval.nskip = s.opts.nskip;
   s.prune = !s.opts.noprune && !s.opts.through;
   s.eval.transient = true; /* record() reads the outcome at once */
-  s.co_first = s.prune && s.opts.show == SC_SHOW_NONE &&
-               !sc_cat_model_may_flag(m->cat, &s.eval);
+  s.may_flag = sc_cat_model_may_flag(m->cat, &s.eval);
+  s.co_first = s.prune && s.opts.show == SC_SHOW_NONE && !s.may_flag;
   s.r = sc_alloc(sizeof(sc_result));
   s.r->test = t;
   s.r->engine = smt ? "smt" : "enum";

@@ -125,16 +125,24 @@ static sc_cat_bool z_acyclic(void *ctx, int n, const sc_cat_bool *m) {
   return Z3_mk_and(c->z, (unsigned)k, parts);
 }
 
-/* Equal under the constraints asserted so far (rf and co well formed). */
+/* Whether b[i] implies a[i] for every i under the constraints asserted so
+ * far (rf and co well formed): a let rec's round adds nothing.  Entries
+ * that Z3's simplifier makes equal are not asked about. */
 static bool z_equivalent(void *ctx, int n, const sc_cat_bool *a, const sc_cat_bool *b) {
   zctx *c = ctx;
-  if (n == 0)
+  Z3_ast *more = sc_alloc(sizeof(Z3_ast) * (size_t)(n + 1));
+  int k = 0;
+  for (int i = 0; i < n; i++) {
+    Z3_ast x = Z3_simplify(c->z, lift(c, a[i])), y = Z3_simplify(c->z, lift(c, b[i]));
+    if (Z3_is_eq_ast(c->z, x, y))
+      continue;
+    Z3_ast both[2] = {lift(c, b[i]), Z3_mk_not(c->z, lift(c, a[i]))};
+    more[k++] = Z3_mk_and(c->z, 2, both);
+  }
+  if (k == 0)
     return true;
-  Z3_ast *diff = sc_alloc(sizeof(Z3_ast) * (size_t)n);
-  for (int i = 0; i < n; i++)
-    diff[i] = Z3_mk_xor(c->z, lift(c, a[i]), lift(c, b[i]));
   Z3_solver_push(c->z, c->s);
-  Z3_solver_assert(c->z, c->s, Z3_mk_or(c->z, (unsigned)n, diff));
+  Z3_solver_assert(c->z, c->s, Z3_mk_or(c->z, (unsigned)k, more));
   Z3_lbool r = Z3_solver_check(c->z, c->s);
   Z3_solver_pop(c->z, c->s, 1);
   if (r == Z3_L_UNDEF)
@@ -206,9 +214,9 @@ static sc_status solver_failed(const sc_sym_problem *p, zctx *c, Z3_lbool r,
                                sc_error **err) {
   (void)r;
   Z3_string why = Z3_solver_get_reason_unknown(c->z, c->s);
-  if (p->timeout > 0 && why && strstr(why, "timeout"))
+  if (p->timeout > 0 && why && (strstr(why, "timeout") || strstr(why, "canceled")))
     return sc_fail(err, SC_ERR_LIMIT, p->t->file, 0, 0,
-                   "expected to finish within %g s (the -timeout limit)", p->timeout);
+                   "expected to finish within %g s (the -timeout limit)", p->limit);
   return sc_fail(err, SC_ERR_LIMIT, p->t->file, 0, 0,
                  "expected the solver to decide, found it gave up (%s)",
                  why ? why : "unknown reason");
@@ -342,8 +350,8 @@ static sc_status solve(const sc_sym_problem *p, zctx *c, sc_error **err) {
     }
     Z3_model_dec_ref(c->z, mo);
     Z3_ast state = k ? Z3_mk_and(c->z, (unsigned)k, same) : Z3_mk_true(c->z);
-    p->found(p->ctx, x);
-    for (int f = 0; f < out.nflags; f++) {
+    bool kept = p->found(p->ctx, x);
+    for (int f = 0; f < out.nflags && kept; f++) {
       if (out.flags[f].when == SC_CAT_FALSE || p->flag_known(p->ctx, out.flags[f].name))
         continue;
       Z3_solver_push(c->z, c->s);

@@ -25,9 +25,10 @@ typedef struct sc_sym_problem {
   bool partial_co;   /* co a strict partial order, not a total one */
   bool through;      /* keep executions the model forbids */
   const bool *final_locs; /* per location: its final value is observed */
-  double timeout;    /* seconds for the solver, 0: none */
+  double timeout;    /* seconds left for the solver, 0: none */
+  double limit;      /* the -timeout limit, for messages */
   /* Called once per final state found (x->final_write set for the
-   * observed locations): true when the state is new to the caller. */
+   * observed locations): false when the test's filter rules it out. */
   bool (*found)(void *ctx, sc_execution *x);
   /* Called for each flag the model may raise in that state's executions. */
   void (*flag)(void *ctx, const char *name);
