@@ -164,6 +164,20 @@ typedef enum sc_show {
   SC_SHOW_NONE, SC_SHOW_PROP, SC_SHOW_NEG, SC_SHOW_COND, SC_SHOW_ALL
 } sc_show;
 
+/* How a simulation searches the candidate executions.  ENUM builds and
+ * runs the model on each (exact counts).  SMT (only when built with Z3)
+ * keeps the per-thread traces but makes rf and co solver choices and the
+ * model one formula per combination of traces: the same States, Ok/No,
+ * flags and Hash, but Positive/Negative count states, not executions
+ * (states where the proposition holds / does not).  AUTO enumerates, and
+ * goes symbolic when the candidates pass a bound and the model can be
+ * encoded (sc_result_engine says which ran and why). */
+typedef enum sc_engine { SC_ENGINE_ENUM, SC_ENGINE_SMT, SC_ENGINE_AUTO } sc_engine;
+
+/* 1 when this build has the symbolic engine (Z3); if not (0), *why (when
+ * why is not NULL) says so and how to get it. */
+int sc_engine_smt_available(const char **why);
+
 /* Options of a simulation; zero fields take the defaults. */
 typedef struct sc_sim_options {
   const char *const *skipchecks; /* herd's -skipcheck: checks not to apply */
@@ -184,6 +198,8 @@ typedef struct sc_sim_options {
   int nvariants;
   int noprune;           /* evaluate every candidate: no branch is cut early
                             (the figures are the same; for checking that) */
+  sc_engine engine;      /* how candidates are searched, default
+                            SC_ENGINE_ENUM (see sc_engine) */
 } sc_sim_options;
 
 /* What a model allows for one test: the final states of the allowed
@@ -202,10 +218,14 @@ const char *sc_result_log(const sc_result *r, unsigned flags);
 
 /* The same as one JSON object on one line: test, file, kind, quantifier,
  * condition, states (values, count, holds), validated, positive,
- * negative, observation, flags, candidates, time, hash. */
+ * negative, observation, flags, candidates, time, hash, engine,
+ * engine_reason. */
 const char *sc_result_json(const sc_result *r, unsigned flags);
 
 int sc_result_validated(const sc_result *r); /* herd's Ok */
+/* The engine that produced r, "enum" or "smt", and why it was chosen. */
+const char *sc_result_engine(const sc_result *r);
+const char *sc_result_engine_reason(const sc_result *r);
 long sc_result_positive(const sc_result *r); /* allowed executions where the
                                                 condition's proposition holds */
 long sc_result_negative(const sc_result *r);

@@ -17,6 +17,8 @@
 #                (ld.cg r0,x; ld.cg r1,x), herd7's shape in issue 7
 #                (322,560 candidates at N = 7): N! (N+1)^2 candidates,
 #                all allowed (ptx-rmo.cat lets a load pass a load).
+#   nwriters-N-smt, coRR2-N-smt   N = 7..10: the same under -engine smt (every
+#                other family runs -engine enum)
 #   seeds        ptx/seeds, the default model
 #   herd-gpu-ptx ptx/herd-gpu-ptx, the default model
 #   dat3m-v6.0   every test of ptx/dat3m under cat/ptx-v6.0.cat, -j 2
@@ -178,7 +180,7 @@ family() {
   while [[ $1 != -- ]]; do args+=("$1"); shift; done
   shift
   /usr/bin/time -f '%e %M %U %S' -o "$tmp/time" "$scopecat" -json -nohash -j "$jobs" \
-    -timeout "$timeout" "${args[@]}" "$@" >"$tmp/json" 2>"$tmp/err"
+    -timeout "$timeout" -engine enum "${args[@]}" "$@" >"$tmp/json" 2>"$tmp/err"
   local wall peak user sys cpu
   read -r wall peak user sys < <(tail -n 1 "$tmp/time") 2>/dev/null || { wall=0; peak=0; }
   cpu=$(awk -v u="${user:-0}" -v s="${sys:-0}" 'BEGIN { printf "%.2f", u + s }')
@@ -218,6 +220,14 @@ done
 for n in 4 5 6 7; do
   nwriters "$n" 2 >"$tmp/coRR2-$n.litmus"
   family "coRR2-$n" 1 -- "$tmp/coRR2-$n.litmus"
+done
+# the symbolic engine beside enumeration (-engine smt: its Positive and
+# Negative count states, so "allowed" is a count of states there)
+for n in 7 8 9 10; do
+  [[ -e $tmp/nwriters-$n.litmus ]] || nwriters "$n" 0 >"$tmp/nwriters-$n.litmus"
+  nwriters "$n" 2 >"$tmp/coRR2-$n.litmus"
+  family "nwriters-$n-smt" 1 -engine smt -- "$tmp/nwriters-$n.litmus"
+  family "coRR2-$n-smt" 1 -engine smt -- "$tmp/coRR2-$n.litmus"
 done
 family seeds 1 -- "$srcdir"/ptx/seeds/*.litmus
 family herd-gpu-ptx 1 -- "$srcdir"/ptx/herd-gpu-ptx/*.litmus

@@ -40,6 +40,7 @@ typedef struct sim_cli {
                                    -timeout */
   unsigned log_flags;
   bool json;              /* -json: one JSON object per test */
+  bool verbose;           /* -v: the engine of each test on stderr */
   sc_select *sel;
   const char *outdir;     /* -o: where -show writes DOT files */
   const char *graph_format; /* -graph svg|png: also render them */
@@ -69,6 +70,9 @@ static void sim_usage(FILE *out) {
           "  -max-executions N  give up a test after N candidate executions\n"
           "  -noprune           evaluate every candidate (no branch cut "
           "early)\n"
+          "  -engine E          enum, smt (symbolic, with Z3) or auto "
+          "(default)\n"
+          "  -v                 say which engine ran each test, and why\n"
           "  -max-threads N     refuse tests of more than N threads "
           "(default 256)\n"
           "  -max-events N      refuse tests whose executions have more than "
@@ -99,6 +103,8 @@ static void sim_usage(FILE *out) {
 }
 
 static const char *const through_words[] = {"none", "invalid", "all", NULL};
+/* in sc_engine's order */
+static const char *const engine_words[] = {"enum", "smt", "auto", NULL};
 static const char *const show_words[] = {"none", "prop", "neg", "cond", "all",
                                          NULL};
 static const char *const graph_words[] = {"svg", "png", NULL};
@@ -147,6 +153,9 @@ static const cli_opt sim_opts[] = {
     /* every candidate evaluated, no branch cut early: the same figures,
      * more slowly; for checking the cuts */
     {.name = "noprune", .kind = CLI_SET, AT(opts.noprune), .lo = 1},
+    {.name = "engine", .kind = CLI_CHOICE, AT(opts.engine), .choices = engine_words,
+     .bad = "-engine expects enum, smt or auto, found '%v'"},
+    {.name = "v", .kind = CLI_FLAG, AT(verbose)},
     {.name = "version", .kind = CLI_VERSION},
     {0}};
 
@@ -157,6 +166,7 @@ static const cli_command sim_command = {
  * exit status. */
 static int parse_options(sim_cli *c, int argc, char **argv) {
   c->opts.unroll = -1;
+  c->opts.engine = SC_ENGINE_AUTO;
   c->jobs = 1;
   c->graph = -1;
   int missing;
@@ -344,6 +354,9 @@ static bool run_one(const sim_cli *c, sim_run *run, const char *path,
                     sc_error_message(err));
     return false;
   }
+  if (c->verbose)
+    fprintf(stderr, "%s: test %s: engine %s (%s)\n", path, sc_test_name(t),
+            sc_result_engine(r), sc_result_engine_reason(r));
   fputs(c->json ? sc_result_json(r, c->log_flags) : sc_result_log(r, c->log_flags),
         out);
   return write_drawings(c, path, t, r);

@@ -15,7 +15,7 @@ die() { printf 'setup: error: %s\n' "$*" >&2; exit 1; }
 # --- Debian packages ---------------------------------------------------------
 # slurm-wlm and munge: tests/sh/slurm.sh runs tools/slurm/ on a Slurm of its own
 packages=(build-essential autoconf automake libtool pkg-config libgc-dev libpcre2-dev check
-          libgraphviz-dev slurm-wlm munge)
+          libgraphviz-dev libz3-dev slurm-wlm munge)
 if command -v apt-get >/dev/null 2>&1 && command -v dpkg-query >/dev/null 2>&1; then
     missing=()
     for p in "${packages[@]}"; do

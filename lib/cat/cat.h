@@ -210,4 +210,54 @@ const char *sc_cat_result_show_name(const sc_cat_result *r, int i);
 sc_status sc_cat_result_show_value(const sc_cat_result *r, int i,
                                    const sc_cat_value **out, sc_error **err);
 
+/* ---- Symbolic runs (symbolic.c) -------------------------------------- */
+
+/* A Boolean of the caller's making (the sim layer's solver terms), or one
+ * of the constants SC_CAT_TRUE and SC_CAT_FALSE (NULL), which symbolic.c
+ * folds itself: the callbacks never see a constant. */
+typedef const void *sc_cat_bool;
+extern const char sc_cat_true_[1];
+#define SC_CAT_TRUE ((sc_cat_bool)sc_cat_true_)
+#define SC_CAT_FALSE ((sc_cat_bool)NULL)
+
+typedef struct sc_cat_bool_ops {
+  void *ctx;
+  sc_cat_bool (*and_)(void *ctx, sc_cat_bool a, sc_cat_bool b);
+  sc_cat_bool (*or_)(void *ctx, sc_cat_bool a, sc_cat_bool b);
+  sc_cat_bool (*not_)(void *ctx, sc_cat_bool a);
+  /* A Boolean that the caller only ever asserts, implying that the n x n
+   * relation m (row-major, constants allowed) is acyclic (clocks). */
+  sc_cat_bool (*acyclic)(void *ctx, int n, const sc_cat_bool *m);
+  /* Whether a[i] <=> b[i] for every i < n, whatever the choices. */
+  bool (*equivalent)(void *ctx, int n, const sc_cat_bool *a, const sc_cat_bool *b);
+} sc_cat_bool_ops;
+
+/* A base name bound to a symbolic value: n (set) or n * n entries. */
+typedef struct sc_cat_sym_input {
+  const char *name;
+  bool is_set;
+  const sc_cat_bool *m;
+} sc_cat_sym_input;
+
+typedef struct sc_cat_sym_flag {
+  const char *name;
+  sc_cat_bool when; /* the flag is raised when this holds */
+} sc_cat_sym_flag;
+
+typedef struct sc_cat_sym_outcome {
+  sc_cat_bool allowed; /* every non-flag check, skipped ones aside, passes */
+  sc_cat_sym_flag *flags; /* one per flag test, in the order they run */
+  int nflags;
+} sc_cat_sym_outcome;
+
+/* Run the model over env's events with the inputs' names symbolic (they
+ * hide env's bindings of the same names).  A construct that cannot be
+ * encoded (an enum, `with ... from`, forall, match, a non-monotone let
+ * rec...) is SC_ERR_UNSUPPORTED, naming it and its file:line. */
+sc_status sc_cat_run_symbolic(const sc_cat_model *m, const sc_cat_env *env,
+                              const sc_cat_run_options *opts,
+                              const sc_cat_bool_ops *ops,
+                              const sc_cat_sym_input *in, int nin,
+                              sc_cat_sym_outcome *out, sc_error **err);
+
 #endif

@@ -121,6 +121,10 @@ const char *sc_json_result(const sc_result *r, unsigned flags) {
     sc_sb_printf(&sb, ",\"time\":%.3f", r->seconds);
   if (!(flags & SC_LOG_NOHASH))
     sc_sb_printf(&sb, ",\"hash\":\"%s\"", sc_test_hash(t));
+  sc_sb_puts(&sb, ",\"engine\":");
+  put_json_string(&sb, r->engine ? r->engine : "enum");
+  sc_sb_puts(&sb, ",\"engine_reason\":");
+  put_json_string(&sb, r->engine_reason ? r->engine_reason : "");
   sc_sb_puts(&sb, "}\n");
   return sb.data;
 }

@@ -21,6 +21,12 @@ const char *sc_result_state(const sc_result *r, int i) {
 }
 
 int sc_result_validated(const sc_result *r) { return sc_sim_validated(r); }
+const char *sc_result_engine(const sc_result *r) {
+  return r && r->engine ? r->engine : "enum";
+}
+const char *sc_result_engine_reason(const sc_result *r) {
+  return r && r->engine_reason ? r->engine_reason : "";
+}
 
 const char *sc_result_observation(const sc_result *r) {
   return sc_sim_observation(r);

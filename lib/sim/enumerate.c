@@ -18,6 +18,7 @@
 #include "sim/model.h"
 #include "rel/order.h"
 #include "sim/result.h"
+#include "sim/symbolic.h"
 
 #include <string.h>
 #include <stdlib.h>
@@ -25,6 +26,8 @@
 #define DEFAULT_MAX_EXECUTIONS 10000000L
 #define MAX_VALUES_PER_LOCATION 256
 #define DEFAULT_MAX_SHOWN 100
+/* -engine auto: enumerate up to this many candidates, then go symbolic. */
+#define AUTO_MAX_EXECUTIONS 20000L
 
 /* ---- Observed terms and states ------------------------------------------- */
 
@@ -86,6 +89,22 @@ static int compare_values(const int64_t *a, const int64_t *b, int n) {
     if (a[i] != b[i])
       return a[i] < b[i] ? -1 : 1;
   return 0;
+}
+
+/* Whether some state has these values. */
+static bool state_known(const sc_result *r, const int64_t *values) {
+  int lo = 0, hi = r->nstates;
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    int c = compare_values(r->states[mid].values, values, r->nobserved);
+    if (c == 0)
+      return true;
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return false;
 }
 
 /* Count one allowed execution ending in `values` (kept sorted). */
@@ -150,6 +169,13 @@ typedef struct search {
    * Only when nothing reported depends on the order executions are met
    * in (no drawings, no flags: states are sorted, counts are sums). */
   bool co_first;
+  bool smt;             /* the symbolic engine: rf and co are solver choices */
+  long auto_cap;        /* -engine auto: candidates before going symbolic */
+  bool capped;          /* auto_cap was reached */
+  bool *final_locs;     /* smt: per location, whether its final value is read */
+  bool may_flag;        /* smt: the model may raise a flag */
+  bool hybrid;          /* smt under auto: small combinations are enumerated */
+  struct sc_sym_session *session; /* smt: the solver's context */
   long nodes;           /* partial candidates looked at */
   /* per depth: partial candidates looked at, and those cut */
   long tries[MAX_DEPTH_STATS], cuts[MAX_DEPTH_STATS], passes[MAX_DEPTH_STATS];
@@ -243,6 +269,11 @@ static sc_status out_of_time(search *s) {
 
 static sc_status check_budget(search *s) {
   long n = ++s->r->candidates;
+  if (s->auto_cap && n > s->auto_cap) {
+    s->capped = true;
+    return sc_fail(&s->err, SC_ERR_LIMIT, s->t->file, 0, 0,
+                   "expected at most %ld candidates (-engine auto)", s->auto_cap);
+  }
   if (n > s->opts.max_executions)
     return sc_fail(&s->err, SC_ERR_LIMIT, s->t->file, 0, 0,
                    "expected at most %ld candidate executions (the "
@@ -296,12 +327,23 @@ static void record(search *s, sc_execution *x, const sc_cat_outcome *out) {
   if (s->t->filter && !sc_exec_holds(x, s->t->filter))
     return;
   bool holds = sc_exec_holds(x, s->t->cond);
+  for (int i = 0; i < s->r->nobserved; i++)
+    s->values[i] = sc_exec_lval(x, &s->r->observed[i]);
+  if (s->smt) { /* a combination enumerated under smt: states are counted */
+    if (!state_known(s->r, s->values)) {
+      if (holds)
+        s->r->positive++;
+      else
+        s->r->negative++;
+      record_state(s->r, s->values, holds);
+    }
+    record_flags(s->r, out);
+    return;
+  }
   if (holds)
     s->r->positive++;
   else
     s->r->negative++;
-  for (int i = 0; i < s->r->nobserved; i++)
-    s->values[i] = sc_exec_lval(x, &s->r->observed[i]);
   record_state(s->r, s->values, holds);
   record_flags(s->r, out);
   if (wants_picture(s, holds) && s->r->nshown < s->opts.max_shown) {
@@ -671,12 +713,134 @@ static void prepare(search *s, candidate *cd) {
   cd->co_up = sc_rel_new(n);
 }
 
+/* ---- The symbolic engine's hooks ------------------------------------------ */
+
+static bool sym_found(void *ctx, sc_execution *x) {
+  search *s = ctx;
+  if (s->t->filter && !sc_exec_holds(x, s->t->filter))
+    return false;
+  bool holds = sc_exec_holds(x, s->t->cond);
+  for (int i = 0; i < s->r->nobserved; i++)
+    s->values[i] = sc_exec_lval(x, &s->r->observed[i]);
+  if (state_known(s->r, s->values))
+    return true;
+  /* Positive and Negative count states under smt (README: Engines) */
+  if (holds)
+    s->r->positive++;
+  else
+    s->r->negative++;
+  record_state(s->r, s->values, holds);
+  return true;
+}
+
+static void sym_flag(void *ctx, const char *name) {
+  search *s = ctx;
+  sc_cat_outcome o = {0};
+  o.flags = &name;
+  o.nflags = 1;
+  record_flags(s->r, &o);
+}
+
+static bool sym_flag_known(void *ctx, const char *name) {
+  search *s = ctx;
+  for (int k = 0; k < s->r->nflags; k++)
+    if (strcmp(s->r->flags[k], name) == 0)
+      return true;
+  return false;
+}
+
+/* How many rf and co choices the traces in cd leave, up to `most` (then
+ * most + 1): the reads' candidate writes, the orders of each location's
+ * writes (n! total ones; labelled strict partial orders when co is
+ * partial). */
+static long choices_upto(const search *s, const candidate *cd, long most) {
+  static const long posets[] = {1, 1, 3, 19, 219, 4231, 130023};
+  long n = 1;
+  for (int k = 0; k < cd->nreads && n <= most; k++)
+    n *= cd->ncands[k];
+  for (int l = 0; l < cd->nlocs && n <= most; l++) {
+    int w = cd->co[l].n;
+    if (s->partial_co) {
+      if (w > 6)
+        return most + 1;
+      n *= posets[w];
+    } else {
+      for (int i = 2; i <= w && n <= most; i++)
+        n *= i;
+    }
+  }
+  return n <= most ? n : most + 1;
+}
+
+/* -engine auto, once symbolic: a combination with this many rf and co
+ * choices or fewer is enumerated (cheaper than a solver call); its states
+ * are counted as the solver's are.  -engine smt asks the solver always. */
+#define SMT_ENUMERATE_AT_MOST 1024L
+
+/* rf and co for the traces in x: enumerated, or left to the solver. */
+static sc_status each_rf_or_solve(search *s, candidate *cd) {
+  if (!s->smt ||
+      (s->hybrid && choices_upto(s, cd, SMT_ENUMERATE_AT_MOST) <= SMT_ENUMERATE_AT_MOST))
+    return each_rf(s, cd);
+  /* the look each_rf takes before any choice: a check that only gets
+   * worse as rf and co grow may fail already */
+  sc_rel_clear(cd->rf_low);
+  for (int k = 0; k < cd->nreads; k++)
+    if (cd->ncands[k] == 1)
+      sc_rel_add(cd->rf_low, cd->cands[k][0], cd->reads[k]);
+  cd->rf_left = cd->nreads;
+  build_co(cd->co_low, cd->co, cd->nlocs);
+  int ok = may_complete(s, cd, 0);
+  if (ok <= 0)
+    return ok < 0 ? SC_ERR_LIMIT : SC_OK;
+  /* When no observed location has a write to choose from, the traces fix
+   * the one state this combination may end in: known already (or cut by
+   * the filter), it is not worth a solver call, unless a flag may be
+   * raised on the way. */
+  bool fixed = !s->may_flag;
+  for (int l = 0; l < cd->nlocs && fixed; l++)
+    fixed = !s->final_locs[l] || cd->co[l].n == 0;
+  if (fixed) {
+    for (int i = 0; i < s->r->nobserved; i++)
+      s->values[i] = sc_exec_lval(cd->x, &s->r->observed[i]);
+    if ((s->t->filter && !sc_exec_holds(cd->x, s->t->filter)) ||
+        state_known(s->r, s->values))
+      return SC_OK;
+  }
+  s->r->candidates++;
+  sc_exec_bind_dynamic(cd->x, cd->env); /* syncbar, sync_fence */
+  if (!s->session)
+    s->session = sc_sym_open();
+  int nl = cd->nlocs;
+  int *init = sc_alloc_atomic(sizeof(int) * (size_t)(nl + 1));
+  int **writes = sc_alloc(sizeof(int *) * (size_t)(nl + 1));
+  int *nwrites = sc_alloc_atomic(sizeof(int) * (size_t)(nl + 1));
+  for (int l = 0; l < nl; l++) {
+    init[l] = cd->co[l].init;
+    writes[l] = cd->co[l].writes;
+    nwrites[l] = cd->co[l].n;
+  }
+  double left = 0;
+  if (s->opts.timeout > 0) {
+    left = s->opts.timeout - (sc_seconds() - s->start);
+    if (left <= 0)
+      return out_of_time(s);
+  }
+  sc_cat_run_options eval = s->eval;
+  eval.transient = false;
+  sc_sym_problem p = {
+    s->t, s->m, cd->x, cd->env, &eval, cd->nreads, cd->reads, cd->cands,
+    cd->ncands, nl, init, writes, nwrites, s->partial_co, s->opts.through != 0,
+    s->final_locs, left, s->opts.timeout, sym_found, sym_flag, sym_flag_known, s};
+  return sc_sym_solve(s->session, &p, &s->err);
+}
+
 /* Every order of the fence.sc events that relates each pair in sr (the
  * morally strong pairs, Dat3M's sync_fence), when the model names it. */
 static sc_status each_fence_order(search *s, candidate *cd) {
   sc_execution *x = cd->x;
   if (!s->want_sync_fence)
-    return each_rf(s, cd);
+    return each_rf_or_solve(s, cd);
   int fences[SC_ORDER_MAX_ITEMS], k = 0;
   for (int e = 0; e < x->nevents; e++)
     if (sc_exec_is_fence_sc(x, e)) {
@@ -703,7 +867,7 @@ static sc_status each_fence_order(search *s, candidate *cd) {
     for (int i = 0; i < k; i++)
       for (uint32_t b = below[i]; b; b &= b - 1)
         sc_rel_add(x->sync_fence, fences[__builtin_ctz(b)], fences[i]);
-    sc_status st = each_rf(s, cd);
+    sc_status st = each_rf_or_solve(s, cd);
     if (st)
       return st;
   }
@@ -888,25 +1052,37 @@ static sc_status check_declarations(const sc_test *t, const sc_cat_model *m,
   return SC_OK;
 }
 
-static sc_status simulate_unguarded(const sc_test *t, const sc_model *m,
-                                    const sc_sim_options *opts, sc_result **out,
-                                    sc_error **err) {
-  sc_gc_init();
-  *out = NULL;
-  if (!t || !m)
-    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0, "no test or no model given");
+/* The locations whose final value a proposition reads. */
+static void prop_locs(const sc_test *t, const sc_prop *p, bool *locs) {
+  if (!p)
+    return;
+  if (p->kind == SC_PROP_EQ || p->kind == SC_PROP_NE) {
+    if (p->lhs.kind == SC_LVAL_LOC)
+      locs[sc_physical_loc(t, p->lhs.loc)] = true;
+    if (p->rhs.kind == SC_LVAL_LOC)
+      locs[sc_physical_loc(t, p->rhs.loc)] = true;
+  }
+  prop_locs(t, p->a, locs);
+  prop_locs(t, p->b, locs);
+}
+
+/* One search with one engine; *capped when -engine auto's bound stopped it. */
+static sc_status search_once(const sc_test *t, const sc_model *m,
+                             const sc_sim_options *opts, bool smt, long auto_cap,
+                             bool *capped, sc_result **out, sc_error **err) {
+  bool hybrid = smt && opts->engine == SC_ENGINE_AUTO;
   search s;
   memset(&s, 0, sizeof s);
   s.t = t;
   s.m = m;
-  if (opts)
-    s.opts = *opts;
-  else
-    s.opts.unroll = -1;
+  s.opts = *opts;
   if (s.opts.max_executions <= 0)
     s.opts.max_executions = DEFAULT_MAX_EXECUTIONS;
   if (s.opts.max_shown <= 0)
     s.opts.max_shown = DEFAULT_MAX_SHOWN;
+  s.smt = smt;
+  s.hybrid = hybrid;
+  s.auto_cap = auto_cap;
   s.partial_co = t->dialect == SC_DIALECT_PTX;
   s.want_syncbar = sc_cat_model_names(m->cat, "syncbar");
   s.want_sync_fence = sc_cat_model_names(m->cat, "sync_fence");
@@ -916,11 +1092,18 @@ static sc_status simulate_unguarded(const sc_test *t, const sc_model *m,
   s.eval.nskip = s.opts.nskip;
   s.prune = !s.opts.noprune && !s.opts.through;
   s.eval.transient = true; /* record() reads the outcome at once */
-  s.co_first = s.prune && s.opts.show == SC_SHOW_NONE &&
-               !sc_cat_model_may_flag(m->cat, &s.eval);
+  s.may_flag = sc_cat_model_may_flag(m->cat, &s.eval);
+  s.co_first = s.prune && s.opts.show == SC_SHOW_NONE && !s.may_flag;
   s.r = sc_alloc(sizeof(sc_result));
   s.r->test = t;
+  s.r->engine = smt ? "smt" : "enum";
   choose_observed(s.r, t);
+  s.final_locs = sc_alloc_atomic(sizeof(bool) * (size_t)(t->nlocs + 1));
+  memset(s.final_locs, 0, sizeof(bool) * (size_t)(t->nlocs + 1));
+  for (int i = 0; i < s.r->nobserved; i++)
+    if (s.r->observed[i].kind == SC_LVAL_LOC)
+      s.final_locs[sc_physical_loc(t, s.r->observed[i].loc)] = true;
+  prop_locs(t, t->filter, s.final_locs);
   s.values = sc_alloc_atomic(sizeof(int64_t) * (size_t)(s.r->nobserved + 1));
   s.start = s.last_progress = sc_seconds();
   sc_sem_limits lim = {s.opts.unroll, 0};
@@ -932,7 +1115,9 @@ static sc_status simulate_unguarded(const sc_test *t, const sc_model *m,
   if (st)
     return st;
   st = each_trace_choice(&s, all);
+  sc_sym_close(s.session);
   if (st) {
+    *capped = s.capped;
     if (err)
       *err = s.err;
     return st;
@@ -940,6 +1125,86 @@ static sc_status simulate_unguarded(const sc_test *t, const sc_model *m,
   s.r->seconds = sc_seconds() - s.start;
   *out = s.r;
   return SC_OK;
+}
+
+static sc_status simulate_unguarded(const sc_test *t, const sc_model *m,
+                                    const sc_sim_options *opts, sc_result **out,
+                                    sc_error **err) {
+  sc_gc_init();
+  *out = NULL;
+  if (!t || !m)
+    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0, "no test or no model given");
+  sc_sim_options o;
+  memset(&o, 0, sizeof o);
+  if (opts)
+    o = *opts;
+  else
+    o.unroll = -1;
+  const char *why = NULL;
+  bool capped = false;
+  sc_status st;
+  switch (o.engine) {
+  case SC_ENGINE_ENUM:
+    st = search_once(t, m, &o, false, 0, &capped, out, err);
+    if (!st)
+      (*out)->engine_reason = "-engine enum";
+    return st;
+  case SC_ENGINE_SMT:
+    if (!sc_sym_available(&why))
+      return sc_fail(err, SC_ERR_UNSUPPORTED, t->file, 0, 0,
+                     "expected the symbolic engine (-engine smt), but %s", why);
+    if (o.show != SC_SHOW_NONE)
+      return sc_fail(err, SC_ERR_UNSUPPORTED, t->file, 0, 0,
+                     "expected no -show with -engine smt (it draws enumerated "
+                     "executions: use -engine enum)");
+    st = search_once(t, m, &o, true, 0, &capped, out, err);
+    if (!st)
+      (*out)->engine_reason = "-engine smt";
+    return st;
+  case SC_ENGINE_AUTO:
+    break;
+  default:
+    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0, "unknown engine %d", (int)o.engine);
+  }
+  const char *reason;
+  if (!sc_sym_available(&why))
+    reason = "auto: no symbolic engine in this build";
+  else if (o.show != SC_SHOW_NONE)
+    reason = "auto: -show draws enumerated executions";
+  else {
+    long cap = o.max_executions > 0 && o.max_executions < AUTO_MAX_EXECUTIONS
+                   ? 0 : AUTO_MAX_EXECUTIONS;
+    sc_error *first = NULL;
+    st = search_once(t, m, &o, false, cap, &capped, out, &first);
+    if (!st) {
+      (*out)->engine_reason = sc_printf("auto: at most %ld candidates",
+                                        AUTO_MAX_EXECUTIONS);
+      return st;
+    }
+    if (!capped) {
+      if (err)
+        *err = first;
+      return st;
+    }
+    sc_error *serr = NULL;
+    st = search_once(t, m, &o, true, 0, &capped, out, &serr);
+    if (!st) {
+      (*out)->engine_reason = sc_printf("auto: over %ld candidates",
+                                        AUTO_MAX_EXECUTIONS);
+      return st;
+    }
+    if (st != SC_ERR_UNSUPPORTED) {
+      if (err)
+        *err = serr;
+      return st;
+    }
+    reason = sc_printf("auto: over %ld candidates, but %s", AUTO_MAX_EXECUTIONS,
+                       serr ? sc_error_message(serr) : "the model cannot be encoded");
+  }
+  st = search_once(t, m, &o, false, 0, &capped, out, err);
+  if (!st)
+    (*out)->engine_reason = reason;
+  return st;
 }
 
 sc_status sc_simulate(const sc_test *t, const sc_model *m,

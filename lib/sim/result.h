@@ -27,6 +27,8 @@ struct sc_result {
   const char **flags; /* raised in some allowed execution */
   int nflags, capflags;
   double seconds;
+  const char *engine;        /* "enum" or "smt" */
+  const char *engine_reason; /* why that engine */
   struct sc_execution **execs; /* the executions kept to show */
   const struct sc_cycle **cycles; /* each one's forbidding cycle, or NULL */
   int nshown, capexecs, capcycles;

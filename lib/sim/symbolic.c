@@ -1,0 +1,435 @@
+/* symbolic.c: the symbolic engine with Z3 (only here, behind HAVE_Z3): rf
+ * and co as Boolean choice variables over one combination of traces, the
+ * model's formula from cat/symbolic.c, acyclicity by integer clocks, and
+ * the final states of allowed executions found by blocking each in turn. */
+#include "config.h"
+#include "sim/symbolic.h"
+
+#include "util/error.h"
+#include "util/gcmem.h"
+
+#include <string.h>
+
+int sc_engine_smt_available(const char **why) {
+  return sc_sym_available(why);
+}
+
+#ifndef HAVE_Z3
+
+bool sc_sym_available(const char **why) {
+  if (why)
+    *why = "this scopecat was built without Z3 (configure found no pkg-config "
+           "module z3; on Debian: apt-get install libz3-dev, then configure again)";
+  return false;
+}
+
+sc_sym_session *sc_sym_open(void) { return NULL; }
+void sc_sym_close(sc_sym_session *ss) { (void)ss; }
+
+sc_status sc_sym_solve(sc_sym_session *ss, const sc_sym_problem *p, sc_error **err) {
+  (void)ss;
+  const char *why;
+  sc_sym_available(&why);
+  return sc_fail(err, SC_ERR_UNSUPPORTED, p->t->file, 0, 0,
+                 "expected the symbolic engine, but %s", why);
+}
+
+#else
+
+#include <z3.h>
+
+bool sc_sym_available(const char **why) {
+  if (why)
+    *why = NULL;
+  return true;
+}
+
+typedef struct zctx {
+  Z3_context z;
+  Z3_solver s;
+  int clocks; /* fresh clock sets made */
+  bool failed;
+} zctx;
+
+static void on_error(Z3_context z, Z3_error_code e) {
+  (void)z;
+  (void)e; /* checked after each solver call (Z3_get_error_code) */
+}
+
+static sc_cat_bool z_and(void *ctx, sc_cat_bool a, sc_cat_bool b) {
+  zctx *c = ctx;
+  Z3_ast args[2] = {(Z3_ast)a, (Z3_ast)b};
+  return Z3_mk_and(c->z, 2, args);
+}
+
+static sc_cat_bool z_or(void *ctx, sc_cat_bool a, sc_cat_bool b) {
+  zctx *c = ctx;
+  Z3_ast args[2] = {(Z3_ast)a, (Z3_ast)b};
+  return Z3_mk_or(c->z, 2, args);
+}
+
+static sc_cat_bool z_not(void *ctx, sc_cat_bool a) {
+  zctx *c = ctx;
+  return Z3_mk_not(c->z, (Z3_ast)a);
+}
+
+static Z3_ast lift(zctx *c, sc_cat_bool b) {
+  if (b == SC_CAT_TRUE)
+    return Z3_mk_true(c->z);
+  if (b == SC_CAT_FALSE)
+    return Z3_mk_false(c->z);
+  return (Z3_ast)b;
+}
+
+/* Acyclic when some clocks increase along every edge. */
+static sc_cat_bool z_acyclic(void *ctx, int n, const sc_cat_bool *m) {
+  zctx *c = ctx;
+  Z3_sort int_sort = Z3_mk_int_sort(c->z);
+  Z3_ast *clk = sc_alloc(sizeof(Z3_ast) * (size_t)(n + 1));
+  bool *made = sc_alloc_atomic(sizeof(bool) * (size_t)(n + 1));
+  memset(made, 0, sizeof(bool) * (size_t)(n + 1));
+  int cap = 16, k = 0;
+  Z3_ast *parts = sc_alloc(sizeof(Z3_ast) * (size_t)cap);
+  c->clocks++;
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      sc_cat_bool e = m[i * n + j];
+      if (e == SC_CAT_FALSE)
+        continue;
+      Z3_ast part;
+      if (i == j) {
+        part = Z3_mk_not(c->z, lift(c, e));
+      } else {
+        for (int a = 0; a < 2; a++) {
+          int v = a ? j : i;
+          if (!made[v]) {
+            char name[48];
+            snprintf(name, sizeof name, "clk%d_%d", c->clocks, v);
+            clk[v] = Z3_mk_const(c->z, Z3_mk_string_symbol(c->z, name), int_sort);
+            made[v] = true;
+          }
+        }
+        Z3_ast lt = Z3_mk_lt(c->z, clk[i], clk[j]);
+        part = e == SC_CAT_TRUE ? lt : Z3_mk_implies(c->z, (Z3_ast)e, lt);
+      }
+      if (k == cap) {
+        Z3_ast *more = sc_alloc(sizeof(Z3_ast) * (size_t)(cap * 2));
+        memcpy(more, parts, sizeof(Z3_ast) * (size_t)cap);
+        parts = more;
+        cap *= 2;
+      }
+      parts[k++] = part;
+    }
+  if (k == 0)
+    return SC_CAT_TRUE;
+  return Z3_mk_and(c->z, (unsigned)k, parts);
+}
+
+/* Whether b[i] implies a[i] for every i under the constraints asserted so
+ * far (rf and co well formed): a let rec's round adds nothing.  Entries
+ * that Z3's simplifier makes equal are not asked about. */
+static bool z_equivalent(void *ctx, int n, const sc_cat_bool *a, const sc_cat_bool *b) {
+  zctx *c = ctx;
+  Z3_ast *more = sc_alloc(sizeof(Z3_ast) * (size_t)(n + 1));
+  int k = 0;
+  for (int i = 0; i < n; i++) {
+    Z3_ast x = Z3_simplify(c->z, lift(c, a[i])), y = Z3_simplify(c->z, lift(c, b[i]));
+    if (Z3_is_eq_ast(c->z, x, y))
+      continue;
+    Z3_ast both[2] = {lift(c, b[i]), Z3_mk_not(c->z, lift(c, a[i]))};
+    more[k++] = Z3_mk_and(c->z, 2, both);
+  }
+  if (k == 0)
+    return true;
+  Z3_solver_push(c->z, c->s);
+  Z3_solver_assert(c->z, c->s, Z3_mk_or(c->z, (unsigned)k, more));
+  Z3_lbool r = Z3_solver_check(c->z, c->s);
+  Z3_solver_pop(c->z, c->s, 1);
+  if (r == Z3_L_UNDEF)
+    c->failed = true;
+  return r == Z3_L_FALSE;
+}
+
+static Z3_ast fresh(zctx *c, const char *prefix) {
+  return Z3_mk_fresh_const(c->z, prefix, Z3_mk_bool_sort(c->z));
+}
+
+/* Exactly one of v[0..n-1]. */
+static void exactly_one(zctx *c, Z3_ast *v, int n) {
+  Z3_solver_assert(c->z, c->s, Z3_mk_or(c->z, (unsigned)n, v));
+  for (int i = 0; i < n; i++)
+    for (int j = i + 1; j < n; j++) {
+      Z3_ast both[2] = {v[i], v[j]};
+      Z3_solver_assert(c->z, c->s, Z3_mk_not(c->z, Z3_mk_and(c->z, 2, both)));
+    }
+}
+
+static bool is_true(zctx *c, Z3_model mo, Z3_ast a) {
+  Z3_ast v;
+  if (!Z3_model_eval(c->z, mo, a, true, &v))
+    return false;
+  return Z3_get_bool_value(c->z, v) == Z3_L_TRUE;
+}
+
+/* rel & int (keep) or rel \ int. */
+static sc_cat_bool *split(zctx *c, const sc_cat_bool *r, const sc_rel *internal, int n,
+                          bool keep) {
+  (void)c;
+  sc_cat_bool *out = sc_alloc(sizeof(sc_cat_bool) * (size_t)(n * n + 1));
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      out[i * n + j] = sc_rel_has(internal, i, j) == keep ? r[i * n + j] : SC_CAT_FALSE;
+  return out;
+}
+
+static sc_cat_bool mk_and2(zctx *c, sc_cat_bool a, sc_cat_bool b) {
+  if (a == SC_CAT_FALSE || b == SC_CAT_FALSE)
+    return SC_CAT_FALSE;
+  if (a == SC_CAT_TRUE)
+    return b;
+  if (b == SC_CAT_TRUE)
+    return a;
+  return z_and(c, a, b);
+}
+
+static sc_cat_bool mk_or2(zctx *c, sc_cat_bool a, sc_cat_bool b) {
+  if (a == SC_CAT_TRUE || b == SC_CAT_TRUE)
+    return SC_CAT_TRUE;
+  if (a == SC_CAT_FALSE)
+    return b;
+  if (b == SC_CAT_FALSE)
+    return a;
+  return z_or(c, a, b);
+}
+
+static sc_cat_bool mk_not1(zctx *c, sc_cat_bool a) {
+  if (a == SC_CAT_TRUE)
+    return SC_CAT_FALSE;
+  if (a == SC_CAT_FALSE)
+    return SC_CAT_TRUE;
+  return z_not(c, a);
+}
+
+static sc_status solver_failed(const sc_sym_problem *p, zctx *c, Z3_lbool r,
+                               sc_error **err) {
+  (void)r;
+  Z3_string why = Z3_solver_get_reason_unknown(c->z, c->s);
+  if (p->timeout > 0 && why && (strstr(why, "timeout") || strstr(why, "canceled")))
+    return sc_fail(err, SC_ERR_LIMIT, p->t->file, 0, 0,
+                   "expected to finish within %g s (the -timeout limit)", p->limit);
+  return sc_fail(err, SC_ERR_LIMIT, p->t->file, 0, 0,
+                 "expected the solver to decide, found it gave up (%s)",
+                 why ? why : "unknown reason");
+}
+
+static sc_status solve(const sc_sym_problem *p, zctx *c, sc_error **err) {
+  sc_execution *x = p->x;
+  int n = x->nevents;
+  /* rf: one write per read, among those of its value */
+  sc_cat_bool *rf = sc_alloc(sizeof(sc_cat_bool) * (size_t)(n * n + 1));
+  for (int k = 0; k < p->nreads; k++) {
+    int nc = p->ncands[k];
+    if (nc == 1) {
+      rf[p->cands[k][0] * n + p->reads[k]] = SC_CAT_TRUE;
+      continue;
+    }
+    Z3_ast *v = sc_alloc(sizeof(Z3_ast) * (size_t)nc);
+    for (int j = 0; j < nc; j++)
+      rf[p->cands[k][j] * n + p->reads[k]] = v[j] = fresh(c, "rf");
+    exactly_one(c, v, nc);
+  }
+  /* co: the initial write first, then a strict order (total or partial) */
+  sc_cat_bool *co = sc_alloc(sizeof(sc_cat_bool) * (size_t)(n * n + 1));
+  for (int l = 0; l < p->nlocs; l++) {
+    const int *w = p->writes[l];
+    int nw = p->nwrites[l];
+    for (int a = 0; a < nw; a++) {
+      if (p->init[l] >= 0)
+        co[p->init[l] * n + w[a]] = SC_CAT_TRUE;
+      for (int b = 0; b < nw; b++)
+        if (a != b)
+          co[w[a] * n + w[b]] = fresh(c, "co");
+    }
+    for (int a = 0; a < nw; a++)
+      for (int b = 0; b < nw; b++) {
+        if (a == b)
+          continue;
+        Z3_ast ab = (Z3_ast)co[w[a] * n + w[b]], ba = (Z3_ast)co[w[b] * n + w[a]];
+        if (a < b) {
+          Z3_ast both[2] = {ab, ba};
+          Z3_solver_assert(c->z, c->s, Z3_mk_not(c->z, Z3_mk_and(c->z, 2, both)));
+          if (!p->partial_co)
+            Z3_solver_assert(c->z, c->s, Z3_mk_or(c->z, 2, both));
+        }
+        for (int d = 0; d < nw; d++) {
+          if (d == a || d == b)
+            continue;
+          Z3_ast chain[2] = {ab, (Z3_ast)co[w[b] * n + w[d]]};
+          Z3_solver_assert(c->z, c->s,
+                           Z3_mk_implies(c->z, Z3_mk_and(c->z, 2, chain),
+                                         (Z3_ast)co[w[a] * n + w[d]]));
+        }
+      }
+  }
+  /* fr = rf^-1; co, and FW: the writes with no co successor */
+  sc_cat_bool *fr = sc_alloc(sizeof(sc_cat_bool) * (size_t)(n * n + 1));
+  for (int w = 0; w < n; w++)
+    for (int r = 0; r < n; r++) {
+      if (rf[w * n + r] == SC_CAT_FALSE)
+        continue;
+      for (int v = 0; v < n; v++)
+        fr[r * n + v] = mk_or2(c, fr[r * n + v], mk_and2(c, rf[w * n + r], co[w * n + v]));
+    }
+  sc_cat_bool *fw = sc_alloc(sizeof(sc_cat_bool) * (size_t)(n + 1));
+  for (int w = 0; w < n; w++) {
+    if (x->events[w].kind != SC_EV_WRITE)
+      continue;
+    sc_cat_bool last = SC_CAT_TRUE;
+    for (int v = 0; v < n; v++)
+      last = mk_and2(c, last, mk_not1(c, co[w * n + v]));
+    fw[w] = last;
+  }
+  sc_cat_sym_input in[10] = {
+    {"rf", false, rf}, {"rfi", false, split(c, rf, x->internal, n, true)},
+    {"rfe", false, split(c, rf, x->internal, n, false)},
+    {"co", false, co}, {"coi", false, split(c, co, x->internal, n, true)},
+    {"coe", false, split(c, co, x->internal, n, false)},
+    {"fr", false, fr}, {"fri", false, split(c, fr, x->internal, n, true)},
+    {"fre", false, split(c, fr, x->internal, n, false)},
+    {"FW", true, fw}};
+  sc_cat_bool_ops ops = {c, z_and, z_or, z_not, z_acyclic, z_equivalent};
+  sc_cat_sym_outcome out;
+  sc_status st = sc_cat_run_symbolic(p->m->cat, p->env, p->eval, &ops, in, 10, &out, err);
+  if (st)
+    return st;
+  if (c->failed)
+    return sc_fail(err, SC_ERR_LIMIT, p->t->file, 0, 0,
+                   "expected the solver to decide a let rec's fixpoint, found it gave up");
+  if (!p->through)
+    Z3_solver_assert(c->z, c->s, lift(c, out.allowed));
+  /* per observed location: which maximal write it ends with */
+  Z3_ast **sel = sc_alloc(sizeof(Z3_ast *) * (size_t)(p->nlocs + 1));
+  for (int l = 0; l < p->nlocs; l++) {
+    int nw = p->nwrites[l];
+    if (!p->final_locs[l] || nw == 0)
+      continue;
+    sel[l] = sc_alloc(sizeof(Z3_ast) * (size_t)nw);
+    for (int a = 0; a < nw; a++) {
+      sel[l][a] = fresh(c, "final");
+      Z3_solver_assert(c->z, c->s, Z3_mk_implies(c->z, sel[l][a], lift(c, fw[p->writes[l][a]])));
+    }
+    exactly_one(c, sel[l], nw);
+  }
+  for (;;) {
+    Z3_lbool r = Z3_solver_check(c->z, c->s);
+    if (r == Z3_L_FALSE)
+      return SC_OK;
+    if (r != Z3_L_TRUE)
+      return solver_failed(p, c, r, err);
+    Z3_model mo = Z3_solver_get_model(c->z, c->s);
+    Z3_model_inc_ref(c->z, mo);
+    int cap = 4, k = 0;
+    Z3_ast *same = sc_alloc(sizeof(Z3_ast) * (size_t)(p->nlocs + 1));
+    (void)cap;
+    for (int l = 0; l < p->nlocs; l++) {
+      if (!sel[l])
+        continue;
+      int nw = p->nwrites[l], chosen = 0;
+      for (int a = 0; a < nw; a++)
+        if (is_true(c, mo, sel[l][a]))
+          chosen = a;
+      x->final_write[l] = p->writes[l][chosen];
+      /* the state's value here: any selected write of the same value */
+      int64_t v = x->events[p->writes[l][chosen]].value;
+      Z3_ast *alts = sc_alloc(sizeof(Z3_ast) * (size_t)nw);
+      int na = 0;
+      for (int a = 0; a < nw; a++)
+        if (x->events[p->writes[l][a]].value == v)
+          alts[na++] = sel[l][a];
+      same[k++] = Z3_mk_or(c->z, (unsigned)na, alts);
+    }
+    Z3_model_dec_ref(c->z, mo);
+    Z3_ast state = k ? Z3_mk_and(c->z, (unsigned)k, same) : Z3_mk_true(c->z);
+    bool kept = p->found(p->ctx, x);
+    for (int f = 0; f < out.nflags && kept; f++) {
+      if (out.flags[f].when == SC_CAT_FALSE || p->flag_known(p->ctx, out.flags[f].name))
+        continue;
+      Z3_solver_push(c->z, c->s);
+      Z3_solver_assert(c->z, c->s, state);
+      Z3_solver_assert(c->z, c->s, lift(c, out.flags[f].when));
+      if (p->through) /* as herd, only allowed executions raise flags */
+        Z3_solver_assert(c->z, c->s, lift(c, out.allowed));
+      Z3_lbool fr_ = Z3_solver_check(c->z, c->s);
+      Z3_solver_pop(c->z, c->s, 1);
+      if (fr_ == Z3_L_UNDEF)
+        return solver_failed(p, c, fr_, err);
+      if (fr_ == Z3_L_TRUE)
+        p->flag(p->ctx, out.flags[f].name);
+    }
+    for (int l = 0; l < p->nlocs; l++)
+      if (sel[l])
+        x->final_write[l] = -1;
+    if (k == 0)
+      return SC_OK; /* one state only */
+    Z3_solver_assert(c->z, c->s, Z3_mk_not(c->z, state));
+  }
+}
+
+/* A context serves this many problems, then is made again (its terms are
+ * only freed with it). */
+#define PROBLEMS_PER_CONTEXT 64
+
+struct sc_sym_session {
+  Z3_context z;
+  int used;
+};
+
+static void session_reset(sc_sym_session *ss) {
+  if (ss->z)
+    Z3_del_context(ss->z);
+  Z3_config cfg = Z3_mk_config();
+  ss->z = Z3_mk_context(cfg);
+  Z3_del_config(cfg);
+  Z3_set_error_handler(ss->z, on_error);
+  ss->used = 0;
+}
+
+sc_sym_session *sc_sym_open(void) {
+  sc_sym_session *ss = sc_alloc(sizeof *ss);
+  session_reset(ss);
+  return ss;
+}
+
+void sc_sym_close(sc_sym_session *ss) {
+  if (ss && ss->z) {
+    Z3_del_context(ss->z);
+    ss->z = NULL;
+  }
+}
+
+sc_status sc_sym_solve(sc_sym_session *ss, const sc_sym_problem *p, sc_error **err) {
+  if (ss->used++ == PROBLEMS_PER_CONTEXT)
+    session_reset(ss);
+  zctx c;
+  memset(&c, 0, sizeof c);
+  c.z = ss->z;
+  c.s = Z3_mk_simple_solver(c.z);
+  Z3_solver_inc_ref(c.z, c.s);
+  if (p->timeout > 0) {
+    Z3_params prm = Z3_mk_params(c.z);
+    Z3_params_inc_ref(c.z, prm);
+    double ms = p->timeout * 1000.0;
+    Z3_params_set_uint(c.z, prm, Z3_mk_string_symbol(c.z, "timeout"),
+                       ms > 4e9 ? 4000000000u : (unsigned)ms);
+    Z3_solver_set_params(c.z, c.s, prm);
+    Z3_params_dec_ref(c.z, prm);
+  }
+  sc_status st = solve(p, &c, err);
+  if (!st && Z3_get_error_code(c.z) != Z3_OK)
+    st = sc_fail(err, SC_ERR_LIMIT, p->t->file, 0, 0, "the solver failed: %s",
+                 Z3_get_error_msg(c.z, Z3_get_error_code(c.z)));
+  Z3_solver_dec_ref(c.z, c.s);
+  return st;
+}
+
+#endif

@@ -1,0 +1,51 @@
+/* symbolic.h: the symbolic engine's half of a simulation.  For one choice of
+ * traces (and of barrier and fence.sc orders), rf and co become solver
+ * choices, the model a formula (cat/symbolic.c), and the final states of
+ * the executions it allows are found one by one, each blocked in turn. */
+#ifndef SC_SIM_SYMBOLIC_H
+#define SC_SIM_SYMBOLIC_H
+
+#include "sim/execution.h"
+#include "sim/model.h"
+
+typedef struct sc_sym_problem {
+  const sc_test *t;
+  const sc_model *m;
+  sc_execution *x;   /* the traces' events; final_write is set per state */
+  sc_cat_env *env;   /* x's names bound (rf, co... are made symbolic) */
+  const sc_cat_run_options *eval;
+  int nreads;        /* read reads[k] reads from one of cands[k][0..ncands[k]-1] */
+  const int *reads;
+  int *const *cands;
+  const int *ncands;
+  int nlocs;         /* per location: its initial write (-1: none), writes */
+  const int *init;
+  int *const *writes;
+  const int *nwrites;
+  bool partial_co;   /* co a strict partial order, not a total one */
+  bool through;      /* keep executions the model forbids */
+  const bool *final_locs; /* per location: its final value is observed */
+  double timeout;    /* seconds left for the solver, 0: none */
+  double limit;      /* the -timeout limit, for messages */
+  /* Called once per final state found (x->final_write set for the
+   * observed locations): false when the test's filter rules it out. */
+  bool (*found)(void *ctx, sc_execution *x);
+  /* Called for each flag the model may raise in that state's executions. */
+  void (*flag)(void *ctx, const char *name);
+  bool (*flag_known)(void *ctx, const char *name);
+  void *ctx;
+} sc_sym_problem;
+
+/* Whether this build has the symbolic engine; *why says why not. */
+bool sc_sym_available(const char **why);
+
+/* The solver's context, kept from one problem to the next (making one
+ * costs more than most problems); sc_sym_close frees it (NULL is fine). */
+typedef struct sc_sym_session sc_sym_session;
+sc_sym_session *sc_sym_open(void);
+void sc_sym_close(sc_sym_session *ss);
+
+/* Every final state of the allowed executions of p's traces. */
+sc_status sc_sym_solve(sc_sym_session *ss, const sc_sym_problem *p, sc_error **err);
+
+#endif
