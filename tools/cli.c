@@ -187,3 +187,15 @@ const char *cli_self_exe(void) {
   exe[n] = '\0';
   return GC_STRDUP(exe);
 }
+
+const char *cli_no_memory(void) {
+  return "out of memory: the library could not make its output (-max-heap)";
+}
+
+const char *cli_text(const char *text) {
+  if (text)
+    return text;
+  fflush(stdout);
+  fprintf(stderr, "scopecat: %s\n", cli_no_memory());
+  exit(EXIT_SOME_FAILED);
+}

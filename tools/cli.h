@@ -69,6 +69,14 @@ void cli_push(cli_list *list, const char *s);
 bool cli_is_option(const char *arg, const char *name);
 
 /* printf into a new GC-owned string. */
+/* What the library's string functions returning NULL means: it had no
+ * memory left to make the string (the -max-heap limit). */
+const char *cli_no_memory(void);
+/* `text`, a string the library made; NULL (out of memory) ends the
+ * program with cli_no_memory's message and exit status 1, since no later
+ * output could be trusted to be whole. */
+const char *cli_text(const char *text);
+
 char *cli_format(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
 

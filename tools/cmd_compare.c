@@ -247,7 +247,7 @@ static void read_verdicts(compare_cli *c, sc_compare *cmp, const char *path) {
 
 static bool write_html(const char *file, const sc_compare *cmp) {
   FILE *f = fopen(file, "w");
-  if (!f || fputs(sc_compare_html(cmp, "scopecat compare"), f) < 0 ||
+  if (!f || fputs(cli_text(sc_compare_html(cmp, "scopecat compare")), f) < 0 ||
       fclose(f) != 0) {
     fprintf(stderr, "scopecat compare: cannot write %s: %s\n", file,
             strerror(errno));
@@ -282,7 +282,7 @@ int cmd_compare(int argc, char **argv) {
   for (int i = 0; i < c.verdicts.n; i++)
     read_verdicts(&c, cmp, c.verdicts.items[i]);
   for (int m = 0; m < sc_compare_model_count(cmp); m++)
-    printf("%s%s", m ? "\n" : "", sc_compare_table(cmp, m, c.flags));
+    printf("%s%s", m ? "\n" : "", cli_text(sc_compare_table(cmp, m, c.flags)));
   if (c.html && !write_html(c.html, cmp))
     c.failed++;
   if (c.failed || without_verdict(cmp))

@@ -114,7 +114,7 @@ static bool write_test(const char *dir, const sc_test *t) {
   char *path = GC_MALLOC_ATOMIC(len);
   snprintf(path, len, "%s/%s.litmus", dir, sc_test_name(t));
   FILE *f = fopen(path, "w");
-  if (!f || fputs(sc_test_to_dialect(t, sc_test_dialect(t)), f) == EOF ||
+  if (!f || fputs(cli_text(sc_test_to_dialect(t, sc_test_dialect(t))), f) == EOF ||
       fclose(f) != 0) {
     fprintf(stderr, "scopecat fences: %s: cannot write\n", path);
     return false;
@@ -199,7 +199,7 @@ static int oracle_check(const sc_test *t, long iterations, void *ctx) {
   oracle *o = ctx;
   const char *path = cli_format("%s/check-%d.litmus", o->dir, ++o->runs);
   FILE *f = fopen(path, "w");
-  if (!f || fputs(sc_test_to_dialect(t, sc_test_dialect(t)), f) == EOF ||
+  if (!f || fputs(cli_text(sc_test_to_dialect(t, sc_test_dialect(t))), f) == EOF ||
       fclose(f) != 0) {
     fprintf(stderr, "scopecat fences: %s: cannot write\n", path);
     return -1;

@@ -154,7 +154,7 @@ static int write_family(sc_dialect dialect, sc_test **tests, int n,
                         const char *dir) {
   if (!dir) {
     for (int i = 0; i < n; i++)
-      printf("%s%s", i ? "\n" : "", sc_test_to_dialect(tests[i], dialect));
+      printf("%s%s", i ? "\n" : "", cli_text(sc_test_to_dialect(tests[i], dialect)));
     return EXIT_ALL_RAN;
   }
   mkdir(dir, 0777);
@@ -166,7 +166,7 @@ static int write_family(sc_dialect dialect, sc_test **tests, int n,
     size_t plen = strlen(dir) + strlen(name) + 9;
     char *path = GC_MALLOC_ATOMIC(plen);
     snprintf(path, plen, "%s/%s.litmus", dir, name);
-    if (!write_file(path, sc_test_to_dialect(tests[i], dialect)))
+    if (!write_file(path, cli_text(sc_test_to_dialect(tests[i], dialect))))
       return EXIT_SOME_FAILED;
     fprintf(list, "%s.litmus\n", name);
   }

@@ -17,7 +17,7 @@ typedef enum { SHOW_CANONICAL, SHOW_SUMMARY, SHOW_CHECK } show_mode;
 static int round_trip_holds(const char *path, const sc_test *t) {
   sc_test *again;
   sc_error *err;
-  const char *text = sc_test_to_string(t);
+  const char *text = cli_text(sc_test_to_string(t));
   if (sc_test_load_string(text, path, NULL, &again, &err) != SC_OK) {
     fprintf(stderr, "%s: canonical form does not parse: %s\n", path,
             sc_error_message(err));
@@ -77,10 +77,10 @@ int cmd_parse(int argc, char **argv) {
       continue;
     switch (mode) {
     case SHOW_CANONICAL:
-      printf("%s%s", i ? "\n" : "", sc_test_to_string(t));
+      printf("%s%s", i ? "\n" : "", cli_text(sc_test_to_string(t)));
       break;
     case SHOW_SUMMARY:
-      printf("%s\n", sc_test_summary(t));
+      printf("%s\n", cli_text(sc_test_summary(t)));
       break;
     case SHOW_CHECK:
       checked++;

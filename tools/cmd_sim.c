@@ -295,7 +295,7 @@ static bool write_drawings(const sim_cli *c, const char *path,
   size_t len = strlen(c->outdir) + strlen(sc_test_name(t)) + 32;
   char *file = GC_MALLOC_ATOMIC(len);
   for (int i = 0; i < sc_result_shown(r); i++) {
-    const char *dot = sc_result_dot_graph(r, i);
+    const char *dot = cli_text(sc_result_dot_graph(r, i));
     snprintf(file, len, "%s/%s-%d.dot", c->outdir, sc_test_name(t), i + 1);
     FILE *f = fopen(file, "w");
     if (!f || fputs(dot, f) < 0 || fclose(f) != 0) {
@@ -357,8 +357,13 @@ static bool run_one(const sim_cli *c, sim_run *run, const char *path,
   if (c->verbose)
     fprintf(stderr, "%s: test %s: engine %s (%s)\n", path, sc_test_name(t),
             sc_result_engine(r), sc_result_engine_reason(r));
-  fputs(c->json ? sc_result_json(r, c->log_flags) : sc_result_log(r, c->log_flags),
-        out);
+  const char *text =
+      c->json ? sc_result_json(r, c->log_flags) : sc_result_log(r, c->log_flags);
+  if (!text) { /* the library had no memory left to print it */
+    fprintf(stderr, "%s: test %s: %s\n", path, sc_test_name(t), cli_no_memory());
+    return false;
+  }
+  fputs(text, out);
   return write_drawings(c, path, t, r);
 }
 

@@ -19,22 +19,34 @@ static _Thread_local size_t refused_bytes;
 static size_t max_heap;
 
 /* The collector calls this, without its lock held, when it cannot satisfy
- * a request; it may not return.  Outside every guard there is nothing to
- * jump to: NULL, which the collector hands to the caller. */
+ * a request; it may not return.  Inside a guard it jumps there.  Outside
+ * every guard (a small accessor formatting a string, say) there is nothing
+ * to jump to, and NULL would crash the caller: the cap is lifted for that
+ * one allocation, which the cap's next check then counts. */
 static void *GC_CALLBACK on_oom(size_t bytes) {
   refused_bytes = bytes;
   if (innermost)
     longjmp(innermost->on_oom, 1);
-  return NULL;
+  if (!max_heap)
+    return NULL; /* the machine itself is out of memory */
+  GC_set_max_heap_size(0);
+  void *p = GC_MALLOC(bytes);
+  GC_set_max_heap_size(max_heap);
+  return p;
 }
 
-void sc_oom_push(sc_oom_guard *g) {
+/* Install the hook once (before the first guard or cap). */
+static void hook(void) {
   static int hooked;
   sc_gc_init();
-  if (!hooked) { /* outside every guard it returns NULL, as the default */
+  if (!hooked) {
     GC_set_oom_fn(on_oom);
     hooked = 1;
   }
+}
+
+void sc_oom_push(sc_oom_guard *g) {
+  hook();
   g->outer = innermost;
   innermost = g;
 }
@@ -65,7 +77,7 @@ const char *sc_oom_null(sc_oom_guard *g) {
 }
 
 sc_status sc_set_max_heap(size_t bytes, sc_error **err) {
-  sc_gc_init();
+  hook();
   if (bytes && bytes < SC_MIN_MAX_HEAP)
     return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0,
                    "expected a heap limit of 0 (none) or at least %u bytes, "

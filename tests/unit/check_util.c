@@ -191,6 +191,26 @@ START_TEST(guards_nest) {
 }
 END_TEST
 
+/* Outside every guard (a small accessor, say) a refused allocation has no
+ * guard to jump to: it is served past the cap rather than crash. */
+START_TEST(unguarded_allocation_past_the_cap) {
+  ck_assert_int_eq(sc_set_max_heap(16u << 20, NULL), SC_OK);
+  void **volatile chain = NULL;
+  for (int i = 0; i < 40; i++) { /* 40 MiB kept, past the 16 MiB cap */
+    void **block = sc_alloc(1u << 20);
+    ck_assert_ptr_nonnull(block);
+    block[0] = (void *)chain;
+    chain = block;
+  }
+  /* a guarded call under the same cap still fails cleanly */
+  sc_test *t = NULL;
+  sc_error *err = NULL;
+  ck_assert_int_eq(sc_test_load_string(huge_test(400000), "huge.litmus", NULL,
+                                       &t, &err), SC_ERR_LIMIT);
+  ck_assert(strstr(sc_error_message(err), "out of memory") != NULL);
+}
+END_TEST
+
 static Suite *util_suite(void) {
   Suite *s = suite_create("util");
   TCase *files = tcase_create("files");
@@ -208,6 +228,7 @@ static Suite *util_suite(void) {
   tcase_set_timeout(memory, 60);
   tcase_add_test(memory, heap_cap_is_an_error);
   tcase_add_test(memory, guards_nest);
+  tcase_add_test(memory, unguarded_allocation_past_the_cap);
   suite_add_tcase(s, memory);
   return s;
 }
