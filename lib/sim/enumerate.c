@@ -568,17 +568,23 @@ static sc_status rf_level(search *s, candidate *cd, int k) {
   return SC_OK;
 }
 
-/* Every rf and co for the traces in x: the reads with one candidate write
- * read from it from the start, as every completion has it. */
-static sc_status each_rf(search *s, candidate *cd) {
+/* The look before any choice of rf and co: the reads with one candidate
+ * write read from it from the start, as every completion has it, and a
+ * check that only gets worse as rf and co grow may fail already (the
+ * reads' values may already be wrong).  may_complete's answer. */
+static int root_look(search *s, candidate *cd) {
   sc_rel_clear(cd->rf_low);
   for (int k = 0; k < cd->nreads; k++)
     if (cd->ncands[k] == 1)
       sc_rel_add(cd->rf_low, cd->cands[k][0], cd->reads[k]);
   cd->rf_left = cd->nreads;
   build_co(cd->co_low, cd->co, cd->nlocs);
-  /* one look before any choice: the reads' values may already be wrong */
-  int ok = may_complete(s, cd, 0);
+  return may_complete(s, cd, 0);
+}
+
+/* Every rf and co for the traces in x. */
+static sc_status each_rf(search *s, candidate *cd) {
+  int ok = root_look(s, cd);
   if (ok <= 0)
     return ok < 0 ? SC_ERR_LIMIT : SC_OK;
   return s->co_first ? co_level(s, cd, cd->nlocs - 1) : rf_level(s, cd, cd->nreads);
@@ -782,15 +788,7 @@ static sc_status each_rf_or_solve(search *s, candidate *cd) {
   if (!s->smt ||
       (s->hybrid && choices_upto(s, cd, SMT_ENUMERATE_AT_MOST) <= SMT_ENUMERATE_AT_MOST))
     return each_rf(s, cd);
-  /* the look each_rf takes before any choice: a check that only gets
-   * worse as rf and co grow may fail already */
-  sc_rel_clear(cd->rf_low);
-  for (int k = 0; k < cd->nreads; k++)
-    if (cd->ncands[k] == 1)
-      sc_rel_add(cd->rf_low, cd->cands[k][0], cd->reads[k]);
-  cd->rf_left = cd->nreads;
-  build_co(cd->co_low, cd->co, cd->nlocs);
-  int ok = may_complete(s, cd, 0);
+  int ok = root_look(s, cd); /* the look each_rf takes first */
   if (ok <= 0)
     return ok < 0 ? SC_ERR_LIMIT : SC_OK;
   /* When no observed location has a write to choose from, the traces fix
