@@ -397,10 +397,21 @@ static const aenv *ins_deps(analyser *a, const sc_cat_ins *ins, const aenv *env,
   case IN_CALL:
   case IN_ENUM:      /* tags: fixed */
     return env;
-  case IN_FORALL:
+  case IN_IFVARIANT: { /* the variants are known: only one branch runs */
+    cat_ctx cc;
+    memset(&cc, 0, sizeof cc);
+    cc.opts = opts;
+    return prog_deps(a, sc_cat_variant_set(&cc, ins->vcond) ? &ins->body : &ins->other,
+                     env, opts);
+  }
   case IN_WITHFROM:
+    /* with co from S, co the caller's: the rest sees the candidate's own
+     * value (run.c's candidate_member) */
+    if (base_binds(a, ins->name))
+      return bind_dep(env, ins->name, base_dep(a, ins->name));
+    break;
+  case IN_FORALL:
   case IN_MATCH:
-  case IN_IFVARIANT:
     break;
   }
   a->stopped = true; /* the rest may run in other environments */

@@ -980,12 +980,17 @@ static sc_cat_ins *parse_match_ins(parser *p) {
   return expect_closing(p, CT_END, tk) ? ins : NULL;
 }
 
-/* if "variant" then instructions [else instructions] end */
+/* if "variant" instructions [else instructions] end: herd's grammar has no
+ * `then` here (cos.cat: if "cos-opt" include ... else include ... end);
+ * one is accepted too, like the expression's `if ... then`, since no
+ * instruction starts with it. */
 static sc_cat_ins *parse_if_ins(parser *p) {
   const sc_cat_token *tk = next(p);
   sc_cat_ins *ins = new_ins(p, IN_IFVARIANT, tk);
-  if (!(ins->vcond = parse_vcond(p)) || !expect(p, CT_THEN, "'then'") ||
-      !parse_prog(p, false, &ins->body))
+  if (!(ins->vcond = parse_vcond(p)))
+    return NULL;
+  accept(p, CT_THEN);
+  if (!parse_prog(p, false, &ins->body))
     return NULL;
   if (accept(p, CT_ELSE) && !parse_prog(p, false, &ins->other))
     return NULL;

@@ -425,12 +425,44 @@ static sc_cat_value **members(cat_ctx *c, const sc_cat_ins *ins, const cat_env *
   return v->u.vs.items;
 }
 
+/* with x from S, x a relation the caller binds (herd's cos.cat: with co
+ * from generate_cos(cobase)): herd leaves co to the model and runs the rest
+ * once per member, each run an execution of its own; here the enumerator
+ * has already chosen co, so this candidate is the one run whose member
+ * equals its own co, and is no execution when S lacks it.  Counts and
+ * states are then herd's, one candidate per (rf, co) pair. */
+static sc_cat_value **candidate_member(cat_ctx *c, const sc_cat_ins *ins,
+                                       const cat_env *env, int *n) {
+  sc_cat_value *own = sc_cat_force(c, sc_cat_env_find(c->base_env, ins->name));
+  if (!own)
+    return NULL;
+  sc_cat_value **items = sc_alloc(sizeof *items);
+  *n = 0;
+  if (c->opts && c->opts->nonly) { /* a partial candidate's quick look at */
+    items[(*n)++] = own;           /* checks: membership is no check */
+    return items;
+  }
+  sc_cat_value *set = sc_cat_eval_exp(c, ins->exp, env);
+  if (!set || !(set = sc_cat_tag2set(c, set)))
+    return NULL;
+  if (set->kind == SC_CAT_VALSET && sc_cat_valset_has(c, set, own))
+    items[(*n)++] = own;
+  else if (set->kind != SC_CAT_VALSET && set->kind != SC_CAT_EMPTY) {
+    sc_cat_fail_at(c, ins->exp, "type mismatch: expected a set of values for "
+                   "'with', found %s", sc_cat_vtype(set));
+    return NULL;
+  }
+  return c->error ? NULL : items;
+}
+
 /* with x from S: the rest of the model runs once per member; the execution
  * is allowed when some run allows it (that run's state is kept). */
 static bool exec_with(cat_ctx *c, cat_state *st, const sc_cat_ins *ins,
                       const kont **k) {
   int n;
-  sc_cat_value **items = members(c, ins, st->env, &n);
+  sc_cat_value **items = base_binds(c, ins->name)
+                             ? candidate_member(c, ins, st->env, &n)
+                             : members(c, ins, st->env, &n);
   if (!items)
     return false;
   if (n == 0) {

@@ -425,6 +425,30 @@ START_TEST(with_from) {
 }
 END_TEST
 
+/* with co from S where the caller binds co (herd's cos.cat: with co from
+ * generate_cos(cobase)): the enumerator has chosen co, so the rest runs
+ * once, on that co, when S holds it, and the candidate is no execution
+ * when S lacks it. */
+START_TEST(with_from_the_callers_relation) {
+  sc_cat_model *m = load_ok("\"with\"\nwith co from {r1, r2}\n"
+                            "empty co \\ r1 as is-r1\n");
+  sc_cat_env *env = sc_cat_env_new(2);
+  bind_rel(env, "r1", (int[]){0, 1, -1});
+  bind_rel(env, "r2", (int[]){1, 0, -1});
+  bind_rel(env, "co", (int[]){1, 0, -1}); /* r2: in S, but fails is-r1 */
+  sc_cat_outcome out = eval_ok(m, env, NULL);
+  ck_assert(!out.allowed);
+  ck_assert(!find_check(&out, "is-r1")->passed);
+  bind_rel(env, "co", (int[]){0, 1, -1}); /* r1 */
+  ck_assert(eval_ok(m, env, NULL).allowed);
+  bind_rel(env, "co", NONE); /* not in S: no run passes */
+  out = eval_ok(m, env, NULL);
+  ck_assert(!out.allowed);
+  for (int i = 0; i < out.nchecks; i++) /* is-r1 does not run */
+    ck_assert_str_ne(out.checks[i].name, "is-r1");
+}
+END_TEST
+
 START_TEST(shows) {
   sc_cat_model *m = load_ok("\"show\"\n"
                             "let x = a | b\n"
@@ -520,6 +544,37 @@ START_TEST(if_variant) {
   out = eval_ok(m, env, &opts);
   assert_rel(&out, "y", 2, (int[]){0, 1, -1});
   assert_rel(&out, "z", 2, (int[]){0, 1, -1});
+}
+END_TEST
+
+/* herd's instruction-level form has no `then` (its cos.cat: if "cos-opt"
+ * include ... else include ... end); branches nest, and either may be
+ * empty. */
+START_TEST(if_variant_herd_form) {
+  sc_cat_model *m = load_ok("\"v\"\n"
+                            "if \"a\"\n"
+                            "  if \"b\" let x = a else let x = a^-1 end\n"
+                            "else\n"
+                            "  let x = 0\n"
+                            "end\n"
+                            "if (\"a\" || \"b\") && not \"c\" end\n"
+                            "if \"c\" else let y = a end\n");
+  sc_cat_env *env = sc_cat_env_new(2);
+  bind_rel(env, "a", (int[]){0, 1, -1});
+  sc_cat_outcome out = eval_ok(m, env, NULL);
+  assert_rel(&out, "x", 2, NONE);
+  sc_cat_run_options opts = {0};
+  const char *const set_a[] = {"a"};
+  opts.variants = set_a;
+  opts.nvariants = 1;
+  out = eval_ok(m, env, &opts);
+  assert_rel(&out, "x", 2, (int[]){1, 0, -1});
+  assert_rel(&out, "y", 2, (int[]){0, 1, -1});
+  const char *const set_ab[] = {"a", "b"};
+  opts.variants = set_ab;
+  opts.nvariants = 2;
+  out = eval_ok(m, env, &opts);
+  assert_rel(&out, "x", 2, (int[]){0, 1, -1});
 }
 END_TEST
 
@@ -696,6 +751,14 @@ static const struct {
    "expected '=', 'subset' or 'in' in the condition, found 'then'"},
   {"\"t\"\nlet x = a ^ b\n", "t.cat:2:13:", "expected '-1' after '^', found 'b'"},
   {"\"t\"\nlet x = a ; ; b\n", "t.cat:2:13:", "expected an expression, found ';'"},
+  {"\"t\"\nif \"a\"\n  let x = a\n", "t.cat:4:1:",
+   "expected 'end' closing the 'if' at 2:1, found end of file"},
+  {"\"t\"\nif let x = a end\n", "t.cat:2:4:",
+   "expected a variant name (a string), found 'let'"},
+  {"\"t\"\nif \"a\" && then let x = a end\n", "t.cat:2:11:",
+   "expected a variant name (a string), found 'then'"},
+  {"\"t\"\nif \"a\" let x = a else let y = a else end\n", "t.cat:2:33:",
+   "expected 'end' closing the 'if' at 2:1, found 'else'"},
 };
 
 START_TEST(malformed_models) {
@@ -995,11 +1058,13 @@ static Suite *cat_suite(void) {
   tcase_add_test(eval, procedures);
   tcase_add_test(eval, forall_and_enums);
   tcase_add_test(eval, with_from);
+  tcase_add_test(eval, with_from_the_callers_relation);
   tcase_add_test(eval, shows);
   tcase_add_test(eval, deep_recursion_is_refused);
   tcase_add_test(eval, unsupported_primitive);
   tcase_add_test(eval, bell_file);
   tcase_add_test(eval, if_variant);
+  tcase_add_test(eval, if_variant_herd_form);
   tcase_add_test(eval, classes_and_classes_loc);
   tcase_add_test(eval, linearisations_extend_the_relation);
   tcase_add_loop_test(eval, evaluation_errors, 0, (int)(sizeof eval_errors / sizeof eval_errors[0]));
