@@ -174,6 +174,17 @@ typedef enum sc_show {
  * encoded (sc_result_engine says which ran and why). */
 typedef enum sc_engine { SC_ENGINE_ENUM, SC_ENGINE_SMT, SC_ENGINE_AUTO } sc_engine;
 
+/* herd7's -speedcheck.  FALSE: every allowed execution is counted.  TRUE:
+ * only those that decide the condition are (for exists and ~exists those
+ * where its proposition holds, for forall those where it fails): States
+ * lists their final states, the other count is 0, and the Observation word
+ * says only what they show (Never or Sometimes; for forall Always or
+ * Sometimes).  FAST: as TRUE, but the search stops at the first such
+ * execution: the verdict (Ok/No) is the full run's, the counts are 0 or 1. */
+typedef enum sc_speedcheck {
+  SC_SPEEDCHECK_FALSE, SC_SPEEDCHECK_TRUE, SC_SPEEDCHECK_FAST
+} sc_speedcheck;
+
 /* 1 when this build has the symbolic engine (Z3); if not (0), *why (when
  * why is not NULL) says so and how to get it. */
 int sc_engine_smt_available(const char **why);
@@ -200,6 +211,8 @@ typedef struct sc_sim_options {
                             (the figures are the same; for checking that) */
   sc_engine engine;      /* how candidates are searched, default
                             SC_ENGINE_ENUM (see sc_engine) */
+  sc_speedcheck speedcheck; /* herd's -speedcheck, default
+                               SC_SPEEDCHECK_FALSE (see sc_speedcheck) */
 } sc_sim_options;
 
 /* What a model allows for one test: the final states of the allowed

@@ -73,6 +73,10 @@ static void sim_usage(FILE *out) {
           "  -engine E          enum, smt (symbolic, with Z3) or auto "
           "(default)\n"
           "  -v                 say which engine ran each test, and why\n"
+          "  -speedcheck M      herd's: false (default), true (count only "
+          "executions that\n"
+          "                     decide the condition) or fast (stop at the "
+          "first one)\n"
           "  -max-threads N     refuse tests of more than N threads "
           "(default 256)\n"
           "  -max-events N      refuse tests whose executions have more than "
@@ -105,6 +109,8 @@ static void sim_usage(FILE *out) {
 static const char *const through_words[] = {"none", "invalid", "all", NULL};
 /* in sc_engine's order */
 static const char *const engine_words[] = {"enum", "smt", "auto", NULL};
+/* in sc_speedcheck's order */
+static const char *const speedcheck_words[] = {"false", "true", "fast", NULL};
 static const char *const show_words[] = {"none", "prop", "neg", "cond", "all",
                                          NULL};
 static const char *const graph_words[] = {"svg", "png", NULL};
@@ -155,6 +161,9 @@ static const cli_opt sim_opts[] = {
     {.name = "noprune", .kind = CLI_SET, AT(opts.noprune), .lo = 1},
     {.name = "engine", .kind = CLI_CHOICE, AT(opts.engine), .choices = engine_words,
      .bad = "-engine expects enum, smt or auto, found '%v'"},
+    {.name = "speedcheck", .kind = CLI_CHOICE, AT(opts.speedcheck),
+     .choices = speedcheck_words,
+     .bad = "-speedcheck expects false, true or fast, found '%v'"},
     {.name = "v", .kind = CLI_FLAG, AT(verbose)},
     {.name = "version", .kind = CLI_VERSION},
     {0}};

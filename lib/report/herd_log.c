@@ -38,15 +38,16 @@ const char *sc_herd_log(const sc_result *r, unsigned flags) {
   const sc_test *t = r->test;
   sc_strbuf sb;
   sc_sb_init(&sb);
-  sc_sb_printf(&sb, "Test %s %s\n", t->name,
-               t->quant == SC_FORALL ? "Required" : "Allowed");
+  sc_sb_printf(&sb, "Test %s %s\n", t->name, sc_sim_kind(r));
   sc_sb_printf(&sb, "States %d\n", r->nstates);
   for (int i = 0; i < r->nstates; i++) {
     sc_herd_state(&sb, r, &r->states[i]);
     sc_sb_putc(&sb, '\n');
   }
+  long positive, negative;
+  sc_sim_witnesses(r, &positive, &negative);
   sc_sb_printf(&sb, "%s\nWitnesses\nPositive: %ld Negative: %ld\n",
-               sc_sim_validated(r) ? "Ok" : "No", r->positive, r->negative);
+               sc_sim_validated(r) ? "Ok" : "No", positive, negative);
   for (int i = 0; i < r->nflags; i++)
     sc_sb_printf(&sb, "Flag %s\n", r->flags[i]);
   sc_sb_printf(&sb, "Condition %s (", quantifier(t->quant));

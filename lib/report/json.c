@@ -99,7 +99,7 @@ const char *sc_json_result(const sc_result *r, unsigned flags) {
   sc_sb_puts(&sb, ",\"file\":");
   put_json_string(&sb, t->file);
   sc_sb_printf(&sb, ",\"kind\":\"%s\",\"quantifier\":\"%s\",\"condition\":",
-               t->quant == SC_FORALL ? "Required" : "Allowed",
+               sc_sim_kind(r),
                t->quant == SC_EXISTS ? "exists"
                : t->quant == SC_FORALL ? "forall" : "~exists");
   put_json_string(&sb, cond.data);

@@ -176,6 +176,8 @@ typedef struct search {
   bool may_flag;        /* smt: the model may raise a flag */
   bool hybrid;          /* smt under auto: small combinations are enumerated */
   struct sc_sym_session *session; /* smt: the solver's context */
+  bool done;            /* -speedcheck fast: an execution decided the
+                           condition, the search stops */
   long nodes;           /* partial candidates looked at */
   /* per depth: partial candidates looked at, and those cut */
   long tries[MAX_DEPTH_STATS], cuts[MAX_DEPTH_STATS], passes[MAX_DEPTH_STATS];
@@ -268,6 +270,8 @@ static sc_status out_of_time(search *s) {
 }
 
 static sc_status check_budget(search *s) {
+  if (s->done)
+    return SC_ERR_LIMIT; /* unwinds the search; search_once knows why */
   long n = ++s->r->candidates;
   if (s->auto_cap && n > s->auto_cap) {
     s->capped = true;
@@ -321,12 +325,26 @@ static const sc_cycle *forbidding_cycle(const sc_execution *x,
   return NULL;
 }
 
+/* Under -speedcheck, whether an execution ending where the condition's
+ * proposition `holds` (or not) is counted; fast stops the search at the
+ * first one counted. */
+static bool speedcheck_counts(search *s, bool holds) {
+  if (s->opts.speedcheck == SC_SPEEDCHECK_FALSE)
+    return true;
+  if (!sc_sim_decides(s->t, holds))
+    return false;
+  s->done = s->opts.speedcheck == SC_SPEEDCHECK_FAST;
+  return true;
+}
+
 /* One outcome of an execution the model allows (or that -through keeps):
  * its final state counted, and drawn if asked. */
 static void record(search *s, sc_execution *x, const sc_cat_outcome *out) {
-  if (s->t->filter && !sc_exec_holds(x, s->t->filter))
+  if (s->done || (s->t->filter && !sc_exec_holds(x, s->t->filter)))
     return;
   bool holds = sc_exec_holds(x, s->t->cond);
+  if (!speedcheck_counts(s, holds))
+    return;
   for (int i = 0; i < s->r->nobserved; i++)
     s->values[i] = sc_exec_lval(x, &s->r->observed[i]);
   if (s->smt) { /* a combination enumerated under smt: states are counted */
@@ -393,6 +411,12 @@ static sc_status evaluate(search *s, candidate *cd) {
   sc_status st = check_budget(s);
   if (st)
     return st;
+  /* -speedcheck: with co total the final state is known before the
+   * model runs; herd runs it only where that state decides (worth_going) */
+  if (s->opts.speedcheck && !s->partial_co && !s->opts.through &&
+      ((s->t->filter && !sc_exec_holds(cd->x, s->t->filter)) ||
+       !sc_sim_decides(s->t, sc_exec_holds(cd->x, s->t->cond))))
+    return SC_OK;
   sc_exec_bind_dynamic(cd->x, cd->env);
   sc_cat_outcome out;
   st = sc_cat_run(s->m->cat, cd->env, &cd->eval, &out, &s->err);
@@ -723,9 +747,11 @@ static void prepare(search *s, candidate *cd) {
 
 static bool sym_found(void *ctx, sc_execution *x) {
   search *s = ctx;
-  if (s->t->filter && !sc_exec_holds(x, s->t->filter))
+  if (s->done || (s->t->filter && !sc_exec_holds(x, s->t->filter)))
     return false;
   bool holds = sc_exec_holds(x, s->t->cond);
+  if (!speedcheck_counts(s, holds))
+    return false;
   for (int i = 0; i < s->r->nobserved; i++)
     s->values[i] = sc_exec_lval(x, &s->r->observed[i]);
   if (state_known(s->r, s->values))
@@ -785,6 +811,8 @@ static long choices_upto(const search *s, const candidate *cd, long most) {
 
 /* rf and co for the traces in x: enumerated, or left to the solver. */
 static sc_status each_rf_or_solve(search *s, candidate *cd) {
+  if (s->done)
+    return SC_ERR_LIMIT; /* -speedcheck fast: see check_budget */
   if (!s->smt ||
       (s->hybrid && choices_upto(s, cd, SMT_ENUMERATE_AT_MOST) <= SMT_ENUMERATE_AT_MOST))
     return each_rf(s, cd);
@@ -1095,6 +1123,7 @@ static sc_status search_once(const sc_test *t, const sc_model *m,
   s.r = sc_alloc(sizeof(sc_result));
   s.r->test = t;
   s.r->engine = smt ? "smt" : "enum";
+  s.r->speedcheck = s.opts.speedcheck;
   choose_observed(s.r, t);
   s.final_locs = sc_alloc_atomic(sizeof(bool) * (size_t)(t->nlocs + 1));
   memset(s.final_locs, 0, sizeof(bool) * (size_t)(t->nlocs + 1));
@@ -1114,7 +1143,7 @@ static sc_status search_once(const sc_test *t, const sc_model *m,
     return st;
   st = each_trace_choice(&s, all);
   sc_sym_close(s.session);
-  if (st) {
+  if (st && !s.done) {
     *capped = s.capped;
     if (err)
       *err = s.err;

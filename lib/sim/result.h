@@ -27,6 +27,7 @@ struct sc_result {
   const char **flags; /* raised in some allowed execution */
   int nflags, capflags;
   double seconds;
+  sc_speedcheck speedcheck;  /* only executions that decide the condition */
   const char *engine;        /* "enum" or "smt" */
   const char *engine_reason; /* why that engine */
   struct sc_execution **execs; /* the executions kept to show */
@@ -39,5 +40,15 @@ struct sc_result {
  * Observation word: Never, Always or Sometimes (result.c). */
 bool sc_sim_validated(const sc_result *r);
 const char *sc_sim_observation(const sc_result *r);
+/* herd7's word for the condition's kind on the Test line: Allowed
+ * (exists), Forbidden (~exists), Required (forall). */
+const char *sc_sim_kind(const sc_result *r);
+/* herd7's Witnesses line: the executions that validate the condition, then
+ * the others (for ~exists, those where the proposition fails come first). */
+void sc_sim_witnesses(const sc_result *r, long *positive, long *negative);
+/* Whether the final state of an execution matters under -speedcheck:
+ * for exists and ~exists one where the proposition holds, for forall one
+ * where it fails (herd's final_is_relevant). */
+bool sc_sim_decides(const sc_test *t, bool holds);
 
 #endif
