@@ -1,6 +1,7 @@
 #!/bin/sh
-# engines.sh: the two engines agree.  On the seeds, ptx/herd-gpu-ptx and a
-# sample of ptx/dat3m (under both Dat3M models), `sim -engine enum` and
+# engines.sh: the two engines agree.  On the seeds, ptx/herd-gpu-ptx, a
+# sample of ptx/dat3m (under both Dat3M models) and a sample of two
+# generated families (`scopecat gen`), `sim -engine enum` and
 # `sim -engine smt` must print the same States, Ok/No, Flag, Condition and
 # Observation word (the Witnesses counts differ by design: under smt they
 # count states).  Skipped (77) only where configure found no Z3.
@@ -63,6 +64,20 @@ done)
 compare dat3m-v6.0 -model "$srcdir/cat/ptx-v6.0.cat" -timeout 20 $sample
 # shellcheck disable=SC2086
 compare dat3m-v7.5 -model "$srcdir/cat/ptx-v7.5.cat" -timeout 20 $sample
+
+# a sample of generated families (README "Generating tests"): GPU_PTX from
+# asplos15.edges (co total) and Dat3M's PTX dialect from modern.edges (co
+# partial), every cycle of 2 to 4 edges, one test in 15
+for fam in "asplos15 gpu_ptx" "modern ptx"; do
+  set -- $fam
+  if "$scopecat" gen -size 4 -dialect "$2" -edges "$srcdir/ptx/families/$1.edges" \
+       -o "$tmp/$1" >/dev/null 2>"$tmp/gen.err"; then
+    # shellcheck disable=SC2046 # one word per file
+    compare "gen-$1" -timeout 20 $(LC_ALL=C ls "$tmp/$1"/*.litmus | awk 'NR % 15 == 1')
+  else
+    fail "gen $1: $(cat "$tmp/gen.err")"
+  fi
+done
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
