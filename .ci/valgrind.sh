@@ -37,6 +37,8 @@ run_vg 1 sim -max-events 5 "$sb"
 run_vg 1 sim -max-depth 200 -model tests/data/limits/deep.cat "$sb"
 run_vg 1 sim -model tests/data/limits/grow.cat "$sb"
 run_vg 1 sim -model tests/data/cycle-a.cat "$sb"
+run_vg 0 sim -variant cos-opt -model tests/data/herd/uniproc.cat ptx/seeds/cas-sl.litmus
+run_vg 0 sim -speedcheck fast ptx/seeds/coRR.litmus ptx/dat3m/Nvidia/SB-cta.litmus
 run_vg 0 compare -tests ptx/results/titan/tests ptx/results/titan/IRIW_gl_cta__IRIW_gl_cta.txt
 run_vg 1 compare -tests ptx/herd-gpu-ptx tests/data/malformed/logs
 run_vg 0 gen Rfe PodRR Fre PodWW

@@ -1,6 +1,6 @@
 #!/bin/sh
 # herdcat.sh: herd's own model files (tests/data/herd/, herdtools7's libdir:
-# uni.cat and uniproc.cat include cos.cat, whose instruction-level
+# uni.cat, uniproc.cat and sc.cat include cos.cat, whose instruction-level
 # `if "cos-opt" ... else ... end` picks how co is generated) load and give
 # the verdicts worked by hand below, under both branches; a test-written
 # model shows which branch ran; each engine answers or says why not.
@@ -40,6 +40,17 @@ printf '"plain"\nacyclic po-loc | fr | rf | co as uniproc\n' >"$tmp/plain.cat"
   grep -v '^Time ' >"$tmp/uni.out"
 if cmp -s "$tmp/plain.out" "$tmp/uni.out"; then ok; else
   fail "uni.cat and plain uniproc differ"; diff "$tmp/plain.out" "$tmp/uni.out" | head -20
+fi
+
+# herd's sc.cat (cos.cat, fences.cat, sm) gives the block of scopecat's
+# cat/sc.cat, written from it without cos.cat, on every seed
+"$scopecat" sim -nohash -model "$srcdir/cat/sc.cat" "$seeds"/*.litmus 2>&1 |
+  grep -v '^Time ' >"$tmp/sc.out"
+"$scopecat" sim -nohash -model "$herd/sc.cat" "$seeds"/*.litmus 2>&1 |
+  grep -v '^Time ' >"$tmp/herd-sc.out"
+if cmp -s "$tmp/sc.out" "$tmp/herd-sc.out" && grep -q '^Observation sb Never 0 3$' "$tmp/sc.out"
+then ok; else
+  fail "herd's sc.cat and cat/sc.cat differ"; diff "$tmp/sc.out" "$tmp/herd-sc.out" | head -20
 fi
 
 # the symbolic engine does not encode `with ... from`: it says so, and
