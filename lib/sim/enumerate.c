@@ -299,7 +299,7 @@ static bool wants_picture(const search *s, bool holds) {
   case SC_SHOW_NONE: return false;
   case SC_SHOW_PROP: return holds;
   case SC_SHOW_NEG: return !holds;
-  case SC_SHOW_COND: return s->t->quant == SC_FORALL ? !holds : holds;
+  case SC_SHOW_COND: return sc_sim_decides(s->t, holds);
   case SC_SHOW_ALL: return true;
   }
   return false;
