@@ -73,6 +73,11 @@ static void sim_usage(FILE *out) {
           "  -engine E          enum, smt (symbolic, with Z3) or auto "
           "(default)\n"
           "  -v                 say which engine ran each test, and why\n"
+          "  -liveness          instead of the states, whether some fair "
+          "execution leaves\n"
+          "                     a thread spinning or waiting at a barrier "
+          "for ever:\n"
+          "                     one line per test, Liveness NAME Pass|Fail\n"
           "  -max-threads N     refuse tests of more than N threads "
           "(default 256)\n"
           "  -max-events N      refuse tests whose executions have more than "
@@ -156,6 +161,7 @@ static const cli_opt sim_opts[] = {
     {.name = "engine", .kind = CLI_CHOICE, AT(opts.engine), .choices = engine_words,
      .bad = "-engine expects enum, smt or auto, found '%v'"},
     {.name = "v", .kind = CLI_FLAG, AT(verbose)},
+    {.name = "liveness", .kind = CLI_SET, AT(opts.liveness), .lo = 1},
     {.name = "version", .kind = CLI_VERSION},
     {0}};
 

@@ -83,7 +83,35 @@ typedef struct run {
   int nev;
   int need_loc;         /* RUN_NEED_VALUE: the location to read */
   sc_error *err;
+  /* liveness: per pc, the events and registers when the run last arrived
+   * there (a loop head: where the iteration now ending began) */
+  int *arrival_nev;
+  int64_t *arrival_regs;
+  sc_thread_traces *out; /* where stuck runs are kept as they are met */
 } run;
+
+static sc_status keep_trace(run *r, sc_stuck stuck, int spin_from);
+
+/* Whether the iteration that a backward jump to `head` closes had no side
+ * effect: no write nor barrier since the run last arrived at the head, and
+ * every register as it was then. */
+static bool spin_iteration(const run *r, int head) {
+  for (int i = r->arrival_nev[head]; i < r->nev; i++)
+    if (r->ev[i].kind == SC_EV_WRITE || r->ev[i].kind == SC_EV_BARRIER)
+      return false;
+  return memcmp(r->regs, &r->arrival_regs[(size_t)head * (size_t)r->th->nregs],
+                sizeof(int64_t) * (size_t)r->th->nregs) == 0;
+}
+
+/* A liveness run keeps a stuck copy of itself where it is now: once per
+ * path (the point is met with every given value read, r->nreads ==
+ * r->ngiven, only in the replay that first gets there). */
+static run_result keep_stuck(run *r, sc_stuck how, int spin_from) {
+  if (!r->lim->liveness || r->nreads != r->ngiven)
+    return RUN_DONE;
+  return keep_trace(r, how, spin_from) ? RUN_ERROR : RUN_DONE;
+}
+
 
 static run_result fail_at(run *r, const sc_instr *in, const char *fmt,
                           const char *detail) {
@@ -254,11 +282,16 @@ static run_result do_barrier(run *r, const sc_instr *in, int pc, uint64_t guard)
   uint64_t taint = 0;
   for (int i = 0; i < in->nsrc && i < 3; i++)
     e->bar_ops[e->nbar_ops++] = operand(r, in->src[i], &taint);
-  return RUN_DONE;
+  if (in->barmode == SC_BAR_ARRIVE)
+    return RUN_DONE;
+  return keep_stuck(r, SC_STUCK_BARRIER, 0); /* waiting here for ever */
 }
 
 static run_result jump(run *r, int pc, int target_label, int *next) {
   int to = r->th->labels[target_label].pc;
+  if (to <= pc && r->lim->liveness && spin_iteration(r, to) &&
+      keep_stuck(r, SC_STUCK_SPIN, r->arrival_nev[to]) == RUN_ERROR)
+    return RUN_ERROR;
   if (to <= pc && ++r->backjumps[pc] > r->lim->unroll)
     return RUN_CUT;
   *next = to;
@@ -357,6 +390,11 @@ static run_result run_thread(run *r) {
   r->nev = 0;
   r->nreads = 0;
   for (int pc = 0; pc < th->ninstrs;) {
+    if (r->lim->liveness) {
+      r->arrival_nev[pc] = r->nev;
+      memcpy(&r->arrival_regs[(size_t)pc * (size_t)th->nregs], r->regs,
+             sizeof(int64_t) * (size_t)th->nregs);
+    }
     run_result rr = step(r, pc, &pc);
     if (rr != RUN_DONE)
       return rr;
@@ -369,13 +407,16 @@ static run_result run_thread(run *r) {
 typedef struct explorer {
   run r;
   const sc_value_sets *values;
-  sc_thread_traces *out;
   int64_t *given;
 } explorer;
 
-static void keep_trace(explorer *x) {
-  run *r = &x->r;
-  sc_thread_traces *o = x->out;
+/* Keep the run so far as a trace; SC_ERR_LIMIT (r->err) past the limit. */
+static sc_status keep_trace(run *r, sc_stuck stuck, int spin_from) {
+  sc_thread_traces *o = r->out;
+  if (o->ntraces >= r->lim->max_traces)
+    return sc_fail(&r->err, SC_ERR_LIMIT, r->t->file, 0, 0,
+                   "expected at most %d runs of thread %s (the trace limit)",
+                   r->lim->max_traces, r->th->name);
   sc_grow(&o->traces, &o->cap, o->ntraces + 1, sizeof(sc_trace));
   sc_trace *tr = &o->traces[o->ntraces++];
   tr->nevents = r->nev;
@@ -383,6 +424,9 @@ static void keep_trace(explorer *x) {
   memcpy(tr->events, r->ev, sizeof(sc_trace_event) * (size_t)r->nev);
   tr->final_regs = sc_alloc_atomic(sizeof(int64_t) * (size_t)(r->th->nregs + 1));
   memcpy(tr->final_regs, r->regs, sizeof(int64_t) * (size_t)r->th->nregs);
+  tr->stuck = stuck;
+  tr->spin_from = spin_from;
+  return SC_OK;
 }
 
 static sc_status explore(explorer *x, int ngiven) {
@@ -391,12 +435,7 @@ static sc_status explore(explorer *x, int ngiven) {
   r->ngiven = ngiven;
   switch (run_thread(r)) {
   case RUN_DONE:
-    if (x->out->ntraces >= r->lim->max_traces)
-      return sc_fail(&r->err, SC_ERR_LIMIT, r->t->file, 0, 0,
-                     "expected at most %d runs of thread %s (the trace limit)",
-                     r->lim->max_traces, r->th->name);
-    keep_trace(x);
-    return SC_OK;
+    return keep_trace(r, SC_STUCK_NONE, 0);
   case RUN_CUT:
     return SC_OK;
   case RUN_ERROR:
@@ -428,8 +467,13 @@ static sc_status explore_thread(const sc_test *t, int thread,
   x.r.regs = sc_alloc_atomic(sizeof(int64_t) * (size_t)(th->nregs + 1));
   x.r.taint = sc_alloc_atomic(sizeof(uint64_t) * (size_t)(th->nregs + 1));
   x.r.backjumps = sc_alloc_atomic(sizeof(int) * (size_t)(th->ninstrs + 1));
+  if (lim->liveness) {
+    size_t cells = (size_t)(th->ninstrs + 1) * (size_t)(th->nregs + 1);
+    x.r.arrival_nev = sc_alloc_atomic(sizeof(int) * (size_t)(th->ninstrs + 1));
+    x.r.arrival_regs = sc_alloc_atomic(sizeof(int64_t) * cells);
+  }
+  x.r.out = out;
   x.values = values;
-  x.out = out;
   x.given = sc_alloc_atomic(sizeof(int64_t) * SC_TRACE_MAX);
   sc_status st = explore(&x, 0);
   if (st && err)
@@ -462,7 +506,9 @@ static sc_status check_events(const sc_test *t, const sc_thread_traces *all,
 sc_status sc_sem_traces(const sc_test *t, const sc_sem_limits *limits,
                         const sc_value_sets *values, sc_thread_traces **out,
                         sc_error **err) {
-  sc_sem_limits lim = {DEFAULT_UNROLL, DEFAULT_MAX_TRACES};
+  sc_sem_limits lim = {DEFAULT_UNROLL, DEFAULT_MAX_TRACES, false};
+  if (limits)
+    lim.liveness = limits->liveness;
   if (limits && limits->unroll >= 0)
     lim.unroll = limits->unroll;
   if (limits && limits->max_traces > 0)

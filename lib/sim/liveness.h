@@ -1,0 +1,24 @@
+/* liveness.h: whether a candidate execution is a liveness witness (a fair
+ * execution in which some thread never finishes), for both engines. */
+#ifndef SC_SIM_LIVENESS_H
+#define SC_SIM_LIVENESS_H
+
+#include "sim/execution.h"
+#include "sim/result.h"
+
+/* Some chosen trace is stuck (only such combinations can be witnesses). */
+bool sc_live_any_stuck(const sc_trace *const *chosen, int nthreads);
+
+/* The reads of the iterations that spinning threads repeat, as events of
+ * x, in *out (room for x->nevents); how many. */
+int sc_live_spin_reads(const sc_execution *x, int *out);
+
+/* Memory fairness of x's rf and co: each read that a spinning thread
+ * repeats reads a write with no co successor (it reads it for ever). */
+bool sc_live_fair(const sc_execution *x);
+
+/* x (rf and co chosen) is r's witness: Fail, the stuck threads noted;
+ * kept to be drawn when `draw`.  Later witnesses are ignored. */
+void sc_live_witness(sc_result *r, const sc_execution *x, bool draw);
+
+#endif
