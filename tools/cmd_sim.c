@@ -193,6 +193,11 @@ static int parse_options(sim_cli *c, int argc, char **argv) {
                     "drawings to (or -json to print the executions)\n");
     return EXIT_USAGE;
   }
+  if (c->opts.liveness && c->opts.through) {
+    fprintf(stderr, "scopecat sim: -liveness looks for executions the model "
+                    "allows: no -through with it\n");
+    return EXIT_USAGE;
+  }
   if (c->outdir && c->opts.show == SC_SHOW_NONE)
     c->opts.show = SC_SHOW_PROP; /* -o alone draws the witnesses */
   c->model_limits.timeout = c->opts.timeout; /* one execution: at most all */

@@ -69,19 +69,47 @@ static bool liveness_run(const sc_execution *x) {
   return false;
 }
 
-/* Whether instruction `in` may be a barrier of te's group: a bar with as
- * many group operands, each immediate one equal (a register may name any). */
-static bool may_name_group(const sc_instr *in, const sc_trace_event *te) {
-  int ni = in->nsrc < 2 ? in->nsrc : 2, ne = te->nbar_ops < 2 ? te->nbar_ops : 2;
-  if (in->op != SC_OP_BAR || ni != ne)
+/* Whether the operands that name a group (the first two) are equal. */
+static bool same_ids(const int64_t *a, int na, const int64_t *b, int nb) {
+  na = na < 2 ? na : 2;
+  nb = nb < 2 ? nb : 2;
+  if (na != nb)
     return false;
-  for (int k = 0; k < ni; k++)
-    if (in->src[k].kind == SC_OPND_IMM && in->src[k].imm != te->bar_ops[k])
+  for (int k = 0; k < na; k++)
+    if (a[k] != b[k])
       return false;
   return true;
 }
 
-/* The threads of the barrier's CTA whose code may name its group. */
+/* Whether the bar at `pc` of thread th names te's group: by the operands
+ * its run gave it where it reached it, else (never reached) when its
+ * operands are immediates naming the group; a register's value at a point
+ * never reached is unknown, and Dat3M's solver may pick one that differs. */
+static bool bar_names_group(const sc_execution *x, int th, int pc,
+                            const sc_trace_event *te) {
+  const sc_instr *in = &x->test->threads[th].code[pc];
+  const sc_trace *tr = x->traces[th];
+  bool reached = false;
+  for (int i = 0; i < tr->nevents; i++)
+    if (tr->events[i].pc == pc && tr->events[i].kind == SC_EV_BARRIER) {
+      if (same_ids(tr->events[i].bar_ops, tr->events[i].nbar_ops, te->bar_ops,
+                   te->nbar_ops))
+        return true;
+      reached = true;
+    }
+  if (reached)
+    return false;
+  int64_t ops[2];
+  int n = in->nsrc < 2 ? in->nsrc : 2;
+  for (int k = 0; k < n; k++) {
+    if (in->src[k].kind != SC_OPND_IMM)
+      return false;
+    ops[k] = in->src[k].imm;
+  }
+  return same_ids(ops, n, te->bar_ops, te->nbar_ops);
+}
+
+/* The threads of the barrier's CTA whose code names its group. */
 static int threads_naming(const sc_execution *x, int e) {
   const sc_test *t = x->test;
   const sc_trace_event *te = trace_event(x, e);
@@ -91,7 +119,7 @@ static int threads_naming(const sc_execution *x, int e) {
       continue;
     bool names = false;
     for (int pc = 0; pc < t->threads[th].ninstrs && !names; pc++)
-      names = may_name_group(&t->threads[th].code[pc], te);
+      names = t->threads[th].code[pc].op == SC_OP_BAR && bar_names_group(x, th, pc, te);
     n += names;
   }
   return n;

@@ -1164,6 +1164,10 @@ static sc_status simulate_unguarded(const sc_test *t, const sc_model *m,
     o = *opts;
   else
     o.unroll = -1;
+  if (o.liveness && o.through)
+    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0,
+                   "expected no -through with -liveness (a witness is an "
+                   "execution the model allows)");
   const char *why = NULL;
   bool capped = false;
   sc_status st;
