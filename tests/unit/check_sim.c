@@ -934,6 +934,23 @@ START_TEST(liveness_barriers) {
   ck_assert_int_eq(live_both(crossed, "PTX\nlet z = syncbar\n", &r), 0);
   ck_assert_int_eq(sc_result_liveness_stuck(r, 0), 2);
   ck_assert_int_eq(sc_result_liveness_stuck(r, 1), 2);
+  /* P1 spins on x for ever; P0 then waits at bar.cta.sync 2 for it, as
+   * P1's code names that barrier (Dat3M): both stuck */
+  ck_assert_int_eq(live_both("PTX wait\n{ x=0; }\n"
+                             " P0@cta 0,gpu 0 | P1@cta 0,gpu 0  ;\n"
+                             " bar.cta.sync 2 | LC00:           ;\n"
+                             "                | ld.weak r0, x   ;\n"
+                             "                | beq r0, 0, LC00 ;\n"
+                             "                | bar.cta.sync 2  ;\n"
+                             "exists 0==0\n", "PTX\n", &r), 0);
+  ck_assert_int_eq(sc_result_liveness_stuck(r, 0), 2);
+  ck_assert_int_eq(sc_result_liveness_stuck(r, 1), 1);
+  /* barriers named by registers that the runs set apart (1 and 2) are two
+   * groups of one: neither waits for the other */
+  ck_assert_int_eq(live_both("PTX regs\n{ P0:r2=1; P1:r3=2; }\n"
+                             " P0@cta 0,gpu 0     | P1@cta 0,gpu 0     ;\n"
+                             " bar.cta.sync 1, r2 | bar.cta.sync 1, r3 ;\n"
+                             "exists 0==0\n", "PTX\n", &r), 1);
   ck_assert_int_eq(live_both("PTX sb\n{ x=0; y=0; }\n"
                              " P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n"
                              " st.weak x, 1   | st.weak y, 1   ;\n"
