@@ -1017,6 +1017,9 @@ static sc_status each_trace_choice(search *s, const sc_thread_traces *all) {
     cd.x = sc_exec_new(t, chosen);
     if (!rf_choices(&cd))
       continue; /* some read finds no write of its value */
+    if (s->opts.liveness &&
+        !sc_live_fair_candidates(cd.x, cd.nreads, cd.reads, cd.cands, cd.ncands))
+      continue; /* a repeated read can read no co-maximal write */
     prepare(s, &cd);
     sc_status st = co_choices(s, &cd);
     if (!st)
@@ -1200,25 +1203,31 @@ static sc_status simulate_unguarded(const sc_test *t, const sc_model *m,
   else if (o.show != SC_SHOW_NONE && !o.liveness)
     reason = "auto: -show draws enumerated executions";
   else {
-    long cap = o.max_executions > 0 && o.max_executions < AUTO_MAX_EXECUTIONS
-                   ? 0 : AUTO_MAX_EXECUTIONS;
-    sc_error *first = NULL;
-    st = search_once(t, m, &o, false, cap, &capped, out, &first);
-    if (!st) {
-      (*out)->engine_reason = sc_printf("auto: at most %ld candidates",
-                                        AUTO_MAX_EXECUTIONS);
-      return st;
+    /* -liveness has no counts to keep exact, and the symbolic engine
+     * enumerates its small combinations anyway: it goes there at once */
+    if (!o.liveness) {
+      long cap = o.max_executions > 0 && o.max_executions < AUTO_MAX_EXECUTIONS
+                     ? 0 : AUTO_MAX_EXECUTIONS;
+      sc_error *first = NULL;
+      st = search_once(t, m, &o, false, cap, &capped, out, &first);
+      if (!st) {
+        (*out)->engine_reason = sc_printf("auto: at most %ld candidates",
+                                          AUTO_MAX_EXECUTIONS);
+        return st;
+      }
+      if (!capped) {
+        if (err)
+          *err = first;
+        return st;
+      }
     }
-    if (!capped) {
-      if (err)
-        *err = first;
-      return st;
-    }
+    const char *why_smt = o.liveness
+        ? "auto: -liveness, symbolic (small combinations enumerated)"
+        : sc_printf("auto: over %ld candidates", AUTO_MAX_EXECUTIONS);
     sc_error *serr = NULL;
     st = search_once(t, m, &o, true, 0, &capped, out, &serr);
     if (!st) {
-      (*out)->engine_reason = sc_printf("auto: over %ld candidates",
-                                        AUTO_MAX_EXECUTIONS);
+      (*out)->engine_reason = why_smt;
       return st;
     }
     if (st != SC_ERR_UNSUPPORTED) {
@@ -1226,7 +1235,7 @@ static sc_status simulate_unguarded(const sc_test *t, const sc_model *m,
         *err = serr;
       return st;
     }
-    reason = sc_printf("auto: over %ld candidates, but %s", AUTO_MAX_EXECUTIONS,
+    reason = sc_printf("%s, but %s", why_smt,
                        serr ? sc_error_message(serr) : "the model cannot be encoded");
   }
   st = search_once(t, m, &o, false, 0, &capped, out, err);

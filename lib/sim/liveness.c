@@ -40,6 +40,35 @@ int sc_live_spin_reads(const sc_execution *x, int *out) {
   return n;
 }
 
+/* Whether location loc has a write besides the initial one. */
+static bool written(const sc_execution *x, int loc) {
+  for (int e = x->ninit; e < x->nevents; e++)
+    if (x->events[e].kind == SC_EV_WRITE && x->events[e].loc == loc)
+      return true;
+  return false;
+}
+
+bool sc_live_fair_candidates(const sc_execution *x, int nreads, const int *reads,
+                             int *const *cands, int *ncands) {
+  int *spin = sc_alloc_atomic(sizeof(int) * (size_t)(x->nevents + 1));
+  int nspin = sc_live_spin_reads(x, spin);
+  for (int k = 0; k < nreads; k++) {
+    bool repeated = false;
+    for (int i = 0; i < nspin && !repeated; i++)
+      repeated = spin[i] == reads[k];
+    if (!repeated || !written(x, x->events[reads[k]].loc))
+      continue;
+    int kept = 0; /* the initial write is co-before every other write */
+    for (int j = 0; j < ncands[k]; j++)
+      if (x->events[cands[k][j]].thread >= 0)
+        cands[k][kept++] = cands[k][j];
+    ncands[k] = kept;
+    if (kept == 0)
+      return false;
+  }
+  return true;
+}
+
 /* The write that read `r` reads from, -1 when rf gives it none. */
 static int source_of(const sc_execution *x, int r) {
   for (int w = 0; w < x->nevents; w++)

@@ -13,6 +13,13 @@ bool sc_live_any_stuck(const sc_trace *const *chosen, int nthreads);
  * x, in *out (room for x->nevents); how many. */
 int sc_live_spin_reads(const sc_execution *x, int *out);
 
+/* Drop from the candidate writes of each read that a spinning thread
+ * repeats (reads[k] reads one of cands[k][0..ncands[k]-1]) those that can
+ * never be co-maximal: an initial write, when its location has another.
+ * False when some such read is left with none (no fair execution). */
+bool sc_live_fair_candidates(const sc_execution *x, int nreads, const int *reads,
+                             int *const *cands, int *ncands);
+
 /* Memory fairness of x's rf and co: each read that a spinning thread
  * repeats reads a write with no co successor (it reads it for ever). */
 bool sc_live_fair(const sc_execution *x);
