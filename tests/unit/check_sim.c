@@ -893,6 +893,22 @@ START_TEST(liveness_spin_loop) {
   ck_assert_int_eq(live_both(SPIN_ON_X("st.weak x, 1  "), "PTX\n", &r), 1);
   ck_assert_ptr_null(sc_result_liveness_witness(r));
   ck_assert_int_eq(sc_result_liveness_stuck(r, 0), -1);
+  /* P1 writes x=0 then x=1.  P0 may spin reading P1's x=0 only if that
+   * write is co-maximal: a model that lets co leave the two unordered (a
+   * partial co, "PTX" forbids nothing) allows it, Fail; one that orders
+   * a thread's writes of a location in co as in po makes x=1 the last,
+   * and a fair P0 reads it: Pass. */
+  const char *two_writes = "PTX spin2\n{ x=0; }\n"
+                           " P0@cta 0,gpu 0  | P1@cta 0,gpu 0 ;\n"
+                           " LC00:           | st.weak x, 0   ;\n"
+                           " ld.weak r0, x   | st.weak x, 1   ;\n"
+                           " beq r0, 0, LC00 |                ;\n"
+                           "exists 0==0\n";
+  ck_assert_int_eq(live_both(two_writes, "PTX\n", &r), 0);
+  ck_assert_int_eq(sc_result_liveness_stuck(r, 0), 1);
+  ck_assert_int_eq(live_both(two_writes,
+                             "PTX\nlet unordered = (po-loc & (W * W)) \\ co\n"
+                             "empty unordered as coww\n", &r), 1);
   /* a loop whose register changes each time round is no spin loop: its
    * runs past the unroll bound are cut, none is stuck */
   ck_assert_int_eq(live_both("PTX count\n{ x=0; }\n"
