@@ -250,7 +250,8 @@ sc_status sc_result_allows(const sc_result *r, const char *proposition,
  * the model allows leaves a thread stuck for ever, 0 (Fail) when one does
  * (the witness), -1 when liveness was not asked.  A thread is stuck when
  * it spins (its run ends closing a loop iteration that wrote nothing, met
- * no barrier and left its registers as they were: it repeats it for ever)
+ * no barrier and left the registers it reads before writing as they were:
+ * it repeats it for ever)
  * or waits at a bar.sync whose quorum never arrives; fair: each read of a
  * repeated iteration reads a write with no co successor; every other
  * thread finishes (runs cut by the unroll bound are no witness).  With

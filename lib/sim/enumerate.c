@@ -8,7 +8,9 @@
  * writes after the initial one: total as in herd, partial for the PTX
  * dialect as in Dat3M), and, when the model names them, every barrier
  * synchronisation and fence.sc order, is built and given to the model; the
- * final states of the executions it allows are collected. */
+ * final states of the executions it allows are collected.  With -liveness
+ * only the combinations with a stuck run are searched, for one witness
+ * (liveness.c) instead of the states. */
 #define _POSIX_C_SOURCE 200809L
 #include "util/error.h"
 #include "util/strbuf.h"

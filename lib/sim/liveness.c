@@ -6,8 +6,8 @@
  *   - has every thread finished or stuck (runs cut by -unroll are none);
  *   - has at least one thread stuck: spinning (its run ends by jumping back
  *     to a loop head, the iteration just closed wrote nothing, met no
- *     barrier, and left every register as it was at the head: repeating it
- *     changes nothing) or waiting at a bar.sync whose quorum never arrives
+ *     barrier, and left every register it reads before writing as it was
+ *     at the head: repeating it changes nothing) or waiting at a bar.sync whose quorum never arrives
  *     (barrier.c: a stuck barrier is one its group never releases);
  *   - is fair: each read of a repeated iteration reads a write with no co
  *     successor, so that it may read it for ever (a co-later write would

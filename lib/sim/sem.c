@@ -83,24 +83,59 @@ typedef struct run {
   int nev;
   int need_loc;         /* RUN_NEED_VALUE: the location to read */
   sc_error *err;
-  /* liveness: per pc, the events and registers when the run last arrived
-   * there (a loop head: where the iteration now ending began) */
-  int *arrival_nev;
+  /* liveness: per pc, the events, registers and steps when the run last
+   * arrived there (a loop head: where the iteration now ending began); the
+   * steps taken (pc, and whether its guard let it run) */
+  int *arrival_nev, *arrival_step;
   int64_t *arrival_regs;
+  int *path;
+  bool *path_on;
+  int npath, cappath, cappath_on;
+  bool *live, *written; /* per register: scratch of spin_iteration */
   sc_thread_traces *out; /* where stuck runs are kept as they are met */
 } run;
 
 static sc_status keep_trace(run *r, sc_stuck stuck, int spin_from);
 
+static void mark_read(const run *r, sc_operand o) {
+  if (o.kind == SC_OPND_REG && !r->written[o.index])
+    r->live[o.index] = true;
+}
+
+/* The registers the steps since `from` read before writing them: those
+ * whose value at the loop head the iteration depends on (Dat3M compares
+ * the live ones). */
+static void live_registers(const run *r, int from) {
+  memset(r->live, 0, sizeof(bool) * (size_t)(r->th->nregs + 1));
+  memset(r->written, 0, sizeof(bool) * (size_t)(r->th->nregs + 1));
+  for (int k = from; k < r->npath; k++) {
+    const sc_instr *in = &r->th->code[r->path[k]];
+    if (in->guard >= 0)
+      mark_read(r, (sc_operand){.kind = SC_OPND_REG, .index = in->guard});
+    if (!r->path_on[k])
+      continue;
+    for (int i = 0; i < in->nsrc && i < 3; i++)
+      mark_read(r, in->src[i]);
+    mark_read(r, in->addr.base);
+    if (in->dst.kind == SC_OPND_REG)
+      r->written[in->dst.index] = true;
+  }
+}
+
 /* Whether the iteration that a backward jump to `head` closes had no side
  * effect: no write nor barrier since the run last arrived at the head, and
- * every register as it was then. */
+ * every register it read before writing as it was then (so that the
+ * next time round, reading the same values, it does the same). */
 static bool spin_iteration(const run *r, int head) {
   for (int i = r->arrival_nev[head]; i < r->nev; i++)
     if (r->ev[i].kind == SC_EV_WRITE || r->ev[i].kind == SC_EV_BARRIER)
       return false;
-  return memcmp(r->regs, &r->arrival_regs[(size_t)head * (size_t)r->th->nregs],
-                sizeof(int64_t) * (size_t)r->th->nregs) == 0;
+  live_registers(r, r->arrival_step[head]);
+  const int64_t *then = &r->arrival_regs[(size_t)head * (size_t)r->th->nregs];
+  for (int i = 0; i < r->th->nregs; i++)
+    if (r->live[i] && r->regs[i] != then[i])
+      return false;
+  return true;
 }
 
 /* A liveness run keeps a stuck copy of itself where it is now: once per
@@ -379,6 +414,21 @@ static run_result step(run *r, int pc, int *next) {
   return RUN_DONE;
 }
 
+/* A liveness run notes each arrival at pc, and the step it takes there. */
+static void arrive(run *r, int pc) {
+  const sc_thread *th = r->th;
+  const sc_instr *in = &th->code[pc];
+  r->arrival_nev[pc] = r->nev;
+  r->arrival_step[pc] = r->npath;
+  memcpy(&r->arrival_regs[(size_t)pc * (size_t)th->nregs], r->regs,
+         sizeof(int64_t) * (size_t)th->nregs);
+  sc_grow(&r->path, &r->cappath, r->npath + 1, sizeof(int));
+  sc_grow(&r->path_on, &r->cappath_on, r->npath + 1, sizeof(bool));
+  r->path[r->npath] = pc;
+  r->path_on[r->npath++] =
+      in->guard < 0 || (r->regs[in->guard] != 0) != in->guard_negated;
+}
+
 static run_result run_thread(run *r) {
   const sc_thread *th = r->th;
   for (int i = 0; i < th->nregs; i++) {
@@ -389,12 +439,10 @@ static run_result run_thread(run *r) {
   r->ctrl = 0;
   r->nev = 0;
   r->nreads = 0;
+  r->npath = 0;
   for (int pc = 0; pc < th->ninstrs;) {
-    if (r->lim->liveness) {
-      r->arrival_nev[pc] = r->nev;
-      memcpy(&r->arrival_regs[(size_t)pc * (size_t)th->nregs], r->regs,
-             sizeof(int64_t) * (size_t)th->nregs);
-    }
+    if (r->lim->liveness)
+      arrive(r, pc);
     run_result rr = step(r, pc, &pc);
     if (rr != RUN_DONE)
       return rr;
@@ -470,6 +518,9 @@ static sc_status explore_thread(const sc_test *t, int thread,
   if (lim->liveness) {
     size_t cells = (size_t)(th->ninstrs + 1) * (size_t)(th->nregs + 1);
     x.r.arrival_nev = sc_alloc_atomic(sizeof(int) * (size_t)(th->ninstrs + 1));
+    x.r.arrival_step = sc_alloc_atomic(sizeof(int) * (size_t)(th->ninstrs + 1));
+    x.r.live = sc_alloc_atomic(sizeof(bool) * (size_t)(th->nregs + 1));
+    x.r.written = sc_alloc_atomic(sizeof(bool) * (size_t)(th->nregs + 1));
     x.r.arrival_regs = sc_alloc_atomic(sizeof(int64_t) * cells);
   }
   x.r.out = out;

@@ -36,8 +36,9 @@ typedef struct sc_trace_event {
 
 /* How a run of a liveness search (sc_sem_limits.liveness) may end besides
  * running to completion: spinning, when its last event closes a loop
- * iteration with no side effect (no write, no barrier, every register as
- * it was at the loop's head: repeating it forever changes nothing), or
+ * iteration with no side effect (no write, no barrier, every register it
+ * read before writing as at the loop's head: repeating it forever changes
+ * nothing), or
  * waiting at a bar.sync (its last event) that it never leaves. */
 typedef enum sc_stuck { SC_STUCK_NONE, SC_STUCK_SPIN, SC_STUCK_BARRIER } sc_stuck;
 

@@ -833,13 +833,14 @@ END_TEST
 
 /* -liveness on `test` under `model` with engine e: the verdict (1 Pass,
  * 0 Fail); *r the result. */
-static int live(const char *test, const char *model, sc_engine e, sc_result **r) {
+static int live_unrolled(const char *test, const char *model, sc_engine e,
+                         int unroll, sc_result **r) {
   sc_test *t;
   sc_model *m;
   sc_error *err;
   sc_sim_options o;
   memset(&o, 0, sizeof o);
-  o.unroll = -1;
+  o.unroll = unroll;
   o.engine = e;
   o.liveness = 1;
   ck_assert_msg(sc_test_load_string(test, "t.litmus", NULL, &t, &err) == SC_OK,
@@ -848,6 +849,10 @@ static int live(const char *test, const char *model, sc_engine e, sc_result **r)
                 "%s", sc_error_message(err));
   ck_assert_msg(sc_simulate(t, m, &o, r, &err) == SC_OK, "%s", sc_error_message(err));
   return sc_result_liveness(*r);
+}
+
+static int live(const char *test, const char *model, sc_engine e, sc_result **r) {
+  return live_unrolled(test, model, e, -1, r);
 }
 
 /* The verdict under enumeration, the same under the symbolic engine when
@@ -909,6 +914,18 @@ START_TEST(liveness_spin_loop) {
   ck_assert_int_eq(live_both(two_writes,
                              "PTX\nlet unordered = (po-loc & (W * W)) \\ co\n"
                              "empty unordered as coww\n", &r), 1);
+  /* Only the registers an iteration reads before writing them must be as
+   * at the head: r0 starts at 7 and the first iteration sets it to 0, but
+   * reads it only after, so even with no backward jump allowed (-unroll 0)
+   * that first iteration is a spin */
+  const char *dead = "PTX dead\n{ x=0; P0:r0=7; }\n"
+                     " P0@cta 0,gpu 0  ;\n"
+                     " LC00:           ;\n"
+                     " ld.weak r0, x   ;\n"
+                     " beq r0, 0, LC00 ;\n"
+                     "exists 0==0\n";
+  ck_assert_int_eq(live_unrolled(dead, "PTX\n", SC_ENGINE_ENUM, 0, &r), 0);
+  ck_assert_int_eq(sc_result_liveness_stuck(r, 0), 1);
   /* a loop whose register changes each time round is no spin loop: its
    * runs past the unroll bound are cut, none is stuck */
   ck_assert_int_eq(live_both("PTX count\n{ x=0; }\n"
