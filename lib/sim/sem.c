@@ -127,6 +127,8 @@ static void live_registers(const run *r, int from) {
  * every register it read before writing as it was then (so that the
  * next time round, reading the same values, it does the same). */
 static bool spin_iteration(const run *r, int head) {
+  if (r->arrival_step[head] < 0)
+    return false; /* jumped into, never through: no iteration to repeat */
   for (int i = r->arrival_nev[head]; i < r->nev; i++)
     if (r->ev[i].kind == SC_EV_WRITE || r->ev[i].kind == SC_EV_BARRIER)
       return false;
@@ -146,7 +148,6 @@ static run_result keep_stuck(run *r, sc_stuck how, int spin_from) {
     return RUN_DONE;
   return keep_trace(r, how, spin_from) ? RUN_ERROR : RUN_DONE;
 }
-
 
 static run_result fail_at(run *r, const sc_instr *in, const char *fmt,
                           const char *detail) {
@@ -440,6 +441,8 @@ static run_result run_thread(run *r) {
   r->nev = 0;
   r->nreads = 0;
   r->npath = 0;
+  if (r->lim->liveness) /* -1: not arrived at yet in this run */
+    memset(r->arrival_step, 0xff, sizeof(int) * (size_t)(th->ninstrs + 1));
   for (int pc = 0; pc < th->ninstrs;) {
     if (r->lim->liveness)
       arrive(r, pc);

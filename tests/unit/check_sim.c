@@ -926,6 +926,21 @@ START_TEST(liveness_spin_loop) {
                      "exists 0==0\n";
   ck_assert_int_eq(live_unrolled(dead, "PTX\n", SC_ENGINE_ENUM, 0, &r), 0);
   ck_assert_int_eq(sc_result_liveness_stuck(r, 0), 1);
+  /* A loop entered by a jump into its middle: the first backward jump
+   * closes no iteration (the head was never passed); the second does, and
+   * the whole iteration (two reads, both registers written before read)
+   * is a spin.  With -unroll 0 no iteration is ever closed: Pass. */
+  const char *jumped_in = "PTX jumpin\n{ x=0; }\n"
+                          " P0@cta 0,gpu 0  ;\n"
+                          " goto LC01       ;\n"
+                          " LC00:           ;\n"
+                          " ld.weak r0, x   ;\n"
+                          " LC01:           ;\n"
+                          " ld.weak r1, x   ;\n"
+                          " beq r1, 0, LC00 ;\n"
+                          "exists 0==0\n";
+  ck_assert_int_eq(live_both(jumped_in, "PTX\n", &r), 0);
+  ck_assert_int_eq(live_unrolled(jumped_in, "PTX\n", SC_ENGINE_ENUM, 0, &r), 1);
   /* a loop whose register changes each time round is no spin loop: its
    * runs past the unroll bound are cut, none is stuck */
   ck_assert_int_eq(live_both("PTX count\n{ x=0; }\n"
