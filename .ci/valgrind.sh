@@ -33,6 +33,9 @@ run_vg 1 parse tests/data/malformed
 run_vg 0 sim "$sb" ptx/herd-gpu-ptx/mp.litmus
 run_vg 0 sim ptx/modern/MP+rel.gpu+acq.gpu.litmus
 run_vg 0 sim -json -show cond "$sb"
+run_vg 0 sim -liveness -json -show all ptx/dat3m/Manual/XF-Barrier-weak.litmus \
+    ptx/dat3m/Barrier/quorum1-hang.litmus
+run_vg 0 sim -liveness -engine enum ptx/dat3m/Manual/XF-Barrier-weak.litmus
 run_vg 1 sim -max-events 5 "$sb"
 run_vg 1 sim -max-depth 200 -model tests/data/limits/deep.cat "$sb"
 run_vg 1 sim -model tests/data/limits/grow.cat "$sb"

@@ -213,6 +213,9 @@ typedef struct sc_sim_options {
                             SC_ENGINE_ENUM (see sc_engine) */
   sc_speedcheck speedcheck; /* herd's -speedcheck, default
                                SC_SPEEDCHECK_FALSE (see sc_speedcheck) */
+  int liveness;          /* instead of the final states, whether some fair
+                            execution leaves a thread stuck for ever
+                            (sc_result_liveness) */
 } sc_sim_options;
 
 /* What a model allows for one test: the final states of the allowed
@@ -255,6 +258,25 @@ const char *sc_result_observation(const sc_result *r);
  * observes (the test's condition and `locations`). */
 sc_status sc_result_allows(const sc_result *r, const char *proposition,
                            int *allowed, sc_error **err);
+
+/* Liveness (sc_sim_options.liveness): 1 (Pass) when no fair execution
+ * the model allows leaves a thread stuck for ever, 0 (Fail) when one does
+ * (the witness), -1 when liveness was not asked.  A thread is stuck when
+ * it spins (its run ends closing a loop iteration that wrote nothing, met
+ * no barrier and left the registers it reads before writing as they were:
+ * it repeats it for ever)
+ * or waits at a bar.sync whose quorum never arrives; fair: each read of a
+ * repeated iteration reads a write with no co successor; every other
+ * thread finishes (runs cut by the unroll bound are no witness).  With
+ * sc_sim_options.show the witness is also the one shown execution. */
+int sc_result_liveness(const sc_result *r);
+/* On Fail, how thread `thread` ends in the witness: 0 it finishes, 1 it
+ * spins, 2 it waits at a barrier for ever; -1 with no witness or no such
+ * thread. */
+int sc_result_liveness_stuck(const sc_result *r, int thread);
+/* On Fail, the witness (its events, rf and co as sc_execution_* give
+ * them); NULL otherwise. */
+const struct sc_execution *sc_result_liveness_witness(const sc_result *r);
 
 /* The executions chosen by sc_sim_options.show, as Graphviz DOT digraphs
  * (one per execution, in one text); NULL when none was shown. */

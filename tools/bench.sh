@@ -23,6 +23,9 @@
 #   herd-gpu-ptx ptx/herd-gpu-ptx, the default model
 #   dat3m-v6.0   every test of ptx/dat3m under cat/ptx-v6.0.cat, -j 2
 #   dat3m-v7.5   every test of ptx/dat3m under cat/ptx-v7.5.cat, -j 2
+#   live-v6.0, live-v7.5 (and -smt)   sim -liveness on the 91 tests of
+#                Dat3M's PTXv6_0/PTXv7_5-Liveness-expected.csv under that
+#                model, -j 2, enumeration (and -engine smt)
 #   scoped-TxA   random GPU_PTX tests (fixed seed): T threads of A accesses
 #                (ld/st.cg on x and y, membar.cta/gl/sys between some),
 #                threads spread over two CTAs of one kernel; 6 tests per
@@ -234,6 +237,14 @@ family herd-gpu-ptx 1 -- "$srcdir"/ptx/herd-gpu-ptx/*.litmus
 mapfile -t dat3m < <(find "$srcdir/ptx/dat3m" -name '*.litmus' | LC_ALL=C sort)
 family dat3m-v6.0 2 -model "$srcdir/cat/ptx-v6.0.cat" -- "${dat3m[@]}"
 family dat3m-v7.5 2 -model "$srcdir/cat/ptx-v7.5.cat" -- "${dat3m[@]}"
+# -liveness on the tests of Dat3M's liveness CSVs, both engines side by side
+# ("allowed" is 0 there: a liveness result has no states)
+mapfile -t live < <(grep -v '^$' "$srcdir/ptx/dat3m/expected/PTXv6_0-Liveness-expected.csv" |
+  sed "s|^litmus/PTX/|$srcdir/ptx/dat3m/|; s|,.*||")
+for v in v6.0 v7.5; do
+  family "live-$v" 2 -liveness -model "$srcdir/cat/ptx-$v.cat" -- "${live[@]}"
+  family "live-$v-smt" 2 -liveness -engine smt -model "$srcdir/cat/ptx-$v.cat" -- "${live[@]}"
+done
 for shape in 2x4 2x6 2x8 3x4 3x5 4x3 4x4; do
   files=()
   for seed in 1 2 3 4 5 6; do

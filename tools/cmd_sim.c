@@ -77,6 +77,11 @@ static void sim_usage(FILE *out) {
           "executions that\n"
           "                     decide the condition) or fast (stop at the "
           "first one)\n"
+          "  -liveness          instead of the states, whether some fair "
+          "execution leaves\n"
+          "                     a thread spinning or waiting at a barrier "
+          "for ever:\n"
+          "                     one line per test, Liveness NAME Pass|Fail\n"
           "  -max-threads N     refuse tests of more than N threads "
           "(default 256)\n"
           "  -max-events N      refuse tests whose executions have more than "
@@ -165,6 +170,7 @@ static const cli_opt sim_opts[] = {
      .choices = speedcheck_words,
      .bad = "-speedcheck expects false, true or fast, found '%v'"},
     {.name = "v", .kind = CLI_FLAG, AT(verbose)},
+    {.name = "liveness", .kind = CLI_SET, AT(opts.liveness), .lo = 1},
     {.name = "version", .kind = CLI_VERSION},
     {0}};
 
@@ -194,6 +200,11 @@ static int parse_options(sim_cli *c, int argc, char **argv) {
       (c->graph_format && !c->outdir)) {
     fprintf(stderr, "scopecat sim: -show and -graph need -o DIR to write the "
                     "drawings to (or -json to print the executions)\n");
+    return EXIT_USAGE;
+  }
+  if (c->opts.liveness && c->opts.through) {
+    fprintf(stderr, "scopecat sim: -liveness looks for executions the model "
+                    "allows: no -through with it\n");
     return EXIT_USAGE;
   }
   if (c->outdir && c->opts.show == SC_SHOW_NONE)

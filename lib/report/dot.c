@@ -19,8 +19,14 @@ static void put_node(sc_strbuf *sb, const sc_execution *x, int i,
 
 static void put_thread(sc_strbuf *sb, const sc_execution *x, int th,
                        const char *indent) {
-  sc_sb_printf(sb, "%ssubgraph cluster_thread%d {\n%s  label=\"%s\";\n", indent,
-               th, indent, x->test->threads[th].name);
+  /* a liveness witness's stuck threads are marked (sem.h's sc_stuck) */
+  sc_stuck stuck = x->traces[th]->stuck;
+  sc_sb_printf(sb, "%ssubgraph cluster_thread%d {\n%s  label=\"%s%s\";%s\n", indent,
+               th, indent, x->test->threads[th].name,
+               stuck == SC_STUCK_SPIN ? " (stuck: spins for ever)"
+               : stuck == SC_STUCK_BARRIER ? " (stuck: waits at its barrier for ever)"
+                                           : "",
+               stuck == SC_STUCK_NONE ? "" : " color=crimson; fontcolor=crimson;");
   const char *inner = sc_printf("%s  ", indent);
   for (int i = x->ninit; i < x->nevents; i++)
     if (x->events[i].thread == th)

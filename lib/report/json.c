@@ -88,7 +88,56 @@ static void put_executions(sc_strbuf *sb, const sc_result *r) {
   sc_sb_putc(sb, ']');
 }
 
+/* How each stuck thread of a liveness witness ends. */
+static void put_stuck(sc_strbuf *sb, const sc_result *r) {
+  sc_sb_puts(sb, ",\"stuck\":[");
+  const char *sep = "";
+  for (int th = 0; r->stuck && th < r->test->nthreads; th++) {
+    if (r->stuck[th] == SC_STUCK_NONE)
+      continue;
+    sc_sb_printf(sb, "%s{\"thread\":", sep);
+    put_json_string(sb, r->test->threads[th].name);
+    sc_sb_printf(sb, ",\"how\":\"%s\"}",
+                 r->stuck[th] == SC_STUCK_SPIN ? "spin" : "barrier");
+    sep = ",";
+  }
+  sc_sb_putc(sb, ']');
+}
+
+static void put_engine(sc_strbuf *sb, const sc_result *r, unsigned flags) {
+  if (!(flags & SC_LOG_NOTIME))
+    sc_sb_printf(sb, ",\"time\":%.3f", r->seconds);
+  if (!(flags & SC_LOG_NOHASH))
+    sc_sb_printf(sb, ",\"hash\":\"%s\"", sc_test_hash(r->test));
+  sc_sb_puts(sb, ",\"engine\":");
+  put_json_string(sb, r->engine ? r->engine : "enum");
+  sc_sb_puts(sb, ",\"engine_reason\":");
+  put_json_string(sb, r->engine_reason ? r->engine_reason : "");
+  sc_sb_puts(sb, "}\n");
+}
+
+/* A liveness result: the verdict, the stuck threads and the witness (when
+ * shown) instead of the states. */
+static const char *json_liveness(const sc_result *r, unsigned flags) {
+  sc_strbuf sb;
+  sc_sb_init(&sb);
+  sc_sb_puts(&sb, "{\"test\":");
+  put_json_string(&sb, r->test->name);
+  sc_sb_puts(&sb, ",\"file\":");
+  put_json_string(&sb, r->test->file);
+  sc_sb_printf(&sb, ",\"liveness\":\"%s\"",
+               r->liveness == SC_LIVE_PASS ? "Pass" : "Fail");
+  put_stuck(&sb, r);
+  sc_sb_printf(&sb, ",\"candidates\":%ld", r->candidates);
+  if (r->nshown)
+    put_executions(&sb, r);
+  put_engine(&sb, r, flags);
+  return sb.data;
+}
+
 const char *sc_json_result(const sc_result *r, unsigned flags) {
+  if (r->liveness != SC_LIVE_NONE)
+    return json_liveness(r, flags);
   const sc_test *t = r->test;
   sc_strbuf sb, cond;
   sc_sb_init(&sb);
@@ -117,14 +166,6 @@ const char *sc_json_result(const sc_result *r, unsigned flags) {
   sc_sb_printf(&sb, "],\"candidates\":%ld", r->candidates);
   if (r->nshown)
     put_executions(&sb, r);
-  if (!(flags & SC_LOG_NOTIME))
-    sc_sb_printf(&sb, ",\"time\":%.3f", r->seconds);
-  if (!(flags & SC_LOG_NOHASH))
-    sc_sb_printf(&sb, ",\"hash\":\"%s\"", sc_test_hash(t));
-  sc_sb_puts(&sb, ",\"engine\":");
-  put_json_string(&sb, r->engine ? r->engine : "enum");
-  sc_sb_puts(&sb, ",\"engine_reason\":");
-  put_json_string(&sb, r->engine_reason ? r->engine_reason : "");
-  sc_sb_puts(&sb, "}\n");
+  put_engine(&sb, r, flags);
   return sb.data;
 }

@@ -72,11 +72,28 @@ const sc_execution *sc_result_execution(const sc_result *r, int i) {
 }
 
 
+int sc_result_liveness(const sc_result *r) { return r->liveness; }
+
+int sc_result_liveness_stuck(const sc_result *r, int thread) {
+  if (!r->stuck || thread < 0 || thread >= r->test->nthreads)
+    return -1;
+  return r->stuck[thread];
+}
+
+const sc_execution *sc_result_liveness_witness(const sc_result *r) {
+  return r->witness;
+}
+
+/* A liveness result prints one line, "Liveness NAME Pass|Fail", instead
+ * of herd7's block (it has no final states). */
 const char *sc_result_log(const sc_result *r, unsigned flags) {
   sc_oom_guard g;
   if (!SC_OOM_ENTER(g))
     return sc_oom_null(&g);
-  const char *s = sc_herd_log(r, flags);
+  const char *s = r->liveness == SC_LIVE_NONE
+                      ? sc_herd_log(r, flags)
+                      : sc_printf("Liveness %s %s\n", r->test->name,
+                                  r->liveness == SC_LIVE_PASS ? "Pass" : "Fail");
   sc_oom_leave(&g);
   return s;
 }

@@ -11,7 +11,10 @@
  * syncbar b2 when b2 waits (bar.sync) and b1 arrived no later than the
  * arrival that let b2 leave; b syncbar b for a waiting b, as in Dat3M.  An
  * order in which some thread would wait for ever (a quorum never reached,
- * barriers met in crossed orders) is no execution. */
+ * barriers met in crossed orders) is no execution, except in a liveness
+ * search, where a run that ends stuck at a bar.sync (sem.h's
+ * SC_STUCK_BARRIER) is one that waits for ever: its last barrier must then
+ * never be released, and every other barrier must be. */
 #include "util/error.h"
 #include "sim/execution.h"
 #include "util/gcmem.h"
@@ -58,9 +61,77 @@ static bool same_group(const sc_execution *x, int a, int b) {
   return true;
 }
 
+/* A liveness search's combinations each have a stuck run (sem.h). */
+static bool liveness_run(const sc_execution *x) {
+  for (int th = 0; th < x->test->nthreads; th++)
+    if (x->traces[th]->stuck != SC_STUCK_NONE)
+      return true;
+  return false;
+}
+
+/* Whether the operands that name a group (the first two) are equal. */
+static bool same_ids(const int64_t *a, int na, const int64_t *b, int nb) {
+  na = na < 2 ? na : 2;
+  nb = nb < 2 ? nb : 2;
+  if (na != nb)
+    return false;
+  for (int k = 0; k < na; k++)
+    if (a[k] != b[k])
+      return false;
+  return true;
+}
+
+/* Whether the bar at `pc` of thread th names te's group: by the operands
+ * its run gave it where it reached it, else (never reached) when its
+ * operands are immediates naming the group; a register's value at a point
+ * never reached is unknown, and Dat3M's solver may pick one that differs. */
+static bool bar_names_group(const sc_execution *x, int th, int pc,
+                            const sc_trace_event *te) {
+  const sc_instr *in = &x->test->threads[th].code[pc];
+  const sc_trace *tr = x->traces[th];
+  bool reached = false;
+  for (int i = 0; i < tr->nevents; i++)
+    if (tr->events[i].pc == pc && tr->events[i].kind == SC_EV_BARRIER) {
+      if (same_ids(tr->events[i].bar_ops, tr->events[i].nbar_ops, te->bar_ops,
+                   te->nbar_ops))
+        return true;
+      reached = true;
+    }
+  if (reached)
+    return false;
+  int64_t ops[2];
+  int n = in->nsrc < 2 ? in->nsrc : 2;
+  for (int k = 0; k < n; k++) {
+    if (in->src[k].kind != SC_OPND_IMM)
+      return false;
+    ops[k] = in->src[k].imm;
+  }
+  return same_ids(ops, n, te->bar_ops, te->nbar_ops);
+}
+
+/* The threads of the barrier's CTA whose code names its group. */
+static int threads_naming(const sc_execution *x, int e) {
+  const sc_test *t = x->test;
+  const sc_trace_event *te = trace_event(x, e);
+  int cta = t->threads[x->events[e].thread].place[SC_LEVEL_CTA], n = 0;
+  for (int th = 0; th < t->nthreads; th++) {
+    if (t->threads[th].place[SC_LEVEL_CTA] != cta)
+      continue;
+    bool names = false;
+    for (int pc = 0; pc < t->threads[th].ninstrs && !names; pc++)
+      names = t->threads[th].code[pc].op == SC_OP_BAR && bar_names_group(x, th, pc, te);
+    n += names;
+  }
+  return n;
+}
+
 /* How many arrivals barrier i of bars[0..n-1] waits for: none for
  * bar.arrive, its third operand when given (more than n is never
- * reached), else its whole group. */
+ * reached), else its whole group: the barriers of the group the runs
+ * reach, and in a liveness search, as in Dat3M, also one per thread of the
+ * CTA whose code names the group, reached or not (a thread stuck before
+ * its barrier, or gone past it by another path, leaves the others
+ * waiting). */
 static int quorum(const sc_execution *x, const barrier *bars, int n, int i) {
   const sc_trace_event *te = trace_event(x, bars[i].event);
   if (te->instr->barmode == SC_BAR_ARRIVE)
@@ -70,6 +141,11 @@ static int quorum(const sc_execution *x, const barrier *bars, int n, int i) {
   int size = 0;
   for (int j = 0; j < n; j++)
     size += bars[j].group == bars[i].group;
+  if (liveness_run(x)) {
+    int named = threads_naming(x, bars[i].event);
+    if (named > size)
+      size = named;
+  }
   return size;
 }
 
@@ -110,8 +186,18 @@ static int release(const schedule *s, int i, const int *pos) {
   return b->quorum == 0 ? pos[i] : -1;
 }
 
+/* Whether barrier i is where its thread's run ends stuck, waiting. */
+static bool stuck_at(const schedule *s, int i) {
+  const sc_execution *x = s->x;
+  int th = s->bars[i].thread;
+  const sc_trace *tr = x->traces[th];
+  return tr->stuck == SC_STUCK_BARRIER &&
+         s->bars[i].event == x->thread_first[th] + tr->nevents - 1;
+}
+
 /* The syncbar of the complete order in s->order, or NULL when in it some
- * thread waits for ever or arrives at a barrier before leaving the last. */
+ * thread waits for ever (but where its run is stuck) or arrives at a
+ * barrier before leaving the last. */
 static sc_rel *syncbar_of(const schedule *s) {
   int n = s->nbars;
   int *pos = sc_alloc_atomic(sizeof(int) * (size_t)(n + 1));
@@ -119,7 +205,7 @@ static sc_rel *syncbar_of(const schedule *s) {
   for (int p = 0; p < n; p++)
     pos[s->order[p]] = p;
   for (int i = 0; i < n; i++)
-    if ((rel[i] = release(s, i, pos)) < 0)
+    if (((rel[i] = release(s, i, pos)) < 0) != stuck_at(s, i))
       return NULL;
   for (int i = 0; i + 1 < n; i++)
     if (s->bars[i].thread == s->bars[i + 1].thread && rel[i] >= pos[i + 1])

@@ -8,7 +8,9 @@
  * writes after the initial one: total as in herd, partial for the PTX
  * dialect as in Dat3M), and, when the model names them, every barrier
  * synchronisation and fence.sc order, is built and given to the model; the
- * final states of the executions it allows are collected. */
+ * final states of the executions it allows are collected.  With -liveness
+ * only the combinations with a stuck run are searched, for one witness
+ * (liveness.c) instead of the states. */
 #define _POSIX_C_SOURCE 200809L
 #include "util/error.h"
 #include "util/strbuf.h"
@@ -17,6 +19,7 @@
 #include "util/oom.h"
 #include "sim/model.h"
 #include "rel/order.h"
+#include "sim/liveness.h"
 #include "sim/result.h"
 #include "sim/symbolic.h"
 
@@ -408,6 +411,8 @@ static void record_outcomes(search *s, candidate *cd, const sc_cat_outcome *out,
 
 /* One candidate: rf, co and the other choices are set in x. */
 static sc_status evaluate(search *s, candidate *cd) {
+  if (s->r->liveness == SC_LIVE_FAIL)
+    return SC_OK; /* one witness is the answer */
   sc_status st = check_budget(s);
   if (st)
     return st;
@@ -422,6 +427,11 @@ static sc_status evaluate(search *s, candidate *cd) {
   st = sc_cat_run(s->m->cat, cd->env, &cd->eval, &out, &s->err);
   if (st)
     return st;
+  if (s->opts.liveness) { /* a witness, not a state (liveness.c) */
+    if (out.allowed && sc_live_fair(cd->x))
+      sc_live_witness(s->r, cd->x, s->opts.show != SC_SHOW_NONE);
+    return SC_OK;
+  }
   if (out.allowed || s->opts.through)
     record_outcomes(s, cd, &out, 0);
   return SC_OK;
@@ -781,6 +791,12 @@ static bool sym_flag_known(void *ctx, const char *name) {
   return false;
 }
 
+/* -liveness: the solver found a fair allowed execution (rf, co set in x). */
+static void sym_witness(void *ctx, sc_execution *x) {
+  search *s = ctx;
+  sc_live_witness(s->r, x, s->opts.show != SC_SHOW_NONE);
+}
+
 /* How many rf and co choices the traces in cd leave, up to `most` (then
  * most + 1): the reads' candidate writes, the orders of each location's
  * writes (n! total ones; labelled strict partial orders when co is
@@ -813,6 +829,8 @@ static long choices_upto(const search *s, const candidate *cd, long most) {
 static sc_status each_rf_or_solve(search *s, candidate *cd) {
   if (s->done)
     return SC_ERR_LIMIT; /* -speedcheck fast: see check_budget */
+  if (s->r->liveness == SC_LIVE_FAIL)
+    return SC_OK; /* one witness is the answer */
   if (!s->smt ||
       (s->hybrid && choices_upto(s, cd, SMT_ENUMERATE_AT_MOST) <= SMT_ENUMERATE_AT_MOST))
     return each_rf(s, cd);
@@ -823,7 +841,7 @@ static sc_status each_rf_or_solve(search *s, candidate *cd) {
    * the one state this combination may end in: known already (or cut by
    * the filter), it is not worth a solver call, unless a flag may be
    * raised on the way. */
-  bool fixed = !s->may_flag;
+  bool fixed = !s->may_flag && !s->opts.liveness;
   for (int l = 0; l < cd->nlocs && fixed; l++)
     fixed = !s->final_locs[l] || cd->co[l].n == 0;
   if (fixed) {
@@ -857,7 +875,13 @@ static sc_status each_rf_or_solve(search *s, candidate *cd) {
   sc_sym_problem p = {
     s->t, s->m, cd->x, cd->env, &eval, cd->nreads, cd->reads, cd->cands,
     cd->ncands, nl, init, writes, nwrites, s->partial_co, s->opts.through != 0,
-    s->final_locs, left, s->opts.timeout, sym_found, sym_flag, sym_flag_known, s};
+    s->final_locs, left, s->opts.timeout, sym_found, sym_flag, sym_flag_known, s,
+    NULL, 0, NULL};
+  if (s->opts.liveness) {
+    p.spin_reads = sc_alloc_atomic(sizeof(int) * (size_t)(cd->x->nevents + 1));
+    p.nspin_reads = sc_live_spin_reads(cd->x, p.spin_reads);
+    p.witness = sym_witness;
+  }
   return sc_sym_solve(s->session, &p, &s->err);
 }
 
@@ -903,7 +927,7 @@ static sc_status each_fence_order(search *s, candidate *cd) {
 /* Every way the barriers may synchronise, when the model names syncbar (a
  * model that does not sees barriers as plain events, as herd7 does). */
 static sc_status each_barrier_sync(search *s, candidate *cd) {
-  if (!s->want_syncbar)
+  if (!s->want_syncbar && !s->opts.liveness) /* liveness: quorums count */
     return each_fence_order(s, cd);
   sc_rel **syncs;
   int n;
@@ -1013,6 +1037,9 @@ static sc_status each_trace_choice(search *s, const sc_thread_traces *all) {
   const sc_trace **chosen = sc_alloc(sizeof(sc_trace *) * (size_t)(t->nthreads + 1));
   do {
     choose(chosen, pick, all, t->nthreads);
+    if (s->opts.liveness && (s->r->liveness == SC_LIVE_FAIL ||
+                             !sc_live_any_stuck(chosen, t->nthreads)))
+      continue; /* found, or no thread stuck: no witness */
     if (!reads_can_be_fed(t, chosen))
       continue;
     candidate cd;
@@ -1020,6 +1047,9 @@ static sc_status each_trace_choice(search *s, const sc_thread_traces *all) {
     cd.x = sc_exec_new(t, chosen);
     if (!rf_choices(&cd))
       continue; /* some read finds no write of its value */
+    if (s->opts.liveness &&
+        !sc_live_fair_candidates(cd.x, cd.nreads, cd.reads, cd.cands, cd.ncands))
+      continue; /* a repeated read can read no co-maximal write */
     prepare(s, &cd);
     sc_status st = co_choices(s, &cd);
     if (!st)
@@ -1133,7 +1163,8 @@ static sc_status search_once(const sc_test *t, const sc_model *m,
   prop_locs(t, t->filter, s.final_locs);
   s.values = sc_alloc_atomic(sizeof(int64_t) * (size_t)(s.r->nobserved + 1));
   s.start = s.last_progress = sc_seconds();
-  sc_sem_limits lim = {s.opts.unroll, 0};
+  sc_sem_limits lim = {s.opts.unroll, 0, s.opts.liveness != 0};
+  s.r->liveness = s.opts.liveness ? SC_LIVE_PASS : SC_LIVE_NONE; /* till a witness */
   sc_status st = check_declarations(t, m->cat, err);
   if (st)
     return st;
@@ -1167,6 +1198,10 @@ static sc_status simulate_unguarded(const sc_test *t, const sc_model *m,
     o = *opts;
   else
     o.unroll = -1;
+  if (o.liveness && o.through)
+    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0,
+                   "expected no -through with -liveness (a witness is an "
+                   "execution the model allows)");
   const char *why = NULL;
   bool capped = false;
   sc_status st;
@@ -1180,7 +1215,7 @@ static sc_status simulate_unguarded(const sc_test *t, const sc_model *m,
     if (!sc_sym_available(&why))
       return sc_fail(err, SC_ERR_UNSUPPORTED, t->file, 0, 0,
                      "expected the symbolic engine (-engine smt), but %s", why);
-    if (o.show != SC_SHOW_NONE)
+    if (o.show != SC_SHOW_NONE && !o.liveness) /* a witness it can draw */
       return sc_fail(err, SC_ERR_UNSUPPORTED, t->file, 0, 0,
                      "expected no -show with -engine smt (it draws enumerated "
                      "executions: use -engine enum)");
@@ -1196,28 +1231,34 @@ static sc_status simulate_unguarded(const sc_test *t, const sc_model *m,
   const char *reason;
   if (!sc_sym_available(&why))
     reason = "auto: no symbolic engine in this build";
-  else if (o.show != SC_SHOW_NONE)
+  else if (o.show != SC_SHOW_NONE && !o.liveness)
     reason = "auto: -show draws enumerated executions";
   else {
-    long cap = o.max_executions > 0 && o.max_executions < AUTO_MAX_EXECUTIONS
-                   ? 0 : AUTO_MAX_EXECUTIONS;
-    sc_error *first = NULL;
-    st = search_once(t, m, &o, false, cap, &capped, out, &first);
-    if (!st) {
-      (*out)->engine_reason = sc_printf("auto: at most %ld candidates",
-                                        AUTO_MAX_EXECUTIONS);
-      return st;
+    /* -liveness has no counts to keep exact, and the symbolic engine
+     * enumerates its small combinations anyway: it goes there at once */
+    if (!o.liveness) {
+      long cap = o.max_executions > 0 && o.max_executions < AUTO_MAX_EXECUTIONS
+                     ? 0 : AUTO_MAX_EXECUTIONS;
+      sc_error *first = NULL;
+      st = search_once(t, m, &o, false, cap, &capped, out, &first);
+      if (!st) {
+        (*out)->engine_reason = sc_printf("auto: at most %ld candidates",
+                                          AUTO_MAX_EXECUTIONS);
+        return st;
+      }
+      if (!capped) {
+        if (err)
+          *err = first;
+        return st;
+      }
     }
-    if (!capped) {
-      if (err)
-        *err = first;
-      return st;
-    }
+    const char *why_smt = o.liveness
+        ? "auto: -liveness, symbolic (small combinations enumerated)"
+        : sc_printf("auto: over %ld candidates", AUTO_MAX_EXECUTIONS);
     sc_error *serr = NULL;
     st = search_once(t, m, &o, true, 0, &capped, out, &serr);
     if (!st) {
-      (*out)->engine_reason = sc_printf("auto: over %ld candidates",
-                                        AUTO_MAX_EXECUTIONS);
+      (*out)->engine_reason = why_smt;
       return st;
     }
     if (st != SC_ERR_UNSUPPORTED) {
@@ -1225,7 +1266,7 @@ static sc_status simulate_unguarded(const sc_test *t, const sc_model *m,
         *err = serr;
       return st;
     }
-    reason = sc_printf("auto: over %ld candidates, but %s", AUTO_MAX_EXECUTIONS,
+    reason = sc_printf("%s, but %s", why_smt,
                        serr ? sc_error_message(serr) : "the model cannot be encoded");
   }
   st = search_once(t, m, &o, false, 0, &capped, out, err);

@@ -313,6 +313,10 @@ static sc_rel *copy_rel(const sc_rel *r) { return r ? sc_rel_copy(r) : NULL; }
 sc_execution *sc_exec_snapshot(const sc_execution *x) {
   sc_execution *k = sc_alloc(sizeof *k);
   *k = *x; /* events, traces and the relations of the traces never change */
+  /* but the array naming the traces is the enumerator's, reused per choice */
+  const sc_trace **traces = sc_alloc(sizeof(sc_trace *) * (size_t)(x->test->nthreads + 1));
+  memcpy(traces, x->traces, sizeof(sc_trace *) * (size_t)x->test->nthreads);
+  k->traces = traces;
   k->rf = copy_rel(x->rf);
   k->co = copy_rel(x->co);
   k->syncbar = copy_rel(x->syncbar);

@@ -33,7 +33,14 @@ struct sc_result {
   struct sc_execution **execs; /* the executions kept to show */
   const struct sc_cycle **cycles; /* each one's forbidding cycle, or NULL */
   int nshown, capexecs, capcycles;
+  /* -liveness (liveness.c): SC_LIVE_PASS or SC_LIVE_FAIL, SC_LIVE_NONE
+   * when not asked; on Fail the witness and, per thread, its sc_stuck */
+  int liveness;
+  struct sc_execution *witness;
+  const int *stuck;
 };
+
+enum { SC_LIVE_NONE = -1, SC_LIVE_FAIL = 0, SC_LIVE_PASS = 1 };
 
 
 /* Whether the condition is validated (herd7's Ok), and herd7's

@@ -83,7 +83,71 @@ typedef struct run {
   int nev;
   int need_loc;         /* RUN_NEED_VALUE: the location to read */
   sc_error *err;
+  /* liveness: per pc, the events, registers and steps when the run last
+   * arrived there (a loop head: where the iteration now ending began); the
+   * steps taken (pc, and whether its guard let it run) */
+  int *arrival_nev, *arrival_step;
+  int64_t *arrival_regs;
+  int *path;
+  bool *path_on;
+  int npath, cappath, cappath_on;
+  bool *live, *written; /* per register: scratch of spin_iteration */
+  sc_thread_traces *out; /* where stuck runs are kept as they are met */
 } run;
+
+static sc_status keep_trace(run *r, sc_stuck stuck, int spin_from);
+
+static void mark_read(const run *r, sc_operand o) {
+  if (o.kind == SC_OPND_REG && !r->written[o.index])
+    r->live[o.index] = true;
+}
+
+/* The registers the steps since `from` read before writing them: those
+ * whose value at the loop head the iteration depends on (Dat3M compares
+ * the live ones). */
+static void live_registers(const run *r, int from) {
+  memset(r->live, 0, sizeof(bool) * (size_t)(r->th->nregs + 1));
+  memset(r->written, 0, sizeof(bool) * (size_t)(r->th->nregs + 1));
+  for (int k = from; k < r->npath; k++) {
+    const sc_instr *in = &r->th->code[r->path[k]];
+    if (in->guard >= 0)
+      mark_read(r, (sc_operand){.kind = SC_OPND_REG, .index = in->guard});
+    if (!r->path_on[k])
+      continue;
+    for (int i = 0; i < in->nsrc && i < 3; i++)
+      mark_read(r, in->src[i]);
+    mark_read(r, in->addr.base);
+    if (in->dst.kind == SC_OPND_REG)
+      r->written[in->dst.index] = true;
+  }
+}
+
+/* Whether the iteration that a backward jump to `head` closes had no side
+ * effect: no write nor barrier since the run last arrived at the head, and
+ * every register it read before writing as it was then (so that the
+ * next time round, reading the same values, it does the same). */
+static bool spin_iteration(const run *r, int head) {
+  if (r->arrival_step[head] < 0)
+    return false; /* jumped into, never through: no iteration to repeat */
+  for (int i = r->arrival_nev[head]; i < r->nev; i++)
+    if (r->ev[i].kind == SC_EV_WRITE || r->ev[i].kind == SC_EV_BARRIER)
+      return false;
+  live_registers(r, r->arrival_step[head]);
+  const int64_t *then = &r->arrival_regs[(size_t)head * (size_t)r->th->nregs];
+  for (int i = 0; i < r->th->nregs; i++)
+    if (r->live[i] && r->regs[i] != then[i])
+      return false;
+  return true;
+}
+
+/* A liveness run keeps a stuck copy of itself where it is now: once per
+ * path (the point is met with every given value read, r->nreads ==
+ * r->ngiven, only in the replay that first gets there). */
+static run_result keep_stuck(run *r, sc_stuck how, int spin_from) {
+  if (!r->lim->liveness || r->nreads != r->ngiven)
+    return RUN_DONE;
+  return keep_trace(r, how, spin_from) ? RUN_ERROR : RUN_DONE;
+}
 
 static run_result fail_at(run *r, const sc_instr *in, const char *fmt,
                           const char *detail) {
@@ -254,11 +318,16 @@ static run_result do_barrier(run *r, const sc_instr *in, int pc, uint64_t guard)
   uint64_t taint = 0;
   for (int i = 0; i < in->nsrc && i < 3; i++)
     e->bar_ops[e->nbar_ops++] = operand(r, in->src[i], &taint);
-  return RUN_DONE;
+  if (in->barmode == SC_BAR_ARRIVE)
+    return RUN_DONE;
+  return keep_stuck(r, SC_STUCK_BARRIER, 0); /* waiting here for ever */
 }
 
 static run_result jump(run *r, int pc, int target_label, int *next) {
   int to = r->th->labels[target_label].pc;
+  if (to <= pc && r->lim->liveness && spin_iteration(r, to) &&
+      keep_stuck(r, SC_STUCK_SPIN, r->arrival_nev[to]) == RUN_ERROR)
+    return RUN_ERROR;
   if (to <= pc && ++r->backjumps[pc] > r->lim->unroll)
     return RUN_CUT;
   *next = to;
@@ -346,6 +415,21 @@ static run_result step(run *r, int pc, int *next) {
   return RUN_DONE;
 }
 
+/* A liveness run notes each arrival at pc, and the step it takes there. */
+static void arrive(run *r, int pc) {
+  const sc_thread *th = r->th;
+  const sc_instr *in = &th->code[pc];
+  r->arrival_nev[pc] = r->nev;
+  r->arrival_step[pc] = r->npath;
+  memcpy(&r->arrival_regs[(size_t)pc * (size_t)th->nregs], r->regs,
+         sizeof(int64_t) * (size_t)th->nregs);
+  sc_grow(&r->path, &r->cappath, r->npath + 1, sizeof(int));
+  sc_grow(&r->path_on, &r->cappath_on, r->npath + 1, sizeof(bool));
+  r->path[r->npath] = pc;
+  r->path_on[r->npath++] =
+      in->guard < 0 || (r->regs[in->guard] != 0) != in->guard_negated;
+}
+
 static run_result run_thread(run *r) {
   const sc_thread *th = r->th;
   for (int i = 0; i < th->nregs; i++) {
@@ -356,7 +440,12 @@ static run_result run_thread(run *r) {
   r->ctrl = 0;
   r->nev = 0;
   r->nreads = 0;
+  r->npath = 0;
+  if (r->lim->liveness) /* -1: not arrived at yet in this run */
+    memset(r->arrival_step, 0xff, sizeof(int) * (size_t)(th->ninstrs + 1));
   for (int pc = 0; pc < th->ninstrs;) {
+    if (r->lim->liveness)
+      arrive(r, pc);
     run_result rr = step(r, pc, &pc);
     if (rr != RUN_DONE)
       return rr;
@@ -369,13 +458,16 @@ static run_result run_thread(run *r) {
 typedef struct explorer {
   run r;
   const sc_value_sets *values;
-  sc_thread_traces *out;
   int64_t *given;
 } explorer;
 
-static void keep_trace(explorer *x) {
-  run *r = &x->r;
-  sc_thread_traces *o = x->out;
+/* Keep the run so far as a trace; SC_ERR_LIMIT (r->err) past the limit. */
+static sc_status keep_trace(run *r, sc_stuck stuck, int spin_from) {
+  sc_thread_traces *o = r->out;
+  if (o->ntraces >= r->lim->max_traces)
+    return sc_fail(&r->err, SC_ERR_LIMIT, r->t->file, 0, 0,
+                   "expected at most %d runs of thread %s (the trace limit)",
+                   r->lim->max_traces, r->th->name);
   sc_grow(&o->traces, &o->cap, o->ntraces + 1, sizeof(sc_trace));
   sc_trace *tr = &o->traces[o->ntraces++];
   tr->nevents = r->nev;
@@ -383,6 +475,9 @@ static void keep_trace(explorer *x) {
   memcpy(tr->events, r->ev, sizeof(sc_trace_event) * (size_t)r->nev);
   tr->final_regs = sc_alloc_atomic(sizeof(int64_t) * (size_t)(r->th->nregs + 1));
   memcpy(tr->final_regs, r->regs, sizeof(int64_t) * (size_t)r->th->nregs);
+  tr->stuck = stuck;
+  tr->spin_from = spin_from;
+  return SC_OK;
 }
 
 static sc_status explore(explorer *x, int ngiven) {
@@ -391,12 +486,7 @@ static sc_status explore(explorer *x, int ngiven) {
   r->ngiven = ngiven;
   switch (run_thread(r)) {
   case RUN_DONE:
-    if (x->out->ntraces >= r->lim->max_traces)
-      return sc_fail(&r->err, SC_ERR_LIMIT, r->t->file, 0, 0,
-                     "expected at most %d runs of thread %s (the trace limit)",
-                     r->lim->max_traces, r->th->name);
-    keep_trace(x);
-    return SC_OK;
+    return keep_trace(r, SC_STUCK_NONE, 0);
   case RUN_CUT:
     return SC_OK;
   case RUN_ERROR:
@@ -428,8 +518,16 @@ static sc_status explore_thread(const sc_test *t, int thread,
   x.r.regs = sc_alloc_atomic(sizeof(int64_t) * (size_t)(th->nregs + 1));
   x.r.taint = sc_alloc_atomic(sizeof(uint64_t) * (size_t)(th->nregs + 1));
   x.r.backjumps = sc_alloc_atomic(sizeof(int) * (size_t)(th->ninstrs + 1));
+  if (lim->liveness) {
+    size_t cells = (size_t)(th->ninstrs + 1) * (size_t)(th->nregs + 1);
+    x.r.arrival_nev = sc_alloc_atomic(sizeof(int) * (size_t)(th->ninstrs + 1));
+    x.r.arrival_step = sc_alloc_atomic(sizeof(int) * (size_t)(th->ninstrs + 1));
+    x.r.live = sc_alloc_atomic(sizeof(bool) * (size_t)(th->nregs + 1));
+    x.r.written = sc_alloc_atomic(sizeof(bool) * (size_t)(th->nregs + 1));
+    x.r.arrival_regs = sc_alloc_atomic(sizeof(int64_t) * cells);
+  }
+  x.r.out = out;
   x.values = values;
-  x.out = out;
   x.given = sc_alloc_atomic(sizeof(int64_t) * SC_TRACE_MAX);
   sc_status st = explore(&x, 0);
   if (st && err)
@@ -462,7 +560,9 @@ static sc_status check_events(const sc_test *t, const sc_thread_traces *all,
 sc_status sc_sem_traces(const sc_test *t, const sc_sem_limits *limits,
                         const sc_value_sets *values, sc_thread_traces **out,
                         sc_error **err) {
-  sc_sem_limits lim = {DEFAULT_UNROLL, DEFAULT_MAX_TRACES};
+  sc_sem_limits lim = {DEFAULT_UNROLL, DEFAULT_MAX_TRACES, false};
+  if (limits)
+    lim.liveness = limits->liveness;
   if (limits && limits->unroll >= 0)
     lim.unroll = limits->unroll;
   if (limits && limits->max_traces > 0)

@@ -34,11 +34,21 @@ typedef struct sc_trace_event {
   int nbar_ops;
 } sc_trace_event;
 
-/* A complete run of one thread. */
+/* How a run of a liveness search (sc_sem_limits.liveness) may end besides
+ * running to completion: spinning, when its last event closes a loop
+ * iteration with no side effect (no write, no barrier, every register it
+ * read before writing as at the loop's head: repeating it forever changes
+ * nothing), or
+ * waiting at a bar.sync (its last event) that it never leaves. */
+typedef enum sc_stuck { SC_STUCK_NONE, SC_STUCK_SPIN, SC_STUCK_BARRIER } sc_stuck;
+
+/* A run of one thread: complete, or stuck (liveness searches only). */
 typedef struct sc_trace {
   sc_trace_event *events;
   int nevents;
   int64_t *final_regs; /* value of each register at the end */
+  sc_stuck stuck;
+  int spin_from;       /* SPIN: the first event of the repeated iteration */
 } sc_trace;
 
 /* Addresses are integers: location l lives at sc_loc_address(l), so that
@@ -69,11 +79,15 @@ int sc_physical_loc(const sc_test *t, int loc);
 typedef struct sc_sem_limits {
   int unroll;     /* backward jumps per branch instruction, default 2 */
   int max_traces; /* traces per thread, default 100000 */
+  bool liveness;  /* also the stuck runs (sc_stuck), each where it sticks */
 } sc_sem_limits;
 
 /* All traces of every thread, each read taking any value of its location's
  * set in `values`.  A path that jumps backwards more than `unroll` times
- * from one branch is cut, as herd7's -unroll does.  Errors: an access to
+ * from one branch is cut, as herd7's -unroll does.  With `liveness`, a
+ * run is also kept stuck at each backward jump that closes an iteration
+ * with no side effect (before the bound is looked at) and at each bar.sync
+ * (the run continues as well).  Errors: an access to
  * an address that is no location, a limit reached: traces per thread, or
  * events of the largest execution the traces make (the test's max_events,
  * from its sc_parse_limits; default 4096, what a model can hold). */

@@ -222,6 +222,45 @@ static sc_status solver_failed(const sc_sym_problem *p, zctx *c, Z3_lbool r,
                  why ? why : "unknown reason");
 }
 
+/* Set rel to the pairs whose entry m holds in the model. */
+static void read_rel(zctx *c, Z3_model mo, const sc_cat_bool *m, sc_rel *rel) {
+  int n = rel->n;
+  sc_rel_clear(rel);
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      if (m[i * n + j] == SC_CAT_TRUE ||
+          (m[i * n + j] != SC_CAT_FALSE && is_true(c, mo, (Z3_ast)m[i * n + j])))
+        sc_rel_add(rel, i, j);
+}
+
+/* -liveness: each repeated read reads a co-maximal write (FW); if the
+ * model then allows an execution, it is the witness, read back into x. */
+static sc_status live_witness(const sc_sym_problem *p, zctx *c, const sc_cat_bool *rf,
+                              const sc_cat_bool *co, const sc_cat_bool *fw,
+                              sc_error **err) {
+  sc_execution *x = p->x;
+  int n = x->nevents;
+  for (int k = 0; k < p->nspin_reads; k++) {
+    int r = p->spin_reads[k];
+    for (int w = 0; w < n; w++)
+      if (rf[w * n + r] != SC_CAT_FALSE)
+        Z3_solver_assert(c->z, c->s,
+                         Z3_mk_implies(c->z, lift(c, rf[w * n + r]), lift(c, fw[w])));
+  }
+  Z3_lbool r = Z3_solver_check(c->z, c->s);
+  if (r == Z3_L_FALSE)
+    return SC_OK;
+  if (r != Z3_L_TRUE)
+    return solver_failed(p, c, r, err);
+  Z3_model mo = Z3_solver_get_model(c->z, c->s);
+  Z3_model_inc_ref(c->z, mo);
+  read_rel(c, mo, rf, x->rf);
+  read_rel(c, mo, co, x->co);
+  Z3_model_dec_ref(c->z, mo);
+  p->witness(p->ctx, x);
+  return SC_OK;
+}
+
 static sc_status solve(const sc_sym_problem *p, zctx *c, sc_error **err) {
   sc_execution *x = p->x;
   int n = x->nevents;
@@ -305,6 +344,10 @@ static sc_status solve(const sc_sym_problem *p, zctx *c, sc_error **err) {
   if (c->failed)
     return sc_fail(err, SC_ERR_LIMIT, p->t->file, 0, 0,
                    "expected the solver to decide a let rec's fixpoint, found it gave up");
+  if (p->witness) {
+    Z3_solver_assert(c->z, c->s, lift(c, out.allowed));
+    return live_witness(p, c, rf, co, fw, err);
+  }
   if (!p->through)
     Z3_solver_assert(c->z, c->s, lift(c, out.allowed));
   /* per observed location: which maximal write it ends with */

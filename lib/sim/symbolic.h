@@ -34,6 +34,13 @@ typedef struct sc_sym_problem {
   void (*flag)(void *ctx, const char *name);
   bool (*flag_known)(void *ctx, const char *name);
   void *ctx;
+  /* -liveness (liveness.c), when `witness` is set: instead of the states,
+   * one allowed execution in which each of spin_reads[0..nspin_reads-1]
+   * reads a write with no co successor; `witness` gets it (rf and co set
+   * in x) if there is one. */
+  int *spin_reads;
+  int nspin_reads;
+  void (*witness)(void *ctx, sc_execution *x);
 } sc_sym_problem;
 
 /* Whether this build has the symbolic engine; *why says why not. */

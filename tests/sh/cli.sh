@@ -226,6 +226,32 @@ has "$tmp/out" "  fr: b: R[y]=0 cg -> c: W[y]=1 cg; d: R[x]=0 cg -> a: W[x]=1 cg
 expect 0 "$scopecat" sim -json -nohash -show prop "$seeds/sb.litmus"
 has "$tmp/out" '"executions":[{"events":["W[x]=0","W[y]=0","a: W[x]=1 cg",'
 
+# -liveness: one line per test; a test without loops nor barriers passes;
+# a malformed test in the batch is reported and the others still run
+dat3m="$srcdir/ptx/dat3m"
+expect 0 "$scopecat" sim -liveness "$sb" "$dat3m/Barrier/quorum1-hang.litmus"
+has "$tmp/out" "Liveness SB Pass"
+has "$tmp/out" "Liveness test1-hang Fail"
+n=$(wc -l <"$tmp/out")
+if [ "$n" -eq 2 ]; then ok; else fail "-liveness printed $n lines for 2 tests"; fi
+expect 1 "$scopecat" sim -liveness "$bad/truncated.litmus" "$sb"
+has "$tmp/out" "Liveness SB Pass"
+has "$tmp/err" "truncated.litmus:"
+# -json: the stuck threads; -show with -o: the witness drawn, stuck marked
+expect 0 "$scopecat" sim -liveness -json -nohash -show all "$dat3m/Manual/XF-Barrier-weak.litmus"
+has "$tmp/out" '"liveness":"Fail","stuck":[{"thread":"P1","how":"spin"},{"thread":"P2","how":"barrier"}]'
+has "$tmp/out" '"executions":[{"events":'
+mkdir "$tmp/live"
+expect 0 "$scopecat" sim -liveness -o "$tmp/live" "$dat3m/Barrier/quorum2-hang.litmus"
+has "$tmp/live/test2-hang-1.dot" 'label="P0 (stuck: waits at its barrier for ever)"'
+# bad use: with -through, with an argument, a bad engine
+expect 2 "$scopecat" sim -liveness -through invalid "$sb"
+has "$tmp/err" "scopecat sim: -liveness looks for executions the model allows: no -through with it"
+expect 2 "$scopecat" sim -liveness=yes "$sb"
+has "$tmp/err" "unknown option '-liveness=yes'"
+expect 2 "$scopecat" sim -liveness -engine fast "$sb"
+has "$tmp/err" "-engine expects enum, smt or auto, found 'fast'"
+
 # -max-heap SIZE (K, M or G: binary multiples; 0: no cap), the common
 # option of every command that loads tests or models; -j's workers inherit it
 expect 0 "$scopecat" sim -nohash -max-heap 256M "$sb"

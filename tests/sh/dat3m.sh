@@ -3,6 +3,9 @@
 #   ptx/dat3m/expected/PTXv6_0-expected.csv  under cat/ptx-v6.0.cat (the
 #                                            default model of these tests)
 #   ptx/dat3m/expected/PTXv7_5-expected.csv  under cat/ptx-v7.5.cat
+# and Dat3M's liveness verdicts (sim -liveness), line for line:
+#   ptx/dat3m/expected/PTXv6_0-Liveness-expected.csv  under cat/ptx-v6.0.cat
+#   ptx/dat3m/expected/PTXv7_5-Liveness-expected.csv  under cat/ptx-v7.5.cat
 # Verdict 1 is herd's Ok (the condition is validated), 0 is No.  A line on
 # which scopecat is sure the CSV errs is listed, with the execution that
 # proves it, in ptx/dat3m/expected/exceptions.md: such a line must keep
@@ -80,6 +83,45 @@ run() {
 
 run PTXv6_0
 run PTXv7_5 -model "$srcdir/cat/ptx-v7.5.cat"
+
+# liveness CSV MODEL [ARGS...]: `sim -liveness` over the CSV's tests, in
+# order, under MODEL; 1 is Pass (no fair execution leaves a thread stuck),
+# 0 Fail.  Both CSVs must agree line for line (no exceptions).
+liveness() {
+  csv=$1
+  model=$2
+  shift 2
+  grep -v '^$' "$expected/$csv-Liveness-expected.csv" | sed 's|^litmus/PTX/||' \
+    >"$tmp/$csv.live.list"
+  files=$(cut -d, -f1 "$tmp/$csv.live.list" | sed "s|^|$srcdir/ptx/dat3m/|")
+  # shellcheck disable=SC2086 # one word per file
+  "$scopecat" -liveness -j "$jobs" -model "$srcdir/cat/$model" "$@" $files \
+    >"$tmp/$csv.live.log" 2>"$tmp/$csv.live.err"
+  if [ -s "$tmp/$csv.live.err" ]; then
+    fail "$csv liveness: scopecat reported errors:"
+    cat "$tmp/$csv.live.err"
+  fi
+  while IFS=, read -r path want; do
+    name=$(head -1 "$srcdir/ptx/dat3m/$path" | awk '{ print $2 }')
+    echo "Liveness $name $([ "$want" = 1 ] && echo Pass || echo Fail)"
+  done <"$tmp/$csv.live.list" >"$tmp/$csv.live.want"
+  n=$(wc -l <"$tmp/$csv.live.want")
+  if [ "$n" -lt 91 ]; then
+    fail "$csv liveness: expected the CSV's 91 tests, found $n"
+  elif cmp -s "$tmp/$csv.live.want" "$tmp/$csv.live.log"; then
+    passed=$((passed + n))
+  else
+    fail "$csv liveness: scopecat and the CSV disagree:"
+    diff "$tmp/$csv.live.want" "$tmp/$csv.live.log" | head -20
+  fi
+}
+
+liveness PTXv6_0 ptx-v6.0.cat
+liveness PTXv7_5 ptx-v7.5.cat
+# the verdicts do not hang on the unroll bound: a spin shows in its first
+# iteration already (its live registers as at the head)
+liveness PTXv6_0 ptx-v6.0.cat -unroll 0
+liveness PTXv7_5 ptx-v7.5.cat -unroll 0
 
 # an exception whose test is no longer in its CSV is stale
 while IFS=, read -r csv path got; do

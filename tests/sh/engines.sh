@@ -4,7 +4,9 @@
 # generated families (`scopecat gen`), `sim -engine enum` and
 # `sim -engine smt` must print the same States, Ok/No, Flag, Condition and
 # Observation word (the Witnesses counts differ by design: under smt they
-# count states).  Skipped (77) only where configure found no Z3.
+# count states); and `sim -liveness` the same verdicts and stuck threads
+# on the seeds and the tests of Dat3M's liveness CSVs.  Skipped (77) only
+# where configure found no Z3.
 set -u
 srcdir=${SC_SRCDIR:-.}
 scopecat=${SC_SCOPECAT:-./tools/scopecat}
@@ -78,6 +80,39 @@ for fam in "asplos15 gpu_ptx" "modern ptx"; do
     fail "gen $1: $(cat "$tmp/gen.err")"
   fi
 done
+# liveness NAME ARGS... FILES: `sim -liveness` under both engines prints
+# the same Liveness lines and marks the same threads stuck (-json)
+liveness() {
+  name=$1
+  shift
+  for e in enum smt; do
+    "$scopecat" -liveness -json -nohash -j "$jobs" -engine "$e" "$@" \
+      >"$tmp/live.$e" 2>"$tmp/live.$e.err"
+    sed 's/"candidates":.*//' "$tmp/live.$e" >"$tmp/live.$e.v"
+  done
+  if [ -s "$tmp/live.enum.err" ] || [ -s "$tmp/live.smt.err" ]; then
+    fail "$name liveness: errors:"
+    cat "$tmp/live.enum.err" "$tmp/live.smt.err"
+  fi
+  n=$(grep -c '"liveness"' "$tmp/live.enum.v")
+  if [ "$n" -eq 0 ]; then
+    fail "$name liveness: no test ran"
+  elif cmp -s "$tmp/live.enum.v" "$tmp/live.smt.v"; then
+    passed=$((passed + n))
+  else
+    fail "$name liveness: the engines disagree:"
+    diff "$tmp/live.enum.v" "$tmp/live.smt.v" | head -20
+  fi
+}
+
+liveness seeds "$srcdir"/ptx/seeds/*.litmus
+# every test of Dat3M's liveness CSVs (all finish under enumeration too)
+live=$(grep -v '^$' "$srcdir/ptx/dat3m/expected/PTXv6_0-Liveness-expected.csv" |
+  sed "s|^litmus/PTX/|$srcdir/ptx/dat3m/|; s|,.*||")
+# shellcheck disable=SC2086 # one word per file
+liveness dat3m-v6.0 -model "$srcdir/cat/ptx-v6.0.cat" -timeout 20 $live
+# shellcheck disable=SC2086
+liveness dat3m-v7.5 -model "$srcdir/cat/ptx-v7.5.cat" -timeout 20 $live
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -829,6 +829,208 @@ START_TEST(readme_example) {
 }
 END_TEST
 
+/* ---- Liveness ------------------------------------------------------------ */
+
+/* -liveness on `test` under `model` with engine e: the verdict (1 Pass,
+ * 0 Fail); *r the result. */
+static int live_unrolled(const char *test, const char *model, sc_engine e,
+                         int unroll, sc_result **r) {
+  sc_test *t;
+  sc_model *m;
+  sc_error *err;
+  sc_sim_options o;
+  memset(&o, 0, sizeof o);
+  o.unroll = unroll;
+  o.engine = e;
+  o.liveness = 1;
+  ck_assert_msg(sc_test_load_string(test, "t.litmus", NULL, &t, &err) == SC_OK,
+                "%s", sc_error_message(err));
+  ck_assert_msg(sc_model_load_string(model, "m.cat", NULL, 0, &m, &err) == SC_OK,
+                "%s", sc_error_message(err));
+  ck_assert_msg(sc_simulate(t, m, &o, r, &err) == SC_OK, "%s", sc_error_message(err));
+  return sc_result_liveness(*r);
+}
+
+static int live(const char *test, const char *model, sc_engine e, sc_result **r) {
+  return live_unrolled(test, model, e, -1, r);
+}
+
+/* The verdict under enumeration, the same under the symbolic engine when
+ * this build has it (the engines must agree). */
+static int live_both(const char *test, const char *model, sc_result **r) {
+  int v = live(test, model, SC_ENGINE_ENUM, r);
+  if (sc_engine_smt_available(NULL)) {
+    sc_result *rs;
+    ck_assert_int_eq(live(test, model, SC_ENGINE_SMT, &rs), v);
+    ck_assert_str_eq(sc_result_engine(rs), "smt");
+    for (int th = 0; th < 3; th++)
+      ck_assert_int_eq(sc_result_liveness_stuck(rs, th),
+                       sc_result_liveness_stuck(*r, th));
+  }
+  return v;
+}
+
+#define SPIN_ON_X(other)                                                \
+  "PTX spin\n{ x=0; y=0; }\n"                                           \
+  " P0@cta 0,gpu 0  | P1@cta 0,gpu 0 ;\n"                               \
+  " LC00:           | " other " ;\n"                                    \
+  " ld.weak r0, x   |                ;\n"                               \
+  " beq r0, 0, LC00 |                ;\n"                               \
+  "exists 0==0\n"
+
+/* P0 spins while x is 0.  When nobody writes x, its iteration (one read,
+ * r0 0 before and after) reads x's only write, the co-maximal one, for
+ * ever: Fail, P0 spinning, P1 done, even with a model that allows
+ * everything.  When P1 writes x=1, that write is co-after the initial one:
+ * a fair P0 must read it at last and leaves; every run that spins reads
+ * the initial write, not co-maximal: Pass. */
+START_TEST(liveness_spin_loop) {
+  sc_result *r;
+  ck_assert_int_eq(live_both(SPIN_ON_X("st.weak y, 1  "), "PTX\n", &r), 0);
+  ck_assert_int_eq(sc_result_liveness_stuck(r, 0), 1);
+  ck_assert_int_eq(sc_result_liveness_stuck(r, 1), 0);
+  ck_assert_int_eq(sc_result_liveness_stuck(r, 2), -1);
+  const sc_execution *w = sc_result_liveness_witness(r);
+  ck_assert_ptr_nonnull(w);
+  /* the witness: W[x]=0 W[y]=0, P0's read of x, P1's write of y */
+  ck_assert_int_eq(sc_execution_event_count(w), 4);
+  ck_assert_int_eq(sc_execution_related(w, "rf", 0, 2), 1);
+  ck_assert_int_eq(live_both(SPIN_ON_X("st.weak x, 1  "), "PTX\n", &r), 1);
+  ck_assert_ptr_null(sc_result_liveness_witness(r));
+  ck_assert_int_eq(sc_result_liveness_stuck(r, 0), -1);
+  /* P1 writes x=0 then x=1.  P0 may spin reading P1's x=0 only if that
+   * write is co-maximal: a model that lets co leave the two unordered (a
+   * partial co, "PTX" forbids nothing) allows it, Fail; one that orders
+   * a thread's writes of a location in co as in po makes x=1 the last,
+   * and a fair P0 reads it: Pass. */
+  const char *two_writes = "PTX spin2\n{ x=0; }\n"
+                           " P0@cta 0,gpu 0  | P1@cta 0,gpu 0 ;\n"
+                           " LC00:           | st.weak x, 0   ;\n"
+                           " ld.weak r0, x   | st.weak x, 1   ;\n"
+                           " beq r0, 0, LC00 |                ;\n"
+                           "exists 0==0\n";
+  ck_assert_int_eq(live_both(two_writes, "PTX\n", &r), 0);
+  ck_assert_int_eq(sc_result_liveness_stuck(r, 0), 1);
+  ck_assert_int_eq(live_both(two_writes,
+                             "PTX\nlet unordered = (po-loc & (W * W)) \\ co\n"
+                             "empty unordered as coww\n", &r), 1);
+  /* Only the registers an iteration reads before writing them must be as
+   * at the head: r0 starts at 7 and the first iteration sets it to 0, but
+   * reads it only after, so even with no backward jump allowed (-unroll 0)
+   * that first iteration is a spin */
+  const char *dead = "PTX dead\n{ x=0; P0:r0=7; }\n"
+                     " P0@cta 0,gpu 0  ;\n"
+                     " LC00:           ;\n"
+                     " ld.weak r0, x   ;\n"
+                     " beq r0, 0, LC00 ;\n"
+                     "exists 0==0\n";
+  ck_assert_int_eq(live_unrolled(dead, "PTX\n", SC_ENGINE_ENUM, 0, &r), 0);
+  ck_assert_int_eq(sc_result_liveness_stuck(r, 0), 1);
+  /* A loop entered by a jump into its middle: the first backward jump
+   * closes no iteration (the head was never passed); the second does, and
+   * the whole iteration (two reads, both registers written before read)
+   * is a spin.  With -unroll 0 no iteration is ever closed: Pass. */
+  const char *jumped_in = "PTX jumpin\n{ x=0; }\n"
+                          " P0@cta 0,gpu 0  ;\n"
+                          " goto LC01       ;\n"
+                          " LC00:           ;\n"
+                          " ld.weak r0, x   ;\n"
+                          " LC01:           ;\n"
+                          " ld.weak r1, x   ;\n"
+                          " beq r1, 0, LC00 ;\n"
+                          "exists 0==0\n";
+  ck_assert_int_eq(live_both(jumped_in, "PTX\n", &r), 0);
+  ck_assert_int_eq(live_unrolled(jumped_in, "PTX\n", SC_ENGINE_ENUM, 0, &r), 1);
+  /* a loop whose register changes each time round is no spin loop: its
+   * runs past the unroll bound are cut, none is stuck */
+  ck_assert_int_eq(live_both("PTX count\n{ x=0; }\n"
+                             " P0@cta 0,gpu 0  ;\n"
+                             " LC00:           ;\n"
+                             " ld.weak r0, x   ;\n"
+                             " add r1, r1, 1   ;\n"
+                             " beq r0, 0, LC00 ;\n"
+                             "exists 0==0\n", "PTX\n", &r), 1);
+}
+END_TEST
+
+/* Barriers: a quorum of 3 that two threads never reach leaves both
+ * waiting (Fail, both stuck at the barrier); a quorum of 2 is met (Pass).
+ * Two barriers of the whole CTA met in crossed orders hang both threads,
+ * each at its first.  No barrier, no loop: Pass. */
+START_TEST(liveness_barriers) {
+  sc_result *r;
+  const char *quorum3 = "PTX q\n{ x=0; }\n"
+                        " P0@cta 0,gpu 0       | P1@cta 0,gpu 0       ;\n"
+                        " bar.cta.sync 1, 1, 3 | bar.cta.sync 1, 1, 3 ;\n"
+                        " st.weak x, 1         |                      ;\n"
+                        "exists 0==0\n";
+  ck_assert_int_eq(live_both(quorum3, "PTX\n", &r), 0);
+  ck_assert_int_eq(sc_result_liveness_stuck(r, 0), 2);
+  ck_assert_int_eq(sc_result_liveness_stuck(r, 1), 2);
+  ck_assert_int_eq(sc_execution_event_count(sc_result_liveness_witness(r)), 3);
+  const char *quorum2 = "PTX q\n{ x=0; }\n"
+                        " P0@cta 0,gpu 0       | P1@cta 0,gpu 0       ;\n"
+                        " bar.cta.sync 1, 1, 2 | bar.cta.sync 1, 1, 2 ;\n"
+                        " st.weak x, 1         |                      ;\n"
+                        "exists 0==0\n";
+  ck_assert_int_eq(live_both(quorum2, "PTX\nlet z = syncbar\n", &r), 1);
+  const char *crossed = "PTX dl\n{ x=0; }\n"
+                        " P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n"
+                        " bar.cta.sync 1 | bar.cta.sync 2 ;\n"
+                        " bar.cta.sync 2 | bar.cta.sync 1 ;\n"
+                        "exists 0==0\n";
+  ck_assert_int_eq(live_both(crossed, "PTX\nlet z = syncbar\n", &r), 0);
+  ck_assert_int_eq(sc_result_liveness_stuck(r, 0), 2);
+  ck_assert_int_eq(sc_result_liveness_stuck(r, 1), 2);
+  /* P1 spins on x for ever; P0 then waits at bar.cta.sync 2 for it, as
+   * P1's code names that barrier (Dat3M): both stuck */
+  ck_assert_int_eq(live_both("PTX wait\n{ x=0; }\n"
+                             " P0@cta 0,gpu 0 | P1@cta 0,gpu 0  ;\n"
+                             " bar.cta.sync 2 | LC00:           ;\n"
+                             "                | ld.weak r0, x   ;\n"
+                             "                | beq r0, 0, LC00 ;\n"
+                             "                | bar.cta.sync 2  ;\n"
+                             "exists 0==0\n", "PTX\n", &r), 0);
+  ck_assert_int_eq(sc_result_liveness_stuck(r, 0), 2);
+  ck_assert_int_eq(sc_result_liveness_stuck(r, 1), 1);
+  /* barriers named by registers that the runs set apart (1 and 2) are two
+   * groups of one: neither waits for the other */
+  ck_assert_int_eq(live_both("PTX regs\n{ P0:r2=1; P1:r3=2; }\n"
+                             " P0@cta 0,gpu 0     | P1@cta 0,gpu 0     ;\n"
+                             " bar.cta.sync 1, r2 | bar.cta.sync 1, r3 ;\n"
+                             "exists 0==0\n", "PTX\n", &r), 1);
+  ck_assert_int_eq(live_both("PTX sb\n{ x=0; y=0; }\n"
+                             " P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n"
+                             " st.weak x, 1   | st.weak y, 1   ;\n"
+                             " ld.weak r0, y  | ld.weak r0, x  ;\n"
+                             "exists 0==0\n", "PTX\n", &r), 1);
+}
+END_TEST
+
+/* The model decides too: the spin that fails under a model allowing
+ * everything passes under one that forbids every read (its witness would
+ * have to be an allowed execution).  Without -liveness the result says
+ * -1; -liveness with -through is a usage error. */
+START_TEST(liveness_model_and_usage) {
+  sc_result *r;
+  ck_assert_int_eq(live_both(SPIN_ON_X("st.weak y, 1  "),
+                             "PTX\nempty [R] as noreads\n", &r), 1);
+  ck_assert_int_eq(sc_result_liveness(sim_ptx(SPIN_ON_X("st.weak y, 1  "), "PTX\n")), -1);
+  sc_test *t;
+  sc_model *m;
+  sc_error *err;
+  sc_sim_options o;
+  memset(&o, 0, sizeof o);
+  o.unroll = -1;
+  o.liveness = 1;
+  o.through = 1;
+  ck_assert(sc_test_load_string(SPIN_ON_X("st.weak y, 1  "), "t", NULL, &t, &err) == SC_OK);
+  ck_assert(sc_model_load_string("PTX\n", "m.cat", NULL, 0, &m, &err) == SC_OK);
+  ck_assert_int_eq(sc_simulate(t, m, &o, &r, &err), SC_ERR_USAGE);
+  ck_assert_ptr_nonnull(strstr(sc_error_message(err), "-liveness"));
+}
+END_TEST
+
 /* ---- The symbolic engine ------------------------------------------------ */
 
 static sc_status sim_engine(const char *test, const char *model, sc_engine e,
@@ -956,6 +1158,11 @@ int main(void) {
   tcase_add_test(ptx, default_models);
   tcase_add_test(ptx, readme_example);
   suite_add_tcase(s, ptx);
+  TCase *lv = tcase_create("liveness");
+  tcase_add_test(lv, liveness_spin_loop);
+  tcase_add_test(lv, liveness_barriers);
+  tcase_add_test(lv, liveness_model_and_usage);
+  suite_add_tcase(s, lv);
   if (sc_engine_smt_available(NULL)) {
     TCase *sym = tcase_create("smt");
     tcase_add_test(sym, smt_sb_under_sc);

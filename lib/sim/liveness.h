@@ -1,0 +1,31 @@
+/* liveness.h: whether a candidate execution is a liveness witness (a fair
+ * execution in which some thread never finishes), for both engines. */
+#ifndef SC_SIM_LIVENESS_H
+#define SC_SIM_LIVENESS_H
+
+#include "sim/execution.h"
+#include "sim/result.h"
+
+/* Some chosen trace is stuck (only such combinations can be witnesses). */
+bool sc_live_any_stuck(const sc_trace *const *chosen, int nthreads);
+
+/* The reads of the iterations that spinning threads repeat, as events of
+ * x, in *out (room for x->nevents); how many. */
+int sc_live_spin_reads(const sc_execution *x, int *out);
+
+/* Drop from the candidate writes of each read that a spinning thread
+ * repeats (reads[k] reads one of cands[k][0..ncands[k]-1]) those that can
+ * never be co-maximal: an initial write, when its location has another.
+ * False when some such read is left with none (no fair execution). */
+bool sc_live_fair_candidates(const sc_execution *x, int nreads, const int *reads,
+                             int *const *cands, int *ncands);
+
+/* Memory fairness of x's rf and co: each read that a spinning thread
+ * repeats reads a write with no co successor (it reads it for ever). */
+bool sc_live_fair(const sc_execution *x);
+
+/* x (rf and co chosen) is r's witness: Fail, the stuck threads noted;
+ * kept to be drawn when `draw`.  Later witnesses are ignored. */
+void sc_live_witness(sc_result *r, const sc_execution *x, bool draw);
+
+#endif
