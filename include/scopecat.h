@@ -280,6 +280,33 @@ sc_status sc_select_compile(const char *pattern, sc_select **out,
                             sc_error **err);
 int sc_select_match(const sc_select *sel, const char *name);
 
+/* ---- CUDA programs: litmus tests on Nvidia GPUs ------------------------- */
+
+/* The CUDA program that runs a test on an Nvidia GPU (`scopecat gpu`): the
+ * test's PTX as written, one inline asm block per test thread, placed by
+ * its scope tree (each thread in a CTA, warp and lane of its own class;
+ * shared locations in the shared memory of their CTA), between the harness
+ * templates gpu_prelude.cuh and gpu_main.cuh that nvcc finds with -I (the
+ * folder `scopecat gpu` installs).  The harness's limits (threads per
+ * instance, locations, observed values...) are gpu_limits.h's, in that
+ * folder.  SC_ERR_UNSUPPORTED names what the GPU cannot run (a barrier, a
+ * proxy, a shared location used across CTAs; "file:line:col: what" where
+ * an instruction is to blame), SC_ERR_LIMIT the limit a test is past. */
+typedef struct sc_gpu_program sc_gpu_program;
+
+sc_status sc_gpu_generate(const sc_test *t, sc_gpu_program **out,
+                          sc_error **err);
+/* The program's CUDA source. */
+const char *sc_gpu_program_text(const sc_gpu_program *p);
+/* What optcheck checks in the compiled kernel: for each test thread, the
+ * line of the text that holds its asm block, and the classes of its
+ * memory accesses and fences in program order ("L" load, "S" store, "A"
+ * atom/red, "F" fence or membar; "" when it has none). */
+int sc_gpu_program_thread_count(const sc_gpu_program *p);
+int sc_gpu_program_asm_line(const sc_gpu_program *p, int thread);
+const char *sc_gpu_program_access_classes(const sc_gpu_program *p,
+                                          int thread);
+
 /* ---- Hardware histograms, compared with models ----------------------------- */
 
 /* One Test block of a log.  Two formats are read: litmus7's histogram (by

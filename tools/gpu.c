@@ -19,8 +19,6 @@
 #include "cli_opts.h"
 #include "gpu.h"
 
-#include "litmus/litmus.h"
-
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -121,35 +119,51 @@ static const char *safe_name(const char *name) {
 
 /* ---- generation ------------------------------------------------------------- */
 
+/* The reason a test cannot run on the GPU: the error's message, less the
+ * file name the caller prints first when the error has no position. */
+static const char *skip_reason(const sc_error *e) {
+  const char *msg = sc_error_message(e), *file = sc_error_file(e);
+  size_t n = file ? strlen(file) : 0;
+  if (file && sc_error_line(e) == 0 && !strncmp(msg, file, n) &&
+      !strncmp(msg + n, ": ", 2))
+    return msg + n + 2;
+  return msg;
+}
+
+/* Write the CUDA program of the test at `path` (DIR/NAME.cu) and its
+ * optcheck specification (DIR/NAME.spec, one line per test thread). */
 static bool gen_one(const char *path, const char *dir, const char **cu_out,
-                    gpu_spec *spec, FILE *err) {
+                    const sc_gpu_program **prog_out, FILE *err) {
   sc_test *t;
   sc_error *e;
   if (sc_test_load_file(path, NULL, &t, &e) != SC_OK) {
     fprintf(err, "%s\n", sc_error_message(e));
     return false;
   }
-  const char *cu = cli_format("%s/%s.cu", dir, safe_name(t->name));
+  const char *cu = cli_format("%s/%s.cu", dir, safe_name(sc_test_name(t)));
+  sc_gpu_program *prog;
+  if (sc_gpu_generate(t, &prog, &e) != SC_OK) {
+    fprintf(err, "%s: SKIP: %s\n", path, skip_reason(e));
+    return false;
+  }
   FILE *f = fopen(cu, "w");
   if (!f) {
     fprintf(err, "scopecat gpu: %s: %s\n", cu, strerror(errno));
     return false;
   }
-  char why[512];
-  bool ok = gpu_generate(f, t, spec, why, sizeof why);
+  fputs(sc_gpu_program_text(prog), f);
   fclose(f);
-  if (!ok) {
-    fprintf(err, "%s: SKIP: %s\n", path, why);
-    return false;
-  }
-  FILE *s = fopen(cli_format("%s/%s.spec", dir, safe_name(t->name)), "w");
+  FILE *s = fopen(cli_format("%s/%s.spec", dir, safe_name(sc_test_name(t))), "w");
   if (s) {
-    for (int i = 0; i < spec->nthreads; i++)
-      fprintf(s, "thread %d line %d %s\n", i, spec->threads[i].line,
-              spec->threads[i].classes[0] ? spec->threads[i].classes : "-");
+    for (int i = 0; i < sc_gpu_program_thread_count(prog); i++) {
+      const char *cls = sc_gpu_program_access_classes(prog, i);
+      fprintf(s, "thread %d line %d %s\n", i, sc_gpu_program_asm_line(prog, i),
+              cls[0] ? cls : "-");
+    }
     fclose(s);
   }
   *cu_out = cu;
+  *prog_out = prog;
   return true;
 }
 
@@ -328,7 +342,7 @@ static const char *prog_args(const gpu_cli *c, const char *const *over) {
 
 typedef struct built {
   const char *dir, *exe;
-  gpu_spec spec;
+  const sc_gpu_program *prog;
   sc_test *test;
   bool optcheck_ok, optcheck_ran;
 } built;
@@ -379,7 +393,7 @@ static void optcheck_binary(built *b, const char *exe, FILE *log) {
     return;
   }
   FILE *f = fopen(cli_format("%s.sass", exe), "r");
-  b->optcheck_ok = f && gpu_optcheck(f, &b->spec, log);
+  b->optcheck_ok = f && gpu_optcheck(f, b->prog, log);
   if (f)
     fclose(f);
 }
@@ -407,9 +421,9 @@ static bool build(const gpu_cli *c, const char *path, built *b, FILE *log) {
     return false;
   }
   const char *cu;
-  const char *tname = safe_name(b->test->name);
+  const char *tname = safe_name(sc_test_name(b->test));
   char *old = cli_read_file(cli_format("%s/%s.cu", dir, tname));
-  if (!gen_one(path, dir, &cu, &b->spec, log))
+  if (!gen_one(path, dir, &cu, &b->prog, log))
     return false;
   char *now = cli_read_file(cu);
   bool same = old && now && !strcmp(old, now);
@@ -473,7 +487,7 @@ static int run_one(const gpu_cli *c, const char *path, int device, FILE *log) {
   if (rc == CLI_RUN_TIMED_OUT)
     fprintf(log, "\nWatchdog: %s killed after %g s (a kernel that does not "
                  "finish, e.g. a spin loop no thread ends); no histogram\n",
-            b.test->name, c->timeout);
+            sc_test_name(b.test), c->timeout);
   print_command(log, c, path);
   fprintf(log, "Program: %s\n", cmd);
   if (!c->keep) {
@@ -554,11 +568,11 @@ static int cmd_gpu_gen(gpu_cli *c) {
   int fails = 0, skips = 0;
   for (int i = 0; i < c->files.n; i++) {
     const char *cu;
-    gpu_spec spec;
+    const sc_gpu_program *prog;
     char *msg = NULL;
     size_t len = 0;
     FILE *err = open_memstream(&msg, &len);
-    bool ok = gen_one(c->files.paths[i], dir, &cu, &spec, err);
+    bool ok = gen_one(c->files.paths[i], dir, &cu, &prog, err);
     fclose(err);
     if (!ok) {
       fputs(msg, stderr);
@@ -611,7 +625,7 @@ static double score_setting(tuner *tu, const char *const *over) {
     char *out = cli_run_capture(cmd, tu->c->timeout, &status);
     double frac = 0;
     double r = out ? weak_rate(out, &frac) : -1;
-    fprintf(stderr, "  %s %.3g/s", tu->bs[i].test->name, r);
+    fprintf(stderr, "  %s %.3g/s", sc_test_name(tu->bs[i].test), r);
     if (r < 0)
       r = 0;
     if (minr < 0 || r < minr)
@@ -700,7 +714,7 @@ static int cmd_gpu_tune(gpu_cli *c) {
   tu.report = open_memstream(&text, &len);
   fprintf(tu.report, "# scopecat gpu tune on");
   for (int i = 0; i < c->files.n; i++)
-    fprintf(tu.report, " %s", tu.bs[i].test->name);
+    fprintf(tu.report, " %s", sc_test_name(tu.bs[i].test));
   fprintf(tu.report, "\n# stages after Sakka et al. (000, Sec. 3): patch "
                      "size, access sequence, spread, then stressing CTAs "
                      "and iterations, then the pre-test spin\n");

@@ -25,15 +25,15 @@ __global__ void test_kernel(Params p, const int *__restrict__ role,
     for (int i = threadIdx.x; i < p.sh_words; i += blockDim.x) smem[i] = 0;
     __syncthreads();
     if (r >= 0) {
-      int inst = r >> 4;
+      int inst = r >> SC_GPU_THREAD_BITS;
       for (int l = 0; l < NLOC; l++)
-        if (LOC_SHARED[l] && LOC_OWNER[l] == (r & 15))
+        if (LOC_SHARED[l] && LOC_OWNER[l] == (r & (SC_GPU_MAX_THREADS - 1)))
           smem[shslot[inst] * NLOC + l] = LOC_INIT[l];
     }
     __syncthreads();
   }
   if (r >= 0) {
-    int inst = r >> 4, t = r & 15;
+    int inst = r >> SC_GPU_THREAD_BITS, t = r & (SC_GPU_MAX_THREADS - 1);
     int *addr[NLOC > 0 ? NLOC : 1];
     for (int l = 0; l < NLOC; l++)
       addr[l] = LOC_SHARED[l] ? &smem[shslot[inst] * NLOC + l]
@@ -62,9 +62,9 @@ __global__ void test_kernel(Params p, const int *__restrict__ role,
   if (NSHLOC) {
     __syncthreads();
     if (r >= 0) {
-      int inst = r >> 4;
+      int inst = r >> SC_GPU_THREAD_BITS;
       for (int l = 0; l < NLOC; l++)
-        if (LOC_SHARED[l] && LOC_OWNER[l] == (r & 15))
+        if (LOC_SHARED[l] && LOC_OWNER[l] == (r & (SC_GPU_MAX_THREADS - 1)))
           gfinal[(long long)inst * NLOC + l] = smem[shslot[inst] * NLOC + l];
     }
   }
@@ -220,7 +220,7 @@ int main(int argc, char **argv) {
             int inst = g * ipbg + wg * ipw + k;
             int lane = T_LANE[t] * ipw + k;
             int phys = bperm[b] * p.tpb + wperm[w] * 32 + lane;
-            role[phys] = (inst << 4) | t;
+            role[phys] = (inst << SC_GPU_THREAD_BITS) | t;
           }
         }
       // lane randomisation: permute lanes of each warp as a whole

@@ -1,5 +1,7 @@
 // gpu_prelude.cuh: included by every program `scopecat gpu` generates,
 // after the test's constants (NT, NLOC, OBS_*...) and before its threads.
+#include "gpu_limits.h"
+
 #include <cuda_runtime.h>
 #include <stdint.h>
 #include <stdio.h>
