@@ -54,7 +54,7 @@ typedef struct sc_gpu_gen {
   sc_gpu_obs obs[SC_GPU_MAX_OBSERVED];
   int nres; /* result slots (observed registers) */
   int res_slot[SC_GPU_MAX_THREADS][SC_GPU_MAX_REGISTERS]; /* -1: none */
-  /* the histogram: RADIX values per observed value */
+  /* the shared-memory buckets: RADIX values per observed value */
   int radix;
   long nbuckets;
 } sc_gpu_gen;
@@ -64,12 +64,12 @@ void sc_gpu_fail(sc_gpu_gen *g, sc_status status, int line, int col,
                  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /* layout.c: the phases before any text; each returns false on failure
- * (g->err says why). */
+ * (g->err says why); the histogram's size always fits. */
 bool sc_gpu_check_size(sc_gpu_gen *g);
 bool sc_gpu_place_threads(sc_gpu_gen *g);
 bool sc_gpu_place_locations(sc_gpu_gen *g);
 bool sc_gpu_observe(sc_gpu_gen *g);
-bool sc_gpu_size_histogram(sc_gpu_gen *g);
+void sc_gpu_size_histogram(sc_gpu_gen *g);
 
 /* ptx.c: the asm block of test thread `ti` as a C string literal's
  * contents (lines end in "\\n\\t"); its output registers (observed or
