@@ -315,6 +315,33 @@ sc_status sc_select_compile(const char *pattern, sc_select **out,
                             sc_error **err);
 int sc_select_match(const sc_select *sel, const char *name);
 
+/* ---- CUDA programs: litmus tests on Nvidia GPUs ------------------------- */
+
+/* The CUDA program that runs a test on an Nvidia GPU (`scopecat gpu`): the
+ * test's PTX as written, one inline asm block per test thread, placed by
+ * its scope tree (each thread in a CTA, warp and lane of its own class;
+ * shared locations in the shared memory of their CTA), between the harness
+ * templates gpu_prelude.cuh and gpu_main.cuh that nvcc finds with -I (the
+ * folder `scopecat gpu` installs).  The harness's limits (threads per
+ * instance, locations, observed values...) are gpu_limits.h's, in that
+ * folder.  SC_ERR_UNSUPPORTED names what the GPU cannot run (a barrier, a
+ * proxy, a shared location used across CTAs; "file:line:col: what" where
+ * an instruction is to blame), SC_ERR_LIMIT the limit a test is past. */
+typedef struct sc_gpu_program sc_gpu_program;
+
+sc_status sc_gpu_generate(const sc_test *t, sc_gpu_program **out,
+                          sc_error **err);
+/* The program's CUDA source. */
+const char *sc_gpu_program_text(const sc_gpu_program *p);
+/* What optcheck checks in the compiled kernel: for each test thread, the
+ * line of the text that holds its asm block, and the classes of its
+ * memory accesses and fences in program order ("L" load, "S" store, "A"
+ * atom/red, "F" fence or membar; "" when it has none). */
+int sc_gpu_program_thread_count(const sc_gpu_program *p);
+int sc_gpu_program_asm_line(const sc_gpu_program *p, int thread);
+const char *sc_gpu_program_access_classes(const sc_gpu_program *p,
+                                          int thread);
+
 /* ---- Hardware histograms, compared with models ----------------------------- */
 
 /* One Test block of a log.  Two formats are read: litmus7's histogram (by
@@ -348,6 +375,15 @@ const char *sc_hist_condition(const sc_hist *h);
 const char *sc_hist_device(const sc_hist *h);
 const char *sc_hist_hash(const sc_hist *h);
 const char *sc_hist_source(const sc_hist *h);
+/* Launches that did not finish within the harness's limit ("Hangs NAME
+ * LAUNCHES INSTANCES SECONDS" after the block: scopecat's GPU harness),
+ * the instances they held and the limit; 0 when none hung.  A model's
+ * liveness verdict ("Liveness NAME Pass|Fail", sim -liveness): 1 Pass, 0
+ * Fail, -1 when the log has none. */
+long sc_hist_hung_launches(const sc_hist *h);
+long sc_hist_hung_instances(const sc_hist *h);
+double sc_hist_hang_limit(const sc_hist *h);
+int sc_hist_liveness(const sc_hist *h);
 
 /* The test a log block ran, among `candidates` (tests read from files):
  * - the source the log prints, when it parses; an equal candidate stands
@@ -429,6 +465,13 @@ int sc_compare_outcome_allowed(const sc_compare *c, int model, int test,
 int sc_compare_unseen_count(const sc_compare *c, int model, int test);
 const char *sc_compare_unseen(const sc_compare *c, int model, int test,
                               int i);
+/* Hung launches: a test's over its logs (sc_hist_hung_launches), the
+ * instances they held, and the model's liveness verdict from a verdict
+ * log (1 Pass, 0 Fail, -1 none).  The table lists each test with a hang
+ * beside that verdict, or as an observation when there is none. */
+long sc_compare_test_hung_launches(const sc_compare *c, int test);
+long sc_compare_test_hung_instances(const sc_compare *c, int test);
+int sc_compare_liveness(const sc_compare *c, int model, int test);
 /* (model, test) pairs classified UNSOUND, over every model. */
 int sc_compare_unsound_count(const sc_compare *c);
 

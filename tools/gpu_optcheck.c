@@ -65,19 +65,20 @@ static const char *skip_guard(const char *p) {
 }
 
 /* Each thread's SASS, as litmus7 prints a test's generated assembler. */
-static void print_assembler(FILE *log, const gpu_spec *spec, char **text) {
-  for (int t = 0; t < spec->nthreads; t++)
+static void print_assembler(FILE *log, int nthreads, char **text) {
+  for (int t = 0; t < nthreads; t++)
     fprintf(log, "//START _litmus_P%d\n%s//END _litmus_P%d\n", t,
             text[t] ? text[t] : "", t);
 }
 
-bool gpu_optcheck(FILE *sass, const gpu_spec *spec, FILE *log) {
+bool gpu_optcheck(FILE *sass, const sc_gpu_program *prog, FILE *log) {
+  int nthreads = sc_gpu_program_thread_count(prog);
   char seen[32][512];
   int nseen[32] = {0};
   char *text[32] = {0};
   size_t textlen[32] = {0};
   FILE *asm_out[32];
-  for (int t = 0; t < spec->nthreads; t++)
+  for (int t = 0; t < nthreads; t++)
     asm_out[t] = open_memstream(&text[t], &textlen[t]);
   int cur = 0;
   char line[4096];
@@ -98,8 +99,8 @@ bool gpu_optcheck(FILE *sass, const gpu_spec *spec, FILE *log) {
     if (!isupper((unsigned char)*p))
       continue;
     char cls = sass_class(p);
-    for (int t = 0; t < spec->nthreads; t++) {
-      if (spec->threads[t].line != cur)
+    for (int t = 0; t < nthreads; t++) {
+      if (sc_gpu_program_asm_line(prog, t) != cur)
         continue;
       if (asm_out[t])
         fprintf(asm_out[t], "  %.*s\n", (int)strcspn(ins, "\n"), ins);
@@ -109,15 +110,15 @@ bool gpu_optcheck(FILE *sass, const gpu_spec *spec, FILE *log) {
       }
     }
   }
-  for (int t = 0; t < spec->nthreads; t++)
+  for (int t = 0; t < nthreads; t++)
     if (asm_out[t])
       fclose(asm_out[t]);
-  print_assembler(log, spec, text);
-  for (int t = 0; t < spec->nthreads; t++)
+  print_assembler(log, nthreads, text);
+  for (int t = 0; t < nthreads; t++)
     free(text[t]);
   bool all = true;
-  for (int t = 0; t < spec->nthreads; t++) {
-    const char *want = spec->threads[t].classes;
+  for (int t = 0; t < nthreads; t++) {
+    const char *want = sc_gpu_program_access_classes(prog, t);
     const char *got = nseen[t] ? seen[t] : "";
     /* match: walk `got`; extra F allowed; everything else must match */
     const char *w = want;

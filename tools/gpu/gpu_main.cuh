@@ -25,15 +25,15 @@ __global__ void test_kernel(Params p, const int *__restrict__ role,
     for (int i = threadIdx.x; i < p.sh_words; i += blockDim.x) smem[i] = 0;
     __syncthreads();
     if (r >= 0) {
-      int inst = r >> 4;
+      int inst = r >> SC_GPU_THREAD_BITS;
       for (int l = 0; l < NLOC; l++)
-        if (LOC_SHARED[l] && LOC_OWNER[l] == (r & 15))
+        if (LOC_SHARED[l] && LOC_OWNER[l] == (r & (SC_GPU_MAX_THREADS - 1)))
           smem[shslot[inst] * NLOC + l] = LOC_INIT[l];
     }
     __syncthreads();
   }
   if (r >= 0) {
-    int inst = r >> 4, t = r & 15;
+    int inst = r >> SC_GPU_THREAD_BITS, t = r & (SC_GPU_MAX_THREADS - 1);
     int *addr[NLOC > 0 ? NLOC : 1];
     for (int l = 0; l < NLOC; l++)
       addr[l] = LOC_SHARED[l] ? &smem[shslot[inst] * NLOC + l]
@@ -62,20 +62,42 @@ __global__ void test_kernel(Params p, const int *__restrict__ role,
   if (NSHLOC) {
     __syncthreads();
     if (r >= 0) {
-      int inst = r >> 4;
+      int inst = r >> SC_GPU_THREAD_BITS;
       for (int l = 0; l < NLOC; l++)
-        if (LOC_SHARED[l] && LOC_OWNER[l] == (r & 15))
+        if (LOC_SHARED[l] && LOC_OWNER[l] == (r & (SC_GPU_MAX_THREADS - 1)))
           gfinal[(long long)inst * NLOC + l] = smem[shslot[inst] * NLOC + l];
     }
   }
   if (sink == 0x9e3779b9u) *sinkout = sink;
 }
 
+// Every instance's outcome is counted exactly: in a shared-memory bucket
+// when each value lies in [0, RADIX) (the common case, cheap), else in the
+// outcome table (outcome_table.h), lanes of a warp with the same outcome
+// counted by one insert.
+// (Out of line, the outcome by value: the common path keeps its values in
+// registers.)
+struct Outcome { long long v[NOBS > 0 ? NOBS : 1]; };
+__device__ __noinline__ void count_in_table(ot_table tab, Outcome o) {
+  const long long *v = o.v;
+  unsigned long long h = ot_hash(v, NOBS);
+  unsigned active = __activemask();
+  unsigned group = __match_any_sync(active, h);
+  int leader = __ffs(group) - 1;
+  bool same = true;
+  for (int j = 0; j < NOBS; j++)
+    same = same && __shfl_sync(group, v[j], leader) == v[j];
+  unsigned agree = __ballot_sync(group, same);
+  if ((int)(threadIdx.x & 31) == leader)
+    ot_insert(tab, v, (unsigned long long)__popc(agree));
+  else if (!same)
+    ot_insert(tab, v, 1);
+}
+
 __global__ void collect_kernel(Params p, const int *__restrict__ locidx,
                                int *mem, const long long *res, int *bar,
                                const int *gfinal,
-                               unsigned long long *hist, long long *ovf,
-                               unsigned *novf, int ovfcap) {
+                               unsigned long long *hist, ot_table tab) {
   __shared__ unsigned sh[NBUCKETS];
   for (int i = threadIdx.x; i < NBUCKETS; i += blockDim.x) sh[i] = 0;
   __syncthreads();
@@ -102,9 +124,9 @@ __global__ void collect_kernel(Params p, const int *__restrict__ locidx,
     }
     if (fits) atomicAdd(&sh[key], 1u);
     else {
-      unsigned k = atomicAdd(novf, 1u);
-      if ((int)k < ovfcap)
-        for (int j = 0; j < NOBS; j++) ovf[(long long)k * NOBS + j] = v[j];
+      Outcome o;
+      for (int j = 0; j < NOBS; j++) o.v[j] = v[j];
+      count_in_table(tab, o);
     }
   }
   __syncthreads();
@@ -139,8 +161,85 @@ static const char *sopt(int argc, char **argv, const char *name,
 
 struct Row { long long v[NOBS > 0 ? NOBS : 1]; unsigned long long n; };
 
+// ---- the outcome table on the device ---------------------------------------
+
+static const int OT_W = NOBS > 0 ? NOBS : 1;
+
+// A table of `cap` slots (a power of two) on the device, and its mirror in
+// page-locked host memory.
+struct Table {
+  ot_table dev;
+  unsigned long long *h_tag, *h_count;
+  long long *h_key;
+};
+
+static Table table_new(unsigned cap, unsigned *d_used,
+                       unsigned long long *d_lost) {
+  Table t;
+  t.dev.cap = cap;
+  t.dev.width = OT_W;
+  t.dev.used = d_used;
+  t.dev.lost = d_lost;
+  CK(cudaMalloc(&t.dev.tag, sizeof(unsigned long long) * cap));
+  CK(cudaMalloc(&t.dev.ready, sizeof(unsigned) * cap));
+  CK(cudaMalloc(&t.dev.key, sizeof(long long) * (size_t)cap * OT_W));
+  CK(cudaMalloc(&t.dev.count, sizeof(unsigned long long) * cap));
+  CK(cudaHostAlloc(&t.h_tag, sizeof(unsigned long long) * cap, cudaHostAllocDefault));
+  CK(cudaHostAlloc(&t.h_count, sizeof(unsigned long long) * cap, cudaHostAllocDefault));
+  CK(cudaHostAlloc(&t.h_key, sizeof(long long) * (size_t)cap * OT_W,
+                   cudaHostAllocDefault));
+  return t;
+}
+
+static void table_clear(Table &t) {
+  CK(cudaMemset(t.dev.tag, 0, sizeof(unsigned long long) * t.dev.cap));
+  CK(cudaMemset(t.dev.ready, 0, sizeof(unsigned) * t.dev.cap));
+  CK(cudaMemset(t.dev.count, 0, sizeof(unsigned long long) * t.dev.cap));
+  CK(cudaMemset(t.dev.used, 0, sizeof(unsigned)));
+  CK(cudaMemset(t.dev.lost, 0, sizeof(unsigned long long)));
+}
+
+static void table_free(Table &t) {
+  CK(cudaFree(t.dev.tag));
+  CK(cudaFree(t.dev.ready));
+  CK(cudaFree(t.dev.key));
+  CK(cudaFree(t.dev.count));
+  CK(cudaFreeHost(t.h_tag));
+  CK(cudaFreeHost(t.h_count));
+  CK(cudaFreeHost(t.h_key));
+}
+
+// The table's rows, read on stream `s`.
+static void table_rows(Table &t, cudaStream_t s, std::vector<Row> &rows) {
+  unsigned cap = t.dev.cap;
+  CK(cudaMemcpyAsync(t.h_tag, t.dev.tag, sizeof(unsigned long long) * cap,
+                     cudaMemcpyDeviceToHost, s));
+  CK(cudaMemcpyAsync(t.h_count, t.dev.count, sizeof(unsigned long long) * cap,
+                     cudaMemcpyDeviceToHost, s));
+  CK(cudaMemcpyAsync(t.h_key, t.dev.key, sizeof(long long) * (size_t)cap * OT_W,
+                     cudaMemcpyDeviceToHost, s));
+  CK(cudaStreamSynchronize(s));
+  for (unsigned i = 0; i < cap; i++) {
+    if (!t.h_tag[i] || !t.h_count[i]) continue;
+    Row r;
+    for (int j = 0; j < NOBS; j++) r.v[j] = t.h_key[(size_t)i * OT_W + j];
+    r.n = t.h_count[i];
+    rows.push_back(r);
+  }
+}
+
+static double now_s() {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 int main(int argc, char **argv) {
+  double t_start = now_s();
   long long want = opt(argc, argv, "-n", 100000000LL);
+  // -launch-timeout S: a launch not finished after S seconds is a hang,
+  // recorded in the log (0: wait for ever)
+  double launch_limit = atof(sopt(argc, argv, "-launch-timeout", "1"));
   int device = (int)opt(argc, argv, "-device", 0);
   CK(cudaSetDevice(device));
   cudaDeviceProp prop;
@@ -220,7 +319,7 @@ int main(int argc, char **argv) {
             int inst = g * ipbg + wg * ipw + k;
             int lane = T_LANE[t] * ipw + k;
             int phys = bperm[b] * p.tpb + wperm[w] * 32 + lane;
-            role[phys] = (inst << 4) | t;
+            role[phys] = (inst << SC_GPU_THREAD_BITS) | t;
           }
         }
       // lane randomisation: permute lanes of each warp as a whole
@@ -249,10 +348,9 @@ int main(int argc, char **argv) {
   }
 
   int *d_role, *d_loc, *d_shslot, *d_mem, *d_bar, *d_gfinal, *d_scratch;
-  long long *d_res, *d_ovf;
-  unsigned long long *d_hist;
-  unsigned *d_novf, *d_sink;
-  int ovfcap = 1 << 16;
+  long long *d_res;
+  unsigned long long *d_hist, *d_lost;
+  unsigned *d_used, *d_sink;
   CK(cudaMalloc(&d_role, sizeof(int) * (size_t)nthr * variants));
   CK(cudaMalloc(&d_loc, sizeof(int) * (size_t)p.ninst * (NLOC ? NLOC : 1) * variants));
   CK(cudaMalloc(&d_shslot, sizeof(int) * (size_t)p.ninst));
@@ -263,9 +361,9 @@ int main(int argc, char **argv) {
   size_t scratchwords = (size_t)p.stress_patch * p.stress_regions + 64;
   CK(cudaMalloc(&d_scratch, sizeof(int) * scratchwords));
   CK(cudaMalloc(&d_res, sizeof(long long) * (size_t)p.ninst * NRES));
-  CK(cudaMalloc(&d_ovf, sizeof(long long) * (size_t)ovfcap * (NOBS ? NOBS : 1)));
   CK(cudaMalloc(&d_hist, sizeof(unsigned long long) * NBUCKETS));
-  CK(cudaMalloc(&d_novf, sizeof(unsigned)));
+  CK(cudaMalloc(&d_used, sizeof(unsigned)));
+  CK(cudaMalloc(&d_lost, sizeof(unsigned long long)));
   CK(cudaMalloc(&d_sink, sizeof(unsigned)));
   for (int v = 0; v < variants; v++) {
     CK(cudaMemcpy(d_role + (size_t)v * nthr, roles[v].data(),
@@ -290,7 +388,24 @@ int main(int argc, char **argv) {
   CK(cudaMemset(d_scratch, 0, sizeof(int) * scratchwords));
   CK(cudaMemset(d_res, 0, sizeof(long long) * (size_t)p.ninst * NRES));
   CK(cudaMemset(d_hist, 0, sizeof(unsigned long long) * NBUCKETS));
-  CK(cudaMemset(d_novf, 0, sizeof(unsigned)));
+  CK(cudaMemset(d_used, 0, sizeof(unsigned)));
+  CK(cudaMemset(d_lost, 0, sizeof(unsigned long long)));
+  // The outcome table starts small; a run whose table filled up (some
+  // instance found no slot: `lost`) is thrown away and made again with a
+  // table four times as large, so that a log never misses an instance.
+  Table tab = table_new(1u << 16, d_used, d_lost);
+  unsigned long long *h_hist;  // the buckets and `lost`, read back here
+  CK(cudaHostAlloc(&h_hist, sizeof(unsigned long long) * (NBUCKETS + 1),
+                   cudaHostAllocDefault));
+  // Snapshots of the buckets and of the table's slots in use, copied in
+  // stream order before each checkpoint (two, alternating): what a hang
+  // leaves readable, since nothing is read from the device once a kernel
+  // spins for ever (the copy would wait behind it).
+  unsigned long long *snap;
+  const int SNAP = NBUCKETS + 1;
+  CK(cudaHostAlloc(&snap, sizeof(unsigned long long) * SNAP * 2,
+                   cudaHostAllocDefault));
+  memset(snap, 0, sizeof(unsigned long long) * SNAP * 2);
   size_t shbytes = sizeof(int) * (size_t)p.sh_words;
   if (shbytes > 48 * 1024)
     CK(cudaFuncSetAttribute(test_kernel,
@@ -315,99 +430,176 @@ int main(int argc, char **argv) {
       }
     }
   }
+  cudaStream_t run;
+  CK(cudaStreamCreateWithFlags(&run, cudaStreamNonBlocking));
+  // checkpoints: an event every CP launches, which the host waits for
+  const long long CP = 16;
+  std::vector<cudaEvent_t> cps((size_t)((launches + CP - 1) / CP));
+  for (auto &e : cps) CK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
   cudaEvent_t e0, e1;
   CK(cudaEventCreate(&e0));
   CK(cudaEventCreate(&e1));
-  CK(cudaEventRecord(e0));
-  int cblocks = (p.ninst + 255) / 256;
-  for (long long k = 0; k < launches; k++) {
-    int v = vseq[k];
-    p.stress_blocks = sblocks[k];
-    for (int i = 0; i < p.stress_spread; i++)
-      p.stress_loc[i] = sloc[(size_t)k * p.stress_spread + i];
-    test_kernel<<<p.test_blocks + p.stress_blocks, p.tpb, shbytes>>>(
-        p, d_role + (size_t)v * nthr, d_loc + (size_t)v * p.ninst * NLOC,
-        d_shslot, d_mem, d_res, d_bar, d_gfinal, d_scratch, d_sink);
-    collect_kernel<<<cblocks, 256>>>(p, d_loc + (size_t)v * p.ninst * NLOC,
-                                     d_mem, d_res, d_bar, d_gfinal, d_hist,
-                                     d_ovf, d_novf, ovfcap);
-  }
-  CK(cudaEventRecord(e1));
-  CK(cudaEventSynchronize(e1));
-  CK(cudaGetLastError());
   float ms = 0;
-  CK(cudaEventElapsedTime(&ms, e0, e1));
-  std::vector<unsigned long long> hist(NBUCKETS);
-  CK(cudaMemcpy(hist.data(), d_hist, sizeof(unsigned long long) * NBUCKETS,
+
+  // The log, from the buckets in h_hist and the table's rows: the counts of
+  // the launches that finished (after a hang, whole launches: total / ninst).
+  std::vector<Row> rows;  // the table's rows, when they are read
+  auto print_log = [&](bool hung) {
+    unsigned long long lost = hung ? 0 : h_hist[NBUCKETS];
+    for (long b = 0; b < NBUCKETS; b++) {
+      if (!h_hist[b]) continue;
+      Row r;
+      long k = b;
+      for (int j = 0; j < NOBS; j++) { r.v[j] = k % RADIX; k /= RADIX; }
+      r.n = h_hist[b];
+      rows.push_back(r);
+    }
+    std::sort(rows.begin(), rows.end(), [](const Row &a, const Row &b) {
+      for (int j = 0; j < NOBS; j++)
+        if (a.v[j] != b.v[j]) return a.v[j] < b.v[j];
+      return false;
+    });
+    unsigned long long pos = 0, neg = 0, total = 0;
+    printf("Test %s %s\n", TEST_NAME,
+           QUANT == 0 ? "Allowed" : QUANT == 1 ? "Forbidden" : "Required");
+    printf("Histogram (%d states)\n", (int)rows.size());
+    for (auto &r : rows) {
+      bool c = cond_holds(r.v);
+      if (c) pos += r.n; else neg += r.n;
+      total += r.n;
+      printf("%-10llu%s>", r.n, c ? "*" : ":");
+      for (int j = 0; j < NOBS; j++) printf("%s=%lld; ", OBS_NAME[j], r.v[j]);
+      printf("\n");
+    }
+    bool validated = QUANT == 0 ? pos > 0 : QUANT == 1 ? pos == 0 : neg == 0;
+    bool ok = QUANT == 0 ? pos > 0 : QUANT == 1 ? pos == 0 : neg == 0;
+    printf("%s\n\nWitnesses\n", ok ? "Ok" : "No");
+    printf("Positive: %llu, Negative: %llu\n", pos, neg);
+    printf("Condition %s is %svalidated\n", CONDITION, validated ? "" : "NOT ");
+    printf("Observation %s %s %llu %llu\n", TEST_NAME,
+           pos == 0 ? "Never" : neg == 0 ? "Always" : "Sometimes", pos, neg);
+    printf("Time %s %.2f\n", TEST_NAME, ms / 1000.0);
+    // A launch that did not finish within the limit: the hardware's answer
+    // to a test whose threads may spin forever.  One line, after Time, that
+    // litmus7's readers skip: Hangs NAME LAUNCHES INSTANCES SECONDS.
+    if (hung)
+      printf("Hangs %s 1 %d %g\n", TEST_NAME, p.ninst, launch_limit);
+    printf("\n  -- device info --\nName:                           %s\n", prop.name);
+    printf("Major revision number:          %d\nMinor revision number:          %d\n",
+           prop.major, prop.minor);
+    printf("Number of multiprocessors:      %d\n", prop.multiProcessorCount);
+    long long finished = hung ? (long long)(total / p.ninst) : launches;
+    printf("\nParameters: instances %llu in %lld launches of %d; tpb %d; "
+           "test CTAs %d; stress CTAs %d-%d; stress-seq %s; stress-iters %d; "
+           "stress-patch %d; stress-regions %d; stress-spread %d; spacing %d; "
+           "sync-spin %d; warmup %d; bank-conflicts %d; shuffle %d; "
+           "variants %d; seed %lld\n",
+           total, finished, p.ninst, p.tpb, p.test_blocks, sb_lo, sb_hi, seq,
+           p.stress_iters, p.stress_patch, p.stress_regions, p.stress_spread,
+           p.spacing,
+           p.sync_spin, p.warmup, p.bank, shuffle_on, variants,
+           opt(argc, argv, "-seed", 1));
+    printf("Rate: %.4g instances/s, %.4g weak (condition) per instance\n",
+           ms > 0 ? total / (ms / 1000.0) : 0.0, total ? (double)pos / total : 0.0);
+    unsigned long long ran = (unsigned long long)finished * p.ninst;
+    if (lost || total != ran)
+      printf("Warning: %llu instances ran, %llu counted, %llu without a slot\n",
+             ran, total, lost);
+    fflush(stdout);
+    return lost;
+  };
+
+  // Each try runs every launch.  An event follows every CP launches; before
+  // recording checkpoint c the host waits for checkpoint c - AHEAD (the GPU
+  // keeps AHEAD * CP launches queued meanwhile), polling, so that it never
+  // blocks inside the driver: a checkpoint that does not come within
+  // launch_limit seconds is a hang, and the log of what finished is written
+  // from the snapshots; the hung kernel ends with the process's context.
+  const long long AHEAD = 4;
+  // The log after checkpoint `c` did not come: the launches of the last
+  // checkpoint that did, from its snapshot; when some of their outcomes
+  // are in the table (which is not snapshotted), no histogram.
+  auto report_hang = [&](long long c) {
+    long long last = c - 1;
+    while (last >= 0 && cudaEventQuery(cps[last]) != cudaSuccess) last--;
+    const unsigned long long *sn = last >= 0 ? snap + (last % 2) * SNAP : NULL;
+    if (sn && sn[NBUCKETS]) {
+      fprintf(stderr, "a launch hung after %lld launches, some of whose "
+                      "outcomes are not readable now: no histogram\n",
+              (last + 1) * CP);
+      _exit(3);
+    }
+    for (long b = 0; b < NBUCKETS; b++) h_hist[b] = sn ? sn[b] : 0;
+    ms = (float)((now_s() - t_start) * 1000.0);
+    print_log(true);
+    _exit(4);
+  };
+  auto wait_checkpoint = [&](long long c) {
+    double since = now_s();
+    for (;;) {
+      cudaError_t r = cudaEventQuery(cps[c]);
+      if (r == cudaSuccess) return;
+      if (r != cudaErrorNotReady) CK(r);
+      if (launch_limit > 0 && now_s() - since > launch_limit) {
+        ms = (float)((now_s() - t_start) * 1000.0);
+        report_hang(c);
+      }
+      usleep(20);
+    }
+  };
+  for (int tries = 1;; tries++) {
+    CK(cudaMemset(d_hist, 0, sizeof(unsigned long long) * NBUCKETS));
+    table_clear(tab);
+    CK(cudaDeviceSynchronize());
+    CK(cudaEventRecord(e0, run));
+    int cblocks = (p.ninst + 255) / 256;
+    for (long long k = 0; k < launches; k++) {
+      int v = vseq[k];
+      p.stress_blocks = sblocks[k];
+      for (int i = 0; i < p.stress_spread; i++)
+        p.stress_loc[i] = sloc[(size_t)k * p.stress_spread + i];
+      test_kernel<<<p.test_blocks + p.stress_blocks, p.tpb, shbytes, run>>>(
+          p, d_role + (size_t)v * nthr, d_loc + (size_t)v * p.ninst * NLOC,
+          d_shslot, d_mem, d_res, d_bar, d_gfinal, d_scratch, d_sink);
+      collect_kernel<<<cblocks, 256, 0, run>>>(
+          p, d_loc + (size_t)v * p.ninst * NLOC, d_mem, d_res, d_bar, d_gfinal,
+          d_hist, tab.dev);
+      if ((k + 1) % CP == 0 || k + 1 == launches) {
+        long long c = k / CP;
+        if (c >= AHEAD) wait_checkpoint(c - AHEAD);
+        unsigned long long *sn = snap + (c % 2) * SNAP;
+        CK(cudaMemcpyAsync(sn, d_hist, sizeof(unsigned long long) * NBUCKETS,
+                           cudaMemcpyDeviceToHost, run));
+        CK(cudaMemcpyAsync(sn + NBUCKETS, d_used, sizeof(unsigned),
+                           cudaMemcpyDeviceToHost, run));
+        CK(cudaEventRecord(cps[c], run));
+      }
+    }
+    for (long long c = (launches - 1) / CP - AHEAD + 1; c <= (launches - 1) / CP; c++)
+      if (c >= 0) wait_checkpoint(c);
+    CK(cudaEventRecord(e1, run));
+    CK(cudaEventSynchronize(e1));
+    CK(cudaGetLastError());
+    CK(cudaEventElapsedTime(&ms, e0, e1));
+    unsigned long long lost = 0;
+    CK(cudaMemcpy(&lost, d_lost, sizeof lost, cudaMemcpyDeviceToHost));
+    if (!lost) break;
+    if (tab.dev.cap >= (1u << 28)) {
+      fprintf(stderr, "the outcome table of %u slots is full: no histogram\n",
+              tab.dev.cap);
+      return 5;
+    }
+    unsigned cap = tab.dev.cap * 4;
+    fprintf(stderr, "try %d: the outcome table of %u slots filled up; "
+                    "again with %u\n", tries, tab.dev.cap, cap);
+    table_free(tab);
+    tab = table_new(cap, d_used, d_lost);
+  }
+  CK(cudaMemcpy(h_hist, d_hist, sizeof(unsigned long long) * NBUCKETS,
                 cudaMemcpyDeviceToHost));
-  unsigned novf = 0;
-  CK(cudaMemcpy(&novf, d_novf, sizeof novf, cudaMemcpyDeviceToHost));
-  unsigned nov = novf < (unsigned)ovfcap ? novf : (unsigned)ovfcap;
-  std::vector<long long> ovf((size_t)nov * (NOBS ? NOBS : 1));
-  if (nov)
-    CK(cudaMemcpy(ovf.data(), d_ovf, sizeof(long long) * ovf.size(),
-                  cudaMemcpyDeviceToHost));
-  // rows
-  std::vector<Row> rows;
-  for (long b = 0; b < NBUCKETS; b++) {
-    if (!hist[b]) continue;
-    Row r;
-    long k = b;
-    for (int j = 0; j < NOBS; j++) { r.v[j] = k % RADIX; k /= RADIX; }
-    r.n = hist[b];
-    rows.push_back(r);
-  }
-  for (unsigned o = 0; o < nov; o++) {
-    Row r;
-    for (int j = 0; j < NOBS; j++) r.v[j] = ovf[(size_t)o * NOBS + j];
-    r.n = 1;
-    bool merged = false;
-    for (auto &x : rows)
-      if (!memcmp(x.v, r.v, sizeof r.v)) { x.n++; merged = true; break; }
-    if (!merged) rows.push_back(r);
-  }
-  std::sort(rows.begin(), rows.end(), [](const Row &a, const Row &b) {
-    for (int j = 0; j < NOBS; j++)
-      if (a.v[j] != b.v[j]) return a.v[j] < b.v[j];
-    return false;
-  });
-  unsigned long long pos = 0, neg = 0, total = 0;
-  printf("Test %s %s\n", TEST_NAME,
-         QUANT == 0 ? "Allowed" : QUANT == 1 ? "Forbidden" : "Required");
-  printf("Histogram (%d states)\n", (int)rows.size());
-  for (auto &r : rows) {
-    bool c = cond_holds(r.v);
-    if (c) pos += r.n; else neg += r.n;
-    total += r.n;
-    printf("%-10llu%s>", r.n, c ? "*" : ":");
-    for (int j = 0; j < NOBS; j++) printf("%s=%lld; ", OBS_NAME[j], r.v[j]);
-    printf("\n");
-  }
-  bool validated = QUANT == 0 ? pos > 0 : QUANT == 1 ? pos == 0 : neg == 0;
-  bool ok = QUANT == 0 ? pos > 0 : QUANT == 1 ? pos == 0 : neg == 0;
-  printf("%s\n\nWitnesses\n", ok ? "Ok" : "No");
-  printf("Positive: %llu, Negative: %llu\n", pos, neg);
-  printf("Condition %s is %svalidated\n", CONDITION, validated ? "" : "NOT ");
-  printf("Observation %s %s %llu %llu\n", TEST_NAME,
-         pos == 0 ? "Never" : neg == 0 ? "Always" : "Sometimes", pos, neg);
-  printf("Time %s %.2f\n", TEST_NAME, ms / 1000.0);
-  printf("\n  -- device info --\nName:                           %s\n", prop.name);
-  printf("Major revision number:          %d\nMinor revision number:          %d\n",
-         prop.major, prop.minor);
-  printf("Number of multiprocessors:      %d\n", prop.multiProcessorCount);
-  printf("\nParameters: instances %llu in %lld launches of %d; tpb %d; "
-         "test CTAs %d; stress CTAs %d-%d; stress-seq %s; stress-iters %d; "
-         "stress-patch %d; stress-regions %d; stress-spread %d; spacing %d; "
-         "sync-spin %d; warmup %d; bank-conflicts %d; shuffle %d; "
-         "variants %d; seed %lld\n",
-         total, launches, p.ninst, p.tpb, p.test_blocks, sb_lo, sb_hi, seq,
-         p.stress_iters, p.stress_patch, p.stress_regions, p.stress_spread,
-         p.spacing,
-         p.sync_spin, p.warmup, p.bank, shuffle_on, variants,
-         opt(argc, argv, "-seed", 1));
-  printf("Rate: %.4g instances/s, %.4g weak (condition) per instance\n",
-         total / (ms / 1000.0), total ? (double)pos / total : 0.0);
-  if (novf > (unsigned)ovfcap)
-    printf("Warning: %u outcomes outside the histogram, %d kept\n", novf, ovfcap);
-  return 0;
+  CK(cudaMemcpy(h_hist + NBUCKETS, d_lost, sizeof(unsigned long long),
+                cudaMemcpyDeviceToHost));
+  table_rows(tab, run, rows);
+  unsigned long long lost = print_log(false);
+  return lost ? 5 : 0;
 }
