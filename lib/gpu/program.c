@@ -50,6 +50,8 @@ static void put_defines(writer *w, const sc_gpu_gen *g) {
   for (int l = 0; l < t->nlocs; l++)
     nsh += g->loc_shared[l];
   wr_printf(w, "#define NSHLOC %d\n", nsh);
+  wr_printf(w, "#define BARRIERS %d\n#define BAR_WARPS %d\n", g->barriers,
+            g->bar_warps);
 }
 
 /* A table of ints as a host array h_NAME and a __constant__ d_NAME, NAME
@@ -235,7 +237,8 @@ static sc_status generate_unguarded(const sc_test *t, sc_gpu_program **out,
   sc_gpu_gen *g = sc_alloc(sizeof *g);
   g->t = t;
   if (!sc_gpu_check_size(g) || !sc_gpu_place_threads(g) ||
-      !sc_gpu_place_locations(g) || !sc_gpu_observe(g) ||
+      !sc_gpu_place_locations(g) || !sc_gpu_place_barriers(g) ||
+      !sc_gpu_observe(g) ||
       !sc_gpu_size_histogram(g)) {
     if (err)
       *err = g->err;

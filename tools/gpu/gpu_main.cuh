@@ -32,6 +32,10 @@ __global__ void test_kernel(Params p, const int *__restrict__ role,
     }
     __syncthreads();
   }
+  // a barrier test: the threads of no test thread leave at once, so that
+  // the test's barriers count the test's warps alone (a warp arrives as a
+  // whole; its exited lanes are not waited for)
+  if (BARRIERS && r < 0) return;
   if (r >= 0) {
     int inst = r >> SC_GPU_THREAD_BITS, t = r & (SC_GPU_MAX_THREADS - 1);
     int *addr[NLOC > 0 ? NLOC : 1];
@@ -149,7 +153,12 @@ int main(int argc, char **argv) {
   memset(&p, 0, sizeof p);
   p.tpb = (int)opt(argc, argv, "-tpb", 256);
   int sms = prop.multiProcessorCount;
-  int test_ctas = (int)opt(argc, argv, "-blocks", sms * 4);
+  // a barrier test: one instance in each group of NC CTAs of BAR_WARPS
+  // warps, as many CTAs as fit on the GPU at once (32 per SM, 64 warps)
+  if (BARRIERS) p.tpb = BAR_WARPS * 32;
+  int bar_ctas_per_sm = 64 / BAR_WARPS < 32 ? 64 / BAR_WARPS : 32;
+  int test_ctas = (int)opt(argc, argv, "-blocks",
+                           BARRIERS ? sms * bar_ctas_per_sm : sms * 4);
   // -stress-blocks N or LO-HI: 000 draws the number of stressing CTAs at
   // random for each run; here for each launch
   const char *sbs = sopt(argc, argv, "-stress-blocks", "0");
@@ -183,8 +192,8 @@ int main(int argc, char **argv) {
   if (p.stress_spread > p.stress_regions) p.stress_spread = p.stress_regions;
 
   // layout
-  int ipw = 32 / NLMAX;                 // instances per warp
-  int gpb = (p.tpb / 32) / NWMAX;       // warp groups per CTA
+  int ipw = BARRIERS ? 1 : 32 / NLMAX;  // instances per warp
+  int gpb = BARRIERS ? 1 : (p.tpb / 32) / NWMAX;  // warp groups per CTA
   if (gpb < 1) { fprintf(stderr, "-tpb too small\n"); return 2; }
   int ipbg = gpb * ipw;                 // instances per group of NC CTAs
   int nbg = test_ctas / NC;
