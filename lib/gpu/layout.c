@@ -141,8 +141,10 @@ static bool alias_unused(sc_gpu_gen *g, int l) {
   const char *why = loc->proxy == SC_PROXY_SURFACE
       ? "CUDA binds surfaces to CUDA arrays only, which no generic access "
         "reaches"
-      : "the GPU harness gives each location memory of its own and binds "
-        "no texture or constant view of it";
+      : loc->proxy == SC_PROXY_GENERIC
+      ? "the GPU harness gives each location memory of its own"
+      : "the GPU harness binds no texture or constant view of its "
+        "locations";
   for (int i = 0; i < t->nthreads; i++) {
     const sc_thread *th = &t->threads[i];
     for (int k = 0; k < th->ninstrs; k++) {
