@@ -340,6 +340,15 @@ const char *sc_hist_condition(const sc_hist *h);
 const char *sc_hist_device(const sc_hist *h);
 const char *sc_hist_hash(const sc_hist *h);
 const char *sc_hist_source(const sc_hist *h);
+/* Launches that did not finish within the harness's limit ("Hangs NAME
+ * LAUNCHES INSTANCES SECONDS" after the block: scopecat's GPU harness),
+ * the instances they held and the limit; 0 when none hung.  A model's
+ * liveness verdict ("Liveness NAME Pass|Fail", sim -liveness): 1 Pass, 0
+ * Fail, -1 when the log has none. */
+long sc_hist_hung_launches(const sc_hist *h);
+long sc_hist_hung_instances(const sc_hist *h);
+double sc_hist_hang_limit(const sc_hist *h);
+int sc_hist_liveness(const sc_hist *h);
 
 /* The test a log block ran, among `candidates` (tests read from files):
  * - the source the log prints, when it parses; an equal candidate stands
@@ -421,6 +430,13 @@ int sc_compare_outcome_allowed(const sc_compare *c, int model, int test,
 int sc_compare_unseen_count(const sc_compare *c, int model, int test);
 const char *sc_compare_unseen(const sc_compare *c, int model, int test,
                               int i);
+/* Hung launches: a test's over its logs (sc_hist_hung_launches), the
+ * instances they held, and the model's liveness verdict from a verdict
+ * log (1 Pass, 0 Fail, -1 none).  The table lists each test with a hang
+ * beside that verdict, or as an observation when there is none. */
+long sc_compare_test_hung_launches(const sc_compare *c, int test);
+long sc_compare_test_hung_instances(const sc_compare *c, int test);
+int sc_compare_liveness(const sc_compare *c, int model, int test);
 /* (model, test) pairs classified UNSOUND, over every model. */
 int sc_compare_unsound_count(const sc_compare *c);
 

@@ -42,7 +42,8 @@
 static const char *const prog_opts[] = {
     "n", "tpb", "blocks", "stress-blocks", "stress-seq", "stress-iters",
     "stress-patch", "stress-regions", "stress-spread", "spacing", "sync-spin",
-    "warmup", "bank-conflicts", "shuffle", "seed", "variants", NULL};
+    "warmup", "bank-conflicts", "shuffle", "seed", "variants",
+    "launch-timeout", NULL};
 
 typedef struct gpu_cli {
   const char *outdir;   /* -o: logs (run), programs (gen), file (tune) */
@@ -52,6 +53,8 @@ typedef struct gpu_cli {
   const char *keep;     /* -keep DIR: keep the build folders */
   const char *vals[32]; /* program options, by prog_opts index */
   int gpus;             /* -gpus N: 0 = all visible */
+  int jobs;             /* -jobs N: programs built at once, ahead */
+  bool resume;          /* -resume: skip tests whose log in -o DIR is done */
   double timeout;       /* -timeout S: the watchdog, seconds per program */
   cli_shard shard;      /* -shard I/N: of the tests (not tune) */
   file_list files;
@@ -64,12 +67,18 @@ static void gpu_usage(FILE *out) {
       "usage: scopecat gpu gen [-o DIR] FILE|DIR...\n"
       "       scopecat gpu run [options] FILE|DIR...\n"
       "       scopecat gpu tune [options] -o FILE FILE|DIR...\n"
-      "       scopecat gpu build -keep DIR FILE|DIR...  (compile ahead)\n"
+      "       scopecat gpu build -keep DIR [-jobs N] FILE|DIR...  (compile ahead)\n"
       "       scopecat gpu drf [options]  (data-race-free random testing;\n"
       "                                    scopecat gpu drf -help)\n"
       "options (run and tune):\n"
       "  -n N               test instances per test (default 100000000)\n"
-      "  -o DIR             also write each log to DIR/NAME.txt\n"
+      "  -o DIR             also write each log to DIR/NAME.txt as soon as\n"
+      "                     its test ends (NAME: the test's path in the\n"
+      "                     folder named, '/' written '__'), and a summary\n"
+      "                     of the batch to DIR/campaign.out\n"
+      "  -resume            skip the tests whose log -o DIR already holds\n"
+      "  -jobs N            build N programs at once, all ahead of the runs\n"
+      "                     (default: the processors online)\n"
       "  -config FILE       read parameters from FILE (written by tune)\n"
       "  -tpb N             threads per CTA (default 256)\n"
       "  -blocks N          CTAs holding test instances (default 4 per SM)\n"
@@ -88,13 +97,18 @@ static void gpu_usage(FILE *out) {
       "  -shuffle 0|1       thread and location randomisation (default 1)\n"
       "  -seed N            random seed (default 1)\n"
       "  -variants N        random layouts per run (default 8)\n"
+      "  -launch-timeout S  a launch not finished after S seconds is a hang,\n"
+      "                     logged as a Hangs line (default 3; 0: none)\n"
       "  -gpus N            use N GPUs (default: all visible; CUDA_VISIBLE_DEVICES\n"
       "                     limits them, as Slurm's --gpus sets it)\n"
       "  -timeout S         watchdog: kill a program still running after S\n"
       "                     seconds, report it, go on (default 120; 0: none)\n"
       "  -nvcc PATH         the CUDA compiler (default " SC_NVCC ")\n"
       "  -gpudir DIR        the harness templates (tools/gpu)\n"
-      "  -keep DIR          keep generated programs and SASS under DIR\n"
+      "  -keep DIR          keep generated programs and SASS under DIR, one\n"
+      "                     folder per test, named as its log; a kept\n"
+      "                     program whose source and command are the same\n"
+      "                     is not built again\n"
       "options (gen, run, build):\n");
   cli_shard_usage(out, 21);
   cli_common_usage(out, 21);
@@ -220,6 +234,11 @@ static const char *bad_prog_value(const char *name, const char *val) {
                ? NULL
                : "a number of CTAs or LO-HI with LO <= HI";
   }
+  if (!strcmp(name, "launch-timeout")) {
+    char *end;
+    double v = strtod(val, &end);
+    return *val && !*end && v >= 0 && v <= 1e6 ? NULL : "seconds (0: no limit)";
+  }
   if (!strcmp(name, "n"))
     return is_number(val, 1, (long long)1 << 50) ? NULL
                                                    : "a positive number";
@@ -296,6 +315,9 @@ static const cli_opt gpu_opts[] = {
     {.name = "keep", .kind = CLI_STRING, AT(keep)},
     {.name = "gpus", .kind = CLI_INT, AT(gpus), .lo = 0, .hi = 1024,
      .bad = "-gpus: expected a number, not '%v'"},
+    {.name = "jobs", .kind = CLI_INT, AT(jobs), .lo = 1, .hi = 1024,
+     .bad = "-jobs: expected a number from 1 to 1024, not '%v'"},
+    {.name = "resume", .kind = CLI_FLAG, AT(resume)},
     {.name = "timeout", .kind = CLI_SECONDS, AT(timeout),
      .bad = "-timeout: expected seconds, not '%v'"},
     CLI_SHARD_OPTION(gpu_cli, shard),
@@ -381,35 +403,84 @@ static bool compile(const gpu_cli *c, const char *path, const char *cu,
 }
 
 /* optcheck on the SASS of the binary itself; prints the test threads'
- * SASS and the verdict to `log`. */
+ * SASS and the verdict to `log`.  The verdict and its text are kept
+ * beside the binary (EXE.optcheck) and read back while the binary is the
+ * same, so that a program built ahead is not disassembled twice. */
 static void optcheck_binary(built *b, const char *exe, FILE *log) {
+  const char *cache = cli_format("%s.optcheck", exe);
+  struct stat se, sc;
+  char *kept = NULL;
+  if (stat(exe, &se) == 0 && stat(cache, &sc) == 0 && sc.st_mtime >= se.st_mtime)
+    kept = cli_read_file(cache);
+  if (kept && (!strncmp(kept, "OK\n", 3) || !strncmp(kept, "FAILED\n", 7) ||
+               !strncmp(kept, "NOTRUN\n", 7))) {
+    b->optcheck_ran = kept[0] != 'N';
+    b->optcheck_ok = kept[0] == 'O';
+    fputs(strchr(kept, '\n') + 1, log);
+    return;
+  }
+  char *text = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream(&text, &len);
   const char *dis = cli_format(
       "cd '%s' && rm -f *.cubin && cuobjdump -xelf all '%s' >/dev/null 2>&1 && "
       "nvdisasm -g -c $(ls *.sm_90*.cubin | head -1) > '%s.sass' 2>/dev/null",
       b->dir, exe, exe);
   b->optcheck_ran = cli_run(dis, NULL, 0) == 0;
   if (!b->optcheck_ran) {
-    fprintf(log, "optcheck: not run (no cuobjdump/nvdisasm)\n");
-    return;
+    fprintf(out, "optcheck: not run (no cuobjdump/nvdisasm)\n");
+  } else {
+    FILE *f = fopen(cli_format("%s.sass", exe), "r");
+    b->optcheck_ok = f && gpu_optcheck(f, b->prog, out);
+    if (f)
+      fclose(f);
   }
-  FILE *f = fopen(cli_format("%s.sass", exe), "r");
-  b->optcheck_ok = f && gpu_optcheck(f, b->prog, log);
-  if (f)
-    fclose(f);
+  fclose(out);
+  fputs(text, log);
+  FILE *k = fopen(cache, "w");
+  if (k) {
+    fprintf(k, "%s\n%s", !b->optcheck_ran ? "NOTRUN"
+                         : b->optcheck_ok ? "OK" : "FAILED", text);
+    fclose(k);
+  }
+  free(text);
 }
 
-/* Generate, compile and optcheck one test.  ptxas may merge or drop
- * accesses it deems redundant (two plain stores to one location, CoWW;
- * two loads of one location, CoRR): when optcheck finds that, the
- * program is rebuilt once with ptxas optimisation off, and only a kernel
- * that keeps every access in order is run. */
-static bool build(const gpu_cli *c, const char *path, built *b, FILE *log) {
+/* The name of a test's log and build folder: its path in the folder named
+ * on the command line (the file's name when it was named itself), less
+ * ".litmus", '/' written "__": tests of one file name in two folders (the
+ * CADP folders reuse names) keep apart. */
+static const char *test_key(const char *key) {
+  char *s = GC_STRDUP(key);
+  size_t n = strlen(s);
+  if (n > 7 && !strcmp(s + n - 7, ".litmus"))
+    s[n - 7] = '\0';
+  const char *out = "";
+  for (char *part = s, *slash;; part = slash + 1) {
+    slash = strchr(part, '/');
+    if (slash)
+      *slash = '\0';
+    if (*part && strcmp(part, ".") && strcmp(part, ".."))
+      out = cli_format("%s%s%s", out, *out ? "__" : "", safe_name(part));
+    if (!slash)
+      break;
+  }
+  return *out ? out : "test";
+}
+
+/* Generate, compile and optcheck one test in folder `name` of -keep (a
+ * folder of its own otherwise).  ptxas may merge or drop accesses it
+ * deems redundant (two plain stores to one location, CoWW; two loads of
+ * one location, CoRR): when optcheck finds that, the program is rebuilt
+ * once with ptxas optimisation off, and only a kernel that keeps every
+ * access in order is run. */
+static bool build(const gpu_cli *c, const char *path, const char *name,
+                  built *b, FILE *log) {
   char tmpl[] = "/tmp/scopecat-gpu-XXXXXX";
   const char *dir;
   if (c->keep) {
     mkdir(c->keep, 0777);
-    dir = cli_format("%s/%s", c->keep,
-                  safe_name(strrchr(path, '/') ? strrchr(path, '/') + 1 : path));
+    dir = cli_format("%s/%s", c->keep, name);
     mkdir(dir, 0777);
   } else {
     dir = GC_STRDUP(mkdtemp(tmpl));
@@ -461,6 +532,8 @@ static void print_command(FILE *log, const gpu_cli *c, const char *path) {
   fprintf(log, "Command: scopecat gpu run");
   for (int i = 3; i < c->argc; i++) {
     const char *a = c->argv[i];
+    if (!strcmp(a, "-resume") || !strcmp(a, "--resume"))
+      continue;
     if (a[0] == '-' && a[1]) {
       fprintf(log, " %s", a);
       if (i + 1 < c->argc)
@@ -470,11 +543,16 @@ static void print_command(FILE *log, const gpu_cli *c, const char *path) {
   fprintf(log, " %s\n", path);
 }
 
-static int run_one(const gpu_cli *c, const char *path, int device, FILE *log) {
+/* The generated program's exit status when a launch hung: its log is
+ * whole (a Hangs line says so), the test ran. */
+enum { PROGRAM_HUNG = 4 };
+
+static int run_one(const gpu_cli *c, const char *path, const char *name,
+                   int device, FILE *log) {
   banner(log, path);
   built b;
   memset(&b, 0, sizeof b);
-  if (!build(c, path, &b, log))
+  if (!build(c, path, name, &b, log))
     return 1;
   if (b.optcheck_ran && !b.optcheck_ok) {
     fprintf(log, "optcheck: FAILED: the compiled kernel does not keep the "
@@ -493,7 +571,129 @@ static int run_one(const gpu_cli *c, const char *path, int device, FILE *log) {
   if (!c->keep) {
     cli_run(cli_format("rm -rf '%s'", b.dir), NULL, 0);
   }
-  return rc != 0;
+  return rc != 0 && rc != PROGRAM_HUNG;
+}
+
+/* ---- a batch: build ahead, run one by one, each log as soon as it ends ---- */
+
+typedef struct batch {
+  gpu_cli *c;
+  const char **names; /* each test's log and folder name */
+  bool *skip;         /* -resume: its log is already in -o DIR */
+  const char *tmpdir; /* logs of this batch, for stdout */
+  int todo, done, hung, failed;
+  double t0, build_s, kernel_s;
+  unsigned long long instances;
+  bool progress;      /* stderr is a terminal */
+} batch;
+
+static const char *log_path(const batch *bt, int i) {
+  return bt->c->outdir ? cli_format("%s/%s.txt", bt->c->outdir, bt->names[i])
+                       : cli_format("%s/%d.log", bt->tmpdir, i);
+}
+
+/* What the log of a finished test says: instances counted, kernel
+ * seconds, whether a launch hung. */
+static void note_log(batch *bt, const char *text) {
+  const char *p = text ? strstr(text, "\nParameters: instances ") : NULL;
+  unsigned long long n;
+  if (p && sscanf(p, "\nParameters: instances %llu", &n) == 1)
+    bt->instances += n;
+  const char *t = text ? strstr(text, "\nTime ") : NULL;
+  double secs;
+  if (t && sscanf(strchr(t + 6, ' ') ? strchr(t + 6, ' ') : t, " %lf",
+                  &secs) == 1)
+    bt->kernel_s += secs;
+  if (text && strstr(text, "\nHangs "))
+    bt->hung++;
+}
+
+static void show_progress(const batch *bt) {
+  if (!bt->progress)
+    return;
+  double el = sc_seconds() - bt->t0;
+  int left = bt->todo - bt->done;
+  fprintf(stderr, "\rgpu run: %d done, %d left, %.3g instances/s, %.0f s left   ",
+          bt->done, left, el > 0 ? bt->instances / el : 0.0,
+          bt->done ? el / bt->done * left : 0.0);
+  if (!left)
+    fputc('\n', stderr);
+}
+
+/* Build every test not skipped, `jobs` at once, before any runs: nvcc is
+ * the slow part of a batch, and the runs then find their programs kept. */
+static void build_ahead(batch *bt) {
+  gpu_cli *c = bt->c;
+  int jobs = c->jobs ? c->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+  if (jobs < 2 || bt->todo < 2)
+    return;
+  for (int w = 0; w < jobs; w++) {
+    pid_t pid = fork();
+    if (pid == 0) {
+      for (int i = w; i < c->files.n; i += jobs) {
+        if (bt->skip[i])
+          continue;
+        built b;
+        memset(&b, 0, sizeof b);
+        FILE *null = fopen("/dev/null", "w");
+        build(c, c->files.paths[i], bt->names[i], &b, null ? null : stderr);
+        if (null)
+          fclose(null);
+      }
+      _exit(0);
+    }
+  }
+  int st;
+  while (wait(&st) > 0) {
+  }
+}
+
+/* Run tests g, g + ngpu, ... on GPU g; each log goes to its place (by a
+ * rename, so that a log there is whole) when its test ends. */
+static int run_share(batch *bt, int g, int ngpu) {
+  gpu_cli *c = bt->c;
+  int fails = 0;
+  for (int i = g; i < c->files.n; i += ngpu) {
+    if (bt->skip[i])
+      continue;
+    const char *dest = log_path(bt, i), *part = cli_format("%s.part", dest);
+    FILE *log = fopen(part, "w");
+    if (!log) {
+      fprintf(stderr, "scopecat gpu run: %s: %s\n", part, strerror(errno));
+      fails++;
+      continue;
+    }
+    int f = run_one(c, c->files.paths[i], bt->names[i], g, log);
+    fails += f;
+    bt->failed += f;
+    fclose(log);
+    rename(part, dest);
+    char *text = cli_read_file(dest);
+    note_log(bt, text);
+    bt->done++;
+    if (ngpu == 1 && text)
+      fputs(text, stdout), fflush(stdout);
+    show_progress(bt);
+  }
+  return fails;
+}
+
+/* DIR/campaign.out: what the batch did, for the record. */
+static void write_summary(const batch *bt, double wall) {
+  if (!bt->c->outdir)
+    return;
+  FILE *f = fopen(cli_format("%s/campaign.out", bt->c->outdir), "w");
+  if (!f)
+    return;
+  int ran = bt->done, skipped = bt->c->files.n - bt->todo;
+  fprintf(f, "tests %d: %d run (%d failed or refused, %d with a hung "
+             "launch), %d resumed from earlier logs\n",
+          bt->c->files.n, ran, bt->failed, bt->hung, skipped);
+  fprintf(f, "instances %llu\n", bt->instances);
+  fprintf(f, "wall %.1f s: building ahead %.1f s, kernels %.1f s, the rest "
+             "%.3f s per test run\n", wall, bt->build_s, bt->kernel_s,
+          ran ? (wall - bt->build_s - bt->kernel_s) / ran : 0.0);
+  fclose(f);
 }
 
 static int cmd_gpu_run(gpu_cli *c) {
@@ -504,60 +704,60 @@ static int cmd_gpu_run(gpu_cli *c) {
   }
   if (ngpu > c->files.n)
     ngpu = c->files.n;
+  if (c->resume && !c->outdir) {
+    fprintf(stderr, "scopecat gpu run: -resume needs -o DIR\n");
+    return EXIT_USAGE;
+  }
   if (c->outdir)
     mkdir(c->outdir, 0777);
+  double start = sc_seconds();
   char tmpl[] = "/tmp/scopecat-logs-XXXXXX";
-  const char *ldir = GC_STRDUP(mkdtemp(tmpl));
-  pid_t *pids = GC_MALLOC(sizeof(pid_t) * (size_t)(ngpu ? ngpu : 1));
-  for (int g = 0; g < ngpu; g++) {
-    pid_t pid = ngpu > 1 ? fork() : 0;
-    if (pid == 0) {
-      int fails = 0;
-      for (int i = g; i < c->files.n; i += ngpu) {
-        FILE *log = fopen(cli_format("%s/%d.log", ldir, i), "w");
-        if (!log)
-          continue;
-        fails += run_one(c, c->files.paths[i], g, log);
-        fclose(log);
-      }
-      if (ngpu > 1)
-        _exit(fails ? 1 : 0);
-      pids[g] = -(fails ? 1 : 0) - 1;
-    } else {
-      pids[g] = pid;
-    }
-  }
-  int status = EXIT_ALL_RAN;
-  for (int g = 0; g < ngpu; g++) {
-    if (pids[g] < 0) {
-      if (pids[g] == -2) status = EXIT_SOME_FAILED;
-      continue;
-    }
-    int st;
-    waitpid(pids[g], &st, 0);
-    if (!WIFEXITED(st) || WEXITSTATUS(st))
-      status = EXIT_SOME_FAILED;
-  }
+  batch bt = {.c = c, .tmpdir = GC_STRDUP(mkdtemp(tmpl)), .progress = isatty(2)};
+  bt.names = GC_MALLOC(sizeof(char *) * (size_t)c->files.n);
+  bt.skip = GC_MALLOC_ATOMIC(sizeof(bool) * (size_t)c->files.n);
   for (int i = 0; i < c->files.n; i++) {
-    char *text = cli_read_file(cli_format("%s/%d.log", ldir, i));
-    if (!text)
-      continue;
-    fputs(text, stdout);
-    if (c->outdir) {
-      const char *p = c->files.paths[i];
-      const char *base = strrchr(p, '/') ? strrchr(p, '/') + 1 : p;
-      char *name = GC_STRDUP(base);
-      char *dot = strrchr(name, '.');
-      if (dot)
-        *dot = '\0';
-      FILE *f = fopen(cli_format("%s/%s.txt", c->outdir, name), "w");
-      if (f) {
-        fputs(text, f);
-        fclose(f);
-      }
+    bt.names[i] = test_key(c->files.keys[i]);
+    bt.skip[i] = c->resume && file_exists(log_path(&bt, i));
+    bt.todo += !bt.skip[i];
+  }
+  /* programs built ahead live in -keep DIR, or in this batch's folder */
+  const char *keep = c->keep;
+  if (!keep)
+    c->keep = cli_format("%s/build", bt.tmpdir);
+  build_ahead(&bt);
+  double built_at = sc_seconds();
+  bt.t0 = built_at;
+  int status = EXIT_ALL_RAN;
+  if (ngpu == 1) {
+    if (run_share(&bt, 0, 1))
+      status = EXIT_SOME_FAILED;
+  } else {
+    pid_t *pids = GC_MALLOC_ATOMIC(sizeof(pid_t) * (size_t)ngpu);
+    for (int g = 0; g < ngpu; g++) {
+      pids[g] = fork();
+      if (pids[g] == 0)
+        _exit(run_share(&bt, g, ngpu) ? 1 : 0);
+    }
+    for (int g = 0; g < ngpu; g++) {
+      int st;
+      waitpid(pids[g], &st, 0);
+      if (!WIFEXITED(st) || WEXITSTATUS(st))
+        status = EXIT_SOME_FAILED;
+    }
+    for (int i = 0; i < c->files.n; i++) {
+      if (bt.skip[i])
+        continue;
+      char *text = cli_read_file(log_path(&bt, i));
+      if (text)
+        fputs(text, stdout);
+      note_log(&bt, text);
+      bt.done++;
     }
   }
-  cli_run(cli_format("rm -rf '%s'", ldir), NULL, 0);
+  bt.build_s = built_at - start;
+  write_summary(&bt, sc_seconds() - start);
+  c->keep = keep;
+  cli_run(cli_format("rm -rf '%s'", bt.tmpdir), NULL, 0);
   fflush(stdout);
   return status;
 }
@@ -703,7 +903,8 @@ static int cmd_gpu_tune(gpu_cli *c) {
   tuner tu = {.c = c, .best = -1};
   tu.bs = GC_MALLOC(sizeof(built) * (size_t)c->files.n);
   for (int i = 0; i < c->files.n; i++)
-    if (!build(c, c->files.paths[i], &tu.bs[i], stderr) ||
+    if (!build(c, c->files.paths[i], test_key(c->files.keys[i]), &tu.bs[i],
+               stderr) ||
         (tu.bs[i].optcheck_ran && !tu.bs[i].optcheck_ok)) {
       fprintf(stderr, "scopecat gpu tune: %s does not build\n",
                       c->files.paths[i]);
@@ -813,10 +1014,17 @@ int cmd_gpu(int argc, char **argv) {
       return EXIT_USAGE;
     }
     rc = EXIT_ALL_RAN;
+    batch bt = {.c = &c};
+    bt.names = GC_MALLOC(sizeof(char *) * (size_t)c.files.n);
+    bt.skip = GC_MALLOC_ATOMIC(sizeof(bool) * (size_t)c.files.n);
+    for (int i = 0; i < c.files.n; i++)
+      bt.names[i] = test_key(c.files.keys[i]);
+    bt.todo = c.files.n;
+    build_ahead(&bt); /* then each is found built, its verdict said */
     for (int i = 0; i < c.files.n; i++) {
       built b;
       memset(&b, 0, sizeof b);
-      if (!build(&c, c.files.paths[i], &b, stderr))
+      if (!build(&c, c.files.paths[i], bt.names[i], &b, stderr))
         rc = EXIT_SOME_FAILED;
       else
         printf("%s\n", b.exe);

@@ -72,7 +72,7 @@ typedef struct sc_gpu_gen {
   int bar_warps;
   int nbargroups;
   sc_gpu_bargroup bargroup[SC_GPU_MAX_BARRIERS * SC_GPU_MAX_THREADS];
-  /* the histogram: RADIX values per observed value */
+  /* the shared-memory buckets: RADIX values per observed value */
   int radix;
   long nbuckets;
 } sc_gpu_gen;
@@ -82,7 +82,7 @@ void sc_gpu_fail(sc_gpu_gen *g, sc_status status, int line, int col,
                  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /* layout.c: the phases before any text; each returns false on failure
- * (g->err says why). */
+ * (g->err says why); the histogram's size always fits. */
 bool sc_gpu_check_size(sc_gpu_gen *g);
 bool sc_gpu_place_threads(sc_gpu_gen *g);
 bool sc_gpu_place_locations(sc_gpu_gen *g);
@@ -93,7 +93,7 @@ bool sc_gpu_observe(sc_gpu_gen *g);
  * or its group's size, in whole warps. */
 const sc_gpu_bargroup *sc_gpu_barrier_of(const sc_gpu_gen *g, int ti,
                                          const sc_instr *in, int *count);
-bool sc_gpu_size_histogram(sc_gpu_gen *g);
+void sc_gpu_size_histogram(sc_gpu_gen *g);
 
 /* ptx.c: the asm block of test thread `ti` as a C string literal's
  * contents (lines end in "\\n\\t"); its output registers (observed or

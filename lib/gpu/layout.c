@@ -262,10 +262,12 @@ static void max_constant(const sc_lval *lv, void *ctx) {
 }
 
 /* RADIX: one more than the largest value the test names (the condition's
- * constants, initial values, small immediates), so that each outcome of
- * values in [0, RADIX) has its own bucket; 2 when that many buckets would
- * not fit.  Outcomes outside go to the overflow list. */
-bool sc_gpu_size_histogram(sc_gpu_gen *g) {
+ * constants, initial values, small immediates), so that the outcomes of
+ * values in [0, RADIX) have a shared-memory bucket each; 2 when that many
+ * buckets would not fit, 1 (the all-zero outcome alone) when even that
+ * would not.  Every other outcome is counted in the outcome table
+ * (outcome_table.h): the histogram is exact whatever the values. */
+void sc_gpu_size_histogram(sc_gpu_gen *g) {
   const sc_test *t = g->t;
   int64_t maxc = 1;
   sc_prop_each_lval(t->cond, max_constant, &maxc);
@@ -279,26 +281,19 @@ bool sc_gpu_size_histogram(sc_gpu_gen *g) {
         if (op.kind == SC_OPND_IMM && op.imm > maxc && op.imm < 1000)
           maxc = op.imm;
       }
+  if (maxc > SC_GPU_MAX_BUCKETS)
+    maxc = SC_GPU_MAX_BUCKETS;
   int radix = (int)maxc + 2;
-  long n = 1;
-  for (int i = 0; i < g->nobs; i++) {
-    if (n * radix > SC_GPU_MAX_BUCKETS) {
-      radix = 2;
-      break;
+  for (int r = radix; r >= 1; r = r > 2 ? 2 : r - 1) {
+    long n = 1;
+    for (int i = 0; i < g->nobs && n <= SC_GPU_MAX_BUCKETS; i++)
+      n *= r;
+    if (n <= SC_GPU_MAX_BUCKETS) {
+      g->radix = r;
+      g->nbuckets = n;
+      return;
     }
-    n *= radix;
   }
-  n = 1;
-  for (int i = 0; i < g->nobs; i++)
-    n *= radix;
-  if (n > SC_GPU_MAX_BUCKETS) {
-    sc_gpu_fail(g, SC_ERR_LIMIT, 0, 0,
-                "too many observed values for the histogram");
-    return false;
-  }
-  g->radix = radix;
-  g->nbuckets = n;
-  return true;
 }
 
 /* ---- Barriers ----------------------------------------------------------- */

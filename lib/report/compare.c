@@ -90,6 +90,10 @@ int sc_compare_add_hist(sc_compare *c, const char *source, const sc_hist *h,
   cmp_test *ct = &c->tests[i];
   if (!ct->condition)
     ct->condition = h->condition;
+  ct->hung_launches += h->hung_launches;
+  ct->hung_instances += h->hung_instances;
+  if (h->hang_limit > ct->hang_limit)
+    ct->hang_limit = h->hang_limit;
   for (int k = 0; k < h->nstates; k++) {
     cmp_outcome *o = outcome_for(ct, &h->states[k]);
     add_count(o, src, h->states[k].count);
@@ -274,6 +278,8 @@ void sc_compare_set_verdicts(sc_compare *c, int model, sc_hist *const *blocks,
     for (int k = 0; k < h->nstates; k++)
       add_allowed(v, h->states[k].text, &cap, &captexts);
     v->known = true;
+    v->has_liveness = h->liveness >= 0;
+    v->live = h->liveness == 1;
   }
 }
 
@@ -366,6 +372,19 @@ const char *sc_compare_unseen(const sc_compare *c, int model, int test,
     if (!seen(&c->tests[test], &v->states[k]) && i-- == 0)
       return v->texts[k];
   return NULL;
+}
+
+long sc_compare_test_hung_launches(const sc_compare *c, int test) {
+  return valid_test(c, test) ? c->tests[test].hung_launches : 0;
+}
+
+long sc_compare_test_hung_instances(const sc_compare *c, int test) {
+  return valid_test(c, test) ? c->tests[test].hung_instances : 0;
+}
+
+int sc_compare_liveness(const sc_compare *c, int model, int test) {
+  const cmp_verdict *v = sc_compare_verdict_of(c, model, test);
+  return v && v->has_liveness ? v->live : -1;
 }
 
 int sc_compare_unsound_count(const sc_compare *c) {

@@ -28,6 +28,8 @@ typedef struct cmp_test {
   const char *condition; /* as a log prints it, NULL */
   cmp_outcome *outcomes; /* sorted */
   int noutcomes, cap;
+  long hung_launches, hung_instances; /* over every log */
+  double hang_limit;                  /* the largest limit of a log */
 } cmp_test;
 
 /* What a model allows for a test. */
@@ -37,6 +39,8 @@ typedef struct cmp_verdict {
   sc_outcome *states;
   const char **texts;
   int nstates;
+  bool has_liveness;     /* the verdict log says Liveness Pass|Fail */
+  bool live;             /* ... Pass */
 } cmp_verdict;
 
 typedef struct cmp_model {

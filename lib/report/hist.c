@@ -27,7 +27,8 @@
 /* The line formats, one pattern each. */
 typedef struct log_patterns {
   sc_regex *banner, *test, *histogram, *states, *state_line, *validation,
-      *witnesses, *condition, *hash, *trailer, *device_info, *device_name;
+      *witnesses, *condition, *hash, *trailer, *device_info, *device_name,
+      *hangs, *liveness;
 } log_patterns;
 
 static log_patterns compile_patterns(void) {
@@ -50,6 +51,11 @@ static log_patterns compile_patterns(void) {
                            "Time\\s|Topology\\s|Bad executions)");
   p.device_info = sc_regex_new("^\\s*-+\\s*device info\\s*-+\\s*$");
   p.device_name = sc_regex_new("^Name:\\s+(.*\\S)\\s*$");
+  /* scopecat's own lines, after Time: a hung launch (gpu run), a model's
+   * liveness verdict (sim -liveness) */
+  p.hangs = sc_regex_new("^Hangs\\s+(\\S+)\\s+(\\d+)\\s+(\\d+)\\s+"
+                         "([0-9.eE+-]+)\\s*$");
+  p.liveness = sc_regex_new("^Liveness\\s+(\\S+)\\s+(Pass|Fail)\\s*$");
   return p;
 }
 
@@ -137,6 +143,7 @@ static void start_block(log_reader *r, const char *name) {
   h->file = r->file;
   h->line = r->line;
   h->name = name;
+  h->liveness = -1;
   if (r->source.len > 0) {
     h->source = r->source.data;
     h->source_line = r->source_line;
@@ -149,9 +156,47 @@ static void start_block(log_reader *r, const char *name) {
   r->mode = AFTER_TEST;
 }
 
+static bool parse_count(const char *s, long *out);
+
+/* The block a Hangs or Liveness line names: the one being read, else the
+ * last one read of that name; NULL when there is none. */
+static sc_hist *named_block(log_reader *r, const char *name) {
+  if (r->block && strcmp(r->block->name, name) == 0)
+    return r->block;
+  for (int i = r->nblocks - 1; i >= 0; i--)
+    if (strcmp(r->blocks[i]->name, name) == 0)
+      return r->blocks[i];
+  return NULL;
+}
+
+/* A Hangs or Liveness line; false when the line is neither. */
+static bool scopecat_line(log_reader *r, const char *line) {
+  const char *caps[4];
+  if (sc_regex_match(r->re.hangs, line, caps, 4)) {
+    sc_hist *h = named_block(r, caps[0]);
+    long launches, instances;
+    if (h && parse_count(caps[1], &launches) &&
+        parse_count(caps[2], &instances)) {
+      h->hung_launches += launches;
+      h->hung_instances += instances;
+      h->hang_limit = strtod(caps[3], NULL);
+    }
+    return true;
+  }
+  if (sc_regex_match(r->re.liveness, line, caps, 2)) {
+    sc_hist *h = named_block(r, caps[0]);
+    if (h)
+      h->liveness = strcmp(caps[1], "Pass") == 0;
+    return true;
+  }
+  return false;
+}
+
 static bool between_blocks(log_reader *r, const char *line) {
   const char *caps[1];
-  if (sc_regex_match(r->re.banner, line, caps, 1)) {
+  if (scopecat_line(r, line)) {
+    /* about a block already read */
+  } else if (sc_regex_match(r->re.banner, line, caps, 1)) {
     start_section(r);
   } else if (sc_regex_match(r->re.test, line, caps, 1)) {
     start_block(r, caps[0]);
@@ -292,6 +337,8 @@ static bool in_trailer(log_reader *r, const char *line) {
     r->block->condition = caps[0];
   } else if (sc_regex_match(r->re.hash, line, caps, 1)) {
     r->block->hash = caps[0];
+  } else if (scopecat_line(r, line)) {
+    /* Hangs, Liveness */
   } else if (!sc_regex_match(r->re.trailer, line, NULL, 0)) {
     return end_block(r) && between_blocks(r, line);
   }
@@ -418,6 +465,10 @@ const char *sc_hist_condition(const sc_hist *h) { return h->condition; }
 const char *sc_hist_device(const sc_hist *h) { return h->device; }
 const char *sc_hist_hash(const sc_hist *h) { return h->hash; }
 const char *sc_hist_source(const sc_hist *h) { return h->source; }
+long sc_hist_hung_launches(const sc_hist *h) { return h->hung_launches; }
+long sc_hist_hung_instances(const sc_hist *h) { return h->hung_instances; }
+double sc_hist_hang_limit(const sc_hist *h) { return h->hang_limit; }
+int sc_hist_liveness(const sc_hist *h) { return h->liveness; }
 
 const char *sc_hist_state(const sc_hist *h, int i) {
   return i >= 0 && i < h->nstates ? h->states[i].text : NULL;

@@ -29,6 +29,12 @@ struct sc_hist {
   const char *hash;      /* the Hash= value, NULL */
   const char *source;    /* the test as the log prints it, NULL */
   int source_line;       /* the line of the log where it starts */
+  /* "Hangs NAME LAUNCHES INSTANCES SECONDS": launches that did not finish
+   * within SECONDS (scopecat's GPU harness), 0 when none */
+  long hung_launches, hung_instances;
+  double hang_limit;
+  /* "Liveness NAME Pass|Fail" (a model's verdict): 1 Pass, 0 Fail, -1 none */
+  int liveness;
 };
 
 #endif

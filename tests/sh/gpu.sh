@@ -141,25 +141,47 @@ else
   else fail "gpu run without a GPU: exit $rc"; fi
 fi
 
-# the watchdog, without a GPU: a stand-in nvcc whose program for the
-# spinning test never ends; `gpu run -timeout 2` kills it, says so, and the
-# batch goes on to the next test
-cat >"$tmp/fake-nvcc" <<'EOF_NVCC'
+# the watchdog, hangs, resume, without a GPU: a stand-in nvcc whose
+# programs print what the real ones do.  The spinning test's program
+# records a hung launch (a Hangs line, exit 4) as the real one does after
+# -launch-timeout, or with -launch-timeout 0 never ends; every run of a
+# program is counted in $tmp/ran.
+cat >"$tmp/fake-nvcc" <<EOF_NVCC
 #!/bin/sh
-while [ $# -gt 0 ]; do
-  case $1 in -o) exe=$2; shift ;; *.cu) cu=$1 ;; esac
+while [ \$# -gt 0 ]; do
+  case \$1 in -o) exe=\$2; shift ;; *.cu) cu=\$1 ;; esac
   shift
 done
-case $cu in
-  *spin*) printf '#!/bin/sh\nsleep 600\n' >"$exe" ;;
-  *) printf '#!/bin/sh\necho "Test MP-inter Allowed"\necho "Histogram (1 states)"\n' >"$exe" ;;
+case \$cu in
+  *spin*) cat >"\$exe" <<'EOF_PROG'
+#!/bin/sh
+echo run >>"$tmp/ran"
+case " \$* " in *" -launch-timeout 0 "*) exec sleep 600 ;; esac
+printf 'Test spin-forever Allowed\nHistogram (0 states)\nNo\n\nWitnesses\n'
+printf 'Positive: 0, Negative: 0\nCondition exists (0:r0=1) is NOT validated\n'
+printf 'Observation spin-forever Never 0 0\nTime spin-forever 3.00\n'
+printf 'Hangs spin-forever 1 33792 3\n'
+exit 4
+EOF_PROG
+  ;;
+  *) cat >"\$exe" <<'EOF_PROG'
+#!/bin/sh
+echo run >>"$tmp/ran"
+printf 'Test MP-inter Allowed\nHistogram (2 states)\n'
+printf '600       :>1:r0=0; 1:r1=0;\n400       :>1:r0=1; 1:r1=1;\nNo\n\n'
+printf 'Witnesses\nPositive: 0, Negative: 1000\n'
+printf 'Condition exists (1:r0=1 /\\\\ 1:r1=0) is NOT validated\n'
+printf 'Observation MP-inter Never 0 1000\nTime MP-inter 0.01\n'
+printf '\nParameters: instances 1000 in 1 launches of 1000\n'
+EOF_PROG
+  ;;
 esac
-chmod +x "$exe"
+chmod +x "\$exe"
 EOF_NVCC
 chmod +x "$tmp/fake-nvcc"
 start=$(date +%s)
 "$scopecat" gpu run -gpus 1 -nvcc "$tmp/fake-nvcc" -gpudir "$srcdir/tools/gpu" \
-  -timeout 2 "$srcdir/tests/data/gpu/spin-forever.litmus" \
+  -timeout 2 -launch-timeout 0 "$srcdir/tests/data/gpu/spin-forever.litmus" \
   "$srcdir/ptx/gpu-shapes/MP-inter.litmus" >"$tmp/wd.out" 2>&1
 rc=$?
 took=$(( $(date +%s) - start ))
@@ -169,10 +191,66 @@ if [ $rc -eq 1 ] && [ $took -lt 60 ] &&
    grep -q '^Command: scopecat gpu run -gpus 1 .* -timeout 2 .*/MP-inter.litmus$' "$tmp/wd.out"; then ok
 else fail "watchdog: exit $rc after $took s"; cat "$tmp/wd.out"; fi
 
+# a hang is a result: the log has its histogram and a Hangs line, the
+# batch succeeds, campaign.out counts it; compare shows it as an
+# observation, or beside the model's liveness verdict (a Liveness line in
+# a verdict log)
+rm -f "$tmp/ran"
+mkdir -p "$tmp/corpus/a" "$tmp/corpus/b"
+cp "$srcdir/tests/data/gpu/spin-forever.litmus" "$tmp/corpus/a/spin.litmus"
+cp "$srcdir/ptx/gpu-shapes/MP-inter.litmus" "$tmp/corpus/a/MP.litmus"
+cp "$srcdir/ptx/gpu-shapes/MP-inter.litmus" "$tmp/corpus/b/MP.litmus"
+run_corpus() {
+  "$scopecat" gpu run -gpus 1 -jobs 2 -nvcc "$tmp/fake-nvcc" \
+    -gpudir "$srcdir/tools/gpu" -keep "$tmp/keep" -o "$tmp/logs" "$@" \
+    "$tmp/corpus" >"$tmp/camp.out" 2>"$tmp/camp.err"
+}
+run_corpus
+rc=$?
+if [ $rc -eq 0 ] && grep -q '^Hangs spin-forever 1 33792 3$' "$tmp/logs/a__spin.txt" &&
+   grep -q '^Histogram (0 states)$' "$tmp/logs/a__spin.txt" &&
+   [ -f "$tmp/logs/a__MP.txt" ] && [ -f "$tmp/logs/b__MP.txt" ] &&
+   [ -d "$tmp/keep/a__MP" ] && [ -d "$tmp/keep/b__MP" ] &&
+   [ "$(wc -l <"$tmp/ran")" -eq 3 ] &&
+   grep -q '^tests 3: 3 run (0 failed or refused, 1 with a hung launch), 0 resumed' "$tmp/logs/campaign.out" &&
+   grep -q '^instances 2000$' "$tmp/logs/campaign.out"; then ok
+else fail "campaign with a hang: exit $rc"; cat "$tmp/camp.err" "$tmp/logs/campaign.out"; fi
+"$scopecat" compare -tests "$tmp/corpus" "$tmp/logs" >"$tmp/hang.cmp" 2>&1
+if grep -q '^hangs spin-forever: 1 launch (33792 instances) did not finish within 3 s; no liveness verdict of the model: an observation$' "$tmp/hang.cmp"; then ok
+else fail "compare: hang as an observation"; cat "$tmp/hang.cmp"; fi
+for verdict in Fail Pass; do
+  printf 'Test spin-forever Allowed\nStates 1\n0:r0=0;\nNo\nWitnesses\nPositive: 0 Negative: 1\nCondition exists (0:r0=1)\nObservation spin-forever Never 0 1\nLiveness spin-forever %s\n' \
+    "$verdict" >"$tmp/verdicts.log"
+  "$scopecat" compare -tests "$tmp/corpus" -verdicts "$tmp/verdicts.log" "$tmp/logs/a__spin.txt" >"$tmp/live.cmp" 2>&1
+  case $verdict in
+    Fail) want='the model.s liveness: Fail (a thread may spin for ever): agrees$' ;;
+    Pass) want='the model.s liveness: Pass (every thread ends): DISAGREES$' ;;
+  esac
+  if grep -q "^hangs spin-forever: 1 launch .*; $want" "$tmp/live.cmp"; then ok
+  else fail "compare: hang beside Liveness $verdict"; cat "$tmp/live.cmp"; fi
+done
+
+# -resume: the tests whose log is there do not run again; a missing log's
+# test does
+run_corpus -resume
+if [ $? -eq 0 ] && [ "$(wc -l <"$tmp/ran")" -eq 3 ] &&
+   grep -q ', 3 resumed from earlier logs$' "$tmp/logs/campaign.out"; then ok
+else fail "resume ran tests again"; cat "$tmp/camp.err"; fi
+rm "$tmp/logs/b__MP.txt"
+run_corpus -resume
+if [ $? -eq 0 ] && [ "$(wc -l <"$tmp/ran")" -eq 4 ] && [ -f "$tmp/logs/b__MP.txt" ] &&
+   grep -q '^Test MP-inter' "$tmp/camp.out"; then ok
+else fail "resume after a lost log"; cat "$tmp/camp.err"; fi
+if "$scopecat" gpu run -gpus 1 -resume "$tmp/corpus" >/dev/null 2>"$tmp/res.err"; then
+  fail "-resume without -o accepted"
+elif grep -q 'resume needs -o DIR' "$tmp/res.err"; then ok
+else fail "-resume without -o: $(cat "$tmp/res.err")"; fi
+
 # bad parameters are refused before anything runs, naming what was expected
 for bad in "-n 0" "-n 12x" "-stress-seq st,xx" "-stress-blocks 9-3" \
            "-stress-spread 33" "-tpb 100" "-timeout -1" "-gpus many" \
-           "-variants 0" "-spacing 0" "-shuffle 2"; do
+           "-variants 0" "-spacing 0" "-shuffle 2" "-launch-timeout -3" \
+           "-jobs 0"; do
   if "$scopecat" gpu run $bad "$srcdir/ptx/gpu-shapes/MP-inter.litmus" \
        >/dev/null 2>"$tmp/bad.err"; then
     fail "gpu run $bad: accepted"

@@ -18,9 +18,11 @@
  * default 256 threads holds 8 warps). */
 #define SC_GPU_MAX_WARPS 8
 /* Observed values: the registers and locations the condition and
- * `locations [...]` name (each instance's outcome has this many). */
-#define SC_GPU_MAX_OBSERVED 12
-/* Histogram buckets of the collecting kernel (shared memory, 4 bytes each). */
+ * `locations [...]` name (each instance's outcome has this many; the
+ * outcome table keys hold them all, 8 bytes each). */
+#define SC_GPU_MAX_OBSERVED 32
+/* Shared-memory buckets of the collecting kernel (4 bytes each): the
+ * outcomes of small values; the others go to the outcome table. */
 #define SC_GPU_MAX_BUCKETS 4096
 /* Memory accesses and fences of one test thread that optcheck follows. */
 #define SC_GPU_MAX_ACCESSES 250

@@ -75,11 +75,29 @@ __global__ void test_kernel(Params p, const int *__restrict__ role,
   if (sink == 0x9e3779b9u) *sinkout = sink;
 }
 
+// Every instance's outcome is counted exactly: in a shared-memory bucket
+// when each value lies in [0, RADIX) (the common case, cheap), else in the
+// outcome table (outcome_table.h), lanes of a warp with the same outcome
+// counted by one insert.
+__device__ void count_in_table(ot_table tab, const long long *v) {
+  unsigned long long h = ot_hash(v, NOBS);
+  unsigned active = __activemask();
+  unsigned group = __match_any_sync(active, h);
+  int leader = __ffs(group) - 1;
+  bool same = true;
+  for (int j = 0; j < NOBS; j++)
+    same = same && __shfl_sync(group, v[j], leader) == v[j];
+  unsigned agree = __ballot_sync(group, same);
+  if ((int)(threadIdx.x & 31) == leader)
+    ot_insert(tab, v, (unsigned long long)__popc(agree));
+  else if (!same)
+    ot_insert(tab, v, 1);
+}
+
 __global__ void collect_kernel(Params p, const int *__restrict__ locidx,
                                int *mem, const long long *res, int *bar,
                                const int *gfinal,
-                               unsigned long long *hist, long long *ovf,
-                               unsigned *novf, int ovfcap) {
+                               unsigned long long *hist, ot_table tab) {
   __shared__ unsigned sh[NBUCKETS];
   for (int i = threadIdx.x; i < NBUCKETS; i += blockDim.x) sh[i] = 0;
   __syncthreads();
@@ -105,11 +123,7 @@ __global__ void collect_kernel(Params p, const int *__restrict__ locidx,
       m *= RADIX;
     }
     if (fits) atomicAdd(&sh[key], 1u);
-    else {
-      unsigned k = atomicAdd(novf, 1u);
-      if ((int)k < ovfcap)
-        for (int j = 0; j < NOBS; j++) ovf[(long long)k * NOBS + j] = v[j];
-    }
+    else count_in_table(tab, v);
   }
   __syncthreads();
   for (int b = threadIdx.x; b < NBUCKETS; b += blockDim.x)
@@ -143,8 +157,115 @@ static const char *sopt(int argc, char **argv, const char *name,
 
 struct Row { long long v[NOBS > 0 ? NOBS : 1]; unsigned long long n; };
 
+// ---- the outcome table on the device ---------------------------------------
+
+static const int OT_W = NOBS > 0 ? NOBS : 1;
+
+// A table of `cap` slots (a power of two), empty.
+static ot_table table_new(unsigned cap, unsigned *d_used,
+                          unsigned long long *d_lost) {
+  ot_table t;
+  t.cap = cap;
+  t.width = OT_W;
+  t.used = d_used;
+  t.lost = d_lost;
+  CK(cudaMalloc(&t.tag, sizeof(unsigned long long) * cap));
+  CK(cudaMalloc(&t.ready, sizeof(unsigned) * cap));
+  CK(cudaMalloc(&t.key, sizeof(long long) * (size_t)cap * OT_W));
+  CK(cudaMalloc(&t.count, sizeof(unsigned long long) * cap));
+  CK(cudaMemset(t.tag, 0, sizeof(unsigned long long) * cap));
+  CK(cudaMemset(t.ready, 0, sizeof(unsigned) * cap));
+  CK(cudaMemset(t.count, 0, sizeof(unsigned long long) * cap));
+  return t;
+}
+
+static void table_free(ot_table t) {
+  CK(cudaFree(t.tag));
+  CK(cudaFree(t.ready));
+  CK(cudaFree(t.key));
+  CK(cudaFree(t.count));
+}
+
+// The table's rows (on stream `s`, which must not wait for a hung kernel).
+static void table_rows(ot_table t, cudaStream_t s, std::vector<Row> &rows) {
+  std::vector<unsigned long long> tag(t.cap), count(t.cap);
+  std::vector<long long> key((size_t)t.cap * OT_W);
+  CK(cudaMemcpyAsync(tag.data(), t.tag, sizeof(unsigned long long) * t.cap,
+                     cudaMemcpyDeviceToHost, s));
+  CK(cudaMemcpyAsync(count.data(), t.count,
+                     sizeof(unsigned long long) * t.cap,
+                     cudaMemcpyDeviceToHost, s));
+  CK(cudaMemcpyAsync(key.data(), t.key, sizeof(long long) * key.size(),
+                     cudaMemcpyDeviceToHost, s));
+  CK(cudaStreamSynchronize(s));
+  for (unsigned i = 0; i < t.cap; i++) {
+    if (!tag[i] || !count[i]) continue;
+    Row r;
+    for (int j = 0; j < NOBS; j++) r.v[j] = key[(size_t)i * OT_W + j];
+    r.n = count[i];
+    rows.push_back(r);
+  }
+}
+
+// A table of `cap` slots holding the rows of `old` (the device idle).
+static ot_table table_grow(ot_table old, unsigned cap) {
+  std::vector<Row> rows;
+  table_rows(old, 0, rows);
+  ot_table h;  // the new table, filled on the host by the same insert
+  h.cap = cap;
+  h.width = OT_W;
+  std::vector<unsigned long long> tag(cap, 0), count(cap, 0), lost(1, 0);
+  std::vector<unsigned> ready(cap, 0), used(1, 0);
+  std::vector<long long> key((size_t)cap * OT_W, 0);
+  h.tag = tag.data(); h.ready = ready.data(); h.key = key.data();
+  h.count = count.data(); h.used = used.data(); h.lost = lost.data();
+  for (auto &r : rows) ot_insert(h, r.v, r.n);
+  ot_table t = table_new(cap, old.used, old.lost);
+  table_free(old);
+  CK(cudaMemcpy(t.tag, h.tag, sizeof(unsigned long long) * cap,
+                cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(t.ready, h.ready, sizeof(unsigned) * cap,
+                cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(t.key, h.key, sizeof(long long) * key.size(),
+                cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(t.count, h.count, sizeof(unsigned long long) * cap,
+                cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(t.used, h.used, sizeof(unsigned), cudaMemcpyHostToDevice));
+  return t;
+}
+
+static unsigned pow2_at_least(double n) {
+  unsigned c = 1024;
+  while (c < n && c < (1u << 31)) c <<= 1;
+  return c;
+}
+
+static double now_s() {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+// Wait for event `e` at most `limit` seconds (0: no limit); false when it
+// did not come: a kernel that does not finish.
+static bool wait_event(cudaEvent_t e, double limit) {
+  if (limit <= 0) { CK(cudaEventSynchronize(e)); return true; }
+  double t0 = now_s();
+  for (;;) {
+    cudaError_t r = cudaEventQuery(e);
+    if (r == cudaSuccess) return true;
+    if (r != cudaErrorNotReady) CK(r);
+    if (now_s() - t0 > limit) return false;
+    usleep(50);
+  }
+}
+
 int main(int argc, char **argv) {
+  double t_start = now_s();
   long long want = opt(argc, argv, "-n", 100000000LL);
+  // -launch-timeout S: a launch not finished after S seconds is a hang,
+  // recorded in the log (0: wait for ever)
+  double launch_limit = atof(sopt(argc, argv, "-launch-timeout", "3"));
   int device = (int)opt(argc, argv, "-device", 0);
   CK(cudaSetDevice(device));
   cudaDeviceProp prop;
@@ -258,10 +379,9 @@ int main(int argc, char **argv) {
   }
 
   int *d_role, *d_loc, *d_shslot, *d_mem, *d_bar, *d_gfinal, *d_scratch;
-  long long *d_res, *d_ovf;
-  unsigned long long *d_hist;
-  unsigned *d_novf, *d_sink;
-  int ovfcap = 1 << 16;
+  long long *d_res;
+  unsigned long long *d_hist, *d_lost;
+  unsigned *d_used, *d_sink;
   CK(cudaMalloc(&d_role, sizeof(int) * (size_t)nthr * variants));
   CK(cudaMalloc(&d_loc, sizeof(int) * (size_t)p.ninst * (NLOC ? NLOC : 1) * variants));
   CK(cudaMalloc(&d_shslot, sizeof(int) * (size_t)p.ninst));
@@ -272,9 +392,9 @@ int main(int argc, char **argv) {
   size_t scratchwords = (size_t)p.stress_patch * p.stress_regions + 64;
   CK(cudaMalloc(&d_scratch, sizeof(int) * scratchwords));
   CK(cudaMalloc(&d_res, sizeof(long long) * (size_t)p.ninst * NRES));
-  CK(cudaMalloc(&d_ovf, sizeof(long long) * (size_t)ovfcap * (NOBS ? NOBS : 1)));
   CK(cudaMalloc(&d_hist, sizeof(unsigned long long) * NBUCKETS));
-  CK(cudaMalloc(&d_novf, sizeof(unsigned)));
+  CK(cudaMalloc(&d_used, sizeof(unsigned)));
+  CK(cudaMalloc(&d_lost, sizeof(unsigned long long)));
   CK(cudaMalloc(&d_sink, sizeof(unsigned)));
   for (int v = 0; v < variants; v++) {
     CK(cudaMemcpy(d_role + (size_t)v * nthr, roles[v].data(),
@@ -299,7 +419,14 @@ int main(int argc, char **argv) {
   CK(cudaMemset(d_scratch, 0, sizeof(int) * scratchwords));
   CK(cudaMemset(d_res, 0, sizeof(long long) * (size_t)p.ninst * NRES));
   CK(cudaMemset(d_hist, 0, sizeof(unsigned long long) * NBUCKETS));
-  CK(cudaMemset(d_novf, 0, sizeof(unsigned)));
+  CK(cudaMemset(d_used, 0, sizeof(unsigned)));
+  CK(cudaMemset(d_lost, 0, sizeof(unsigned long long)));
+  // The outcome table: before each launch, the slots in use (known up to
+  // DEPTH launches back) plus DEPTH launches of new outcomes must fit in
+  // 3/4 of it; else the host waits, reads the exact count and grows it.
+  const int DEPTH = 4;
+  ot_table tab = table_new(pow2_at_least(DEPTH * (double)p.ninst * 4 / 3),
+                           d_used, d_lost);
   size_t shbytes = sizeof(int) * (size_t)p.sh_words;
   if (shbytes > 48 * 1024)
     CK(cudaFuncSetAttribute(test_kernel,
@@ -324,39 +451,81 @@ int main(int argc, char **argv) {
       }
     }
   }
-  cudaEvent_t e0, e1;
+  // launches run on `run`; what is read while one may hang goes on `peek`
+  cudaStream_t run, peek;
+  CK(cudaStreamCreateWithFlags(&run, cudaStreamNonBlocking));
+  CK(cudaStreamCreateWithFlags(&peek, cudaStreamNonBlocking));
+  cudaEvent_t e0, e1, done[DEPTH + 1];
+  unsigned *used_at;  // slots in use after each launch of the ring
+  CK(cudaHostAlloc(&used_at, sizeof(unsigned) * (DEPTH + 1), cudaHostAllocDefault));
   CK(cudaEventCreate(&e0));
   CK(cudaEventCreate(&e1));
-  CK(cudaEventRecord(e0));
+  for (int i = 0; i <= DEPTH; i++) CK(cudaEventCreate(&done[i]));
+  CK(cudaEventRecord(e0, run));
   int cblocks = (p.ninst + 255) / 256;
-  for (long long k = 0; k < launches; k++) {
+  long long finished = 0;  // launches known to have finished
+  long long launched = 0;
+  bool hung = false;
+  for (long long k = 0; k < launches && !hung; k++) {
+    unsigned used = 0;
+    if (k >= DEPTH) {  // launch k - DEPTH is done before launch k starts
+      if (!wait_event(done[(k - DEPTH) % (DEPTH + 1)], launch_limit)) {
+        hung = true;
+        break;
+      }
+      finished = k - DEPTH + 1;
+      used = used_at[(k - DEPTH) % (DEPTH + 1)];
+    }
+    if (used + (double)DEPTH * p.ninst > 0.75 * tab.cap) {
+      if (k > 0 && !wait_event(done[(k - 1) % (DEPTH + 1)], launch_limit)) {
+        hung = true;
+        break;
+      }
+      finished = k;
+      CK(cudaMemcpy(&used, d_used, sizeof used, cudaMemcpyDeviceToHost));
+      if (used + (double)DEPTH * p.ninst > 0.75 * tab.cap)
+        tab = table_grow(tab, pow2_at_least(2 * (used + (double)DEPTH * p.ninst)));
+    }
     int v = vseq[k];
     p.stress_blocks = sblocks[k];
     for (int i = 0; i < p.stress_spread; i++)
       p.stress_loc[i] = sloc[(size_t)k * p.stress_spread + i];
-    test_kernel<<<p.test_blocks + p.stress_blocks, p.tpb, shbytes>>>(
+    test_kernel<<<p.test_blocks + p.stress_blocks, p.tpb, shbytes, run>>>(
         p, d_role + (size_t)v * nthr, d_loc + (size_t)v * p.ninst * NLOC,
         d_shslot, d_mem, d_res, d_bar, d_gfinal, d_scratch, d_sink);
-    collect_kernel<<<cblocks, 256>>>(p, d_loc + (size_t)v * p.ninst * NLOC,
-                                     d_mem, d_res, d_bar, d_gfinal, d_hist,
-                                     d_ovf, d_novf, ovfcap);
+    collect_kernel<<<cblocks, 256, 0, run>>>(
+        p, d_loc + (size_t)v * p.ninst * NLOC, d_mem, d_res, d_bar, d_gfinal,
+        d_hist, tab);
+    CK(cudaMemcpyAsync(&used_at[k % (DEPTH + 1)], d_used, sizeof(unsigned),
+                       cudaMemcpyDeviceToHost, run));
+    CK(cudaEventRecord(done[k % (DEPTH + 1)], run));
+    launched = k + 1;
   }
-  CK(cudaEventRecord(e1));
-  CK(cudaEventSynchronize(e1));
-  CK(cudaGetLastError());
   float ms = 0;
-  CK(cudaEventElapsedTime(&ms, e0, e1));
+  if (!hung) {
+    for (long long k = finished; k < launches && !hung; k++)
+      if (!wait_event(done[k % (DEPTH + 1)], launch_limit)) hung = true;
+      else finished = k + 1;
+  }
+  if (!hung) {
+    CK(cudaEventRecord(e1, run));
+    CK(cudaEventSynchronize(e1));
+    CK(cudaGetLastError());
+    CK(cudaEventElapsedTime(&ms, e0, e1));
+  } else {
+    ms = (float)((now_s() - t_start) * 1000.0);
+    while (finished < launched &&
+           cudaEventQuery(done[finished % (DEPTH + 1)]) == cudaSuccess)
+      finished++;
+  }
+  // The counts of the launches that finished (a hung launch's collect has
+  // not run): read on `peek`, which does not wait for `run`.
   std::vector<unsigned long long> hist(NBUCKETS);
-  CK(cudaMemcpy(hist.data(), d_hist, sizeof(unsigned long long) * NBUCKETS,
-                cudaMemcpyDeviceToHost));
-  unsigned novf = 0;
-  CK(cudaMemcpy(&novf, d_novf, sizeof novf, cudaMemcpyDeviceToHost));
-  unsigned nov = novf < (unsigned)ovfcap ? novf : (unsigned)ovfcap;
-  std::vector<long long> ovf((size_t)nov * (NOBS ? NOBS : 1));
-  if (nov)
-    CK(cudaMemcpy(ovf.data(), d_ovf, sizeof(long long) * ovf.size(),
-                  cudaMemcpyDeviceToHost));
-  // rows
+  CK(cudaMemcpyAsync(hist.data(), d_hist, sizeof(unsigned long long) * NBUCKETS,
+                     cudaMemcpyDeviceToHost, peek));
+  unsigned long long lost = 0;
+  CK(cudaMemcpyAsync(&lost, d_lost, sizeof lost, cudaMemcpyDeviceToHost, peek));
+  CK(cudaStreamSynchronize(peek));
   std::vector<Row> rows;
   for (long b = 0; b < NBUCKETS; b++) {
     if (!hist[b]) continue;
@@ -366,15 +535,7 @@ int main(int argc, char **argv) {
     r.n = hist[b];
     rows.push_back(r);
   }
-  for (unsigned o = 0; o < nov; o++) {
-    Row r;
-    for (int j = 0; j < NOBS; j++) r.v[j] = ovf[(size_t)o * NOBS + j];
-    r.n = 1;
-    bool merged = false;
-    for (auto &x : rows)
-      if (!memcmp(x.v, r.v, sizeof r.v)) { x.n++; merged = true; break; }
-    if (!merged) rows.push_back(r);
-  }
+  table_rows(tab, peek, rows);
   std::sort(rows.begin(), rows.end(), [](const Row &a, const Row &b) {
     for (int j = 0; j < NOBS; j++)
       if (a.v[j] != b.v[j]) return a.v[j] < b.v[j];
@@ -400,6 +561,11 @@ int main(int argc, char **argv) {
   printf("Observation %s %s %llu %llu\n", TEST_NAME,
          pos == 0 ? "Never" : neg == 0 ? "Always" : "Sometimes", pos, neg);
   printf("Time %s %.2f\n", TEST_NAME, ms / 1000.0);
+  // A launch that did not finish within the limit: the hardware's answer
+  // to a test whose threads may spin forever.  One line, after Time, that
+  // litmus7's readers skip: Hangs NAME LAUNCHES INSTANCES SECONDS.
+  if (hung)
+    printf("Hangs %s 1 %d %g\n", TEST_NAME, p.ninst, launch_limit);
   printf("\n  -- device info --\nName:                           %s\n", prop.name);
   printf("Major revision number:          %d\nMinor revision number:          %d\n",
          prop.major, prop.minor);
@@ -409,14 +575,18 @@ int main(int argc, char **argv) {
          "stress-patch %d; stress-regions %d; stress-spread %d; spacing %d; "
          "sync-spin %d; warmup %d; bank-conflicts %d; shuffle %d; "
          "variants %d; seed %lld\n",
-         total, launches, p.ninst, p.tpb, p.test_blocks, sb_lo, sb_hi, seq,
+         total, finished, p.ninst, p.tpb, p.test_blocks, sb_lo, sb_hi, seq,
          p.stress_iters, p.stress_patch, p.stress_regions, p.stress_spread,
          p.spacing,
          p.sync_spin, p.warmup, p.bank, shuffle_on, variants,
          opt(argc, argv, "-seed", 1));
   printf("Rate: %.4g instances/s, %.4g weak (condition) per instance\n",
-         total / (ms / 1000.0), total ? (double)pos / total : 0.0);
-  if (novf > (unsigned)ovfcap)
-    printf("Warning: %u outcomes outside the histogram, %d kept\n", novf, ovfcap);
-  return 0;
+         ms > 0 ? total / (ms / 1000.0) : 0.0, total ? (double)pos / total : 0.0);
+  unsigned long long ran = (unsigned long long)finished * p.ninst;
+  if (lost || total != ran)
+    printf("Warning: %llu instances ran, %llu counted, %llu without a slot\n",
+           ran, total, lost);
+  fflush(stdout);
+  if (hung) _exit(4);  // the hung kernel ends with the process's context
+  return lost || total != ran ? 5 : 0;
 }

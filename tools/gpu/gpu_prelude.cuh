@@ -1,14 +1,17 @@
 // gpu_prelude.cuh: included by every program `scopecat gpu` generates,
 // after the test's constants (NT, NLOC, OBS_*...) and before its threads.
-#include "gpu_limits.h"
-
 #include <cuda_runtime.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 #include <vector>
 #include <algorithm>
+
+#include "gpu_limits.h"
+#include "outcome_table.h"
 
 #define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
   fprintf(stderr, "CUDA error %s at %s:%d\n", cudaGetErrorString(e_), \
