@@ -60,6 +60,10 @@ typedef struct sc_gpu_gen {
   /* locations: in shared memory, and the thread that writes one back */
   bool loc_shared[SC_GPU_MAX_LOCATIONS];
   int loc_owner[SC_GPU_MAX_LOCATIONS];
+  /* a generic alias (Dat3M's "y @ generic aliases x"): the location whose
+   * memory it names through the harness's second mapping; -1 otherwise */
+  int loc_alias[SC_GPU_MAX_LOCATIONS];
+  int nalias;
   /* observed values, the condition's first, then `locations [...]` */
   int nobs;
   bool obs_overflow;

@@ -141,8 +141,6 @@ static bool alias_unused(sc_gpu_gen *g, int l) {
   const char *why = loc->proxy == SC_PROXY_SURFACE
       ? "CUDA binds surfaces to CUDA arrays only, which no generic access "
         "reaches"
-      : loc->proxy == SC_PROXY_GENERIC
-      ? "the GPU harness gives each location memory of its own"
       : "the GPU harness binds no texture or constant view of its "
         "locations";
   for (int i = 0; i < t->nthreads; i++) {
@@ -179,15 +177,47 @@ static bool alias_unused(sc_gpu_gen *g, int l) {
   return true;
 }
 
+/* A generic alias names the memory of the location it aliases (through
+ * an alias of an alias, the first that is none) at a second virtual
+ * address: the harness maps its global locations twice (gpu_main.cuh),
+ * and the alias's slot is its location's in the second mapping.  Global
+ * memory only: shared memory has one address per CTA. */
+static bool place_generic_alias(sc_gpu_gen *g, int l) {
+  const sc_test *t = g->t;
+  int root = t->locs[l].alias_of;
+  for (int hops = 0; t->locs[root].alias_of >= 0 &&
+                     t->locs[root].proxy == SC_PROXY_GENERIC &&
+                     hops < t->nlocs; hops++)
+    root = t->locs[root].alias_of;
+  if (t->locs[root].alias_of >= 0 || t->locs[root].proxy != SC_PROXY_GENERIC)
+    return alias_unused(g, l);
+  if (t->locs[l].region == SC_SPACE_SHARED ||
+      t->locs[root].region == SC_SPACE_SHARED) {
+    sc_gpu_fail(g, SC_ERR_UNSUPPORTED, 0, 0,
+                "location %s, a generic alias of %s, is in shared memory: "
+                "the GPU harness aliases global memory only",
+                t->locs[l].name, t->locs[root].name);
+    return false;
+  }
+  g->loc_alias[l] = root;
+  g->nalias++;
+  return true;
+}
+
 /* Shared locations live in one CTA: the first thread that uses one owns it
  * (initialises it, writes it back); a user in another CTA is refused. */
 bool sc_gpu_place_locations(sc_gpu_gen *g) {
   const sc_test *t = g->t;
   for (int l = 0; l < t->nlocs; l++) {
     const sc_location *loc = &t->locs[l];
-    if ((loc->alias_of >= 0 || loc->proxy != SC_PROXY_GENERIC) &&
-        !alias_unused(g, l))
+    g->loc_alias[l] = -1;
+    if (loc->alias_of >= 0 && loc->proxy == SC_PROXY_GENERIC) {
+      if (!place_generic_alias(g, l))
+        return false;
+    } else if ((loc->alias_of >= 0 || loc->proxy != SC_PROXY_GENERIC) &&
+               !alias_unused(g, l)) {
       return false;
+    }
     if (loc->init.kind == SC_VAL_LOC) {
       sc_gpu_fail(g, SC_ERR_UNSUPPORTED, 0, 0,
                   "location %s holds an address: not supported on the GPU",

@@ -52,6 +52,7 @@ static void put_defines(writer *w, const sc_gpu_gen *g) {
   wr_printf(w, "#define NSHLOC %d\n", nsh);
   wr_printf(w, "#define BARRIERS %d\n#define BAR_WARPS %d\n", g->barriers,
             g->bar_warps);
+  wr_printf(w, "#define NALIAS %d\n", g->nalias);
 }
 
 /* A table of ints as a host array h_NAME and a __constant__ d_NAME, NAME
@@ -80,8 +81,9 @@ static void put_tables(writer *w, const sc_gpu_gen *g) {
     v[l] = g->loc_shared[l];
   put_table(w, "LOC_SHARED", v, t->nlocs);
   for (int l = 0; l < t->nlocs; l++)
-    v[l] = (int)t->locs[l].init.i;
+    v[l] = (int)t->locs[g->loc_alias[l] >= 0 ? g->loc_alias[l] : l].init.i;
   put_table(w, "LOC_INIT", v, t->nlocs);
+  put_table(w, "LOC_ALIAS", g->loc_alias, t->nlocs);
   put_table(w, "LOC_OWNER", g->loc_owner, t->nlocs);
   for (int i = 0; i < g->nobs; i++)
     v[i] = g->obs[i].kind;

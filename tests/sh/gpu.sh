@@ -96,17 +96,26 @@ if [ "$(grep -o 'barrier[.]cta[.]arrive 1, 64;' "$q" | wc -l)" -eq 2 ] &&
    grep -q '^#define BARRIERS 0$' "$tmp/gen/MP-inter.cu"; then ok
 else fail "PC-bar-sync-arrive: unexpected program"; fi
 
-# proxies and aliases: a test runs when no thread names its aliases
-# (3 of the 129); the others are refused at the first use, which is named
+# proxies and aliases: a test runs when its threads use generic aliases
+# alone (7 of the 129) or no alias at all (3); the others are refused at a
+# use of a surface, texture or constant proxy, which is named
 prox="$srcdir/ptx/dat3m/Nvidia/proxy $srcdir/ptx/dat3m/Manual/proxy"
 "$scopecat" gpu gen -o "$tmp/prox" $prox >"$tmp/prox.out" 2>"$tmp/prox.err"
-if [ "$(wc -l <"$tmp/prox.out")" -eq 3 ] &&
-   [ "$(grep -c 'not supported on the GPU' "$tmp/prox.err")" -eq 126 ] &&
+if [ "$(wc -l <"$tmp/prox.out")" -eq 10 ] &&
+   [ "$(grep -c 'not supported on the GPU' "$tmp/prox.err")" -eq 119 ] &&
    grep -q 'Proxy-SingleThread-rf-surW-surR.litmus:11:2: sust of s, x through the surface proxy' "$tmp/prox.err" &&
    grep -q 'Proxy-Const-ConstFence.litmus:11:2: cold of rd2, rd1 through the constant proxy' "$tmp/prox.err" &&
-   grep -q 'Proxy-MP-cta-synonym1.litmus:16:36: ld of y, a generic alias of x' "$tmp/prox.err" &&
+   grep -q 'Proxy-MP-cta-synonym14.litmus:14:2: sust of s1, x through the surface proxy' "$tmp/prox.err" &&
    grep -q 'Proxy-MP-sur-tex-surfaceFence.litmus:16:36: tld of t, x through the texture proxy' "$tmp/prox.err"; then ok
 else fail "gpu gen proxies: $(wc -l <"$tmp/prox.out") programs"; cat "$tmp/prox.err"; fi
+# y @ generic aliases x (locations x, y, s1, s2, t, flag): y's slot is x's
+# in the second mapping, with x's initial value; fence.proxy.alias as written
+q=$tmp/prox/Proxy-MP-cta-synonym1.cu
+if grep -q '^#define NALIAS 1$' "$q" &&
+   grep -q 'h_LOC_ALIAS\[6\] = {-1, 0, -1, -1, -1, -1};' "$q" &&
+   grep -q '^#define NALIAS 0$' "$tmp/gen/MP-inter.cu" &&
+   grep -q 'fence[.]proxy[.]alias;' "$tmp/prox/Proxy-Alias-with-AliasFence.cu"; then ok
+else fail "generic alias: unexpected program"; fi
 # fence.proxy.texture is Dat3M's, not PTX (ptxas: unknown modifier)
 printf 'PTX fp\n{\nx=0;\n}\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\n fence.proxy.texture ;\n ld.weak r0, x ;\nexists (P0:r0 == 1)\n' >"$tmp/fp.litmus"
 "$scopecat" gpu gen -o "$tmp/fp" "$tmp/fp.litmus" >"$tmp/fp.out" 2>"$tmp/fp.err"
@@ -118,7 +127,8 @@ else fail "fence.proxy.texture: $(cat "$tmp/fp.out" "$tmp/fp.err")"; fi
 if [ -n "$nvcc" ] && [ -x "$nvcc" ]; then
   for t in gpu-shapes/MP-inter gpu-shapes/SB-intra gpu-shapes/IRIW+fence.sc.gpu-inter \
            seeds/cas-sl seeds/dlb-mp+membar.gls dat3m/Barrier/quorum1-hang \
-           dat3m/Manual/PC-bar-sync-arrive dat3m/Manual/barrier-logical-id-exists; do
+           dat3m/Manual/PC-bar-sync-arrive dat3m/Manual/barrier-logical-id-exists \
+           dat3m/Manual/proxy/Proxy-Alias-AliasFence; do
     if "$scopecat" gpu build -nvcc "$nvcc" -gpudir "$srcdir/tools/gpu" \
          -keep "$tmp/build" "$srcdir/ptx/$t.litmus" >"$tmp/b.out" 2>"$tmp/b.err" &&
        ! grep -q 'optcheck: FAILED' "$tmp/b.err"; then ok
