@@ -304,7 +304,7 @@ expect 0 "$scopecat" gpu gen -o "$tmp/cu" "$srcdir/ptx/gpu-shapes"
 expect 0 "$scopecat" gpu build -nvcc true -keep "$tmp/kept" -shard 1/3 "$seeds"
 built=$(ls "$tmp/kept" | LC_ALL=C sort | tr '\n' ' ')
 want=$(for f in "$seeds"/*.litmus; do
-    "$scopecat" parse -summary -shard 1/3 "$f" | grep -q . && basename "$f"
+    "$scopecat" parse -summary -shard 1/3 "$f" | grep -q . && basename "$f" .litmus
   done | LC_ALL=C sort | tr '\n' ' ')
 [ "$built" = "$want" ] && ok || fail "gpu build -shard 1/3 built '$built', expected '$want'"
 # an empty CUDA_VISIBLE_DEVICES hides every GPU (Slurm's way of giving none)
