@@ -98,7 +98,7 @@ static void gpu_usage(FILE *out) {
       "  -seed N            random seed (default 1)\n"
       "  -variants N        random layouts per run (default 8)\n"
       "  -launch-timeout S  a launch not finished after S seconds is a hang,\n"
-      "                     logged as a Hangs line (default 3; 0: none)\n"
+      "                     logged as a Hangs line (default 1; 0: none)\n"
       "  -gpus N            use N GPUs (default: all visible; CUDA_VISIBLE_DEVICES\n"
       "                     limits them, as Slurm's --gpus sets it)\n"
       "  -timeout S         watchdog: kill a program still running after S\n"

@@ -79,7 +79,11 @@ __global__ void test_kernel(Params p, const int *__restrict__ role,
 // when each value lies in [0, RADIX) (the common case, cheap), else in the
 // outcome table (outcome_table.h), lanes of a warp with the same outcome
 // counted by one insert.
-__device__ void count_in_table(ot_table tab, const long long *v) {
+// (Out of line, the outcome by value: the common path keeps its values in
+// registers.)
+struct Outcome { long long v[NOBS > 0 ? NOBS : 1]; };
+__device__ __noinline__ void count_in_table(ot_table tab, Outcome o) {
+  const long long *v = o.v;
   unsigned long long h = ot_hash(v, NOBS);
   unsigned active = __activemask();
   unsigned group = __match_any_sync(active, h);
@@ -123,7 +127,11 @@ __global__ void collect_kernel(Params p, const int *__restrict__ locidx,
       m *= RADIX;
     }
     if (fits) atomicAdd(&sh[key], 1u);
-    else count_in_table(tab, v);
+    else {
+      Outcome o;
+      for (int j = 0; j < NOBS; j++) o.v[j] = v[j];
+      count_in_table(tab, o);
+    }
   }
   __syncthreads();
   for (int b = threadIdx.x; b < NBUCKETS; b += blockDim.x)
@@ -161,103 +169,73 @@ struct Row { long long v[NOBS > 0 ? NOBS : 1]; unsigned long long n; };
 
 static const int OT_W = NOBS > 0 ? NOBS : 1;
 
-// A table of `cap` slots (a power of two), empty.
-static ot_table table_new(unsigned cap, unsigned *d_used,
-                          unsigned long long *d_lost) {
-  ot_table t;
-  t.cap = cap;
-  t.width = OT_W;
-  t.used = d_used;
-  t.lost = d_lost;
-  CK(cudaMalloc(&t.tag, sizeof(unsigned long long) * cap));
-  CK(cudaMalloc(&t.ready, sizeof(unsigned) * cap));
-  CK(cudaMalloc(&t.key, sizeof(long long) * (size_t)cap * OT_W));
-  CK(cudaMalloc(&t.count, sizeof(unsigned long long) * cap));
-  CK(cudaMemset(t.tag, 0, sizeof(unsigned long long) * cap));
-  CK(cudaMemset(t.ready, 0, sizeof(unsigned) * cap));
-  CK(cudaMemset(t.count, 0, sizeof(unsigned long long) * cap));
+// A table of `cap` slots (a power of two) on the device, and its mirror in
+// page-locked host memory.
+struct Table {
+  ot_table dev;
+  unsigned long long *h_tag, *h_count;
+  long long *h_key;
+};
+
+static Table table_new(unsigned cap, unsigned *d_used,
+                       unsigned long long *d_lost) {
+  Table t;
+  t.dev.cap = cap;
+  t.dev.width = OT_W;
+  t.dev.used = d_used;
+  t.dev.lost = d_lost;
+  CK(cudaMalloc(&t.dev.tag, sizeof(unsigned long long) * cap));
+  CK(cudaMalloc(&t.dev.ready, sizeof(unsigned) * cap));
+  CK(cudaMalloc(&t.dev.key, sizeof(long long) * (size_t)cap * OT_W));
+  CK(cudaMalloc(&t.dev.count, sizeof(unsigned long long) * cap));
+  CK(cudaHostAlloc(&t.h_tag, sizeof(unsigned long long) * cap, cudaHostAllocDefault));
+  CK(cudaHostAlloc(&t.h_count, sizeof(unsigned long long) * cap, cudaHostAllocDefault));
+  CK(cudaHostAlloc(&t.h_key, sizeof(long long) * (size_t)cap * OT_W,
+                   cudaHostAllocDefault));
   return t;
 }
 
-static void table_free(ot_table t) {
-  CK(cudaFree(t.tag));
-  CK(cudaFree(t.ready));
-  CK(cudaFree(t.key));
-  CK(cudaFree(t.count));
+static void table_clear(Table &t) {
+  CK(cudaMemset(t.dev.tag, 0, sizeof(unsigned long long) * t.dev.cap));
+  CK(cudaMemset(t.dev.ready, 0, sizeof(unsigned) * t.dev.cap));
+  CK(cudaMemset(t.dev.count, 0, sizeof(unsigned long long) * t.dev.cap));
+  CK(cudaMemset(t.dev.used, 0, sizeof(unsigned)));
+  CK(cudaMemset(t.dev.lost, 0, sizeof(unsigned long long)));
 }
 
-// The table's rows (on stream `s`, which must not wait for a hung kernel).
-static void table_rows(ot_table t, cudaStream_t s, std::vector<Row> &rows) {
-  std::vector<unsigned long long> tag(t.cap), count(t.cap);
-  std::vector<long long> key((size_t)t.cap * OT_W);
-  CK(cudaMemcpyAsync(tag.data(), t.tag, sizeof(unsigned long long) * t.cap,
+static void table_free(Table &t) {
+  CK(cudaFree(t.dev.tag));
+  CK(cudaFree(t.dev.ready));
+  CK(cudaFree(t.dev.key));
+  CK(cudaFree(t.dev.count));
+  CK(cudaFreeHost(t.h_tag));
+  CK(cudaFreeHost(t.h_count));
+  CK(cudaFreeHost(t.h_key));
+}
+
+// The table's rows, read on stream `s`.
+static void table_rows(Table &t, cudaStream_t s, std::vector<Row> &rows) {
+  unsigned cap = t.dev.cap;
+  CK(cudaMemcpyAsync(t.h_tag, t.dev.tag, sizeof(unsigned long long) * cap,
                      cudaMemcpyDeviceToHost, s));
-  CK(cudaMemcpyAsync(count.data(), t.count,
-                     sizeof(unsigned long long) * t.cap,
+  CK(cudaMemcpyAsync(t.h_count, t.dev.count, sizeof(unsigned long long) * cap,
                      cudaMemcpyDeviceToHost, s));
-  CK(cudaMemcpyAsync(key.data(), t.key, sizeof(long long) * key.size(),
+  CK(cudaMemcpyAsync(t.h_key, t.dev.key, sizeof(long long) * (size_t)cap * OT_W,
                      cudaMemcpyDeviceToHost, s));
   CK(cudaStreamSynchronize(s));
-  for (unsigned i = 0; i < t.cap; i++) {
-    if (!tag[i] || !count[i]) continue;
+  for (unsigned i = 0; i < cap; i++) {
+    if (!t.h_tag[i] || !t.h_count[i]) continue;
     Row r;
-    for (int j = 0; j < NOBS; j++) r.v[j] = key[(size_t)i * OT_W + j];
-    r.n = count[i];
+    for (int j = 0; j < NOBS; j++) r.v[j] = t.h_key[(size_t)i * OT_W + j];
+    r.n = t.h_count[i];
     rows.push_back(r);
   }
-}
-
-// A table of `cap` slots holding the rows of `old` (the device idle).
-static ot_table table_grow(ot_table old, unsigned cap) {
-  std::vector<Row> rows;
-  table_rows(old, 0, rows);
-  ot_table h;  // the new table, filled on the host by the same insert
-  h.cap = cap;
-  h.width = OT_W;
-  std::vector<unsigned long long> tag(cap, 0), count(cap, 0), lost(1, 0);
-  std::vector<unsigned> ready(cap, 0), used(1, 0);
-  std::vector<long long> key((size_t)cap * OT_W, 0);
-  h.tag = tag.data(); h.ready = ready.data(); h.key = key.data();
-  h.count = count.data(); h.used = used.data(); h.lost = lost.data();
-  for (auto &r : rows) ot_insert(h, r.v, r.n);
-  ot_table t = table_new(cap, old.used, old.lost);
-  table_free(old);
-  CK(cudaMemcpy(t.tag, h.tag, sizeof(unsigned long long) * cap,
-                cudaMemcpyHostToDevice));
-  CK(cudaMemcpy(t.ready, h.ready, sizeof(unsigned) * cap,
-                cudaMemcpyHostToDevice));
-  CK(cudaMemcpy(t.key, h.key, sizeof(long long) * key.size(),
-                cudaMemcpyHostToDevice));
-  CK(cudaMemcpy(t.count, h.count, sizeof(unsigned long long) * cap,
-                cudaMemcpyHostToDevice));
-  CK(cudaMemcpy(t.used, h.used, sizeof(unsigned), cudaMemcpyHostToDevice));
-  return t;
-}
-
-static unsigned pow2_at_least(double n) {
-  unsigned c = 1024;
-  while (c < n && c < (1u << 31)) c <<= 1;
-  return c;
 }
 
 static double now_s() {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-// Wait for event `e` at most `limit` seconds (0: no limit); false when it
-// did not come: a kernel that does not finish.
-static bool wait_event(cudaEvent_t e, double limit) {
-  if (limit <= 0) { CK(cudaEventSynchronize(e)); return true; }
-  double t0 = now_s();
-  for (;;) {
-    cudaError_t r = cudaEventQuery(e);
-    if (r == cudaSuccess) return true;
-    if (r != cudaErrorNotReady) CK(r);
-    if (now_s() - t0 > limit) return false;
-    usleep(50);
-  }
 }
 
 #if NALIAS
@@ -324,7 +302,7 @@ int main(int argc, char **argv) {
   long long want = opt(argc, argv, "-n", 100000000LL);
   // -launch-timeout S: a launch not finished after S seconds is a hang,
   // recorded in the log (0: wait for ever)
-  double launch_limit = atof(sopt(argc, argv, "-launch-timeout", "3"));
+  double launch_limit = atof(sopt(argc, argv, "-launch-timeout", "1"));
   int device = (int)opt(argc, argv, "-device", 0);
   CK(cudaSetDevice(device));
   cudaDeviceProp prop;
@@ -497,12 +475,22 @@ int main(int argc, char **argv) {
   CK(cudaMemset(d_hist, 0, sizeof(unsigned long long) * NBUCKETS));
   CK(cudaMemset(d_used, 0, sizeof(unsigned)));
   CK(cudaMemset(d_lost, 0, sizeof(unsigned long long)));
-  // The outcome table: before each launch, the slots in use (known up to
-  // DEPTH launches back) plus DEPTH launches of new outcomes must fit in
-  // 3/4 of it; else the host waits, reads the exact count and grows it.
-  const int DEPTH = 4;
-  ot_table tab = table_new(pow2_at_least(DEPTH * (double)p.ninst * 4 / 3),
-                           d_used, d_lost);
+  // The outcome table starts small; a run whose table filled up (some
+  // instance found no slot: `lost`) is thrown away and made again with a
+  // table four times as large, so that a log never misses an instance.
+  Table tab = table_new(1u << 16, d_used, d_lost);
+  unsigned long long *h_hist;  // the buckets and `lost`, read back here
+  CK(cudaHostAlloc(&h_hist, sizeof(unsigned long long) * (NBUCKETS + 1),
+                   cudaHostAllocDefault));
+  // Snapshots of the buckets and of the table's slots in use, copied in
+  // stream order before each checkpoint (two, alternating): what a hang
+  // leaves readable, since nothing is read from the device once a kernel
+  // spins for ever (the copy would wait behind it).
+  unsigned long long *snap;
+  const int SNAP = NBUCKETS + 1;
+  CK(cudaHostAlloc(&snap, sizeof(unsigned long long) * SNAP * 2,
+                   cudaHostAllocDefault));
+  memset(snap, 0, sizeof(unsigned long long) * SNAP * 2);
   size_t shbytes = sizeof(int) * (size_t)p.sh_words;
   if (shbytes > 48 * 1024)
     CK(cudaFuncSetAttribute(test_kernel,
@@ -527,142 +515,176 @@ int main(int argc, char **argv) {
       }
     }
   }
-  // launches run on `run`; what is read while one may hang goes on `peek`
-  cudaStream_t run, peek;
+  cudaStream_t run;
   CK(cudaStreamCreateWithFlags(&run, cudaStreamNonBlocking));
-  CK(cudaStreamCreateWithFlags(&peek, cudaStreamNonBlocking));
-  cudaEvent_t e0, e1, done[DEPTH + 1];
-  unsigned *used_at;  // slots in use after each launch of the ring
-  CK(cudaHostAlloc(&used_at, sizeof(unsigned) * (DEPTH + 1), cudaHostAllocDefault));
+  // checkpoints: an event every CP launches, which the host waits for
+  const long long CP = 16;
+  std::vector<cudaEvent_t> cps((size_t)((launches + CP - 1) / CP));
+  for (auto &e : cps) CK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+  cudaEvent_t e0, e1;
   CK(cudaEventCreate(&e0));
   CK(cudaEventCreate(&e1));
-  for (int i = 0; i <= DEPTH; i++) CK(cudaEventCreate(&done[i]));
-  CK(cudaEventRecord(e0, run));
-  int cblocks = (p.ninst + 255) / 256;
-  long long finished = 0;  // launches known to have finished
-  long long launched = 0;
-  bool hung = false;
-  for (long long k = 0; k < launches && !hung; k++) {
-    unsigned used = 0;
-    if (k >= DEPTH) {  // launch k - DEPTH is done before launch k starts
-      if (!wait_event(done[(k - DEPTH) % (DEPTH + 1)], launch_limit)) {
-        hung = true;
-        break;
-      }
-      finished = k - DEPTH + 1;
-      used = used_at[(k - DEPTH) % (DEPTH + 1)];
-    }
-    if (used + (double)DEPTH * p.ninst > 0.75 * tab.cap) {
-      if (k > 0 && !wait_event(done[(k - 1) % (DEPTH + 1)], launch_limit)) {
-        hung = true;
-        break;
-      }
-      finished = k;
-      CK(cudaMemcpy(&used, d_used, sizeof used, cudaMemcpyDeviceToHost));
-      if (used + (double)DEPTH * p.ninst > 0.75 * tab.cap)
-        tab = table_grow(tab, pow2_at_least(2 * (used + (double)DEPTH * p.ninst)));
-    }
-    int v = vseq[k];
-    p.stress_blocks = sblocks[k];
-    for (int i = 0; i < p.stress_spread; i++)
-      p.stress_loc[i] = sloc[(size_t)k * p.stress_spread + i];
-    test_kernel<<<p.test_blocks + p.stress_blocks, p.tpb, shbytes, run>>>(
-        p, d_role + (size_t)v * nthr, d_loc + (size_t)v * p.ninst * NLOC,
-        d_shslot, d_mem, d_res, d_bar, d_gfinal, d_scratch, d_sink);
-    collect_kernel<<<cblocks, 256, 0, run>>>(
-        p, d_loc + (size_t)v * p.ninst * NLOC, d_mem, d_res, d_bar, d_gfinal,
-        d_hist, tab);
-    CK(cudaMemcpyAsync(&used_at[k % (DEPTH + 1)], d_used, sizeof(unsigned),
-                       cudaMemcpyDeviceToHost, run));
-    CK(cudaEventRecord(done[k % (DEPTH + 1)], run));
-    launched = k + 1;
-  }
   float ms = 0;
-  if (!hung) {
-    for (long long k = finished; k < launches && !hung; k++)
-      if (!wait_event(done[k % (DEPTH + 1)], launch_limit)) hung = true;
-      else finished = k + 1;
-  }
-  if (!hung) {
+
+  // The log, from the buckets in h_hist and the table's rows: the counts of
+  // the launches that finished (after a hang, whole launches: total / ninst).
+  std::vector<Row> rows;  // the table's rows, when they are read
+  auto print_log = [&](bool hung) {
+    unsigned long long lost = hung ? 0 : h_hist[NBUCKETS];
+    for (long b = 0; b < NBUCKETS; b++) {
+      if (!h_hist[b]) continue;
+      Row r;
+      long k = b;
+      for (int j = 0; j < NOBS; j++) { r.v[j] = k % RADIX; k /= RADIX; }
+      r.n = h_hist[b];
+      rows.push_back(r);
+    }
+    std::sort(rows.begin(), rows.end(), [](const Row &a, const Row &b) {
+      for (int j = 0; j < NOBS; j++)
+        if (a.v[j] != b.v[j]) return a.v[j] < b.v[j];
+      return false;
+    });
+    unsigned long long pos = 0, neg = 0, total = 0;
+    printf("Test %s %s\n", TEST_NAME,
+           QUANT == 0 ? "Allowed" : QUANT == 1 ? "Forbidden" : "Required");
+    printf("Histogram (%d states)\n", (int)rows.size());
+    for (auto &r : rows) {
+      bool c = cond_holds(r.v);
+      if (c) pos += r.n; else neg += r.n;
+      total += r.n;
+      printf("%-10llu%s>", r.n, c ? "*" : ":");
+      for (int j = 0; j < NOBS; j++) printf("%s=%lld; ", OBS_NAME[j], r.v[j]);
+      printf("\n");
+    }
+    bool validated = QUANT == 0 ? pos > 0 : QUANT == 1 ? pos == 0 : neg == 0;
+    bool ok = QUANT == 0 ? pos > 0 : QUANT == 1 ? pos == 0 : neg == 0;
+    printf("%s\n\nWitnesses\n", ok ? "Ok" : "No");
+    printf("Positive: %llu, Negative: %llu\n", pos, neg);
+    printf("Condition %s is %svalidated\n", CONDITION, validated ? "" : "NOT ");
+    printf("Observation %s %s %llu %llu\n", TEST_NAME,
+           pos == 0 ? "Never" : neg == 0 ? "Always" : "Sometimes", pos, neg);
+    printf("Time %s %.2f\n", TEST_NAME, ms / 1000.0);
+    // A launch that did not finish within the limit: the hardware's answer
+    // to a test whose threads may spin forever.  One line, after Time, that
+    // litmus7's readers skip: Hangs NAME LAUNCHES INSTANCES SECONDS.
+    if (hung)
+      printf("Hangs %s 1 %d %g\n", TEST_NAME, p.ninst, launch_limit);
+    printf("\n  -- device info --\nName:                           %s\n", prop.name);
+    printf("Major revision number:          %d\nMinor revision number:          %d\n",
+           prop.major, prop.minor);
+    printf("Number of multiprocessors:      %d\n", prop.multiProcessorCount);
+    long long finished = hung ? (long long)(total / p.ninst) : launches;
+    printf("\nParameters: instances %llu in %lld launches of %d; tpb %d; "
+           "test CTAs %d; stress CTAs %d-%d; stress-seq %s; stress-iters %d; "
+           "stress-patch %d; stress-regions %d; stress-spread %d; spacing %d; "
+           "sync-spin %d; warmup %d; bank-conflicts %d; shuffle %d; "
+           "variants %d; seed %lld\n",
+           total, finished, p.ninst, p.tpb, p.test_blocks, sb_lo, sb_hi, seq,
+           p.stress_iters, p.stress_patch, p.stress_regions, p.stress_spread,
+           p.spacing,
+           p.sync_spin, p.warmup, p.bank, shuffle_on, variants,
+           opt(argc, argv, "-seed", 1));
+    printf("Rate: %.4g instances/s, %.4g weak (condition) per instance\n",
+           ms > 0 ? total / (ms / 1000.0) : 0.0, total ? (double)pos / total : 0.0);
+    unsigned long long ran = (unsigned long long)finished * p.ninst;
+    if (lost || total != ran)
+      printf("Warning: %llu instances ran, %llu counted, %llu without a slot\n",
+             ran, total, lost);
+    fflush(stdout);
+    return lost;
+  };
+
+  // Each try runs every launch.  An event follows every CP launches; before
+  // recording checkpoint c the host waits for checkpoint c - AHEAD (the GPU
+  // keeps AHEAD * CP launches queued meanwhile), polling, so that it never
+  // blocks inside the driver: a checkpoint that does not come within
+  // launch_limit seconds is a hang, and the log of what finished is written
+  // from the snapshots; the hung kernel ends with the process's context.
+  const long long AHEAD = 4;
+  // The log after checkpoint `c` did not come: the launches of the last
+  // checkpoint that did, from its snapshot; when some of their outcomes
+  // are in the table (which is not snapshotted), no histogram.
+  auto report_hang = [&](long long c) {
+    long long last = c - 1;
+    while (last >= 0 && cudaEventQuery(cps[last]) != cudaSuccess) last--;
+    const unsigned long long *sn = last >= 0 ? snap + (last % 2) * SNAP : NULL;
+    if (sn && sn[NBUCKETS]) {
+      fprintf(stderr, "a launch hung after %lld launches, some of whose "
+                      "outcomes are not readable now: no histogram\n",
+              (last + 1) * CP);
+      _exit(3);
+    }
+    for (long b = 0; b < NBUCKETS; b++) h_hist[b] = sn ? sn[b] : 0;
+    ms = (float)((now_s() - t_start) * 1000.0);
+    print_log(true);
+    _exit(4);
+  };
+  auto wait_checkpoint = [&](long long c) {
+    double since = now_s();
+    for (;;) {
+      cudaError_t r = cudaEventQuery(cps[c]);
+      if (r == cudaSuccess) return;
+      if (r != cudaErrorNotReady) CK(r);
+      if (launch_limit > 0 && now_s() - since > launch_limit) {
+        ms = (float)((now_s() - t_start) * 1000.0);
+        report_hang(c);
+      }
+      usleep(20);
+    }
+  };
+  for (int tries = 1;; tries++) {
+    CK(cudaMemset(d_hist, 0, sizeof(unsigned long long) * NBUCKETS));
+    table_clear(tab);
+    CK(cudaDeviceSynchronize());
+    CK(cudaEventRecord(e0, run));
+    int cblocks = (p.ninst + 255) / 256;
+    for (long long k = 0; k < launches; k++) {
+      int v = vseq[k];
+      p.stress_blocks = sblocks[k];
+      for (int i = 0; i < p.stress_spread; i++)
+        p.stress_loc[i] = sloc[(size_t)k * p.stress_spread + i];
+      test_kernel<<<p.test_blocks + p.stress_blocks, p.tpb, shbytes, run>>>(
+          p, d_role + (size_t)v * nthr, d_loc + (size_t)v * p.ninst * NLOC,
+          d_shslot, d_mem, d_res, d_bar, d_gfinal, d_scratch, d_sink);
+      collect_kernel<<<cblocks, 256, 0, run>>>(
+          p, d_loc + (size_t)v * p.ninst * NLOC, d_mem, d_res, d_bar, d_gfinal,
+          d_hist, tab.dev);
+      if ((k + 1) % CP == 0 || k + 1 == launches) {
+        long long c = k / CP;
+        if (c >= AHEAD) wait_checkpoint(c - AHEAD);
+        unsigned long long *sn = snap + (c % 2) * SNAP;
+        CK(cudaMemcpyAsync(sn, d_hist, sizeof(unsigned long long) * NBUCKETS,
+                           cudaMemcpyDeviceToHost, run));
+        CK(cudaMemcpyAsync(sn + NBUCKETS, d_used, sizeof(unsigned),
+                           cudaMemcpyDeviceToHost, run));
+        CK(cudaEventRecord(cps[c], run));
+      }
+    }
+    for (long long c = (launches - 1) / CP - AHEAD + 1; c <= (launches - 1) / CP; c++)
+      if (c >= 0) wait_checkpoint(c);
     CK(cudaEventRecord(e1, run));
     CK(cudaEventSynchronize(e1));
     CK(cudaGetLastError());
     CK(cudaEventElapsedTime(&ms, e0, e1));
-  } else {
-    ms = (float)((now_s() - t_start) * 1000.0);
-    while (finished < launched &&
-           cudaEventQuery(done[finished % (DEPTH + 1)]) == cudaSuccess)
-      finished++;
+    unsigned long long lost = 0;
+    CK(cudaMemcpy(&lost, d_lost, sizeof lost, cudaMemcpyDeviceToHost));
+    if (!lost) break;
+    if (tab.dev.cap >= (1u << 28)) {
+      fprintf(stderr, "the outcome table of %u slots is full: no histogram\n",
+              tab.dev.cap);
+      return 5;
+    }
+    unsigned cap = tab.dev.cap * 4;
+    fprintf(stderr, "try %d: the outcome table of %u slots filled up; "
+                    "again with %u\n", tries, tab.dev.cap, cap);
+    table_free(tab);
+    tab = table_new(cap, d_used, d_lost);
   }
-  // The counts of the launches that finished (a hung launch's collect has
-  // not run): read on `peek`, which does not wait for `run`.
-  std::vector<unsigned long long> hist(NBUCKETS);
-  CK(cudaMemcpyAsync(hist.data(), d_hist, sizeof(unsigned long long) * NBUCKETS,
-                     cudaMemcpyDeviceToHost, peek));
-  unsigned long long lost = 0;
-  CK(cudaMemcpyAsync(&lost, d_lost, sizeof lost, cudaMemcpyDeviceToHost, peek));
-  CK(cudaStreamSynchronize(peek));
-  std::vector<Row> rows;
-  for (long b = 0; b < NBUCKETS; b++) {
-    if (!hist[b]) continue;
-    Row r;
-    long k = b;
-    for (int j = 0; j < NOBS; j++) { r.v[j] = k % RADIX; k /= RADIX; }
-    r.n = hist[b];
-    rows.push_back(r);
-  }
-  table_rows(tab, peek, rows);
-  std::sort(rows.begin(), rows.end(), [](const Row &a, const Row &b) {
-    for (int j = 0; j < NOBS; j++)
-      if (a.v[j] != b.v[j]) return a.v[j] < b.v[j];
-    return false;
-  });
-  unsigned long long pos = 0, neg = 0, total = 0;
-  printf("Test %s %s\n", TEST_NAME,
-         QUANT == 0 ? "Allowed" : QUANT == 1 ? "Forbidden" : "Required");
-  printf("Histogram (%d states)\n", (int)rows.size());
-  for (auto &r : rows) {
-    bool c = cond_holds(r.v);
-    if (c) pos += r.n; else neg += r.n;
-    total += r.n;
-    printf("%-10llu%s>", r.n, c ? "*" : ":");
-    for (int j = 0; j < NOBS; j++) printf("%s=%lld; ", OBS_NAME[j], r.v[j]);
-    printf("\n");
-  }
-  bool validated = QUANT == 0 ? pos > 0 : QUANT == 1 ? pos == 0 : neg == 0;
-  bool ok = QUANT == 0 ? pos > 0 : QUANT == 1 ? pos == 0 : neg == 0;
-  printf("%s\n\nWitnesses\n", ok ? "Ok" : "No");
-  printf("Positive: %llu, Negative: %llu\n", pos, neg);
-  printf("Condition %s is %svalidated\n", CONDITION, validated ? "" : "NOT ");
-  printf("Observation %s %s %llu %llu\n", TEST_NAME,
-         pos == 0 ? "Never" : neg == 0 ? "Always" : "Sometimes", pos, neg);
-  printf("Time %s %.2f\n", TEST_NAME, ms / 1000.0);
-  // A launch that did not finish within the limit: the hardware's answer
-  // to a test whose threads may spin forever.  One line, after Time, that
-  // litmus7's readers skip: Hangs NAME LAUNCHES INSTANCES SECONDS.
-  if (hung)
-    printf("Hangs %s 1 %d %g\n", TEST_NAME, p.ninst, launch_limit);
-  printf("\n  -- device info --\nName:                           %s\n", prop.name);
-  printf("Major revision number:          %d\nMinor revision number:          %d\n",
-         prop.major, prop.minor);
-  printf("Number of multiprocessors:      %d\n", prop.multiProcessorCount);
-  printf("\nParameters: instances %llu in %lld launches of %d; tpb %d; "
-         "test CTAs %d; stress CTAs %d-%d; stress-seq %s; stress-iters %d; "
-         "stress-patch %d; stress-regions %d; stress-spread %d; spacing %d; "
-         "sync-spin %d; warmup %d; bank-conflicts %d; shuffle %d; "
-         "variants %d; seed %lld\n",
-         total, finished, p.ninst, p.tpb, p.test_blocks, sb_lo, sb_hi, seq,
-         p.stress_iters, p.stress_patch, p.stress_regions, p.stress_spread,
-         p.spacing,
-         p.sync_spin, p.warmup, p.bank, shuffle_on, variants,
-         opt(argc, argv, "-seed", 1));
-  printf("Rate: %.4g instances/s, %.4g weak (condition) per instance\n",
-         ms > 0 ? total / (ms / 1000.0) : 0.0, total ? (double)pos / total : 0.0);
-  unsigned long long ran = (unsigned long long)finished * p.ninst;
-  if (lost || total != ran)
-    printf("Warning: %llu instances ran, %llu counted, %llu without a slot\n",
-           ran, total, lost);
-  fflush(stdout);
-  if (hung) _exit(4);  // the hung kernel ends with the process's context
-  return lost || total != ran ? 5 : 0;
+  CK(cudaMemcpy(h_hist, d_hist, sizeof(unsigned long long) * NBUCKETS,
+                cudaMemcpyDeviceToHost));
+  CK(cudaMemcpy(h_hist + NBUCKETS, d_lost, sizeof(unsigned long long),
+                cudaMemcpyDeviceToHost));
+  table_rows(tab, run, rows);
+  unsigned long long lost = print_log(false);
+  return lost ? 5 : 0;
 }

@@ -1,17 +1,17 @@
 /* outcome_table.h: the exact part of the harness's histogram: a hash
  * table of whole outcomes (every observed value, 64 bits each) with a
  * count each, filled on the GPU by the collecting kernel (outcomes that
- * fall outside its shared-memory buckets) and grown on the host.  Open
+ * fall outside its shared-memory buckets).  Open
  * addressing, linear probing; a slot is claimed by a compare-and-swap of
  * its tag (the outcome's hash, never 0), its key written, then published
  * by `ready`; an insert that meets its tag waits for `ready` and compares
  * the whole key, so two outcomes of the same hash keep their own slots.
- * No instance is dropped as long as a free slot remains: the host keeps
- * the table at most 3/4 full before each launch (gpu_main.cuh), and
- * `lost` counts what could not be placed, which must stay 0.
+ * An insert that finds no free slot counts its instances in `lost`; the
+ * host then makes the whole run again with a larger table (gpu_main.cuh),
+ * so that a log never misses an instance.
  *
- * Plain C as well as CUDA: the same code runs on the device, on the host
- * when the table grows, and in the unit test (tests/unit/check_gpu.c). */
+ * Plain C as well as CUDA: the same code runs on the device and, in the
+ * unit test (tests/unit/check_gpu.c), on the host. */
 #ifndef SC_OUTCOME_TABLE_H
 #define SC_OUTCOME_TABLE_H
 
