@@ -324,8 +324,9 @@ int sc_select_match(const sc_select *sel, const char *name);
  * templates gpu_prelude.cuh and gpu_main.cuh that nvcc finds with -I (the
  * folder `scopecat gpu` installs).  The harness's limits (threads per
  * instance, locations, observed values...) are gpu_limits.h's, in that
- * folder.  SC_ERR_UNSUPPORTED names what the GPU cannot run (a barrier, a
- * proxy, a shared location used across CTAs; "file:line:col: what" where
+ * folder.  SC_ERR_UNSUPPORTED names what the GPU cannot run (a barrier
+ * operand loaded during the run, a surface, texture or constant proxy
+ * access, a shared location used across CTAs; "file:line:col: what" where
  * an instruction is to blame), SC_ERR_LIMIT the limit a test is past. */
 typedef struct sc_gpu_program sc_gpu_program;
 

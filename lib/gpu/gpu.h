@@ -37,6 +37,18 @@ typedef struct sc_gpu_obs {
   int b; /* REG: the result slot; LOC: 0 */
 } sc_gpu_obs;
 
+/* A barrier group (Dat3M's, lib/sim/barrier.c): the barriers of one CTA
+ * whose first two operands agree.  On the GPU it is hardware barrier
+ * `hwid` of its CTA; `size` test threads of the CTA have a barrier of it. */
+typedef struct sc_gpu_bargroup {
+  int cta;         /* CTA class */
+  int nops;        /* operands that name the group: 1 or 2 */
+  int64_t ops[2];
+  int hwid;        /* 0 .. SC_GPU_MAX_BARRIERS-1 */
+  int size;
+  unsigned threads; /* bit i: test thread i has a barrier of the group */
+} sc_gpu_bargroup;
+
 /* The generator's state, filled phase by phase. */
 typedef struct sc_gpu_gen {
   const sc_test *t;
@@ -48,12 +60,22 @@ typedef struct sc_gpu_gen {
   /* locations: in shared memory, and the thread that writes one back */
   bool loc_shared[SC_GPU_MAX_LOCATIONS];
   int loc_owner[SC_GPU_MAX_LOCATIONS];
+  /* a generic alias (Dat3M's "y @ generic aliases x"): the location whose
+   * memory it names through the harness's second mapping; -1 otherwise */
+  int loc_alias[SC_GPU_MAX_LOCATIONS];
+  int nalias;
   /* observed values, the condition's first, then `locations [...]` */
   int nobs;
   bool obs_overflow;
   sc_gpu_obs obs[SC_GPU_MAX_OBSERVED];
   int nres; /* result slots (observed registers) */
   int res_slot[SC_GPU_MAX_THREADS][SC_GPU_MAX_REGISTERS]; /* -1: none */
+  /* barriers: the test has some (one instance per CTA, each test thread
+   * a warp of its own, CTAs of bar_warps warps); their groups */
+  bool barriers;
+  int bar_warps;
+  int nbargroups;
+  sc_gpu_bargroup bargroup[SC_GPU_MAX_BARRIERS * SC_GPU_MAX_THREADS];
   /* the shared-memory buckets: RADIX values per observed value */
   int radix;
   long nbuckets;
@@ -68,7 +90,13 @@ void sc_gpu_fail(sc_gpu_gen *g, sc_status status, int line, int col,
 bool sc_gpu_check_size(sc_gpu_gen *g);
 bool sc_gpu_place_threads(sc_gpu_gen *g);
 bool sc_gpu_place_locations(sc_gpu_gen *g);
+bool sc_gpu_place_barriers(sc_gpu_gen *g);
 bool sc_gpu_observe(sc_gpu_gen *g);
+/* The group of barrier instruction `in` of test thread `ti`, and the
+ * thread count PTX's barrier takes for it: its quorum (the third operand)
+ * or its group's size, in whole warps. */
+const sc_gpu_bargroup *sc_gpu_barrier_of(const sc_gpu_gen *g, int ti,
+                                         const sc_instr *in, int *count);
 void sc_gpu_size_histogram(sc_gpu_gen *g);
 
 /* ptx.c: the asm block of test thread `ti` as a C string literal's

@@ -50,6 +50,9 @@ static void put_defines(writer *w, const sc_gpu_gen *g) {
   for (int l = 0; l < t->nlocs; l++)
     nsh += g->loc_shared[l];
   wr_printf(w, "#define NSHLOC %d\n", nsh);
+  wr_printf(w, "#define BARRIERS %d\n#define BAR_WARPS %d\n", g->barriers,
+            g->bar_warps);
+  wr_printf(w, "#define NALIAS %d\n", g->nalias);
 }
 
 /* A table of ints as a host array h_NAME and a __constant__ d_NAME, NAME
@@ -78,8 +81,9 @@ static void put_tables(writer *w, const sc_gpu_gen *g) {
     v[l] = g->loc_shared[l];
   put_table(w, "LOC_SHARED", v, t->nlocs);
   for (int l = 0; l < t->nlocs; l++)
-    v[l] = (int)t->locs[l].init.i;
+    v[l] = (int)t->locs[g->loc_alias[l] >= 0 ? g->loc_alias[l] : l].init.i;
   put_table(w, "LOC_INIT", v, t->nlocs);
+  put_table(w, "LOC_ALIAS", g->loc_alias, t->nlocs);
   put_table(w, "LOC_OWNER", g->loc_owner, t->nlocs);
   for (int i = 0; i < g->nobs; i++)
     v[i] = g->obs[i].kind;
@@ -235,7 +239,8 @@ static sc_status generate_unguarded(const sc_test *t, sc_gpu_program **out,
   sc_gpu_gen *g = sc_alloc(sizeof *g);
   g->t = t;
   if (!sc_gpu_check_size(g) || !sc_gpu_place_threads(g) ||
-      !sc_gpu_place_locations(g) || !sc_gpu_observe(g)) {
+      !sc_gpu_place_locations(g) || !sc_gpu_place_barriers(g) ||
+      !sc_gpu_observe(g)) {
     if (err)
       *err = g->err;
     return sc_error_status(g->err);

@@ -185,6 +185,26 @@ static void put_compare_branch(sc_strbuf *o, sc_gpu_gen *g, int ti,
                 "guarded beq/bne is not supported");
 }
 
+/* bar.sync a / bar.arrive a, and Dat3M's quorum forms, as PTX's barrier
+ * with a thread count: the group's hardware barrier (layout.c), and 32
+ * threads for each test thread the quorum or the group counts (a test
+ * thread is a warp).  Not .aligned unless the test says so: the test's
+ * threads run different code, which .aligned rules out. */
+static void put_barrier(sc_strbuf *o, sc_gpu_gen *g, int ti,
+                        const sc_instr *in, const char *guard) {
+  int count = 0;
+  const sc_gpu_bargroup *b = sc_gpu_barrier_of(g, ti, in, &count);
+  if (!b) {
+    sc_gpu_fail(g, SC_ERR_UNSUPPORTED, in->line, in->col,
+                "barrier without a group (not placed)");
+    return;
+  }
+  sc_sb_printf(o, "%sbarrier%s.%s%s %d, %d;\\n\\t", guard,
+               in->bar_cta ? ".cta" : "",
+               in->barmode == SC_BAR_ARRIVE ? "arrive" : "sync",
+               in->aligned ? ".aligned" : "", b->hwid, count);
+}
+
 /* One instruction; its class (L, S, A, F) appended to `classes`. */
 static void put_instr(sc_strbuf *o, sc_gpu_gen *g, int ti, const sc_instr *in,
                       char *classes, int *ncls) {
@@ -195,8 +215,9 @@ static void put_instr(sc_strbuf *o, sc_gpu_gen *g, int ti, const sc_instr *in,
              th->regs[in->guard].name);
   if (in->proxy != SC_PROXY_GENERIC && in->op != SC_OP_FENCE_PROXY)
     sc_gpu_fail(g, SC_ERR_UNSUPPORTED, in->line, in->col,
-                "accesses through the %s proxy are not supported on the GPU",
-                sc_proxy_name(in->proxy));
+                "access through the %s proxy: not supported on the GPU (the "
+                "harness binds no surface, texture or constant view of its "
+                "locations)", sc_proxy_name(in->proxy));
   switch (in->op) {
   case SC_OP_LD: case SC_OP_ST: case SC_OP_ATOM: case SC_OP_RED:
     put_access(o, g, ti, in, guard);
@@ -216,12 +237,15 @@ static void put_instr(sc_strbuf *o, sc_gpu_gen *g, int ti, const sc_instr *in,
     classes[(*ncls)++] = 'F';
     break;
   case SC_OP_FENCE_PROXY:
+    if (in->proxy != SC_PROXY_ALIAS)
+      sc_gpu_fail(g, SC_ERR_UNSUPPORTED, in->line, in->col,
+                  "fence.proxy.%s is not PTX (the ISA's fence.proxy kinds "
+                  "are alias, async and tensormap): not supported on the GPU",
+                  sc_proxy_name(in->proxy));
     sc_sb_printf(o, "%sfence.proxy.%s;\\n\\t", guard, sc_proxy_name(in->proxy));
     break;
   case SC_OP_BAR:
-    sc_gpu_fail(g, SC_ERR_UNSUPPORTED, in->line, in->col,
-                "barriers are not supported on the GPU (the test's threads "
-                "share their CTAs with other instances)");
+    put_barrier(o, g, ti, in, guard);
     break;
   case SC_OP_MOV: case SC_OP_ADD: case SC_OP_SUB: case SC_OP_AND:
   case SC_OP_OR: case SC_OP_XOR: case SC_OP_CVT: case SC_OP_SETP:

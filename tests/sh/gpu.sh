@@ -59,10 +59,76 @@ if grep -q 'ld.relaxed.gpu.s32 tr_r0, \[tr_ay\]' "$tmp/gen/MP-inter.cu" &&
    grep -q '^#define NWMAX 2$' "$tmp/gen/MP-intra.cu"; then ok
 else fail "MP-inter/MP-intra: unexpected program"; fi
 
+# barriers (issue 16): every barrier test of the Dat3M corpus gets a
+# program but the two whose barrier operand is loaded during the run; the
+# program puts each instance in CTAs of its own (BARRIERS, BAR_WARPS) and
+# each barrier is PTX's barrier with Dat3M's group as a hardware barrier
+# and its quorum or group size in whole warps (worked by hand below)
+bars=$(grep -lE '(bar|barrier)[.](cta[.])?(sync|arrive)' -r "$srcdir/ptx/dat3m" --include='*.litmus' | sort)
+"$scopecat" gpu gen -o "$tmp/bar" $bars >"$tmp/bar.out" 2>"$tmp/bar.err"
+nb=$(echo "$bars" | wc -l)
+if [ "$nb" -eq 39 ] && [ "$(wc -l <"$tmp/bar.out")" -eq 37 ] &&
+   [ "$(grep -c 'barrier operand 2 is computed during the run' "$tmp/bar.err")" -eq 2 ] &&
+   grep -q 'SB+named-bar-dyn-reg-const.litmus:13:2: barrier operand 2' "$tmp/bar.err"; then ok
+else fail "gpu gen barriers: $(wc -l <"$tmp/bar.out") programs of $nb"; cat "$tmp/bar.err"; fi
+# bar.cta.sync 1, 1, 4 in three threads of one CTA: hardware barrier 0,
+# 4 warps (128 threads), CTAs of 4 warps (the quorum, above the 3 threads)
+q=$tmp/bar/test1-hang.cu
+if grep -q '^#define BARRIERS 1$' "$q" && grep -q '^#define BAR_WARPS 4$' "$q" &&
+   [ "$(grep -o 'barrier[.]cta[.]sync 0, 128;' "$q" | wc -l)" -eq 3 ]; then ok
+else fail "quorum1-hang: unexpected program"; fi
+# bar.cta.sync 1 (P0, P1) and 2 (P2, P3): their own ids, 2 warps each
+q=$tmp/bar/barrier-instance-id-exists.cu
+if [ "$(grep -o 'barrier[.]cta[.]sync 1, 64;' "$q" | wc -l)" -eq 2 ] &&
+   [ "$(grep -o 'barrier[.]cta[.]sync 2, 64;' "$q" | wc -l)" -eq 2 ] &&
+   grep -q '^#define BAR_WARPS 4$' "$q"; then ok
+else fail "barrier-instance-id-exists: unexpected program"; fi
+# Dat3M's bar.cta.sync 1, 1 and 1, 2 are two groups: barriers 0 and 1
+q=$tmp/bar/barrier-logical-id-exists.cu
+if [ "$(grep -o 'barrier[.]cta[.]sync 0, 64;' "$q" | wc -l)" -eq 2 ] &&
+   [ "$(grep -o 'barrier[.]cta[.]sync 1, 64;' "$q" | wc -l)" -eq 2 ]; then ok
+else fail "barrier-logical-id-exists: unexpected program"; fi
+# arrive takes the group's count too; a test without barriers keeps the
+# packed layout
+q=$tmp/bar/PC-bar-sync-arrive.cu
+if [ "$(grep -o 'barrier[.]cta[.]arrive 1, 64;' "$q" | wc -l)" -eq 2 ] &&
+   [ "$(grep -o 'barrier[.]cta[.]sync 0, 64;' "$q" | wc -l)" -eq 2 ] &&
+   grep -q '^#define BARRIERS 0$' "$tmp/gen/MP-inter.cu"; then ok
+else fail "PC-bar-sync-arrive: unexpected program"; fi
+
+# proxies and aliases: a test runs when its threads use generic aliases
+# alone (7 of the 129) or no alias at all (3); the others are refused at a
+# use of a surface, texture or constant proxy, which is named
+prox="$srcdir/ptx/dat3m/Nvidia/proxy $srcdir/ptx/dat3m/Manual/proxy"
+"$scopecat" gpu gen -o "$tmp/prox" $prox >"$tmp/prox.out" 2>"$tmp/prox.err"
+if [ "$(wc -l <"$tmp/prox.out")" -eq 10 ] &&
+   [ "$(grep -c 'not supported on the GPU' "$tmp/prox.err")" -eq 119 ] &&
+   grep -q 'Proxy-SingleThread-rf-surW-surR.litmus:11:2: sust of s, x through the surface proxy' "$tmp/prox.err" &&
+   grep -q 'Proxy-Const-ConstFence.litmus:11:2: cold of rd2, rd1 through the constant proxy' "$tmp/prox.err" &&
+   grep -q 'Proxy-MP-cta-synonym14.litmus:14:2: sust of s1, x through the surface proxy' "$tmp/prox.err" &&
+   grep -q 'Proxy-MP-sur-tex-surfaceFence.litmus:16:36: tld of t, x through the texture proxy' "$tmp/prox.err"; then ok
+else fail "gpu gen proxies: $(wc -l <"$tmp/prox.out") programs"; cat "$tmp/prox.err"; fi
+# y @ generic aliases x (locations x, y, s1, s2, t, flag): y's slot is x's
+# in the second mapping, with x's initial value; fence.proxy.alias as written
+q=$tmp/prox/Proxy-MP-cta-synonym1.cu
+if grep -q '^#define NALIAS 1$' "$q" &&
+   grep -q 'h_LOC_ALIAS\[6\] = {-1, 0, -1, -1, -1, -1};' "$q" &&
+   grep -q '^#define NALIAS 0$' "$tmp/gen/MP-inter.cu" &&
+   grep -q 'fence[.]proxy[.]alias;' "$tmp/prox/Proxy-Alias-with-AliasFence.cu"; then ok
+else fail "generic alias: unexpected program"; fi
+# fence.proxy.texture is Dat3M's, not PTX (ptxas: unknown modifier)
+printf 'PTX fp\n{\nx=0;\n}\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\n fence.proxy.texture ;\n ld.weak r0, x ;\nexists (P0:r0 == 1)\n' >"$tmp/fp.litmus"
+"$scopecat" gpu gen -o "$tmp/fp" "$tmp/fp.litmus" >"$tmp/fp.out" 2>"$tmp/fp.err"
+if [ ! -s "$tmp/fp.out" ] &&
+   grep -q 'fp.litmus: SKIP: .*fp.litmus:7:2: fence.proxy.texture is not PTX' "$tmp/fp.err"; then ok
+else fail "fence.proxy.texture: $(cat "$tmp/fp.out" "$tmp/fp.err")"; fi
+
 # compile a few for sm_90 (nvcc runs ptxas on the test's PTX)
 if [ -n "$nvcc" ] && [ -x "$nvcc" ]; then
   for t in gpu-shapes/MP-inter gpu-shapes/SB-intra gpu-shapes/IRIW+fence.sc.gpu-inter \
-           seeds/cas-sl seeds/dlb-mp+membar.gls; do
+           seeds/cas-sl seeds/dlb-mp+membar.gls dat3m/Barrier/quorum1-hang \
+           dat3m/Manual/PC-bar-sync-arrive dat3m/Manual/barrier-logical-id-exists \
+           dat3m/Manual/proxy/Proxy-Alias-AliasFence; do
     if "$scopecat" gpu build -nvcc "$nvcc" -gpudir "$srcdir/tools/gpu" \
          -keep "$tmp/build" "$srcdir/ptx/$t.litmus" >"$tmp/b.out" 2>"$tmp/b.err" &&
        ! grep -q 'optcheck: FAILED' "$tmp/b.err"; then ok

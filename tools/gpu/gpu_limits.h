@@ -27,4 +27,9 @@
 /* Memory accesses and fences of one test thread that optcheck follows. */
 #define SC_GPU_MAX_ACCESSES 250
 
+/* Hardware barriers of one CTA (PTX: bar/barrier a, a in 0..15), and the
+ * warps of a barrier test's CTA (a quorum counts warps, 1024 threads). */
+#define SC_GPU_MAX_BARRIERS 16
+#define SC_GPU_MAX_BAR_WARPS 32
+
 #endif

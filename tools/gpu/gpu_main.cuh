@@ -32,6 +32,10 @@ __global__ void test_kernel(Params p, const int *__restrict__ role,
     }
     __syncthreads();
   }
+  // a barrier test: the threads of no test thread leave at once, so that
+  // the test's barriers count the test's warps alone (a warp arrives as a
+  // whole; its exited lanes are not waited for)
+  if (BARRIERS && r < 0) return;
   if (r >= 0) {
     int inst = r >> SC_GPU_THREAD_BITS, t = r & (SC_GPU_MAX_THREADS - 1);
     int *addr[NLOC > 0 ? NLOC : 1];
@@ -234,6 +238,65 @@ static double now_s() {
   return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+#if NALIAS
+// Generic aliases (Dat3M's "y @ generic aliases x"): the global locations'
+// memory is mapped twice, at d_mem and ALIAS_WORDS words further, so that
+// an alias's slot names its location's memory at a second virtual address
+// (as two virtual mappings of one page would in a program).  The driver's
+// virtual memory calls are reached through the runtime, so that the
+// program needs no -lcuda.
+#include <cudaTypedefs.h>
+template <typename F> static F driver_fn(const char *name) {
+  void *f = NULL;
+  cudaDriverEntryPointQueryResult q;
+  CK(cudaGetDriverEntryPointByVersion(name, &f, 12000, cudaEnableDefault, &q));
+  if (!f || q != cudaDriverEntryPointSuccess) {
+    fprintf(stderr, "CUDA driver: no %s\n", name);
+    exit(3);
+  }
+  return (F)f;
+}
+#define CKD(x) do { CUresult r_ = (x); if (r_ != CUDA_SUCCESS) { \
+  fprintf(stderr, "CUDA driver error %d at %s:%d\n", (int)r_, __FILE__, \
+          __LINE__); exit(3); } } while (0)
+static CUmemAllocationProp alias_prop(int device) {
+  CUmemAllocationProp pr;
+  memset(&pr, 0, sizeof pr);
+  pr.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+  pr.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  pr.location.id = device;
+  return pr;
+}
+// Bytes of one mapping holding `words` words (a multiple of the granularity).
+static size_t alias_bytes(size_t words, int device) {
+  CUmemAllocationProp pr = alias_prop(device);
+  size_t gran = 0;
+  CKD(driver_fn<PFN_cuMemGetAllocationGranularity_v10020>(
+      "cuMemGetAllocationGranularity")(&gran, &pr,
+                                       CU_MEM_ALLOC_GRANULARITY_MINIMUM));
+  return (words * sizeof(int) + gran - 1) / gran * gran;
+}
+// One allocation of `bytes`, mapped at va and at va + bytes.
+static int *alias_map(size_t bytes, int device) {
+  CUmemAllocationProp pr = alias_prop(device);
+  CUmemGenericAllocationHandle h;
+  CKD(driver_fn<PFN_cuMemCreate_v10020>("cuMemCreate")(&h, bytes, &pr, 0));
+  CUdeviceptr va;
+  CKD(driver_fn<PFN_cuMemAddressReserve_v10020>("cuMemAddressReserve")(
+      &va, 2 * bytes, 0, 0, 0));
+  PFN_cuMemMap_v10020 map = driver_fn<PFN_cuMemMap_v10020>("cuMemMap");
+  CKD(map(va, bytes, 0, h, 0));
+  CKD(map(va + bytes, bytes, 0, h, 0));
+  CUmemAccessDesc a;
+  memset(&a, 0, sizeof a);
+  a.location = pr.location;
+  a.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+  CKD(driver_fn<PFN_cuMemSetAccess_v10020>("cuMemSetAccess")(va, 2 * bytes,
+                                                             &a, 1));
+  return (int *)va;
+}
+#endif
+
 int main(int argc, char **argv) {
   double t_start = now_s();
   long long want = opt(argc, argv, "-n", 100000000LL);
@@ -248,7 +311,13 @@ int main(int argc, char **argv) {
   memset(&p, 0, sizeof p);
   p.tpb = (int)opt(argc, argv, "-tpb", 256);
   int sms = prop.multiProcessorCount;
-  int test_ctas = (int)opt(argc, argv, "-blocks", sms * 4);
+  // a barrier test: one instance in each group of NC CTAs of BAR_WARPS
+  // warps, as many CTAs as fit on the GPU at once (32 per SM, 64 warps)
+  if (BARRIERS) p.tpb = BAR_WARPS * 32;
+  int bar_warps = BAR_WARPS > 0 ? BAR_WARPS : 1;
+  int bar_ctas_per_sm = 64 / bar_warps < 32 ? 64 / bar_warps : 32;
+  int test_ctas = (int)opt(argc, argv, "-blocks",
+                           BARRIERS ? sms * bar_ctas_per_sm : sms * 4);
   // -stress-blocks N or LO-HI: 000 draws the number of stressing CTAs at
   // random for each run; here for each launch
   const char *sbs = sopt(argc, argv, "-stress-blocks", "0");
@@ -282,8 +351,8 @@ int main(int argc, char **argv) {
   if (p.stress_spread > p.stress_regions) p.stress_spread = p.stress_regions;
 
   // layout
-  int ipw = 32 / NLMAX;                 // instances per warp
-  int gpb = (p.tpb / 32) / NWMAX;       // warp groups per CTA
+  int ipw = BARRIERS ? 1 : 32 / NLMAX;  // instances per warp
+  int gpb = BARRIERS ? 1 : (p.tpb / 32) / NWMAX;  // warp groups per CTA
   if (gpb < 1) { fprintf(stderr, "-tpb too small\n"); return 2; }
   int ipbg = gpb * ipw;                 // instances per group of NC CTAs
   int nbg = test_ctas / NC;
@@ -298,9 +367,14 @@ int main(int argc, char **argv) {
   std::vector<std::vector<int>> roles(variants), locs(variants);
   std::vector<int> shslot(p.ninst);
   for (int i = 0; i < p.ninst; i++) shslot[i] = i % ipbg;
-  int nglob = 0;
-  for (int l = 0; l < NLOC; l++) nglob += !LOC_SHARED[l];
+  int nglob = 0;  // global locations with memory of their own
+  for (int l = 0; l < NLOC; l++) nglob += !LOC_SHARED[l] && LOC_ALIAS[l] < 0;
   long long nslots = (long long)p.ninst * (nglob ? nglob : 1);
+  size_t memwords = (size_t)nslots * p.spacing + 64;
+#if NALIAS
+  size_t membytes = alias_bytes(memwords, device);
+  long long alias_words = (long long)(membytes / sizeof(int));
+#endif
   for (int v = 0; v < variants; v++) {
     std::vector<int> bperm(p.test_blocks), wperm(p.tpb / 32);
     for (int b = 0; b < p.test_blocks; b++) bperm[b] = b;
@@ -337,7 +411,7 @@ int main(int argc, char **argv) {
     std::vector<int> perm(p.ninst);
     int g = 0;
     for (int l = 0; l < NLOC; l++) {
-      if (LOC_SHARED[l]) continue;
+      if (LOC_SHARED[l] || LOC_ALIAS[l] >= 0) continue;
       for (int i = 0; i < p.ninst; i++) perm[i] = i;
       if (shuffle_on) shuffle(perm);
       for (int i = 0; i < p.ninst; i++)
@@ -345,6 +419,14 @@ int main(int argc, char **argv) {
             (int)(((long long)g * p.ninst + perm[i]) * p.spacing);
       g++;
     }
+#if NALIAS
+    // an alias: its location's slot in the second mapping
+    for (int l = 0; l < NLOC; l++)
+      if (LOC_ALIAS[l] >= 0)
+        for (int i = 0; i < p.ninst; i++)
+          li[(size_t)i * NLOC + l] =
+              (int)(li[(size_t)i * NLOC + LOC_ALIAS[l]] + alias_words);
+#endif
   }
 
   int *d_role, *d_loc, *d_shslot, *d_mem, *d_bar, *d_gfinal, *d_scratch;
@@ -354,8 +436,11 @@ int main(int argc, char **argv) {
   CK(cudaMalloc(&d_role, sizeof(int) * (size_t)nthr * variants));
   CK(cudaMalloc(&d_loc, sizeof(int) * (size_t)p.ninst * (NLOC ? NLOC : 1) * variants));
   CK(cudaMalloc(&d_shslot, sizeof(int) * (size_t)p.ninst));
-  size_t memwords = (size_t)nslots * p.spacing + 64;
+#if NALIAS
+  d_mem = alias_map(membytes, device);
+#else
   CK(cudaMalloc(&d_mem, sizeof(int) * memwords));
+#endif
   CK(cudaMalloc(&d_bar, sizeof(int) * (size_t)p.ninst));
   CK(cudaMalloc(&d_gfinal, sizeof(int) * (size_t)p.ninst * (NLOC ? NLOC : 1)));
   size_t scratchwords = (size_t)p.stress_patch * p.stress_regions + 64;
@@ -379,7 +464,7 @@ int main(int argc, char **argv) {
     std::vector<int> m(memwords, 0);
     for (int i = 0; i < p.ninst; i++)
       for (int l = 0; l < NLOC; l++)
-        if (!LOC_SHARED[l])
+        if (!LOC_SHARED[l] && LOC_ALIAS[l] < 0)
           for (int v = 0; v < variants; v++)
             m[locs[v][(size_t)i * NLOC + l]] = LOC_INIT[l];
     CK(cudaMemcpy(d_mem, m.data(), sizeof(int) * memwords, cudaMemcpyHostToDevice));
