@@ -979,6 +979,26 @@ static bool reads_can_be_fed(const sc_test *t, const sc_trace **chosen) {
   return true;
 }
 
+/* The runs whose writes may grow the values: each thread's traces, the
+ * runs the unroll bound cut (up to the cut: their writes happen all the
+ * same), and an empty run for a thread with neither (every path is cut
+ * before any write, but may complete once others' values are known). */
+static sc_thread_traces *value_feeders(const sc_thread_traces *all, int nthreads) {
+  sc_thread_traces *view = sc_alloc(sizeof(sc_thread_traces) * (size_t)(nthreads + 1));
+  for (int th = 0; th < nthreads; th++) {
+    const sc_thread_traces *a = &all[th];
+    view[th] = *a;
+    int n = a->ntraces + a->ncut + (a->ntraces == 0);
+    if (n == a->ntraces)
+      continue;
+    view[th].traces = sc_alloc(sizeof(sc_trace) * (size_t)n); /* zeroed: the empty run last */
+    memcpy(view[th].traces, a->traces, sizeof(sc_trace) * (size_t)a->ntraces);
+    memcpy(view[th].traces + a->ntraces, a->cut, sizeof(sc_trace) * (size_t)a->ncut);
+    view[th].ntraces = n;
+  }
+  return view;
+}
+
 /* The least fixpoint of the values locations may hold, and the traces
  * that reading them gives. */
 static sc_status find_traces(search *s, const sc_sem_limits *lim,
@@ -993,17 +1013,7 @@ static sc_status find_traces(search *s, const sc_sem_limits *lim,
     if (st)
       return st;
     *out = all;
-    /* A thread whose every path is cut may complete once others' values
-     * are known: stand it in with an empty trace while values grow. */
-    sc_thread_traces *view = sc_alloc(sizeof(sc_thread_traces) * (size_t)(t->nthreads + 1));
-    for (int th = 0; th < t->nthreads; th++) {
-      view[th] = all[th];
-      if (view[th].ntraces == 0) {
-        view[th].traces = sc_alloc(sizeof(sc_trace));
-        view[th].ntraces = 1;
-      }
-    }
-    all = view;
+    all = value_feeders(all, t->nthreads);
     bool grew = false;
     memset(pick, 0, sizeof(int) * (size_t)(t->nthreads + 1));
     do {

@@ -480,6 +480,42 @@ static sc_status keep_trace(run *r, sc_stuck stuck, int spin_from) {
   return SC_OK;
 }
 
+/* Two cut runs that read and write the same values at the same places are
+ * one for the values they may feed. */
+static bool same_accesses(const sc_trace *a, const sc_trace_event *ev, int nev) {
+  if (a->nevents != nev)
+    return false;
+  for (int i = 0; i < nev; i++)
+    if (a->events[i].pc != ev[i].pc || a->events[i].kind != ev[i].kind ||
+        a->events[i].loc != ev[i].loc || a->events[i].value != ev[i].value)
+      return false;
+  return true;
+}
+
+/* Keep a run the unroll bound cut, up to the cut (see sc_thread_traces). */
+static sc_status keep_cut_run(run *r) {
+  sc_thread_traces *o = r->out;
+  bool writes = false;
+  for (int i = 0; i < r->nev && !writes; i++)
+    writes = r->ev[i].kind == SC_EV_WRITE;
+  if (!writes)
+    return SC_OK; /* feeds nothing */
+  for (int k = 0; k < o->ncut; k++)
+    if (same_accesses(&o->cut[k], r->ev, r->nev))
+      return SC_OK;
+  if (o->ncut >= r->lim->max_traces)
+    return sc_fail(&r->err, SC_ERR_LIMIT, r->t->file, 0, 0,
+                   "expected at most %d runs of thread %s cut by the unroll "
+                   "bound (the trace limit)", r->lim->max_traces, r->th->name);
+  sc_grow(&o->cut, &o->cut_cap, o->ncut + 1, sizeof(sc_trace));
+  sc_trace *tr = &o->cut[o->ncut++];
+  memset(tr, 0, sizeof *tr);
+  tr->nevents = r->nev;
+  tr->events = sc_alloc(sizeof(sc_trace_event) * (size_t)(r->nev ? r->nev : 1));
+  memcpy(tr->events, r->ev, sizeof(sc_trace_event) * (size_t)r->nev);
+  return SC_OK;
+}
+
 static sc_status explore(explorer *x, int ngiven) {
   run *r = &x->r;
   r->given = x->given;
@@ -488,7 +524,7 @@ static sc_status explore(explorer *x, int ngiven) {
   case RUN_DONE:
     return keep_trace(r, SC_STUCK_NONE, 0);
   case RUN_CUT:
-    return SC_OK;
+    return keep_cut_run(r);
   case RUN_ERROR:
     return r->err->status;
   case RUN_NEED_VALUE:

@@ -94,6 +94,13 @@ typedef struct sc_sem_limits {
 typedef struct sc_thread_traces {
   sc_trace *traces;
   int ntraces, cap;
+  /* The runs the unroll bound cut, up to the cut, each distinct one once:
+   * their writes happen all the same (a thread that spins until it reads
+   * its own earlier write, an atom.exch loop, completes only with a value
+   * that no completed run writes), so the values locations may hold are
+   * found over these too (never as traces of an execution). */
+  sc_trace *cut;
+  int ncut, cut_cap;
 } sc_thread_traces;
 
 sc_status sc_sem_traces(const sc_test *t, const sc_sem_limits *limits,
