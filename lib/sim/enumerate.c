@@ -26,7 +26,9 @@
 #define DEFAULT_MAX_EXECUTIONS 10000000L
 #define MAX_VALUES_PER_LOCATION 256
 #define DEFAULT_MAX_SHOWN 100
-/* -engine auto: enumerate up to this many candidates, then go symbolic. */
+/* -engine auto: enumerate when the estimate of the candidates (the rf and
+ * co choices of every combination of traces) is at most this, else go
+ * symbolic. */
 #define AUTO_MAX_EXECUTIONS 20000L
 
 /* ---- Observed terms and states ------------------------------------------- */
@@ -170,8 +172,6 @@ typedef struct search {
    * in (no drawings, no flags: states are sorted, counts are sums). */
   bool co_first;
   bool smt;             /* the symbolic engine: rf and co are solver choices */
-  long auto_cap;        /* -engine auto: candidates before going symbolic */
-  bool capped;          /* auto_cap was reached */
   bool *final_locs;     /* smt: per location, whether its final value is read */
   bool may_flag;        /* smt: the model may raise a flag */
   bool hybrid;          /* smt under auto: small combinations are enumerated */
@@ -269,11 +269,6 @@ static sc_status out_of_time(search *s) {
 
 static sc_status check_budget(search *s) {
   long n = ++s->r->candidates;
-  if (s->auto_cap && n > s->auto_cap) {
-    s->capped = true;
-    return sc_fail(&s->err, SC_ERR_LIMIT, s->t->file, 0, 0,
-                   "expected at most %ld candidates (-engine auto)", s->auto_cap);
-  }
   if (n > s->opts.max_executions)
     return sc_fail(&s->err, SC_ERR_LIMIT, s->t->file, 0, 0,
                    "expected at most %ld candidate executions (the "
@@ -1002,6 +997,77 @@ static sc_status each_trace_choice(search *s, const sc_thread_traces *all) {
   return SC_OK;
 }
 
+/* -engine auto's estimate of enumeration's cost, before any model is run:
+ * the rf and co choices (choices_upto) of every combination of traces,
+ * summed, up to `most` (then most + 1).  Barrier and fence.sc orders are
+ * left out (both engines go through them alike), and so are the branches
+ * the enumerator cuts early: an upper bound of the candidates, cheap next
+ * to one of them. */
+static long estimate_candidates(search *s, const sc_thread_traces *all, long most) {
+  const sc_test *t = s->t;
+  if (any_thread_without_traces(all, t->nthreads))
+    return 0;
+  int *pick = sc_alloc_atomic(sizeof(int) * (size_t)(t->nthreads + 1));
+  memset(pick, 0, sizeof(int) * (size_t)(t->nthreads + 1));
+  const sc_trace **chosen = sc_alloc(sizeof(sc_trace *) * (size_t)(t->nthreads + 1));
+  long sum = 0;
+  do {
+    choose(chosen, pick, all, t->nthreads);
+    if (!reads_can_be_fed(t, chosen))
+      continue;
+    candidate cd;
+    memset(&cd, 0, sizeof cd);
+    cd.x = sc_exec_new(t, chosen);
+    if (!rf_choices(&cd))
+      continue;
+    if (co_choices(s, &cd)) { /* too many writes: the search says so */
+      s->err = NULL;
+      return most + 1;
+    }
+    sum += choices_upto(s, &cd, most - sum);
+  } while (sum <= most && next_choice(pick, all, t->nthreads));
+  return sum <= most ? sum : most + 1;
+}
+
+/* A result to fill, with the observed terms chosen. */
+static sc_result *new_result(search *s) {
+  sc_result *r = sc_alloc(sizeof(sc_result));
+  r->test = s->t;
+  r->engine = s->smt ? "smt" : "enum";
+  choose_observed(r, s->t);
+  return r;
+}
+
+/* -engine auto: enumerate when the estimate is small, else go symbolic
+ * (s->smt); when the model cannot be encoded, enumerate after all.  The
+ * choice and its reason go in the result. */
+static sc_status auto_search(search *s, const sc_thread_traces *all) {
+  long est = estimate_candidates(s, all, AUTO_MAX_EXECUTIONS);
+  if (est <= AUTO_MAX_EXECUTIONS) {
+    s->r->engine_reason =
+        sc_printf("auto: at most %ld candidates (estimate, up to %ld enumerated)",
+                  est, AUTO_MAX_EXECUTIONS);
+    return each_trace_choice(s, all);
+  }
+  s->smt = s->hybrid = true;
+  s->r = new_result(s);
+  s->r->engine_reason =
+      sc_printf("auto: over %ld candidates (estimate)", AUTO_MAX_EXECUTIONS);
+  sc_status st = each_trace_choice(s, all);
+  sc_sym_close(s->session);
+  s->session = NULL;
+  if (st != SC_ERR_UNSUPPORTED)
+    return st;
+  const char *reason =
+      sc_printf("auto: over %ld candidates (estimate), but %s", AUTO_MAX_EXECUTIONS,
+                s->err ? sc_error_message(s->err) : "the model cannot be encoded");
+  s->smt = s->hybrid = false;
+  s->err = NULL;
+  s->r = new_result(s);
+  s->r->engine_reason = reason;
+  return each_trace_choice(s, all);
+}
+
 /* The tags the bell file declares for events of `type`, joined for a
  * message; NULL when it declares none for that type (unconstrained). */
 static const char *declared_tags(const sc_cat_model *m, const char *type,
@@ -1064,11 +1130,11 @@ static void prop_locs(const sc_test *t, const sc_prop *p, bool *locs) {
   prop_locs(t, p->b, locs);
 }
 
-/* One search with one engine; *capped when -engine auto's bound stopped it. */
+/* One search: with the symbolic engine (smt), by enumeration, or, when
+ * `choose` (-engine auto), with the one auto_search picks. */
 static sc_status search_once(const sc_test *t, const sc_model *m,
-                             const sc_sim_options *opts, bool smt, long auto_cap,
-                             bool *capped, sc_result **out, sc_error **err) {
-  bool hybrid = smt && opts->engine == SC_ENGINE_AUTO;
+                             const sc_sim_options *opts, bool smt, bool choose,
+                             sc_result **out, sc_error **err) {
   search s;
   memset(&s, 0, sizeof s);
   s.t = t;
@@ -1079,8 +1145,6 @@ static sc_status search_once(const sc_test *t, const sc_model *m,
   if (s.opts.max_shown <= 0)
     s.opts.max_shown = DEFAULT_MAX_SHOWN;
   s.smt = smt;
-  s.hybrid = hybrid;
-  s.auto_cap = auto_cap;
   s.partial_co = t->dialect == SC_DIALECT_PTX;
   s.want_syncbar = sc_cat_model_names(m->cat, "syncbar");
   s.want_sync_fence = sc_cat_model_names(m->cat, "sync_fence");
@@ -1092,10 +1156,7 @@ static sc_status search_once(const sc_test *t, const sc_model *m,
   s.eval.transient = true; /* record() reads the outcome at once */
   s.may_flag = sc_cat_model_may_flag(m->cat, &s.eval);
   s.co_first = s.prune && s.opts.show == SC_SHOW_NONE && !s.may_flag;
-  s.r = sc_alloc(sizeof(sc_result));
-  s.r->test = t;
-  s.r->engine = smt ? "smt" : "enum";
-  choose_observed(s.r, t);
+  s.r = new_result(&s);
   s.final_locs = sc_alloc_atomic(sizeof(bool) * (size_t)(t->nlocs + 1));
   memset(s.final_locs, 0, sizeof(bool) * (size_t)(t->nlocs + 1));
   for (int i = 0; i < s.r->nobserved; i++)
@@ -1112,10 +1173,9 @@ static sc_status search_once(const sc_test *t, const sc_model *m,
   st = find_traces(&s, &lim, &all, err);
   if (st)
     return st;
-  st = each_trace_choice(&s, all);
+  st = choose ? auto_search(&s, all) : each_trace_choice(&s, all);
   sc_sym_close(s.session);
   if (st) {
-    *capped = s.capped;
     if (err)
       *err = s.err;
     return st;
@@ -1139,11 +1199,10 @@ static sc_status simulate_unguarded(const sc_test *t, const sc_model *m,
   else
     o.unroll = -1;
   const char *why = NULL;
-  bool capped = false;
   sc_status st;
   switch (o.engine) {
   case SC_ENGINE_ENUM:
-    st = search_once(t, m, &o, false, 0, &capped, out, err);
+    st = search_once(t, m, &o, false, false, out, err);
     if (!st)
       (*out)->engine_reason = "-engine enum";
     return st;
@@ -1155,7 +1214,7 @@ static sc_status simulate_unguarded(const sc_test *t, const sc_model *m,
       return sc_fail(err, SC_ERR_UNSUPPORTED, t->file, 0, 0,
                      "expected no -show with -engine smt (it draws enumerated "
                      "executions: use -engine enum)");
-    st = search_once(t, m, &o, true, 0, &capped, out, err);
+    st = search_once(t, m, &o, true, false, out, err);
     if (!st)
       (*out)->engine_reason = "-engine smt";
     return st;
@@ -1164,44 +1223,12 @@ static sc_status simulate_unguarded(const sc_test *t, const sc_model *m,
   default:
     return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0, "unknown engine %d", (int)o.engine);
   }
-  const char *reason;
-  if (!sc_sym_available(&why))
-    reason = "auto: no symbolic engine in this build";
-  else if (o.show != SC_SHOW_NONE)
-    reason = "auto: -show draws enumerated executions";
-  else {
-    long cap = o.max_executions > 0 && o.max_executions < AUTO_MAX_EXECUTIONS
-                   ? 0 : AUTO_MAX_EXECUTIONS;
-    sc_error *first = NULL;
-    st = search_once(t, m, &o, false, cap, &capped, out, &first);
-    if (!st) {
-      (*out)->engine_reason = sc_printf("auto: at most %ld candidates",
-                                        AUTO_MAX_EXECUTIONS);
-      return st;
-    }
-    if (!capped) {
-      if (err)
-        *err = first;
-      return st;
-    }
-    sc_error *serr = NULL;
-    st = search_once(t, m, &o, true, 0, &capped, out, &serr);
-    if (!st) {
-      (*out)->engine_reason = sc_printf("auto: over %ld candidates",
-                                        AUTO_MAX_EXECUTIONS);
-      return st;
-    }
-    if (st != SC_ERR_UNSUPPORTED) {
-      if (err)
-        *err = serr;
-      return st;
-    }
-    reason = sc_printf("auto: over %ld candidates, but %s", AUTO_MAX_EXECUTIONS,
-                       serr ? sc_error_message(serr) : "the model cannot be encoded");
-  }
-  st = search_once(t, m, &o, false, 0, &capped, out, err);
+  if (sc_sym_available(&why) && o.show == SC_SHOW_NONE)
+    return search_once(t, m, &o, false, true, out, err);
+  st = search_once(t, m, &o, false, false, out, err);
   if (!st)
-    (*out)->engine_reason = reason;
+    (*out)->engine_reason = why ? "auto: no symbolic engine in this build"
+                                : "auto: -show draws enumerated executions";
   return st;
 }
 

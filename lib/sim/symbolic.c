@@ -154,14 +154,23 @@ static Z3_ast fresh(zctx *c, const char *prefix) {
   return Z3_mk_fresh_const(c->z, prefix, Z3_mk_bool_sort(c->z));
 }
 
+/* The clause a1 | ... | an, of literals (a literal: a variable or its
+ * negation), asserted as such: an `and` under a `not` or an `implies` would
+ * cost the solver an auxiliary variable and three clauses each. */
+static void clause(zctx *c, int n, Z3_ast *lits) {
+  Z3_solver_assert(c->z, c->s, Z3_mk_or(c->z, (unsigned)n, lits));
+}
+
+static Z3_ast neg(zctx *c, Z3_ast a) {
+  return Z3_mk_not(c->z, a);
+}
+
 /* Exactly one of v[0..n-1]. */
 static void exactly_one(zctx *c, Z3_ast *v, int n) {
-  Z3_solver_assert(c->z, c->s, Z3_mk_or(c->z, (unsigned)n, v));
+  clause(c, n, v);
   for (int i = 0; i < n; i++)
-    for (int j = i + 1; j < n; j++) {
-      Z3_ast both[2] = {v[i], v[j]};
-      Z3_solver_assert(c->z, c->s, Z3_mk_not(c->z, Z3_mk_and(c->z, 2, both)));
-    }
+    for (int j = i + 1; j < n; j++)
+      clause(c, 2, (Z3_ast[]){neg(c, v[i]), neg(c, v[j])});
 }
 
 static bool is_true(zctx *c, Z3_model mo, Z3_ast a) {
@@ -256,19 +265,14 @@ static sc_status solve(const sc_sym_problem *p, zctx *c, sc_error **err) {
           continue;
         Z3_ast ab = (Z3_ast)co[w[a] * n + w[b]], ba = (Z3_ast)co[w[b] * n + w[a]];
         if (a < b) {
-          Z3_ast both[2] = {ab, ba};
-          Z3_solver_assert(c->z, c->s, Z3_mk_not(c->z, Z3_mk_and(c->z, 2, both)));
+          clause(c, 2, (Z3_ast[]){neg(c, ab), neg(c, ba)});
           if (!p->partial_co)
-            Z3_solver_assert(c->z, c->s, Z3_mk_or(c->z, 2, both));
+            clause(c, 2, (Z3_ast[]){ab, ba});
         }
-        for (int d = 0; d < nw; d++) {
-          if (d == a || d == b)
-            continue;
-          Z3_ast chain[2] = {ab, (Z3_ast)co[w[b] * n + w[d]]};
-          Z3_solver_assert(c->z, c->s,
-                           Z3_mk_implies(c->z, Z3_mk_and(c->z, 2, chain),
-                                         (Z3_ast)co[w[a] * n + w[d]]));
-        }
+        for (int d = 0; d < nw; d++) /* transitive */
+          if (d != a && d != b)
+            clause(c, 3, (Z3_ast[]){neg(c, ab), neg(c, (Z3_ast)co[w[b] * n + w[d]]),
+                                    (Z3_ast)co[w[a] * n + w[d]]});
       }
   }
   /* fr = rf^-1; co, and FW: the writes with no co successor */
@@ -289,14 +293,15 @@ static sc_status solve(const sc_sym_problem *p, zctx *c, sc_error **err) {
       last = mk_and2(c, last, mk_not1(c, co[w * n + v]));
     fw[w] = last;
   }
+  /* co is asserted transitive above: the model's co+ is co itself */
   sc_cat_sym_input in[10] = {
-    {"rf", false, rf}, {"rfi", false, split(c, rf, x->internal, n, true)},
-    {"rfe", false, split(c, rf, x->internal, n, false)},
-    {"co", false, co}, {"coi", false, split(c, co, x->internal, n, true)},
-    {"coe", false, split(c, co, x->internal, n, false)},
-    {"fr", false, fr}, {"fri", false, split(c, fr, x->internal, n, true)},
-    {"fre", false, split(c, fr, x->internal, n, false)},
-    {"FW", true, fw}};
+    {"rf", false, rf, false}, {"rfi", false, split(c, rf, x->internal, n, true), false},
+    {"rfe", false, split(c, rf, x->internal, n, false), false},
+    {"co", false, co, true}, {"coi", false, split(c, co, x->internal, n, true), false},
+    {"coe", false, split(c, co, x->internal, n, false), false},
+    {"fr", false, fr, false}, {"fri", false, split(c, fr, x->internal, n, true), false},
+    {"fre", false, split(c, fr, x->internal, n, false), false},
+    {"FW", true, fw, false}};
   sc_cat_bool_ops ops = {c, z_and, z_or, z_not, z_acyclic, z_equivalent};
   sc_cat_sym_outcome out;
   sc_status st = sc_cat_run_symbolic(p->m->cat, p->env, p->eval, &ops, in, 10, &out, err);
