@@ -177,6 +177,10 @@ typedef struct search {
   bool hybrid;          /* smt under auto: small combinations are enumerated */
   struct sc_sym_session *session; /* smt: the solver's context */
   long nodes;           /* partial candidates looked at */
+  /* hybrid: a quick look for one allowed execution before a solver call
+   * (witness_search): looks left (0: not looking), and how it ended */
+  long witness_left;
+  bool witness_found, witness_spent;
   /* per depth: partial candidates looked at, and those cut */
   long tries[MAX_DEPTH_STATS], cuts[MAX_DEPTH_STATS], passes[MAX_DEPTH_STATS];
   sc_error *err;
@@ -269,6 +273,10 @@ static sc_status out_of_time(search *s) {
 
 static sc_status check_budget(search *s) {
   long n = ++s->r->candidates;
+  if (s->witness_left && --s->witness_left == 0) {
+    s->witness_spent = true;
+    return SC_ERR_LIMIT;
+  }
   if (n > s->opts.max_executions)
     return sc_fail(&s->err, SC_ERR_LIMIT, s->t->file, 0, 0,
                    "expected at most %ld candidate executions (the "
@@ -395,6 +403,10 @@ static sc_status evaluate(search *s, candidate *cd) {
     return st;
   if (out.allowed || s->opts.through)
     record_outcomes(s, cd, &out, 0);
+  if (out.allowed && s->witness_left) {
+    s->witness_found = true; /* one is all witness_search asks for */
+    return SC_ERR_LIMIT;
+  }
   return SC_OK;
 }
 
@@ -443,6 +455,10 @@ static bool worth_a_look(search *s, int depth) {
  * the model allows: 0 when a check that only gets worse as edges are
  * added (cat/mono.c) already fails on the bounds; <0 past the time limit. */
 static int may_complete(search *s, candidate *cd, int depth) {
+  if (s->witness_left && --s->witness_left == 0) {
+    s->witness_spent = true;
+    return -1;
+  }
   if (!cd->ngroups || !worth_a_look(s, depth))
     return 1;
   if ((++s->nodes & 255) == 0 && s->opts.timeout > 0 &&
@@ -778,6 +794,27 @@ static long choices_upto(const search *s, const candidate *cd, long most) {
  * are counted as the solver's are.  -engine smt asks the solver always. */
 #define SMT_ENUMERATE_AT_MOST 1024L
 
+/* -engine auto, once symbolic: the looks (partial and complete candidates)
+ * the enumerator may take for a witness before a solver call. */
+#define WITNESS_LOOKS 64L
+
+/* When the traces fix the state (fixed, below), one allowed execution
+ * settles the combination: the enumerator looks for one, within
+ * WITNESS_LOOKS, before the solver is asked.  *settled when it found one
+ * or enumerated them all; an error is the search's. */
+static sc_status witness_search(search *s, candidate *cd, bool *settled) {
+  s->witness_left = WITNESS_LOOKS;
+  s->witness_found = s->witness_spent = false;
+  sc_status st = each_rf(s, cd);
+  s->witness_left = 0;
+  *settled = s->witness_found || !s->witness_spent;
+  if (s->witness_found || s->witness_spent) {
+    s->err = NULL; /* the search's own stop, not an error */
+    return SC_OK;
+  }
+  return st;
+}
+
 /* rf and co for the traces in x: enumerated, or left to the solver. */
 static sc_status each_rf_or_solve(search *s, candidate *cd) {
   if (!s->smt ||
@@ -799,6 +836,10 @@ static sc_status each_rf_or_solve(search *s, candidate *cd) {
     if ((s->t->filter && !sc_exec_holds(cd->x, s->t->filter)) ||
         state_known(s->r, s->values))
       return SC_OK;
+    bool settled = false;
+    sc_status st = s->hybrid && !s->opts.through ? witness_search(s, cd, &settled) : SC_OK;
+    if (st || settled)
+      return st;
   }
   s->r->candidates++;
   sc_exec_bind_dynamic(cd->x, cd->env); /* syncbar, sync_fence */

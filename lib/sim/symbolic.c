@@ -173,6 +173,47 @@ static void exactly_one(zctx *c, Z3_ast *v, int n) {
       clause(c, 2, (Z3_ast[]){neg(c, v[i]), neg(c, v[j])});
 }
 
+/* A strict total order of the writes w[0..nw-1] in the n x n matrix co:
+ * one variable per pair (b before a is its negation), and no cycle of
+ * three (a tournament without one is transitive): nw^3 / 3 clauses. */
+static void order_total(zctx *c, sc_cat_bool *co, int n, const int *w, int nw) {
+  for (int a = 0; a < nw; a++)
+    for (int b = a + 1; b < nw; b++) {
+      Z3_ast ab = fresh(c, "co");
+      co[w[a] * n + w[b]] = ab;
+      co[w[b] * n + w[a]] = neg(c, ab);
+    }
+  for (int a = 0; a < nw; a++)
+    for (int b = a + 1; b < nw; b++)
+      for (int d = b + 1; d < nw; d++) {
+        Z3_ast ab = (Z3_ast)co[w[a] * n + w[b]], bd = (Z3_ast)co[w[b] * n + w[d]],
+               da = (Z3_ast)co[w[d] * n + w[a]];
+        clause(c, 3, (Z3_ast[]){neg(c, ab), neg(c, bd), neg(c, da)});
+        clause(c, 3, (Z3_ast[]){ab, bd, da});
+      }
+}
+
+/* A strict partial order of the writes w[0..nw-1]: two variables per pair,
+ * never both, and transitive. */
+static void order_partial(zctx *c, sc_cat_bool *co, int n, const int *w, int nw) {
+  for (int a = 0; a < nw; a++)
+    for (int b = 0; b < nw; b++)
+      if (a != b)
+        co[w[a] * n + w[b]] = fresh(c, "co");
+  for (int a = 0; a < nw; a++)
+    for (int b = 0; b < nw; b++) {
+      if (a == b)
+        continue;
+      Z3_ast ab = (Z3_ast)co[w[a] * n + w[b]], ba = (Z3_ast)co[w[b] * n + w[a]];
+      if (a < b)
+        clause(c, 2, (Z3_ast[]){neg(c, ab), neg(c, ba)});
+      for (int d = 0; d < nw; d++)
+        if (d != a && d != b)
+          clause(c, 3, (Z3_ast[]){neg(c, ab), neg(c, (Z3_ast)co[w[b] * n + w[d]]),
+                                  (Z3_ast)co[w[a] * n + w[d]]});
+    }
+}
+
 static bool is_true(zctx *c, Z3_model mo, Z3_ast a) {
   Z3_ast v;
   if (!Z3_model_eval(c->z, mo, a, true, &v))
@@ -250,30 +291,12 @@ static sc_status solve(const sc_sym_problem *p, zctx *c, sc_error **err) {
   /* co: the initial write first, then a strict order (total or partial) */
   sc_cat_bool *co = sc_alloc(sizeof(sc_cat_bool) * (size_t)(n * n + 1));
   for (int l = 0; l < p->nlocs; l++) {
-    const int *w = p->writes[l];
-    int nw = p->nwrites[l];
-    for (int a = 0; a < nw; a++) {
-      if (p->init[l] >= 0)
-        co[p->init[l] * n + w[a]] = SC_CAT_TRUE;
-      for (int b = 0; b < nw; b++)
-        if (a != b)
-          co[w[a] * n + w[b]] = fresh(c, "co");
-    }
-    for (int a = 0; a < nw; a++)
-      for (int b = 0; b < nw; b++) {
-        if (a == b)
-          continue;
-        Z3_ast ab = (Z3_ast)co[w[a] * n + w[b]], ba = (Z3_ast)co[w[b] * n + w[a]];
-        if (a < b) {
-          clause(c, 2, (Z3_ast[]){neg(c, ab), neg(c, ba)});
-          if (!p->partial_co)
-            clause(c, 2, (Z3_ast[]){ab, ba});
-        }
-        for (int d = 0; d < nw; d++) /* transitive */
-          if (d != a && d != b)
-            clause(c, 3, (Z3_ast[]){neg(c, ab), neg(c, (Z3_ast)co[w[b] * n + w[d]]),
-                                    (Z3_ast)co[w[a] * n + w[d]]});
-      }
+    for (int a = 0; a < p->nwrites[l] && p->init[l] >= 0; a++)
+      co[p->init[l] * n + p->writes[l][a]] = SC_CAT_TRUE;
+    if (p->partial_co)
+      order_partial(c, co, n, p->writes[l], p->nwrites[l]);
+    else
+      order_total(c, co, n, p->writes[l], p->nwrites[l]);
   }
   /* fr = rf^-1; co, and FW: the writes with no co successor */
   sc_cat_bool *fr = sc_alloc(sizeof(sc_cat_bool) * (size_t)(n * n + 1));
