@@ -24,7 +24,10 @@ bool sc_sym_available(const char **why) {
 }
 
 sc_sym_session *sc_sym_open(void) { return NULL; }
-void sc_sym_close(sc_sym_session *ss) { (void)ss; }
+void sc_sym_close(sc_sym_session *ss) {
+  if (ss)
+    session_drop(ss);
+}
 
 sc_status sc_sym_solve(sc_sym_session *ss, const sc_sym_problem *p, sc_error **err) {
   (void)ss;
@@ -407,18 +410,30 @@ static sc_status solve(const sc_sym_problem *p, zctx *c, sc_error **err) {
  * only freed with it). */
 #define PROBLEMS_PER_CONTEXT 64
 
+/* One context and one solver for the problems of a test: each problem is a
+ * scope of the solver (push, pop), which costs less than a fresh solver. */
 struct sc_sym_session {
   Z3_context z;
+  Z3_solver s;
   int used;
 };
 
-static void session_reset(sc_sym_session *ss) {
-  if (ss->z)
+static void session_drop(sc_sym_session *ss) {
+  if (ss->z) {
+    Z3_solver_dec_ref(ss->z, ss->s);
     Z3_del_context(ss->z);
+    ss->z = NULL;
+  }
+}
+
+static void session_reset(sc_sym_session *ss) {
+  session_drop(ss);
   Z3_config cfg = Z3_mk_config();
   ss->z = Z3_mk_context(cfg);
   Z3_del_config(cfg);
   Z3_set_error_handler(ss->z, on_error);
+  ss->s = Z3_mk_simple_solver(ss->z);
+  Z3_solver_inc_ref(ss->z, ss->s);
   ss->used = 0;
 }
 
@@ -441,8 +456,8 @@ sc_status sc_sym_solve(sc_sym_session *ss, const sc_sym_problem *p, sc_error **e
   zctx c;
   memset(&c, 0, sizeof c);
   c.z = ss->z;
-  c.s = Z3_mk_simple_solver(c.z);
-  Z3_solver_inc_ref(c.z, c.s);
+  c.s = ss->s;
+  Z3_solver_push(c.z, c.s);
   if (p->timeout > 0) {
     Z3_params prm = Z3_mk_params(c.z);
     Z3_params_inc_ref(c.z, prm);
@@ -456,7 +471,7 @@ sc_status sc_sym_solve(sc_sym_session *ss, const sc_sym_problem *p, sc_error **e
   if (!st && Z3_get_error_code(c.z) != Z3_OK)
     st = sc_fail(err, SC_ERR_LIMIT, p->t->file, 0, 0, "the solver failed: %s",
                  Z3_get_error_msg(c.z, Z3_get_error_code(c.z)));
-  Z3_solver_dec_ref(c.z, c.s);
+  Z3_solver_pop(c.z, c.s, 1);
   return st;
 }
 
