@@ -766,26 +766,31 @@ static bool sym_flag_known(void *ctx, const char *name) {
   return false;
 }
 
+/* n times the orders of w writes (w! total ones; the labelled strict
+ * partial orders when co is partial), up to `most` (then most + 1). */
+static long times_orders(long n, int w, bool partial, long most) {
+  static const long posets[] = {1, 1, 3, 19, 219, 4231, 130023};
+  if (partial) {
+    if (w > 6)
+      return most + 1;
+    n *= posets[w];
+  } else {
+    for (int i = 2; i <= w && n <= most; i++)
+      n *= i;
+  }
+  return n <= most ? n : most + 1;
+}
+
 /* How many rf and co choices the traces in cd leave, up to `most` (then
  * most + 1): the reads' candidate writes, the orders of each location's
  * writes (n! total ones; labelled strict partial orders when co is
  * partial). */
 static long choices_upto(const search *s, const candidate *cd, long most) {
-  static const long posets[] = {1, 1, 3, 19, 219, 4231, 130023};
   long n = 1;
   for (int k = 0; k < cd->nreads && n <= most; k++)
     n *= cd->ncands[k];
-  for (int l = 0; l < cd->nlocs && n <= most; l++) {
-    int w = cd->co[l].n;
-    if (s->partial_co) {
-      if (w > 6)
-        return most + 1;
-      n *= posets[w];
-    } else {
-      for (int i = 2; i <= w && n <= most; i++)
-        n *= i;
-    }
-  }
+  for (int l = 0; l < cd->nlocs && n <= most; l++)
+    n = times_orders(n, cd->co[l].n, s->partial_co, most);
   return n <= most ? n : most + 1;
 }
 
@@ -1038,12 +1043,40 @@ static sc_status each_trace_choice(search *s, const sc_thread_traces *all) {
   return SC_OK;
 }
 
+/* The rf and co choices of one combination of traces, as choices_upto
+ * counts them, up to `most` (then most + 1), from the traces alone (no
+ * execution built: a large test is not made twice); writes_at: scratch,
+ * one per location. */
+static long combination_choices(const search *s, const sc_trace **chosen,
+                                int *writes_at, long most) {
+  const sc_test *t = s->t;
+  memset(writes_at, 0, sizeof(int) * (size_t)(t->nlocs + 1));
+  long n = 1;
+  for (int a = 0; a < t->nthreads; a++)
+    for (int i = 0; i < chosen[a]->nevents && n <= most; i++) {
+      const sc_trace_event *e = &chosen[a]->events[i];
+      if (e->kind == SC_EV_WRITE) {
+        writes_at[e->loc]++;
+        continue;
+      }
+      if (e->kind != SC_EV_READ)
+        continue;
+      long feeders = e->value == sc_value_of(t->locs[e->loc].init); /* the initial write */
+      for (int b = 0; b < t->nthreads; b++)
+        for (int j = 0; j < chosen[b]->nevents; j++)
+          feeders += may_feed(chosen[b], j, chosen[a], i);
+      n *= feeders;
+    }
+  for (int l = 0; l < t->nlocs && n <= most; l++)
+    n = times_orders(n, writes_at[l], s->partial_co, most);
+  return n <= most ? n : most + 1;
+}
+
 /* -engine auto's estimate of enumeration's cost, before any model is run:
- * the rf and co choices (choices_upto) of every combination of traces,
- * summed, up to `most` (then most + 1).  Barrier and fence.sc orders are
- * left out (both engines go through them alike), and so are the branches
- * the enumerator cuts early: an upper bound of the candidates, cheap next
- * to one of them. */
+ * the rf and co choices of every combination of traces, summed, up to
+ * `most` (then most + 1).  Barrier and fence.sc orders are left out (both
+ * engines go through them alike), and so are the branches the enumerator
+ * cuts early: an upper bound of the candidates, cheap next to one of them. */
 static long estimate_candidates(search *s, const sc_thread_traces *all, long most) {
   const sc_test *t = s->t;
   if (any_thread_without_traces(all, t->nthreads))
@@ -1051,21 +1084,12 @@ static long estimate_candidates(search *s, const sc_thread_traces *all, long mos
   int *pick = sc_alloc_atomic(sizeof(int) * (size_t)(t->nthreads + 1));
   memset(pick, 0, sizeof(int) * (size_t)(t->nthreads + 1));
   const sc_trace **chosen = sc_alloc(sizeof(sc_trace *) * (size_t)(t->nthreads + 1));
+  int *writes_at = sc_alloc_atomic(sizeof(int) * (size_t)(t->nlocs + 1));
   long sum = 0;
   do {
     choose(chosen, pick, all, t->nthreads);
-    if (!reads_can_be_fed(t, chosen))
-      continue;
-    candidate cd;
-    memset(&cd, 0, sizeof cd);
-    cd.x = sc_exec_new(t, chosen);
-    if (!rf_choices(&cd))
-      continue;
-    if (co_choices(s, &cd)) { /* too many writes: the search says so */
-      s->err = NULL;
-      return most + 1;
-    }
-    sum += choices_upto(s, &cd, most - sum);
+    if (reads_can_be_fed(t, chosen))
+      sum += combination_choices(s, chosen, writes_at, most - sum);
   } while (sum <= most && next_choice(pick, all, t->nthreads));
   return sum <= most ? sum : most + 1;
 }
