@@ -796,8 +796,10 @@ static long choices_upto(const search *s, const candidate *cd, long most) {
 
 /* -engine auto, once symbolic: a combination with this many rf and co
  * choices or fewer is enumerated (cheaper than a solver call); its states
- * are counted as the solver's are.  -engine smt asks the solver always. */
-#define SMT_ENUMERATE_AT_MOST 1024L
+ * are counted as the solver's are.  -engine smt asks the solver always.
+ * Small: at 1024, Ticketlock-diff-gpu (ptx/dat3m) enumerated 2916
+ * candidates in several times the solver's time for the same combinations. */
+#define SMT_ENUMERATE_AT_MOST 16L
 
 /* -engine auto, once symbolic: the looks (partial and complete candidates)
  * the enumerator may take for a witness before a solver call. */
