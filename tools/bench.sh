@@ -1,24 +1,30 @@
 #!/bin/bash
 # tools/bench.sh: the performance benchmark (`make bench`; never part of
-# `make check`).  Runs fixed families of tests through `scopecat sim -json`
-# and prints, per family: tests, wall time, CPU time (user + system, all
-# workers: steadier than wall time on a shared machine), the slowest test,
-# candidate executions explored, allowed executions (Positive + Negative,
-# what herd7 counts), peak memory, tests that failed (error or -timeout),
-# and the ratios (baseline / now) of wall time, CPU time and candidates
-# against a baseline file, side by side.
+# `make check`).  Runs fixed families of tests through `scopecat sim -json`,
+# each under enumeration (-engine enum) and under the CLI's default (-engine
+# auto: the symbolic engine where enumeration's estimate is large), side by
+# side in one run, and prints per family and engine: tests, wall time, CPU
+# time (user + system, all workers: steadier than wall time on a shared
+# machine), the slowest test, candidates (under smt: combinations of traces
+# given to the solver or enumerated), allowed executions (Positive +
+# Negative, what herd7 counts; states under smt), peak memory (the largest
+# process: with -j, the largest worker), tests that failed (error or
+# -timeout), tests the symbolic engine ran, the ratio of enumeration's wall
+# time to this engine's, and the ratios (baseline / now) of wall time and
+# CPU time against a baseline file.
 #
 # Families (generated ones are written afresh to a temporary folder, the
 # same text every run):
 #   nwriters-N   N = 4..10: threads P0..P(N-1), Pi does st.cg x,(i+1); the
 #                condition is `exists (x=1)`.  GPU_PTX: co is total, so
 #                there are N! candidates, all allowed by ptx-rmo.cat.
-#   coRR2-N      N = 4..7: the same writers plus a thread PN reading x twice
-#                (ld.cg r0,x; ld.cg r1,x), herd7's shape in issue 7
+#                From N = 7 also under -engine smt.
+#   coRR2-N      N = 4..10: the same writers plus a thread PN reading x
+#                twice (ld.cg r0,x; ld.cg r1,x), herd7's shape in issue 7
 #                (322,560 candidates at N = 7): N! (N+1)^2 candidates,
-#                all allowed (ptx-rmo.cat lets a load pass a load).
-#   nwriters-N-smt, coRR2-N-smt   N = 7..10: the same under -engine smt (every
-#                other family runs -engine enum)
+#                all allowed (ptx-rmo.cat lets a load pass a load).  From
+#                N = 7 also under -engine smt; N = 9, 10 not enumerated
+#                (minutes).
 #   seeds        ptx/seeds, the default model
 #   herd-gpu-ptx ptx/herd-gpu-ptx, the default model
 #   dat3m-v6.0   every test of ptx/dat3m under cat/ptx-v6.0.cat, -j 2
@@ -38,8 +44,9 @@
 #                counts as failed
 # Environment: SC_SCOPECAT (default ./tools/scopecat), SC_SRCDIR (default .),
 # BENCH_BASELINE (default $SC_SRCDIR/tools/bench.baseline), BENCH_OUT (the
-# figures of this run, default ./bench.out).  Without a baseline file the
-# run's figures become it.
+# figures of this run, default ./bench.out; rows keyed NAME for enumeration,
+# NAME/ENGINE for the others).  Without a baseline file the run's figures
+# become it.
 set -u
 srcdir=${SC_SRCDIR:-.}
 scopecat=${SC_SCOPECAT:-./tools/scopecat}
@@ -170,80 +177,102 @@ scoped() {
 
 # ---- Running a family --------------------------------------------------------
 
-printf '%-14s %6s %9s %8s %9s %13s %13s %8s %5s | %7s %7s %7s\n' family tests wall_s \
-  cpu_s slowest_s candidates allowed peak_MB fail 'x wall' 'x cpu' 'x cands'
+printf '%-14s %-5s %5s %9s %8s %9s %11s %9s %8s %4s %4s | %7s | %7s %7s\n' family engine \
+  tests wall_s cpu_s slowest_s candidates allowed peak_MB fail smt 'x enum' 'x wall' 'x cpu'
 : >"$outfile"
 
-# family NAME JOBS ARGS... -- FILES...: run, summarise, compare.
-family() {
-  local name=$1 jobs=$2
+# run ENGINE JOBS ARGS... -- FILES...: one run; sets the figures below.
+run() {
+  local engine=$1 jobs=$2
   shift 2
-  [[ $name =~ $only ]] || return 0
   local args=()
   while [[ $1 != -- ]]; do args+=("$1"); shift; done
   shift
+  nfiles=$#
   /usr/bin/time -f '%e %M %U %S' -o "$tmp/time" "$scopecat" -json -nohash -j "$jobs" \
-    -timeout "$timeout" -engine enum "${args[@]}" "$@" >"$tmp/json" 2>"$tmp/err"
-  local wall peak user sys cpu
+    -timeout "$timeout" -engine "$engine" "${args[@]}" "$@" >"$tmp/json" 2>"$tmp/err"
+  local user sys
   read -r wall peak user sys < <(tail -n 1 "$tmp/time") 2>/dev/null || { wall=0; peak=0; }
   cpu=$(awk -v u="${user:-0}" -v s="${sys:-0}" 'BEGIN { printf "%.2f", u + s }')
-  # with -j, /usr/bin/time sees the largest of the workers, which it waited for
-  local stats
-  stats=$(awk -v n="$#" '
+  # with -j, /usr/bin/time sees the largest of the workers (each ran some
+  # of the tests): an upper bound of any one test's peak
+  read -r slow cand allowed fails nsmt < <(awk -v n="$#" '
     { c = $0; sub(/.*"candidates":/, "", c); c += 0
       p = $0; sub(/.*"positive":/, "", p); p += 0
       q = $0; sub(/.*"negative":/, "", q); q += 0
       t = $0; sub(/.*"time":/, "", t); t += 0
+      if ($0 ~ /"engine":"smt"/) smt++
       cand += c; allowed += p + q; if (t > slow) slow = t; ok++ }
-    END { printf "%.3f %d %d %d", slow, cand, allowed, n - ok }' "$tmp/json")
-  local slow cand allowed fails
-  read -r slow cand allowed fails <<<"$stats"
-  local line
-  line=$(printf '%-14s %6d %9.2f %8.2f %9.3f %13d %13d %8.1f %5d' "$name" "$#" "$wall" \
-    "$cpu" "$slow" "$cand" "$allowed" "$(awk -v k="$peak" 'BEGIN { print k / 1024 }')" "$fails")
-  echo "$name $# $wall $slow $cand $allowed $peak $fails $cpu" >>"$outfile"
-  local ratio="" base
-  base=$(awk -v f="$name" '$1 == f' "$baseline" 2>/dev/null)
-  if [[ -n $base ]]; then
-    # a ratio against a baseline row with failures is a lower bound: '>'
-    ratio=$(awk -v b="$base" -v w="$wall" -v c="$cand" -v u="$cpu" 'BEGIN {
-      split(b, x, " ")
-      lb = x[8] > 0 ? ">" : ""
-      printf "%7s %7s %7s", (w > 0 ? lb sprintf("%.1f", x[3] / w) : "-"),
-        (u > 0 && x[9] != "" ? lb sprintf("%.1f", x[9] / u) : "-"),
-        (c > 0 && x[8] == 0 ? sprintf("%.1f", x[5] / c) : "-") }')
-  fi
-  printf '%s | %s\n' "$line" "$ratio"
+    END { printf "%.3f %d %d %d %d", slow, cand, allowed, n - ok, smt }' "$tmp/json")
 }
 
+# family NAME JOBS ENGINES ARGS... -- FILES...: the files under each engine
+# of ENGINES (a list, e.g. "enum auto"), one line each, side by side: an
+# engine after enum gets the ratio of enum's wall time to its own ('>'
+# when enum left tests past the -timeout: a lower bound), every line the
+# ratios against the baseline's row (the key: NAME for enum, NAME/ENGINE
+# otherwise).
+family() {
+  local name=$1 jobs=$2 engines=$3
+  shift 3
+  [[ $name =~ $only ]] || return 0
+  local engine enum_wall="" enum_fails=0
+  for engine in $engines; do
+    run "$engine" "$jobs" "$@"
+    local key=$name
+    [[ $engine == enum ]] || key=$name/$engine
+    local line
+    line=$(printf '%-14s %-5s %5d %9.2f %8.2f %9.3f %11d %9d %8.1f %4d %4d' "$name" \
+      "$engine" "$nfiles" "$wall" "$cpu" "$slow" "$cand" "$allowed" \
+      "$(awk -v k="$peak" 'BEGIN { print k / 1024 }')" "$fails" "$nsmt")
+    echo "$key $nfiles $wall $slow $cand $allowed $peak $fails $cpu" >>"$outfile"
+    local vs_enum="" ratio="" base
+    if [[ $engine == enum ]]; then
+      enum_wall=$wall enum_fails=$fails
+    elif [[ -n $enum_wall ]]; then
+      vs_enum=$(awk -v e="$enum_wall" -v w="$wall" -v f="$enum_fails" 'BEGIN {
+        printf "%s", (w > 0 ? (f > 0 ? ">" : "") sprintf("%.1f", e / w) : "-") }')
+    fi
+    base=$(awk -v f="$key" '$1 == f' "$baseline" 2>/dev/null)
+    if [[ -n $base ]]; then
+      # a ratio against a baseline row with failures is a lower bound: '>'
+      ratio=$(awk -v b="$base" -v w="$wall" -v u="$cpu" 'BEGIN {
+        split(b, x, " ")
+        lb = x[8] > 0 ? ">" : ""
+        printf "%7s %7s", (w > 0 ? lb sprintf("%.1f", x[3] / w) : "-"),
+          (u > 0 && x[9] != "" ? lb sprintf("%.1f", x[9] / u) : "-") }')
+    fi
+    printf '%s | %7s | %s\n' "$line" "$vs_enum" "$ratio"
+  done
+}
+
+# Every family under enumeration and under auto (the CLI's default: the
+# symbolic engine where enumeration's estimate is large); the writers also
+# under -engine smt, and the largest only under the engines that finish.
 for n in 4 5 6 7 8 9 10; do
   nwriters "$n" 0 >"$tmp/nwriters-$n.litmus"
-  family "nwriters-$n" 1 -- "$tmp/nwriters-$n.litmus"
+  engines="enum auto"
+  ((n >= 7)) && engines="enum auto smt"
+  family "nwriters-$n" 1 "$engines" -- "$tmp/nwriters-$n.litmus"
 done
-for n in 4 5 6 7; do
+for n in 4 5 6 7 8 9 10; do
   nwriters "$n" 2 >"$tmp/coRR2-$n.litmus"
-  family "coRR2-$n" 1 -- "$tmp/coRR2-$n.litmus"
+  engines="enum auto"
+  ((n >= 7)) && engines="enum auto smt"
+  ((n >= 9)) && engines="auto smt" # enumeration: minutes
+  family "coRR2-$n" 1 "$engines" -- "$tmp/coRR2-$n.litmus"
 done
-# the symbolic engine beside enumeration (-engine smt: its Positive and
-# Negative count states, so "allowed" is a count of states there)
-for n in 7 8 9 10; do
-  [[ -e $tmp/nwriters-$n.litmus ]] || nwriters "$n" 0 >"$tmp/nwriters-$n.litmus"
-  nwriters "$n" 2 >"$tmp/coRR2-$n.litmus"
-  family "nwriters-$n-smt" 1 -engine smt -- "$tmp/nwriters-$n.litmus"
-  family "coRR2-$n-smt" 1 -engine smt -- "$tmp/coRR2-$n.litmus"
-done
-family seeds 1 -- "$srcdir"/ptx/seeds/*.litmus
-family herd-gpu-ptx 1 -- "$srcdir"/ptx/herd-gpu-ptx/*.litmus
+family seeds 1 "enum auto" -- "$srcdir"/ptx/seeds/*.litmus
+family herd-gpu-ptx 1 "enum auto" -- "$srcdir"/ptx/herd-gpu-ptx/*.litmus
 mapfile -t dat3m < <(find "$srcdir/ptx/dat3m" -name '*.litmus' | LC_ALL=C sort)
-family dat3m-v6.0 2 -model "$srcdir/cat/ptx-v6.0.cat" -- "${dat3m[@]}"
-family dat3m-v7.5 2 -model "$srcdir/cat/ptx-v7.5.cat" -- "${dat3m[@]}"
-# -liveness on the tests of Dat3M's liveness CSVs, both engines side by side
+family dat3m-v6.0 2 "enum auto" -model "$srcdir/cat/ptx-v6.0.cat" -- "${dat3m[@]}"
+family dat3m-v7.5 2 "enum auto" -model "$srcdir/cat/ptx-v7.5.cat" -- "${dat3m[@]}"
+# -liveness on the tests of Dat3M's liveness CSVs, the engines side by side
 # ("allowed" is 0 there: a liveness result has no states)
 mapfile -t live < <(grep -v '^$' "$srcdir/ptx/dat3m/expected/PTXv6_0-Liveness-expected.csv" |
   sed "s|^litmus/PTX/|$srcdir/ptx/dat3m/|; s|,.*||")
 for v in v6.0 v7.5; do
-  family "live-$v" 2 -liveness -model "$srcdir/cat/ptx-$v.cat" -- "${live[@]}"
-  family "live-$v-smt" 2 -liveness -engine smt -model "$srcdir/cat/ptx-$v.cat" -- "${live[@]}"
+  family "live-$v" 2 "enum smt auto" -liveness -model "$srcdir/cat/ptx-$v.cat" -- "${live[@]}"
 done
 for shape in 2x4 2x6 2x8 3x4 3x5 4x3 4x4; do
   files=()
@@ -252,7 +281,7 @@ for shape in 2x4 2x6 2x8 3x4 3x5 4x3 4x4; do
     scoped "${shape%x*}" "${shape#*x}" "$seed" >"$f"
     files+=("$f")
   done
-  family "scoped-$shape" 1 -- "${files[@]}"
+  family "scoped-$shape" 1 "enum auto" -- "${files[@]}"
 done
 
 if [[ $save == yes || ! -s $baseline ]]; then

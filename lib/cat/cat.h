@@ -237,6 +237,7 @@ typedef struct sc_cat_sym_input {
   const char *name;
   bool is_set;
   const sc_cat_bool *m;
+  bool transitive; /* the caller asserts it transitive: r+ is r itself */
 } sc_cat_sym_input;
 
 typedef struct sc_cat_sym_flag {

@@ -23,6 +23,7 @@ typedef struct sval {
   const sc_cat_exp *fun; /* SV_FUN: the EX_FUN expression */
   const sc_cat_ins *proc;/* SV_PROC */
   const senv *env;       /* SV_FUN, SV_PROC: where it was made */
+  bool transitive;       /* SV_REL: known transitive (an input's promise) */
   int n;                 /* SV_TUPLE */
   struct sval **items;
 } sval;
@@ -180,6 +181,7 @@ static sval *base_value(sctx *c, const char *name) {
     if (strcmp(c->in[i].name, name) == 0) {
       sval *v = sv_new(c->in[i].is_set ? SV_SET : SV_REL);
       v->m = (sc_cat_bool *)c->in[i].m;
+      v->transitive = c->in[i].transitive;
       return v;
     }
   for (int i = c->base->n - 1; i >= 0; i--) {
@@ -290,9 +292,11 @@ static sval *eval_op1(sctx *c, const sc_cat_exp *e, const senv *env) {
       v = sv_mat(c, SV_REL);
     if (v->k != SV_REL)
       return type_error(c, e->args[0], "relation");
+    if (v->transitive && e->op1 == OP1_PLUS)
+      return v;
     r = sv_mat(c, SV_REL);
     memcpy(r->m, v->m, sizeof(sc_cat_bool) * (size_t)n * (size_t)n);
-    if (e->op1 != OP1_OPT)
+    if (e->op1 != OP1_OPT && !v->transitive)
       closure(c, r->m);
     if (e->op1 != OP1_PLUS)
       for (int i = 0; i < n; i++)

@@ -29,7 +29,9 @@
 #define DEFAULT_MAX_EXECUTIONS 10000000L
 #define MAX_VALUES_PER_LOCATION 256
 #define DEFAULT_MAX_SHOWN 100
-/* -engine auto: enumerate up to this many candidates, then go symbolic. */
+/* -engine auto: enumerate when the estimate of the candidates (the rf and
+ * co choices of every combination of traces) is at most this, else go
+ * symbolic. */
 #define AUTO_MAX_EXECUTIONS 20000L
 
 /* ---- Observed terms and states ------------------------------------------- */
@@ -173,8 +175,6 @@ typedef struct search {
    * in (no drawings, no flags: states are sorted, counts are sums). */
   bool co_first;
   bool smt;             /* the symbolic engine: rf and co are solver choices */
-  long auto_cap;        /* -engine auto: candidates before going symbolic */
-  bool capped;          /* auto_cap was reached */
   bool *final_locs;     /* smt: per location, whether its final value is read */
   bool may_flag;        /* smt: the model may raise a flag */
   bool hybrid;          /* smt under auto: small combinations are enumerated */
@@ -182,6 +182,10 @@ typedef struct search {
   bool done;            /* -speedcheck fast: an execution decided the
                            condition, the search stops */
   long nodes;           /* partial candidates looked at */
+  /* hybrid: a quick look for one allowed execution before a solver call
+   * (witness_search): looks left (0: not looking), and how it ended */
+  long witness_left;
+  bool witness_found, witness_spent;
   /* per depth: partial candidates looked at, and those cut */
   long tries[MAX_DEPTH_STATS], cuts[MAX_DEPTH_STATS], passes[MAX_DEPTH_STATS];
   sc_error *err;
@@ -276,10 +280,9 @@ static sc_status check_budget(search *s) {
   if (s->done)
     return SC_ERR_LIMIT; /* unwinds the search; search_once knows why */
   long n = ++s->r->candidates;
-  if (s->auto_cap && n > s->auto_cap) {
-    s->capped = true;
-    return sc_fail(&s->err, SC_ERR_LIMIT, s->t->file, 0, 0,
-                   "expected at most %ld candidates (-engine auto)", s->auto_cap);
+  if (s->witness_left && --s->witness_left == 0) {
+    s->witness_spent = true;
+    return SC_ERR_LIMIT;
   }
   if (n > s->opts.max_executions)
     return sc_fail(&s->err, SC_ERR_LIMIT, s->t->file, 0, 0,
@@ -434,6 +437,10 @@ static sc_status evaluate(search *s, candidate *cd) {
   }
   if (out.allowed || s->opts.through)
     record_outcomes(s, cd, &out, 0);
+  if (out.allowed && s->witness_left) {
+    s->witness_found = true; /* one is all witness_search asks for */
+    return SC_ERR_LIMIT;
+  }
   return SC_OK;
 }
 
@@ -482,6 +489,10 @@ static bool worth_a_look(search *s, int depth) {
  * the model allows: 0 when a check that only gets worse as edges are
  * added (cat/mono.c) already fails on the bounds; <0 past the time limit. */
 static int may_complete(search *s, candidate *cd, int depth) {
+  if (s->witness_left && --s->witness_left == 0) {
+    s->witness_spent = true;
+    return -1;
+  }
   if (!cd->ngroups || !worth_a_look(s, depth))
     return 1;
   if ((++s->nodes & 255) == 0 && s->opts.timeout > 0 &&
@@ -797,33 +808,61 @@ static void sym_witness(void *ctx, sc_execution *x) {
   sc_live_witness(s->r, x, s->opts.show != SC_SHOW_NONE);
 }
 
+/* n times the orders of w writes (w! total ones; the labelled strict
+ * partial orders when co is partial), up to `most` (then most + 1). */
+static long times_orders(long n, int w, bool partial, long most) {
+  static const long posets[] = {1, 1, 3, 19, 219, 4231, 130023};
+  if (partial) {
+    if (w > 6)
+      return most + 1;
+    n *= posets[w];
+  } else {
+    for (int i = 2; i <= w && n <= most; i++)
+      n *= i;
+  }
+  return n <= most ? n : most + 1;
+}
+
 /* How many rf and co choices the traces in cd leave, up to `most` (then
  * most + 1): the reads' candidate writes, the orders of each location's
  * writes (n! total ones; labelled strict partial orders when co is
  * partial). */
 static long choices_upto(const search *s, const candidate *cd, long most) {
-  static const long posets[] = {1, 1, 3, 19, 219, 4231, 130023};
   long n = 1;
   for (int k = 0; k < cd->nreads && n <= most; k++)
     n *= cd->ncands[k];
-  for (int l = 0; l < cd->nlocs && n <= most; l++) {
-    int w = cd->co[l].n;
-    if (s->partial_co) {
-      if (w > 6)
-        return most + 1;
-      n *= posets[w];
-    } else {
-      for (int i = 2; i <= w && n <= most; i++)
-        n *= i;
-    }
-  }
+  for (int l = 0; l < cd->nlocs && n <= most; l++)
+    n = times_orders(n, cd->co[l].n, s->partial_co, most);
   return n <= most ? n : most + 1;
 }
 
 /* -engine auto, once symbolic: a combination with this many rf and co
  * choices or fewer is enumerated (cheaper than a solver call); its states
- * are counted as the solver's are.  -engine smt asks the solver always. */
-#define SMT_ENUMERATE_AT_MOST 1024L
+ * are counted as the solver's are.  -engine smt asks the solver always.
+ * Small: at 1024, Ticketlock-diff-gpu (ptx/dat3m) enumerated 2916
+ * candidates in several times the solver's time for the same combinations. */
+#define SMT_ENUMERATE_AT_MOST 16L
+
+/* -engine auto, once symbolic: the looks (partial and complete candidates)
+ * the enumerator may take for a witness before a solver call. */
+#define WITNESS_LOOKS 64L
+
+/* When the traces fix the state (fixed, below), one allowed execution
+ * settles the combination: the enumerator looks for one, within
+ * WITNESS_LOOKS, before the solver is asked.  *settled when it found one
+ * or enumerated them all; an error is the search's. */
+static sc_status witness_search(search *s, candidate *cd, bool *settled) {
+  s->witness_left = WITNESS_LOOKS;
+  s->witness_found = s->witness_spent = false;
+  sc_status st = each_rf(s, cd);
+  s->witness_left = 0;
+  *settled = s->witness_found || !s->witness_spent;
+  if (s->witness_found || s->witness_spent) {
+    s->err = NULL; /* the search's own stop, not an error */
+    return SC_OK;
+  }
+  return st;
+}
 
 /* rf and co for the traces in x: enumerated, or left to the solver. */
 static sc_status each_rf_or_solve(search *s, candidate *cd) {
@@ -850,6 +889,10 @@ static sc_status each_rf_or_solve(search *s, candidate *cd) {
     if ((s->t->filter && !sc_exec_holds(cd->x, s->t->filter)) ||
         state_known(s->r, s->values))
       return SC_OK;
+    bool settled = false;
+    sc_status st = s->hybrid && !s->opts.through ? witness_search(s, cd, &settled) : SC_OK;
+    if (st || settled)
+      return st;
   }
   s->r->candidates++;
   sc_exec_bind_dynamic(cd->x, cd->env); /* syncbar, sync_fence */
@@ -1070,6 +1113,103 @@ static sc_status each_trace_choice(search *s, const sc_thread_traces *all) {
   return SC_OK;
 }
 
+/* The rf and co choices of one combination of traces, as choices_upto
+ * counts them, up to `most` (then most + 1), from the traces alone (no
+ * execution built: a large test is not made twice); writes_at: scratch,
+ * one per location. */
+static long combination_choices(const search *s, const sc_trace **chosen,
+                                int *writes_at, long most) {
+  const sc_test *t = s->t;
+  memset(writes_at, 0, sizeof(int) * (size_t)(t->nlocs + 1));
+  long n = 1;
+  for (int a = 0; a < t->nthreads; a++)
+    for (int i = 0; i < chosen[a]->nevents && n <= most; i++) {
+      const sc_trace_event *e = &chosen[a]->events[i];
+      if (e->kind == SC_EV_WRITE) {
+        writes_at[e->loc]++;
+        continue;
+      }
+      if (e->kind != SC_EV_READ)
+        continue;
+      long feeders = e->value == sc_value_of(t->locs[e->loc].init); /* the initial write */
+      for (int b = 0; b < t->nthreads; b++)
+        for (int j = 0; j < chosen[b]->nevents; j++)
+          feeders += may_feed(chosen[b], j, chosen[a], i);
+      n *= feeders;
+    }
+  for (int l = 0; l < t->nlocs && n <= most; l++)
+    n = times_orders(n, writes_at[l], s->partial_co, most);
+  return n <= most ? n : most + 1;
+}
+
+/* -engine auto's estimate of enumeration's cost, before any model is run:
+ * the rf and co choices of every combination of traces, summed, up to
+ * `most` (then most + 1).  Barrier and fence.sc orders are left out (both
+ * engines go through them alike), and so are the branches the enumerator
+ * cuts early: an upper bound of the candidates, cheap next to one of them. */
+static long estimate_candidates(search *s, const sc_thread_traces *all, long most) {
+  const sc_test *t = s->t;
+  if (any_thread_without_traces(all, t->nthreads))
+    return 0;
+  int *pick = sc_alloc_atomic(sizeof(int) * (size_t)(t->nthreads + 1));
+  memset(pick, 0, sizeof(int) * (size_t)(t->nthreads + 1));
+  const sc_trace **chosen = sc_alloc(sizeof(sc_trace *) * (size_t)(t->nthreads + 1));
+  int *writes_at = sc_alloc_atomic(sizeof(int) * (size_t)(t->nlocs + 1));
+  long sum = 0;
+  do {
+    choose(chosen, pick, all, t->nthreads);
+    if (reads_can_be_fed(t, chosen))
+      sum += combination_choices(s, chosen, writes_at, most - sum);
+  } while (sum <= most && next_choice(pick, all, t->nthreads));
+  return sum <= most ? sum : most + 1;
+}
+
+/* A result to fill, with the observed terms chosen. */
+static sc_result *new_result(search *s) {
+  sc_result *r = sc_alloc(sizeof(sc_result));
+  r->test = s->t;
+  r->engine = s->smt ? "smt" : "enum";
+  r->speedcheck = s->opts.speedcheck;
+  r->liveness = s->opts.liveness ? SC_LIVE_PASS : SC_LIVE_NONE; /* till a witness */
+  choose_observed(r, s->t);
+  return r;
+}
+
+/* -engine auto: enumerate when the estimate is small, else go symbolic
+ * (s->smt); when the model cannot be encoded, enumerate after all.  The
+ * choice and its reason go in the result. */
+static sc_status auto_search(search *s, const sc_thread_traces *all) {
+  /* -liveness has no counts to keep exact, and the symbolic engine
+   * enumerates its small combinations anyway: it goes there at once */
+  long est = s->opts.liveness ? AUTO_MAX_EXECUTIONS + 1
+                              : estimate_candidates(s, all, AUTO_MAX_EXECUTIONS);
+  const char *why_smt =
+      s->opts.liveness ? "auto: -liveness, symbolic (small combinations enumerated)"
+                       : sc_printf("auto: over %ld candidates (estimate)", AUTO_MAX_EXECUTIONS);
+  if (est <= AUTO_MAX_EXECUTIONS) {
+    s->r->engine_reason =
+        sc_printf("auto: at most %ld candidates (estimate, up to %ld enumerated)",
+                  est, AUTO_MAX_EXECUTIONS);
+    return each_trace_choice(s, all);
+  }
+  s->smt = s->hybrid = true;
+  s->r = new_result(s);
+  s->r->engine_reason = why_smt;
+  sc_status st = each_trace_choice(s, all);
+  sc_sym_close(s->session);
+  s->session = NULL;
+  if (st != SC_ERR_UNSUPPORTED)
+    return st;
+  const char *reason =
+      sc_printf("%s, but %s", why_smt,
+                s->err ? sc_error_message(s->err) : "the model cannot be encoded");
+  s->smt = s->hybrid = false;
+  s->err = NULL;
+  s->r = new_result(s);
+  s->r->engine_reason = reason;
+  return each_trace_choice(s, all);
+}
+
 /* The tags the bell file declares for events of `type`, joined for a
  * message; NULL when it declares none for that type (unconstrained). */
 static const char *declared_tags(const sc_cat_model *m, const char *type,
@@ -1132,11 +1272,11 @@ static void prop_locs(const sc_test *t, const sc_prop *p, bool *locs) {
   prop_locs(t, p->b, locs);
 }
 
-/* One search with one engine; *capped when -engine auto's bound stopped it. */
+/* One search: with the symbolic engine (smt), by enumeration, or, when
+ * `choose` (-engine auto), with the one auto_search picks. */
 static sc_status search_once(const sc_test *t, const sc_model *m,
-                             const sc_sim_options *opts, bool smt, long auto_cap,
-                             bool *capped, sc_result **out, sc_error **err) {
-  bool hybrid = smt && opts->engine == SC_ENGINE_AUTO;
+                             const sc_sim_options *opts, bool smt, bool choose,
+                             sc_result **out, sc_error **err) {
   search s;
   memset(&s, 0, sizeof s);
   s.t = t;
@@ -1147,8 +1287,6 @@ static sc_status search_once(const sc_test *t, const sc_model *m,
   if (s.opts.max_shown <= 0)
     s.opts.max_shown = DEFAULT_MAX_SHOWN;
   s.smt = smt;
-  s.hybrid = hybrid;
-  s.auto_cap = auto_cap;
   s.partial_co = t->dialect == SC_DIALECT_PTX;
   s.want_syncbar = sc_cat_model_names(m->cat, "syncbar");
   s.want_sync_fence = sc_cat_model_names(m->cat, "sync_fence");
@@ -1160,11 +1298,7 @@ static sc_status search_once(const sc_test *t, const sc_model *m,
   s.eval.transient = true; /* record() reads the outcome at once */
   s.may_flag = sc_cat_model_may_flag(m->cat, &s.eval);
   s.co_first = s.prune && s.opts.show == SC_SHOW_NONE && !s.may_flag;
-  s.r = sc_alloc(sizeof(sc_result));
-  s.r->test = t;
-  s.r->engine = smt ? "smt" : "enum";
-  s.r->speedcheck = s.opts.speedcheck;
-  choose_observed(s.r, t);
+  s.r = new_result(&s);
   s.final_locs = sc_alloc_atomic(sizeof(bool) * (size_t)(t->nlocs + 1));
   memset(s.final_locs, 0, sizeof(bool) * (size_t)(t->nlocs + 1));
   for (int i = 0; i < s.r->nobserved; i++)
@@ -1174,7 +1308,6 @@ static sc_status search_once(const sc_test *t, const sc_model *m,
   s.values = sc_alloc_atomic(sizeof(int64_t) * (size_t)(s.r->nobserved + 1));
   s.start = s.last_progress = sc_seconds();
   sc_sem_limits lim = {s.opts.unroll, 0, s.opts.liveness != 0};
-  s.r->liveness = s.opts.liveness ? SC_LIVE_PASS : SC_LIVE_NONE; /* till a witness */
   sc_status st = check_declarations(t, m->cat, err);
   if (st)
     return st;
@@ -1182,10 +1315,9 @@ static sc_status search_once(const sc_test *t, const sc_model *m,
   st = find_traces(&s, &lim, &all, err);
   if (st)
     return st;
-  st = each_trace_choice(&s, all);
+  st = choose ? auto_search(&s, all) : each_trace_choice(&s, all);
   sc_sym_close(s.session);
   if (st && !s.done) {
-    *capped = s.capped;
     if (err)
       *err = s.err;
     return st;
@@ -1213,11 +1345,10 @@ static sc_status simulate_unguarded(const sc_test *t, const sc_model *m,
                    "expected no -through with -liveness (a witness is an "
                    "execution the model allows)");
   const char *why = NULL;
-  bool capped = false;
   sc_status st;
   switch (o.engine) {
   case SC_ENGINE_ENUM:
-    st = search_once(t, m, &o, false, 0, &capped, out, err);
+    st = search_once(t, m, &o, false, false, out, err);
     if (!st)
       (*out)->engine_reason = "-engine enum";
     return st;
@@ -1229,7 +1360,7 @@ static sc_status simulate_unguarded(const sc_test *t, const sc_model *m,
       return sc_fail(err, SC_ERR_UNSUPPORTED, t->file, 0, 0,
                      "expected no -show with -engine smt (it draws enumerated "
                      "executions: use -engine enum)");
-    st = search_once(t, m, &o, true, 0, &capped, out, err);
+    st = search_once(t, m, &o, true, false, out, err);
     if (!st)
       (*out)->engine_reason = "-engine smt";
     return st;
@@ -1238,50 +1369,12 @@ static sc_status simulate_unguarded(const sc_test *t, const sc_model *m,
   default:
     return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0, "unknown engine %d", (int)o.engine);
   }
-  const char *reason;
-  if (!sc_sym_available(&why))
-    reason = "auto: no symbolic engine in this build";
-  else if (o.show != SC_SHOW_NONE && !o.liveness)
-    reason = "auto: -show draws enumerated executions";
-  else {
-    /* -liveness has no counts to keep exact, and the symbolic engine
-     * enumerates its small combinations anyway: it goes there at once */
-    if (!o.liveness) {
-      long cap = o.max_executions > 0 && o.max_executions < AUTO_MAX_EXECUTIONS
-                     ? 0 : AUTO_MAX_EXECUTIONS;
-      sc_error *first = NULL;
-      st = search_once(t, m, &o, false, cap, &capped, out, &first);
-      if (!st) {
-        (*out)->engine_reason = sc_printf("auto: at most %ld candidates",
-                                          AUTO_MAX_EXECUTIONS);
-        return st;
-      }
-      if (!capped) {
-        if (err)
-          *err = first;
-        return st;
-      }
-    }
-    const char *why_smt = o.liveness
-        ? "auto: -liveness, symbolic (small combinations enumerated)"
-        : sc_printf("auto: over %ld candidates", AUTO_MAX_EXECUTIONS);
-    sc_error *serr = NULL;
-    st = search_once(t, m, &o, true, 0, &capped, out, &serr);
-    if (!st) {
-      (*out)->engine_reason = why_smt;
-      return st;
-    }
-    if (st != SC_ERR_UNSUPPORTED) {
-      if (err)
-        *err = serr;
-      return st;
-    }
-    reason = sc_printf("%s, but %s", why_smt,
-                       serr ? sc_error_message(serr) : "the model cannot be encoded");
-  }
-  st = search_once(t, m, &o, false, 0, &capped, out, err);
+  if (sc_sym_available(&why) && (o.show == SC_SHOW_NONE || o.liveness))
+    return search_once(t, m, &o, false, true, out, err);
+  st = search_once(t, m, &o, false, false, out, err);
   if (!st)
-    (*out)->engine_reason = reason;
+    (*out)->engine_reason = why ? "auto: no symbolic engine in this build"
+                                : "auto: -show draws enumerated executions";
   return st;
 }
 

@@ -24,7 +24,10 @@ bool sc_sym_available(const char **why) {
 }
 
 sc_sym_session *sc_sym_open(void) { return NULL; }
-void sc_sym_close(sc_sym_session *ss) { (void)ss; }
+void sc_sym_close(sc_sym_session *ss) {
+  if (ss)
+    session_drop(ss);
+}
 
 sc_status sc_sym_solve(sc_sym_session *ss, const sc_sym_problem *p, sc_error **err) {
   (void)ss;
@@ -154,13 +157,63 @@ static Z3_ast fresh(zctx *c, const char *prefix) {
   return Z3_mk_fresh_const(c->z, prefix, Z3_mk_bool_sort(c->z));
 }
 
+/* The clause a1 | ... | an, of literals (a literal: a variable or its
+ * negation), asserted as such: an `and` under a `not` or an `implies` would
+ * cost the solver an auxiliary variable and three clauses each. */
+static void clause(zctx *c, int n, Z3_ast *lits) {
+  Z3_solver_assert(c->z, c->s, Z3_mk_or(c->z, (unsigned)n, lits));
+}
+
+static Z3_ast neg(zctx *c, Z3_ast a) {
+  return Z3_mk_not(c->z, a);
+}
+
 /* Exactly one of v[0..n-1]. */
 static void exactly_one(zctx *c, Z3_ast *v, int n) {
-  Z3_solver_assert(c->z, c->s, Z3_mk_or(c->z, (unsigned)n, v));
+  clause(c, n, v);
   for (int i = 0; i < n; i++)
-    for (int j = i + 1; j < n; j++) {
-      Z3_ast both[2] = {v[i], v[j]};
-      Z3_solver_assert(c->z, c->s, Z3_mk_not(c->z, Z3_mk_and(c->z, 2, both)));
+    for (int j = i + 1; j < n; j++)
+      clause(c, 2, (Z3_ast[]){neg(c, v[i]), neg(c, v[j])});
+}
+
+/* A strict total order of the writes w[0..nw-1] in the n x n matrix co:
+ * one variable per pair (b before a is its negation), and no cycle of
+ * three (a tournament without one is transitive): nw^3 / 3 clauses. */
+static void order_total(zctx *c, sc_cat_bool *co, int n, const int *w, int nw) {
+  for (int a = 0; a < nw; a++)
+    for (int b = a + 1; b < nw; b++) {
+      Z3_ast ab = fresh(c, "co");
+      co[w[a] * n + w[b]] = ab;
+      co[w[b] * n + w[a]] = neg(c, ab);
+    }
+  for (int a = 0; a < nw; a++)
+    for (int b = a + 1; b < nw; b++)
+      for (int d = b + 1; d < nw; d++) {
+        Z3_ast ab = (Z3_ast)co[w[a] * n + w[b]], bd = (Z3_ast)co[w[b] * n + w[d]],
+               da = (Z3_ast)co[w[d] * n + w[a]];
+        clause(c, 3, (Z3_ast[]){neg(c, ab), neg(c, bd), neg(c, da)});
+        clause(c, 3, (Z3_ast[]){ab, bd, da});
+      }
+}
+
+/* A strict partial order of the writes w[0..nw-1]: two variables per pair,
+ * never both, and transitive. */
+static void order_partial(zctx *c, sc_cat_bool *co, int n, const int *w, int nw) {
+  for (int a = 0; a < nw; a++)
+    for (int b = 0; b < nw; b++)
+      if (a != b)
+        co[w[a] * n + w[b]] = fresh(c, "co");
+  for (int a = 0; a < nw; a++)
+    for (int b = 0; b < nw; b++) {
+      if (a == b)
+        continue;
+      Z3_ast ab = (Z3_ast)co[w[a] * n + w[b]], ba = (Z3_ast)co[w[b] * n + w[a]];
+      if (a < b)
+        clause(c, 2, (Z3_ast[]){neg(c, ab), neg(c, ba)});
+      for (int d = 0; d < nw; d++)
+        if (d != a && d != b)
+          clause(c, 3, (Z3_ast[]){neg(c, ab), neg(c, (Z3_ast)co[w[b] * n + w[d]]),
+                                  (Z3_ast)co[w[a] * n + w[d]]});
     }
 }
 
@@ -280,35 +333,12 @@ static sc_status solve(const sc_sym_problem *p, zctx *c, sc_error **err) {
   /* co: the initial write first, then a strict order (total or partial) */
   sc_cat_bool *co = sc_alloc(sizeof(sc_cat_bool) * (size_t)(n * n + 1));
   for (int l = 0; l < p->nlocs; l++) {
-    const int *w = p->writes[l];
-    int nw = p->nwrites[l];
-    for (int a = 0; a < nw; a++) {
-      if (p->init[l] >= 0)
-        co[p->init[l] * n + w[a]] = SC_CAT_TRUE;
-      for (int b = 0; b < nw; b++)
-        if (a != b)
-          co[w[a] * n + w[b]] = fresh(c, "co");
-    }
-    for (int a = 0; a < nw; a++)
-      for (int b = 0; b < nw; b++) {
-        if (a == b)
-          continue;
-        Z3_ast ab = (Z3_ast)co[w[a] * n + w[b]], ba = (Z3_ast)co[w[b] * n + w[a]];
-        if (a < b) {
-          Z3_ast both[2] = {ab, ba};
-          Z3_solver_assert(c->z, c->s, Z3_mk_not(c->z, Z3_mk_and(c->z, 2, both)));
-          if (!p->partial_co)
-            Z3_solver_assert(c->z, c->s, Z3_mk_or(c->z, 2, both));
-        }
-        for (int d = 0; d < nw; d++) {
-          if (d == a || d == b)
-            continue;
-          Z3_ast chain[2] = {ab, (Z3_ast)co[w[b] * n + w[d]]};
-          Z3_solver_assert(c->z, c->s,
-                           Z3_mk_implies(c->z, Z3_mk_and(c->z, 2, chain),
-                                         (Z3_ast)co[w[a] * n + w[d]]));
-        }
-      }
+    for (int a = 0; a < p->nwrites[l] && p->init[l] >= 0; a++)
+      co[p->init[l] * n + p->writes[l][a]] = SC_CAT_TRUE;
+    if (p->partial_co)
+      order_partial(c, co, n, p->writes[l], p->nwrites[l]);
+    else
+      order_total(c, co, n, p->writes[l], p->nwrites[l]);
   }
   /* fr = rf^-1; co, and FW: the writes with no co successor */
   sc_cat_bool *fr = sc_alloc(sizeof(sc_cat_bool) * (size_t)(n * n + 1));
@@ -328,14 +358,15 @@ static sc_status solve(const sc_sym_problem *p, zctx *c, sc_error **err) {
       last = mk_and2(c, last, mk_not1(c, co[w * n + v]));
     fw[w] = last;
   }
+  /* co is asserted transitive above: the model's co+ is co itself */
   sc_cat_sym_input in[10] = {
-    {"rf", false, rf}, {"rfi", false, split(c, rf, x->internal, n, true)},
-    {"rfe", false, split(c, rf, x->internal, n, false)},
-    {"co", false, co}, {"coi", false, split(c, co, x->internal, n, true)},
-    {"coe", false, split(c, co, x->internal, n, false)},
-    {"fr", false, fr}, {"fri", false, split(c, fr, x->internal, n, true)},
-    {"fre", false, split(c, fr, x->internal, n, false)},
-    {"FW", true, fw}};
+    {"rf", false, rf, false}, {"rfi", false, split(c, rf, x->internal, n, true), false},
+    {"rfe", false, split(c, rf, x->internal, n, false), false},
+    {"co", false, co, true}, {"coi", false, split(c, co, x->internal, n, true), false},
+    {"coe", false, split(c, co, x->internal, n, false), false},
+    {"fr", false, fr, false}, {"fri", false, split(c, fr, x->internal, n, true), false},
+    {"fre", false, split(c, fr, x->internal, n, false), false},
+    {"FW", true, fw, false}};
   sc_cat_bool_ops ops = {c, z_and, z_or, z_not, z_acyclic, z_equivalent};
   sc_cat_sym_outcome out;
   sc_status st = sc_cat_run_symbolic(p->m->cat, p->env, p->eval, &ops, in, 10, &out, err);
@@ -422,18 +453,30 @@ static sc_status solve(const sc_sym_problem *p, zctx *c, sc_error **err) {
  * only freed with it). */
 #define PROBLEMS_PER_CONTEXT 64
 
+/* One context and one solver for the problems of a test: each problem is a
+ * scope of the solver (push, pop), which costs less than a fresh solver. */
 struct sc_sym_session {
   Z3_context z;
+  Z3_solver s;
   int used;
 };
 
-static void session_reset(sc_sym_session *ss) {
-  if (ss->z)
+static void session_drop(sc_sym_session *ss) {
+  if (ss->z) {
+    Z3_solver_dec_ref(ss->z, ss->s);
     Z3_del_context(ss->z);
+    ss->z = NULL;
+  }
+}
+
+static void session_reset(sc_sym_session *ss) {
+  session_drop(ss);
   Z3_config cfg = Z3_mk_config();
   ss->z = Z3_mk_context(cfg);
   Z3_del_config(cfg);
   Z3_set_error_handler(ss->z, on_error);
+  ss->s = Z3_mk_simple_solver(ss->z);
+  Z3_solver_inc_ref(ss->z, ss->s);
   ss->used = 0;
 }
 
@@ -456,8 +499,8 @@ sc_status sc_sym_solve(sc_sym_session *ss, const sc_sym_problem *p, sc_error **e
   zctx c;
   memset(&c, 0, sizeof c);
   c.z = ss->z;
-  c.s = Z3_mk_simple_solver(c.z);
-  Z3_solver_inc_ref(c.z, c.s);
+  c.s = ss->s;
+  Z3_solver_push(c.z, c.s);
   if (p->timeout > 0) {
     Z3_params prm = Z3_mk_params(c.z);
     Z3_params_inc_ref(c.z, prm);
@@ -471,7 +514,7 @@ sc_status sc_sym_solve(sc_sym_session *ss, const sc_sym_problem *p, sc_error **e
   if (!st && Z3_get_error_code(c.z) != Z3_OK)
     st = sc_fail(err, SC_ERR_LIMIT, p->t->file, 0, 0, "the solver failed: %s",
                  Z3_get_error_msg(c.z, Z3_get_error_code(c.z)));
-  Z3_solver_dec_ref(c.z, c.s);
+  Z3_solver_pop(c.z, c.s, 1);
   return st;
 }
 

@@ -1107,9 +1107,43 @@ START_TEST(smt_flags) {
 }
 END_TEST
 
+/* N writers of x (GPU_PTX: co total, N! candidates), `exists (x=1)`. */
+static const char *writers(int n, char *buf, size_t size) {
+  size_t k = (size_t)snprintf(buf, size, "GPU_PTX W%d\n{ x=0; }\n", n);
+  for (int i = 0; i < n; i++)
+    k += (size_t)snprintf(buf + k, size - k, " P%d %s", i, i < n - 1 ? "|" : ";\n");
+  for (int i = 0; i < n; i++)
+    k += (size_t)snprintf(buf + k, size - k, " st.s32 [x], %d %s", i + 1,
+                          i < n - 1 ? "|" : ";\n");
+  snprintf(buf + k, size - k, "exists (x=1)\n");
+  return buf;
+}
+
+/* auto chooses before it runs anything, by the estimate of the candidates:
+ * 7 writers (5040) are enumerated, 8 (40320, over 20000) go symbolic; both
+ * end with x = any of the values (no model: every order of the writes). */
+START_TEST(auto_estimate) {
+  char buf[1024];
+  sc_result *r;
+  sc_error *err;
+  ck_assert_int_eq(sim_engine(writers(7, buf, sizeof buf), no_model, SC_ENGINE_AUTO,
+                              &r, &err), SC_OK);
+  ck_assert_str_eq(sc_result_engine(r), "enum");
+  ck_assert_ptr_nonnull(strstr(sc_result_engine_reason(r), "at most 5040 candidates"));
+  ck_assert_int_eq(sc_result_state_count(r), 7);
+  ck_assert_int_eq(sc_result_candidates(r), 5040);
+  ck_assert_int_eq(sim_engine(writers(8, buf, sizeof buf), no_model, SC_ENGINE_AUTO,
+                              &r, &err), SC_OK);
+  ck_assert_str_eq(sc_result_engine(r), "smt");
+  ck_assert_ptr_nonnull(strstr(sc_result_engine_reason(r), "over 20000 candidates"));
+  ck_assert_int_eq(sc_result_state_count(r), 8);
+  ck_assert_str_eq(sc_result_state(r, 7), "x=8;");
+}
+END_TEST
+
 /* A construct the encoding lacks: a clear error naming it and its line;
- * auto falls back to enumeration only past its bound, so here it
- * enumerates and says so. */
+ * auto enumerates where its estimate is small (SB), and where it is not,
+ * it tries the symbolic engine, then enumerates after all and says why. */
 START_TEST(smt_unsupported) {
   const char *model = "\"forall\"\nlet s = po\nforall e in {} do empty 0 end\n";
   sc_result *r;
@@ -1120,6 +1154,13 @@ START_TEST(smt_unsupported) {
   ck_assert_ptr_nonnull(strstr(sc_error_message(err), "forall"));
   ck_assert_int_eq(sim_engine(SB_TEST, model, SC_ENGINE_AUTO, &r, &err), SC_OK);
   ck_assert_str_eq(sc_result_engine(r), "enum");
+  char buf[1024];
+  ck_assert_int_eq(sim_engine(writers(8, buf, sizeof buf), model, SC_ENGINE_AUTO,
+                              &r, &err), SC_OK);
+  ck_assert_str_eq(sc_result_engine(r), "enum");
+  ck_assert_ptr_nonnull(strstr(sc_result_engine_reason(r), "forall"));
+  ck_assert_int_eq(sc_result_candidates(r), 40320);
+  ck_assert_int_eq(sc_result_state_count(r), 8);
 }
 END_TEST
 
@@ -1169,6 +1210,7 @@ int main(void) {
     tcase_add_test(sym, smt_corr);
     tcase_add_test(sym, smt_flags);
     tcase_add_test(sym, smt_unsupported);
+    tcase_add_test(sym, auto_estimate);
     suite_add_tcase(s, sym);
   }
   return sc_check_run(s);
