@@ -449,6 +449,10 @@ void sc_compare_set_verdicts(sc_compare *c, int model,
                              sc_hist *const *blocks, int nblocks);
 void sc_compare_set_failure(sc_compare *c, int model, int test,
                             const char *why);
+/* The model's liveness verdict on a test (sc_result_liveness of a
+ * simulation with sc_sim_options.liveness: 1 Pass, 0 Fail), beside the
+ * states set before; the CLI asks for it where a test's launches hung. */
+void sc_compare_set_liveness(sc_compare *c, int model, int test, int live);
 
 typedef enum sc_verdict {
   SC_VERDICT_NONE,   /* no verdict of the model for this test */
@@ -468,7 +472,7 @@ const char *sc_compare_unseen(const sc_compare *c, int model, int test,
                               int i);
 /* Hung launches: a test's over its logs (sc_hist_hung_launches), the
  * instances they held, and the model's liveness verdict from a verdict
- * log (1 Pass, 0 Fail, -1 none).  The table lists each test with a hang
+ * log or sc_compare_set_liveness (1 Pass, 0 Fail, -1 none).  The table lists each test with a hang
  * beside that verdict, or as an observation when there is none. */
 long sc_compare_test_hung_launches(const sc_compare *c, int test);
 long sc_compare_test_hung_instances(const sc_compare *c, int test);

@@ -277,3 +277,5 @@ int cli_parse(const cli_command *cmd, void *opts, int argc, char **argv,
   }
   return CLI_GO_ON;
 }
+
+const char *const cli_engine_words[] = {"enum", "smt", "auto", NULL};

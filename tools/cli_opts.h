@@ -85,4 +85,7 @@ void cli_common_usage(FILE *out, int column);
           "found '%v'"}
 void cli_shard_usage(FILE *out, int column);
 
+/* -engine's words, in sc_engine's order (sim and compare). */
+extern const char *const cli_engine_words[];
+
 #endif

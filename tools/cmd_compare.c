@@ -52,7 +52,10 @@ static void compare_usage(FILE *out) {
           "                     model's\n"
           "  -html FILE         also write a self-contained HTML report\n"
           "  -detail            list every outcome of every test\n"
-          "  -timeout S         give up a test after S seconds\n");
+          "  -timeout S         give up a test after S seconds\n"
+          "  -engine E          enum, smt or auto (default), as sim's; where a\n"
+          "                     test's launches hung, the model's liveness\n"
+          "                     (sim -liveness) is shown beside the hang\n");
   cli_shard_usage(out, 21);
   cli_common_usage(out, 21);
   fprintf(out,
@@ -72,6 +75,8 @@ static const cli_opt compare_opts[] = {
     {.name = "detail", .kind = CLI_BITS, AT(flags), .bits = SC_REPORT_DETAIL},
     {.name = "timeout", .kind = CLI_SECONDS, AT(opts.timeout),
      .bad = "-timeout expects seconds, found '%v'"},
+    {.name = "engine", .kind = CLI_CHOICE, AT(opts.engine), .choices = cli_engine_words,
+     .bad = "-engine expects enum, smt or auto, found '%v'"},
     CLI_SHARD_OPTION(compare_cli, shard),
     {0}};
 
@@ -81,6 +86,7 @@ static const cli_command compare_command = {
 
 /* Returns -1 to go on, else the exit status. */
 static int parse_options(compare_cli *c, int argc, char **argv) {
+  c->opts.engine = SC_ENGINE_AUTO;
   int missing;
   int rc = cli_parse(&compare_command, c, argc, argv, &missing);
   if (rc != CLI_GO_ON)
@@ -189,6 +195,23 @@ static const char *model_label(const compare_cli *c, const char *name) {
   return label;
 }
 
+/* Where a test's launches hung, the model's liveness verdict goes beside
+ * the hang (sim -liveness); without one, the hang stays an observation. */
+static void model_liveness(compare_cli *c, sc_compare *cmp, int m, int t,
+                           const sc_model *model) {
+  sc_sim_options o = c->opts;
+  o.liveness = 1;
+  sc_result *r;
+  sc_error *err;
+  const sc_test *test = sc_compare_test(cmp, t);
+  if (sc_simulate(test, model, &o, &r, &err) != SC_OK) {
+    fprintf(stderr, "test %s, liveness: %s\n", sc_test_name(test),
+            sc_error_message(err));
+    return;
+  }
+  sc_compare_set_liveness(cmp, m, t, sc_result_liveness(r));
+}
+
 static void run_model(compare_cli *c, sc_compare *cmp, const char *name) {
   int m = sc_compare_add_model(cmp, model_label(c, name));
   for (int t = 0; t < sc_compare_test_count(cmp); t++) {
@@ -213,6 +236,8 @@ static void run_model(compare_cli *c, sc_compare *cmp, const char *name) {
       sc_compare_set_failure(cmp, m, t, sc_error_message(err));
     } else {
       sc_compare_set_result(cmp, m, t, r);
+      if (sc_compare_test_hung_launches(cmp, t) > 0)
+        model_liveness(c, cmp, m, t, model);
     }
   }
 }

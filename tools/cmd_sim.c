@@ -112,8 +112,6 @@ static void sim_usage(FILE *out) {
 }
 
 static const char *const through_words[] = {"none", "invalid", "all", NULL};
-/* in sc_engine's order */
-static const char *const engine_words[] = {"enum", "smt", "auto", NULL};
 /* in sc_speedcheck's order */
 static const char *const speedcheck_words[] = {"false", "true", "fast", NULL};
 static const char *const show_words[] = {"none", "prop", "neg", "cond", "all",
@@ -164,7 +162,7 @@ static const cli_opt sim_opts[] = {
     /* every candidate evaluated, no branch cut early: the same figures,
      * more slowly; for checking the cuts */
     {.name = "noprune", .kind = CLI_SET, AT(opts.noprune), .lo = 1},
-    {.name = "engine", .kind = CLI_CHOICE, AT(opts.engine), .choices = engine_words,
+    {.name = "engine", .kind = CLI_CHOICE, AT(opts.engine), .choices = cli_engine_words,
      .bad = "-engine expects enum, smt or auto, found '%v'"},
     {.name = "speedcheck", .kind = CLI_CHOICE, AT(opts.speedcheck),
      .choices = speedcheck_words,

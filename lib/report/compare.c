@@ -223,6 +223,14 @@ void sc_compare_set_result(sc_compare *c, int model, int test,
   v->known = true;
 }
 
+void sc_compare_set_liveness(sc_compare *c, int model, int test, int live) {
+  cmp_verdict *v = slot(c, model, test);
+  if (!v || live < 0)
+    return;
+  v->has_liveness = true;
+  v->live = live == 1;
+}
+
 static int tests_named(const sc_compare *c, const char *name) {
   int n = 0;
   for (int i = 0; i < c->ntests; i++)
