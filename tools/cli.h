@@ -8,6 +8,8 @@
 #define SC_CLI_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 enum { EXIT_ALL_RAN = 0, EXIT_SOME_FAILED = 1, EXIT_USAGE = 2 };
@@ -53,6 +55,9 @@ bool cli_shard_read(const char *text, cli_shard *shard);
  * the key, its extension dropped (x/MP.litmus and x/MP.txt agree), so a
  * test's shard depends on nothing but its own key and count. */
 int cli_shard_of(const char *key, int count);
+/* A stable 64-bit hash of n bytes of text (FNV-1a, mixed): shards, and
+ * names made from a test's path. */
+uint64_t cli_hash(const char *text, size_t n);
 /* Whether `shard` takes the test of key `key` (any test when count is 0). */
 bool cli_shard_takes(cli_shard shard, const char *key);
 /* Keep the files of `shard`, in order. */

@@ -34,22 +34,27 @@ bool cli_shard_read(const char *text, cli_shard *shard) {
   return true;
 }
 
-/* FNV-1a (64 bits) of the key up to its last extension, then
- * SplitMix64's finaliser, so that every bit of the key reaches the top
- * bits, which pick the shard. */
-static uint64_t key_hash(const char *key) {
-  const char *base = strrchr(key, '/');
-  const char *dot = strrchr(base ? base + 1 : key, '.');
-  size_t n = dot && dot != (base ? base + 1 : key) ? (size_t)(dot - key)
-                                                   : strlen(key);
+/* FNV-1a (64 bits) of the n bytes, then SplitMix64's finaliser, so that
+ * every bit of the text reaches the top bits. */
+uint64_t cli_hash(const char *text, size_t n) {
   uint64_t h = 14695981039346656037ULL;
   for (size_t i = 0; i < n; i++) {
-    h ^= (unsigned char)key[i];
+    h ^= (unsigned char)text[i];
     h *= 1099511628211ULL;
   }
   h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
   h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
   return h ^ (h >> 31);
+}
+
+/* The hash of the key up to its last extension: its top bits pick the
+ * shard. */
+static uint64_t key_hash(const char *key) {
+  const char *base = strrchr(key, '/');
+  const char *dot = strrchr(base ? base + 1 : key, '.');
+  size_t n = dot && dot != (base ? base + 1 : key) ? (size_t)(dot - key)
+                                                   : strlen(key);
+  return cli_hash(key, n);
 }
 
 /* Shard k of N holds the hashes whose top 32 bits x have

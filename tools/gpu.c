@@ -23,6 +23,9 @@
 #include <errno.h>
 #include <limits.h>
 #include <gc/gc.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +57,8 @@ typedef struct gpu_cli {
   const char *vals[32]; /* program options, by prog_opts index */
   int gpus;             /* -gpus N: 0 = all visible */
   int jobs;             /* -jobs N: programs built at once, ahead */
+  int batch;            /* -batch N: tests run in one process (1: each its
+                           own program, as built for tune) */
   bool resume;          /* -resume: skip tests whose log in -o DIR is done */
   double timeout;       /* -timeout S: the watchdog, seconds per program */
   cli_shard shard;      /* -shard I/N: of the tests (not tune) */
@@ -79,6 +84,10 @@ static void gpu_usage(FILE *out) {
       "  -resume            skip the tests whose log -o DIR already holds\n"
       "  -jobs N            build N programs at once, all ahead of the runs\n"
       "                     (default: the processors online)\n"
+      "  -batch N           run N tests one after another in one process, one\n"
+      "                     CUDA context (default 32; 1: a process per test);\n"
+      "                     a hang ends the process, the next test starts a\n"
+      "                     new one\n"
       "  -config FILE       read parameters from FILE (written by tune)\n"
       "  -tpb N             threads per CTA (default 256)\n"
       "  -blocks N          CTAs holding test instances (default 4 per SM)\n"
@@ -101,7 +110,7 @@ static void gpu_usage(FILE *out) {
       "                     logged as a Hangs line (default 1; 0: none)\n"
       "  -gpus N            use N GPUs (default: all visible; CUDA_VISIBLE_DEVICES\n"
       "                     limits them, as Slurm's --gpus sets it)\n"
-      "  -timeout S         watchdog: kill a program still running after S\n"
+      "  -timeout S         watchdog: kill a test still running after S\n"
       "                     seconds, report it, go on (default 120; 0: none)\n"
       "  -nvcc PATH         the CUDA compiler (default " SC_NVCC ")\n"
       "  -gpudir DIR        the harness templates (tools/gpu)\n"
@@ -317,6 +326,8 @@ static const cli_opt gpu_opts[] = {
      .bad = "-gpus: expected a number, not '%v'"},
     {.name = "jobs", .kind = CLI_INT, AT(jobs), .lo = 1, .hi = 1024,
      .bad = "-jobs: expected a number from 1 to 1024, not '%v'"},
+    {.name = "batch", .kind = CLI_INT, AT(batch), .lo = 1, .hi = 4096,
+     .bad = "-batch: expected a number from 1 to 4096, not '%v'"},
     {.name = "resume", .kind = CLI_FLAG, AT(resume)},
     {.name = "timeout", .kind = CLI_SECONDS, AT(timeout),
      .bad = "-timeout: expected seconds, not '%v'"},
@@ -363,7 +374,8 @@ static const char *prog_args(const gpu_cli *c, const char *const *over) {
 /* ---- build, optcheck, run --------------------------------------------------- */
 
 typedef struct built {
-  const char *dir, *exe;
+  const char *dir, *exe; /* exe: the object, in a batch */
+  const char *id;        /* in a batch: the namespace of its symbols */
   const sc_gpu_program *prog;
   sc_test *test;
   bool optcheck_ok, optcheck_ran;
@@ -468,14 +480,47 @@ static const char *test_key(const char *key) {
   return *out ? out : "test";
 }
 
+/* The namespace of a test's symbols in a batch: made from its name (its
+ * path), unique in a campaign, the same in every batch it is linked in. */
+static const char *batch_id(const char *name) {
+  return cli_format("sc_%016" PRIx64, cli_hash(name, strlen(name)));
+}
+
+/* DIR/batch.cu: the test's program `cu` as one test of a batch (see
+ * gpu_batch.h): in namespace `id`, its main the entry the driver calls.
+ * The program's own lines are unchanged (an #include), so that optcheck
+ * finds each thread's asm statement at the line the spec names. */
+static const char *write_batch_source(const char *dir, const char *cu,
+                                      const char *id, FILE *log) {
+  const char *src = cli_format("%s/batch.cu", dir);
+  FILE *f = fopen(src, "w");
+  if (!f) {
+    fprintf(log, "scopecat gpu: %s: %s\n", src, strerror(errno));
+    return NULL;
+  }
+  const char *base = strrchr(cu, '/') ? strrchr(cu, '/') + 1 : cu;
+  fprintf(f, "// one test of a batch (gpu_batch.h)\n"
+             "#include \"gpu_batch.h\"\n"
+             "namespace %s {\n#define main sc_batch_test_main\n"
+             "#include \"%s\"\n#undef main\n}\n"
+             "static sc_batch_registrar sc_batch_registered(\"%s\", "
+             "%s::sc_batch_test_main);\n",
+          id, base, id, id);
+  fclose(f);
+  return src;
+}
+
 /* Generate, compile and optcheck one test in folder `name` of -keep (a
- * folder of its own otherwise).  ptxas may merge or drop accesses it
- * deems redundant (two plain stores to one location, CoWW; two loads of
- * one location, CoRR): when optcheck finds that, the program is rebuilt
- * once with ptxas optimisation off, and only a kernel that keeps every
- * access in order is run. */
+ * folder of its own otherwise): a program of its own, or with `object`
+ * an object for a batch (b->exe, b->id).  ptxas may merge or drop
+ * accesses it deems redundant (two plain stores to one location, CoWW;
+ * two loads of one location, CoRR): when optcheck finds that, the
+ * program is rebuilt once with ptxas optimisation off, and only a kernel
+ * that keeps every access in order is run.  An object holds its test's
+ * kernels exactly as the batch's executable does (the CUDA linker copies
+ * them), so optcheck on the object checks what runs. */
 static bool build(const gpu_cli *c, const char *path, const char *name,
-                  built *b, FILE *log) {
+                  bool object, built *b, FILE *log) {
   char tmpl[] = "/tmp/scopecat-gpu-XXXXXX";
   const char *dir;
   if (c->keep) {
@@ -498,16 +543,26 @@ static bool build(const gpu_cli *c, const char *path, const char *name,
     return false;
   char *now = cli_read_file(cu);
   bool same = old && now && !strcmp(old, now);
-  b->exe = cli_format("%s/prog", dir);
-  if (!compile(c, path, cu, b->exe, "", same, log))
+  const char *src = cu, *kind = "", *suffix = "";
+  if (object) {
+    b->id = batch_id(name);
+    src = write_batch_source(dir, cu, b->id, log);
+    if (!src)
+      return false;
+    kind = "-c ";
+    suffix = ".o";
+  }
+  b->exe = cli_format("%s/prog%s", dir, suffix);
+  if (!compile(c, path, src, b->exe, kind, same, log))
     return false;
   optcheck_binary(b, b->exe, log);
   if (!b->optcheck_ran || b->optcheck_ok)
     return true;
   fprintf(log, "optcheck: retrying with ptxas optimisation off "
                "(-Xptxas -O0)\n");
-  b->exe = cli_format("%s/prog-O0", dir);
-  if (!compile(c, path, cu, b->exe, "-Xptxas -O0", same, log))
+  b->exe = cli_format("%s/prog-O0%s", dir, suffix);
+  if (!compile(c, path, src, b->exe, cli_format("%s-Xptxas -O0", kind), same,
+               log))
     return false;
   optcheck_binary(b, b->exe, log);
   return true;
@@ -552,7 +607,7 @@ static int run_one(const gpu_cli *c, const char *path, const char *name,
   banner(log, path);
   built b;
   memset(&b, 0, sizeof b);
-  if (!build(c, path, name, &b, log))
+  if (!build(c, path, name, false, &b, log))
     return 1;
   if (b.optcheck_ran && !b.optcheck_ok) {
     fprintf(log, "optcheck: FAILED: the compiled kernel does not keep the "
@@ -581,6 +636,7 @@ typedef struct batch {
   const char **names; /* each test's log and folder name */
   bool *skip;         /* -resume: its log is already in -o DIR */
   const char *tmpdir; /* logs of this batch, for stdout */
+  const char *driver; /* -batch N > 1: the driver's object */
   int todo, done, hung, failed;
   double t0, build_s, kernel_s;
   unsigned long long instances;
@@ -636,7 +692,8 @@ static void build_ahead(batch *bt) {
         built b;
         memset(&b, 0, sizeof b);
         FILE *null = fopen("/dev/null", "w");
-        build(c, c->files.paths[i], bt->names[i], &b, null ? null : stderr);
+        build(c, c->files.paths[i], bt->names[i], c->batch > 1, &b,
+              null ? null : stderr);
         if (null)
           fclose(null);
       }
@@ -648,32 +705,308 @@ static void build_ahead(batch *bt) {
   }
 }
 
-/* Run tests g, g + ngpu, ... on GPU g; each log goes to its place (by a
- * rename, so that a log there is whole) when its test ends. */
+/* Test i's log, whole: to its place (by a rename, so that a log there is
+ * whole), counted, on stdout when `echo`, the progress line updated.
+ * Whether the test failed. */
+static bool publish_log(batch *bt, int i, const char *text, bool failed,
+                        bool echo) {
+  const char *dest = log_path(bt, i), *part = cli_format("%s.part", dest);
+  FILE *log = fopen(part, "w");
+  if (!log) {
+    fprintf(stderr, "scopecat gpu run: %s: %s\n", part, strerror(errno));
+    return true;
+  }
+  fputs(text, log);
+  fclose(log);
+  rename(part, dest);
+  note_log(bt, text);
+  bt->failed += failed;
+  bt->done++;
+  if (echo)
+    fputs(text, stdout), fflush(stdout);
+  show_progress(bt);
+  return failed;
+}
+
+/* Run tests g, g + ngpu, ... on GPU g, each in a process of its own (-batch
+ * 1); each log is in place as soon as its test ends. */
 static int run_share(batch *bt, int g, int ngpu) {
   gpu_cli *c = bt->c;
   int fails = 0;
   for (int i = g; i < c->files.n; i += ngpu) {
     if (bt->skip[i])
       continue;
-    const char *dest = log_path(bt, i), *part = cli_format("%s.part", dest);
-    FILE *log = fopen(part, "w");
-    if (!log) {
-      fprintf(stderr, "scopecat gpu run: %s: %s\n", part, strerror(errno));
-      fails++;
-      continue;
-    }
+    char *text = NULL;
+    size_t len = 0;
+    FILE *log = open_memstream(&text, &len);
     int f = run_one(c, c->files.paths[i], bt->names[i], g, log);
-    fails += f;
-    bt->failed += f;
     fclose(log);
-    rename(part, dest);
-    char *text = cli_read_file(dest);
-    note_log(bt, text);
-    bt->done++;
-    if (ngpu == 1 && text)
-      fputs(text, stdout), fflush(stdout);
-    show_progress(bt);
+    fails += publish_log(bt, i, text, f, ngpu == 1);
+    free(text);
+  }
+  return fails;
+}
+
+/* ---- batches: many tests in one process, one CUDA context ----------------- */
+
+/* A test waiting for its batch: its log so far (banner, build, optcheck)
+ * and its object. */
+typedef struct queued {
+  int i;
+  built b;
+  char *head;
+} queued;
+
+/* The batch driver's object, KEEP/batch-driver.o (gpu_batch_main.cu),
+ * built once and kept while its source is the same; NULL when nvcc fails
+ * (its output in `log`). */
+static const char *batch_driver(const gpu_cli *c, FILE *log) {
+  const char *src = cli_format("%s/gpu_batch_main.cu", gpu_dir(c->gpudir));
+  const char *copy = cli_format("%s/batch-driver.cu", c->keep);
+  const char *obj = cli_format("%s/batch-driver.o", c->keep);
+  char *now = cli_read_file(src), *kept = cli_read_file(copy);
+  if (!now) {
+    fprintf(log, "scopecat gpu: %s: cannot read\n", src);
+    return NULL;
+  }
+  bool same = kept && !strcmp(now, kept);
+  if (!same) {
+    FILE *f = fopen(copy, "w");
+    if (f) {
+      fputs(now, f);
+      fclose(f);
+    }
+  }
+  return compile(c, "batch driver", src, obj, "-c ", same, log) ? obj : NULL;
+}
+
+/* A file's modification time, to the nanosecond, as text. */
+static const char *mtime_text(const char *path) {
+  struct stat st;
+  if (stat(path, &st) != 0)
+    return "-";
+  return cli_format("%lld.%09ld", (long long)st.st_mtim.tv_sec,
+                    st.st_mtim.tv_nsec);
+}
+
+/* The executable of a batch: the driver and the n tests' objects, linked
+ * in KEEP/batch-HASH (HASH of the tests' ids), kept while the command and
+ * the objects are the same; NULL when the link fails (nvcc's output in
+ * `log`). */
+static const char *link_batch(const gpu_cli *c, const char *driver,
+                              const queued *q, int n, FILE *log) {
+  const char *ids = "", *objs = "", *stamp = "";
+  for (int k = 0; k < n; k++) {
+    ids = cli_format("%s%s%s", ids, k ? "," : "", q[k].b.id);
+    objs = cli_format("%s '%s'", objs, q[k].b.exe);
+    stamp = cli_format("%s%s %s\n", stamp, q[k].b.exe, mtime_text(q[k].b.exe));
+  }
+  const char *dir = cli_format("%s/batch-%016" PRIx64, c->keep,
+                               cli_hash(ids, strlen(ids)));
+  mkdir(dir, 0777);
+  const char *exe = cli_format("%s/prog", dir);
+  const char *cmd = cli_format("'%s' -arch=sm_90 -o '%s' '%s'%s 2>&1", c->nvcc,
+                               exe, driver, objs);
+  stamp = cli_format("%s\n%s %s\n%s", cmd, driver, mtime_text(driver), stamp);
+  const char *stamp_path = cli_format("%s.ok", exe);
+  char *done = cli_read_file(stamp_path);
+  if (done && file_exists(exe) && !strcmp(done, stamp))
+    return exe;
+  char *out = NULL;
+  size_t len = 0;
+  FILE *o = open_memstream(&out, &len);
+  int rc = cli_run(cmd, o, 0);
+  fclose(o);
+  if (rc != 0) {
+    fprintf(log, "nvcc failed to link the batch (%s):\n%s", cmd, out);
+    free(out);
+    return NULL;
+  }
+  free(out);
+  FILE *ok = fopen(stamp_path, "w");
+  if (ok) {
+    fputs(stamp, ok);
+    fclose(ok);
+  }
+  return exe;
+}
+
+/* Test t's log once the batch has run it: its head, what it printed (in
+ * `out`), the watchdog's word when it was killed, the commands that
+ * reproduce it. */
+static bool finish_queued(batch *bt, const queued *t, const char *out, int rc,
+                          const char *exe, int device, bool echo) {
+  const gpu_cli *c = bt->c;
+  char *text = NULL;
+  size_t len = 0;
+  FILE *log = open_memstream(&text, &len);
+  fputs(t->head, log);
+  char *printed = cli_read_file(out);
+  if (printed)
+    fputs(printed, log);
+  unlink(out);
+  if (rc == CLI_RUN_TIMED_OUT)
+    fprintf(log, "\nWatchdog: %s killed after %g s (a kernel that does not "
+                 "finish, e.g. a spin loop no thread ends); no histogram\n",
+            sc_test_name(t->b.test), c->timeout);
+  print_command(log, c, c->files.paths[t->i]);
+  fprintf(log, "Program: '%s' -tests %s%s -device %d 2>&1\n", exe, t->b.id,
+          prog_args(c, NULL), device);
+  fclose(log);
+  bool failed = publish_log(bt, t->i, text, rc != 0 && rc != PROGRAM_HUNG,
+                            echo);
+  free(text);
+  return failed;
+}
+
+/* Start `cmd` in a process group of its own, its stdout the pipe *fd. */
+static pid_t start_batch(const char *cmd, int *fd) {
+  int p[2];
+  if (pipe(p) != 0)
+    return -1;
+  fflush(stdout);
+  pid_t pid = fork();
+  if (pid == 0) {
+    setpgid(0, 0);
+    dup2(p[1], 1);
+    close(p[0]);
+    close(p[1]);
+    execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+    _exit(127);
+  }
+  if (pid > 0)
+    setpgid(pid, pid);
+  close(p[1]);
+  if (pid < 0)
+    close(p[0]);
+  *fd = p[0];
+  return pid;
+}
+
+/* One process of the batch `exe` over q[0..n): each test's log as soon as
+ * the driver says it is done.  The number of tests it finished: a test
+ * that ends the process (a hang, a CUDA error) or outlives -timeout (the
+ * process is killed) is finished with that status, and the caller goes on
+ * from the next. */
+static int run_process(batch *bt, const queued *q, int n, const char *exe,
+                       int device, bool echo, int *fails) {
+  const gpu_cli *c = bt->c;
+  const char *dir = cli_format("%s/gpu%d", bt->tmpdir, device);
+  mkdir(dir, 0777);
+  const char *ids = "";
+  for (int k = 0; k < n; k++)
+    ids = cli_format("%s%s%s", ids, k ? "," : "", q[k].b.id);
+  const char *cmd = cli_format("exec '%s' -logdir '%s' -tests %s%s -device %d "
+                               "2>>'%s/driver.err'", exe, dir, ids,
+                               prog_args(c, NULL), device, dir);
+  int fd;
+  pid_t pid = start_batch(cmd, &fd);
+  if (pid < 0) {
+    *fails += finish_queued(bt, &q[0], "", -1, exe, device, echo);
+    return 1;
+  }
+  int next = 0; /* the test running now */
+  double since = sc_seconds();
+  bool killed = false;
+  char buf[256];
+  size_t have = 0;
+  for (;;) {
+    int wait_ms = -1;
+    if (c->timeout > 0) {
+      double left = since + c->timeout - sc_seconds();
+      if (left <= 0) {
+        kill(-pid, SIGKILL);
+        killed = true;
+        break;
+      }
+      wait_ms = (int)(left * 1000) + 1;
+    }
+    struct pollfd pf = {fd, POLLIN, 0};
+    int r = poll(&pf, 1, wait_ms);
+    if (r <= 0)
+      continue;
+    ssize_t k = read(fd, buf + have, sizeof buf - 1 - have);
+    if (k < 0 && errno == EINTR)
+      continue;
+    if (k <= 0)
+      break;
+    have += (size_t)k;
+    char *nl;
+    while ((nl = memchr(buf, '\n', have))) {
+      *nl = '\0';
+      int done, rc;
+      if (sscanf(buf, "done %d %d", &done, &rc) == 2 && done == next &&
+          next < n) {
+        *fails += finish_queued(bt, &q[next], cli_format("%s/%d.out", dir, next),
+                                rc, exe, device, echo);
+        next++;
+        since = sc_seconds();
+      }
+      have -= (size_t)(nl + 1 - buf);
+      memmove(buf, nl + 1, have);
+    }
+    if (have == sizeof buf - 1)
+      have = 0; /* no line of the driver's is that long */
+  }
+  close(fd);
+  int st;
+  while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+    ;
+  if (next < n) {
+    int rc = killed ? CLI_RUN_TIMED_OUT
+             : WIFEXITED(st) && WEXITSTATUS(st) ? WEXITSTATUS(st) : -1;
+    *fails += finish_queued(bt, &q[next], cli_format("%s/%d.out", dir, next),
+                            rc, exe, device, echo);
+    next++;
+  }
+  return next;
+}
+
+/* Run tests g, g + ngpu, ... on GPU g in batches of -batch tests, each
+ * batch one process while no test ends it. */
+static int run_share_batched(batch *bt, int g, int ngpu) {
+  gpu_cli *c = bt->c;
+  int fails = 0, n = 0;
+  queued *q = GC_MALLOC(sizeof(queued) * (size_t)c->files.n);
+  for (int i = g; i < c->files.n; i += ngpu) {
+    if (bt->skip[i])
+      continue;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *log = open_memstream(&text, &len);
+    banner(log, c->files.paths[i]);
+    queued *t = &q[n];
+    memset(t, 0, sizeof *t);
+    t->i = i;
+    bool ok = build(c, c->files.paths[i], bt->names[i], true, &t->b, log);
+    if (ok && t->b.optcheck_ran && !t->b.optcheck_ok) {
+      fprintf(log, "optcheck: FAILED: the compiled kernel does not keep the "
+                   "test's accesses in order; no histogram reported\n");
+      ok = false;
+    }
+    fclose(log);
+    t->head = GC_STRDUP(text);
+    free(text);
+    if (ok)
+      n++;
+    else
+      fails += publish_log(bt, i, t->head, true, ngpu == 1);
+  }
+  for (int from = 0; from < n; from += c->batch) {
+    int size = n - from < c->batch ? n - from : c->batch;
+    char *err = NULL;
+    size_t len = 0;
+    FILE *log = open_memstream(&err, &len);
+    const char *exe = link_batch(c, bt->driver, q + from, size, log);
+    fclose(log);
+    for (int k = 0; k < size && !exe; k++) {
+      queued *t = &q[from + k];
+      t->head = cli_format("%s%s", t->head, err);
+      fails += publish_log(bt, t->i, t->head, true, ngpu == 1);
+    }
+    free(err);
+    for (int k = 0; exe && k < size;)
+      k += run_process(bt, q + from + k, size - k, exe, g, ngpu == 1, &fails);
   }
   return fails;
 }
@@ -725,18 +1058,24 @@ static int cmd_gpu_run(gpu_cli *c) {
   if (!keep)
     c->keep = cli_format("%s/build", bt.tmpdir);
   build_ahead(&bt);
+  if (c->batch > 1 && bt.todo > 0 && !(bt.driver = batch_driver(c, stderr))) {
+    fprintf(stderr, "scopecat gpu run: no batch driver: a process per test\n");
+    c->batch = 1;
+  }
   double built_at = sc_seconds();
   bt.t0 = built_at;
   int status = EXIT_ALL_RAN;
+  int (*share)(batch *, int, int) =
+      c->batch > 1 ? run_share_batched : run_share;
   if (ngpu == 1) {
-    if (run_share(&bt, 0, 1))
+    if (share(&bt, 0, 1))
       status = EXIT_SOME_FAILED;
   } else {
     pid_t *pids = GC_MALLOC_ATOMIC(sizeof(pid_t) * (size_t)ngpu);
     for (int g = 0; g < ngpu; g++) {
       pids[g] = fork();
       if (pids[g] == 0)
-        _exit(run_share(&bt, g, ngpu) ? 1 : 0);
+        _exit(share(&bt, g, ngpu) ? 1 : 0);
     }
     for (int g = 0; g < ngpu; g++) {
       int st;
@@ -903,8 +1242,8 @@ static int cmd_gpu_tune(gpu_cli *c) {
   tuner tu = {.c = c, .best = -1};
   tu.bs = GC_MALLOC(sizeof(built) * (size_t)c->files.n);
   for (int i = 0; i < c->files.n; i++)
-    if (!build(c, c->files.paths[i], test_key(c->files.keys[i]), &tu.bs[i],
-               stderr) ||
+    if (!build(c, c->files.paths[i], test_key(c->files.keys[i]), false,
+               &tu.bs[i], stderr) ||
         (tu.bs[i].optcheck_ran && !tu.bs[i].optcheck_ok)) {
       fprintf(stderr, "scopecat gpu tune: %s does not build\n",
                       c->files.paths[i]);
@@ -984,6 +1323,7 @@ int cmd_gpu(int argc, char **argv) {
   gpu_cli c;
   memset(&c, 0, sizeof c);
   c.timeout = 120;
+  c.batch = 32;
   c.argc = argc + 1;
   c.argv = argv - 1;
   const char *sub = argv[1];
@@ -1021,13 +1361,28 @@ int cmd_gpu(int argc, char **argv) {
       bt.names[i] = test_key(c.files.keys[i]);
     bt.todo = c.files.n;
     build_ahead(&bt); /* then each is found built, its verdict said */
+    queued *q = GC_MALLOC(sizeof(queued) * (size_t)c.files.n);
+    int n = 0;
     for (int i = 0; i < c.files.n; i++) {
-      built b;
-      memset(&b, 0, sizeof b);
-      if (!build(&c, c.files.paths[i], bt.names[i], &b, stderr))
+      built *b = &q[n].b;
+      memset(b, 0, sizeof *b);
+      if (!build(&c, c.files.paths[i], bt.names[i], c.batch > 1, b, stderr))
         rc = EXIT_SOME_FAILED;
+      else if (printf("%s\n", b->exe), !b->optcheck_ran || b->optcheck_ok)
+        n++;
+    }
+    /* and the batches a run on one GPU links: the driver and each
+     * -batch tests' objects */
+    const char *driver = c.batch > 1 && n ? batch_driver(&c, stderr) : NULL;
+    if (c.batch > 1 && n && !driver)
+      rc = EXIT_SOME_FAILED;
+    for (int from = 0; driver && from < n; from += c.batch) {
+      int size = n - from < c.batch ? n - from : c.batch;
+      const char *exe = link_batch(&c, driver, q + from, size, stderr);
+      if (exe)
+        printf("batch of %d: %s\n", size, exe);
       else
-        printf("%s\n", b.exe);
+        rc = EXIT_SOME_FAILED;
     }
   } else if (!strcmp(sub, "tune"))
     rc = cmd_gpu_tune(&c);

@@ -125,6 +125,7 @@ else fail "fence.proxy.texture: $(cat "$tmp/fp.out" "$tmp/fp.err")"; fi
 
 # compile a few for sm_90 (nvcc runs ptxas on the test's PTX)
 if [ -n "$nvcc" ] && [ -x "$nvcc" ]; then
+  all=
   for t in gpu-shapes/MP-inter gpu-shapes/SB-intra gpu-shapes/IRIW+fence.sc.gpu-inter \
            seeds/cas-sl seeds/dlb-mp+membar.gls dat3m/Barrier/quorum1-hang \
            dat3m/Manual/PC-bar-sync-arrive dat3m/Manual/barrier-logical-id-exists \
@@ -133,7 +134,19 @@ if [ -n "$nvcc" ] && [ -x "$nvcc" ]; then
          -keep "$tmp/build" "$srcdir/ptx/$t.litmus" >"$tmp/b.out" 2>"$tmp/b.err" &&
        ! grep -q 'optcheck: FAILED' "$tmp/b.err"; then ok
     else fail "gpu build $t"; cat "$tmp/b.err"; fi
+    all="$all $srcdir/ptx/$t.litmus"
   done
+  # a batch of them (each built above as an object): one executable with
+  # each test's entry in its own namespace; -batch 1 builds a program
+  if "$scopecat" gpu build -nvcc "$nvcc" -gpudir "$srcdir/tools/gpu" \
+       -keep "$tmp/build" $all >"$tmp/b.out" 2>"$tmp/b.err" &&
+     exe=$(sed -n 's/^batch of 9: //p' "$tmp/b.out") && [ -x "$exe" ] &&
+     [ "$(nm -C "$exe" | grep -o 'sc_[0-9a-f]*::sc_batch_test_main' | sort -u | wc -l)" -eq 9 ] &&
+     { "$exe" -tests sc_0 2>&1; [ $? -eq 127 ]; } | grep -q 'no test sc_0 in this batch' &&
+     "$scopecat" gpu build -batch 1 -nvcc "$nvcc" -gpudir "$srcdir/tools/gpu" \
+       -keep "$tmp/build" "$srcdir/ptx/gpu-shapes/MP-inter.litmus" 2>/dev/null |
+       grep -q '/MP-inter/prog$'; then ok
+  else fail "gpu build a batch"; cat "$tmp/b.out" "$tmp/b.err"; fi
 else
   echo "SKIP: no nvcc: kernels not compiled"; skipped=$((skipped + 1))
 fi
@@ -151,17 +164,66 @@ else
   else fail "gpu run without a GPU: exit $rc"; fi
 fi
 
-# the watchdog, hangs, resume, without a GPU: a stand-in nvcc whose
-# programs print what the real ones do.  The spinning test's program
-# records a hung launch (a Hangs line, exit 4) as the real one does after
-# -launch-timeout, or with -launch-timeout 0 never ends; every run of a
-# program is counted in $tmp/ran.
+# the watchdog, hangs, resume, batches, without a GPU: a stand-in nvcc
+# whose programs print what the real ones do.  The spinning test's
+# program records a hung launch (a Hangs line, exit 4) as the real one
+# does after -launch-timeout, or with -launch-timeout 0 never ends; every
+# run of a test is counted in $tmp/ran.  In a batch (-batch N > 1, the
+# default) a test's object is its program, marked with its namespace (the
+# wrapper's), and the link makes a stand-in of gpu_batch_main.cu: it runs
+# the tests named by -tests in order, each one's output in -logdir's K.out,
+# "done K STATUS" after each, and ends the process as the real one when a
+# test hangs (no "done" line, exit 4); every process is counted in
+# $tmp/procs.  With $FAKE_LOGS set (the -o folder), it first waits for
+# the log of the test before (logs are written as each test ends) and
+# notes "late" in $tmp/late when it does not come.
+cat >"$tmp/fake-driver" <<'EOF_DRIVER'
+#!/bin/sh
+objs=$1
+shift
+echo proc >>"$FAKE_TMP/procs"
+logdir= tests= prev=
+for a; do
+  case $prev in -logdir) logdir=$a ;; -tests) tests=$a ;; esac
+  prev=$a
+done
+logs() { ls "$FAKE_LOGS" 2>/dev/null | grep -c '[.]txt$'; }
+[ -n "${FAKE_LOGS:-}" ] && base=$(logs)
+k=0
+for id in $(echo "$tests" | tr , ' '); do
+  if [ -n "${FAKE_LOGS:-}" ] && [ $k -gt 0 ]; then
+    w=0
+    while [ "$(logs)" -lt $((base + k)) ] && [ $w -lt 100 ]; do sleep 0.1; w=$((w + 1)); done
+    [ "$(logs)" -lt $((base + k)) ] && echo late >>"$FAKE_TMP/late"
+  fi
+  obj=
+  for o in $objs; do grep -q "^# id $id\$" "$o" && obj=$o; done
+  sh "$obj" "$@" >"$logdir/$k.out" 2>&1
+  rc=$?
+  [ $rc -eq 4 ] && exit 4
+  echo "done $k $rc"
+  k=$((k + 1))
+done
+EOF_DRIVER
+chmod +x "$tmp/fake-driver"
+export FAKE_TMP="$tmp"
 cat >"$tmp/fake-nvcc" <<EOF_NVCC
 #!/bin/sh
+objs= c= id=
 while [ \$# -gt 0 ]; do
-  case \$1 in -o) exe=\$2; shift ;; *.cu) cu=\$1 ;; esac
+  case \$1 in -o) exe=\$2; shift ;; -c) c=1 ;; *.o) objs="\$objs \$1" ;; *.cu) cu=\$1 ;; esac
   shift
 done
+if [ -z "\$c" ] && [ -n "\$objs" ]; then
+  printf '#!/bin/sh\nexec "%s/fake-driver" "%s" "\$@"\n' "$tmp" "\$objs" >"\$exe"
+  chmod +x "\$exe"
+  exit 0
+fi
+case \$cu in
+  *gpu_batch_main.cu) : >"\$exe"; exit 0 ;;
+  */batch.cu) id=\$(sed -n 's/^namespace \(.*\) {\$/\1/p' "\$cu")
+    cu=\$(dirname "\$cu")/\$(sed -n 's/^#include "\(.*[.]cu\)"\$/\1/p' "\$cu") ;;
+esac
 case \$cu in
   *spin*) cat >"\$exe" <<'EOF_PROG'
 #!/bin/sh
@@ -186,6 +248,7 @@ printf '\nParameters: instances 1000 in 1 launches of 1000\n'
 EOF_PROG
   ;;
 esac
+[ -n "\$id" ] && echo "# id \$id" >>"\$exe"
 chmod +x "\$exe"
 EOF_NVCC
 chmod +x "$tmp/fake-nvcc"
@@ -204,14 +267,17 @@ else fail "watchdog: exit $rc after $took s"; cat "$tmp/wd.out"; fi
 # a hang is a result: the log has its histogram and a Hangs line, the
 # batch succeeds, campaign.out counts it; compare shows it as an
 # observation, or beside the model's liveness verdict (a Liveness line in
-# a verdict log)
-rm -f "$tmp/ran"
+# a verdict log).  In a batch (the default) the hang, mid-batch, ends the
+# process and the next test runs in a new one: a/MP and a/spin in the
+# first, b/MP in the second; each log is in place before the next test
+# starts.
+rm -f "$tmp/ran" "$tmp/procs" "$tmp/late"
 mkdir -p "$tmp/corpus/a" "$tmp/corpus/b"
 cp "$srcdir/tests/data/gpu/spin-forever.litmus" "$tmp/corpus/a/spin.litmus"
 cp "$srcdir/ptx/gpu-shapes/MP-inter.litmus" "$tmp/corpus/a/MP.litmus"
 cp "$srcdir/ptx/gpu-shapes/MP-inter.litmus" "$tmp/corpus/b/MP.litmus"
 run_corpus() {
-  "$scopecat" gpu run -gpus 1 -jobs 2 -nvcc "$tmp/fake-nvcc" \
+  FAKE_LOGS="$tmp/logs" "$scopecat" gpu run -gpus 1 -jobs 2 -nvcc "$tmp/fake-nvcc" \
     -gpudir "$srcdir/tools/gpu" -keep "$tmp/keep" -o "$tmp/logs" "$@" \
     "$tmp/corpus" >"$tmp/camp.out" 2>"$tmp/camp.err"
 }
@@ -225,6 +291,11 @@ if [ $rc -eq 0 ] && grep -q '^Hangs spin-forever 1 33792 3$' "$tmp/logs/a__spin.
    grep -q '^tests 3: 3 run (0 failed or refused, 1 with a hung launch), 0 resumed' "$tmp/logs/campaign.out" &&
    grep -q '^instances 2000$' "$tmp/logs/campaign.out"; then ok
 else fail "campaign with a hang: exit $rc"; cat "$tmp/camp.err" "$tmp/logs/campaign.out"; fi
+if [ "$(wc -l <"$tmp/procs")" -eq 2 ] && [ ! -f "$tmp/late" ] &&
+   grep -q "^Program: '$tmp/keep/batch-[0-9a-f]*/prog' -tests sc_[0-9a-f]* -device 0 2>&1$" "$tmp/logs/b__MP.txt" &&
+   grep -q '^Test MP-inter Allowed$' "$tmp/logs/b__MP.txt" &&
+   grep -q '^Generated assembler$' "$tmp/logs/a__spin.txt"; then ok
+else fail "batch: $(cat "$tmp/procs" "$tmp/late" 2>&1)"; cat "$tmp/logs/b__MP.txt"; fi
 "$scopecat" compare -tests "$tmp/corpus" "$tmp/logs" >"$tmp/hang.cmp" 2>&1
 if grep -q '^hangs spin-forever: 1 launch (33792 instances) did not finish within 3 s; no liveness verdict of the model: an observation$' "$tmp/hang.cmp"; then ok
 else fail "compare: hang as an observation"; cat "$tmp/hang.cmp"; fi
@@ -251,6 +322,28 @@ run_corpus -resume
 if [ $? -eq 0 ] && [ "$(wc -l <"$tmp/ran")" -eq 4 ] && [ -f "$tmp/logs/b__MP.txt" ] &&
    grep -q '^Test MP-inter' "$tmp/camp.out"; then ok
 else fail "resume after a lost log"; cat "$tmp/camp.err"; fi
+# -resume in the middle of a batch: the hung test alone (one process), then
+# the two around it (one process: the resumed test between them is left
+# out of the batch)
+rm "$tmp/logs/a__spin.txt"
+run_corpus -resume
+if [ $? -eq 0 ] && [ "$(wc -l <"$tmp/ran")" -eq 5 ] && [ "$(wc -l <"$tmp/procs")" -eq 4 ] &&
+   grep -q '^Hangs spin-forever 1 33792 3$' "$tmp/logs/a__spin.txt"; then ok
+else fail "resume the middle of a batch: $(wc -l <"$tmp/ran") runs"; cat "$tmp/camp.err"; fi
+rm "$tmp/logs/a__MP.txt" "$tmp/logs/b__MP.txt"
+run_corpus -resume
+if [ $? -eq 0 ] && [ "$(wc -l <"$tmp/ran")" -eq 7 ] && [ "$(wc -l <"$tmp/procs")" -eq 5 ] &&
+   [ -f "$tmp/logs/a__MP.txt" ] && [ -f "$tmp/logs/b__MP.txt" ] && [ ! -f "$tmp/late" ] &&
+   grep -q ', 1 resumed from earlier logs$' "$tmp/logs/campaign.out"; then ok
+else fail "resume around a batch's middle: $(wc -l <"$tmp/ran") runs"; cat "$tmp/camp.err"; fi
+# -batch 1: a program per test, no batch process; the same logs
+rm -rf "$tmp/logs"
+run_corpus -batch 1
+if [ $? -eq 0 ] && [ "$(wc -l <"$tmp/ran")" -eq 10 ] && [ "$(wc -l <"$tmp/procs")" -eq 5 ] &&
+   grep -q '^Hangs spin-forever 1 33792 3$' "$tmp/logs/a__spin.txt" &&
+   grep -q "^Program: '$tmp/keep/b__MP/prog' " "$tmp/logs/b__MP.txt" &&
+   grep -q '^tests 3: 3 run (0 failed or refused, 1 with a hung launch), 0 resumed' "$tmp/logs/campaign.out"; then ok
+else fail "-batch 1: $(wc -l <"$tmp/ran") runs"; cat "$tmp/camp.err"; fi
 if "$scopecat" gpu run -gpus 1 -resume "$tmp/corpus" >/dev/null 2>"$tmp/res.err"; then
   fail "-resume without -o accepted"
 elif grep -q 'resume needs -o DIR' "$tmp/res.err"; then ok
@@ -260,7 +353,7 @@ else fail "-resume without -o: $(cat "$tmp/res.err")"; fi
 for bad in "-n 0" "-n 12x" "-stress-seq st,xx" "-stress-blocks 9-3" \
            "-stress-spread 33" "-tpb 100" "-timeout -1" "-gpus many" \
            "-variants 0" "-spacing 0" "-shuffle 2" "-launch-timeout -3" \
-           "-jobs 0"; do
+           "-jobs 0" "-batch 0"; do
   if "$scopecat" gpu run $bad "$srcdir/ptx/gpu-shapes/MP-inter.litmus" \
        >/dev/null 2>"$tmp/bad.err"; then
     fail "gpu run $bad: accepted"

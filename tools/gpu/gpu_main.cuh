@@ -293,7 +293,15 @@ static int *alias_map(size_t bytes, int device) {
   a.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
   CKD(driver_fn<PFN_cuMemSetAccess_v10020>("cuMemSetAccess")(va, 2 * bytes,
                                                              &a, 1));
+  CKD(driver_fn<PFN_cuMemRelease_v10020>("cuMemRelease")(h));  // freed unmapped
   return (int *)va;
+}
+// Both mappings of alias_map's allocation, and its address range.
+static void alias_unmap(int *mem, size_t bytes) {
+  CUdeviceptr va = (CUdeviceptr)mem;
+  CKD(driver_fn<PFN_cuMemUnmap_v10020>("cuMemUnmap")(va, 2 * bytes));
+  CKD(driver_fn<PFN_cuMemAddressFree_v10020>("cuMemAddressFree")(va,
+                                                                 2 * bytes));
 }
 #endif
 
@@ -686,5 +694,22 @@ int main(int argc, char **argv) {
                 cudaMemcpyDeviceToHost));
   table_rows(tab, run, rows);
   unsigned long long lost = print_log(false);
+  // In a batch (gpu_batch_main.cu) the next test runs in this context:
+  // give back what this one took.
+  table_free(tab);
+  for (auto &e : cps) CK(cudaEventDestroy(e));
+  CK(cudaEventDestroy(e0));
+  CK(cudaEventDestroy(e1));
+  CK(cudaStreamDestroy(run));
+  CK(cudaFreeHost(h_hist));
+  CK(cudaFreeHost(snap));
+  void *bufs[] = {d_role, d_loc, d_shslot, d_bar, d_gfinal, d_scratch, d_res,
+                  d_hist, d_used, d_lost, d_sink};
+  for (void *b : bufs) CK(cudaFree(b));
+#if NALIAS
+  alias_unmap(d_mem, membytes);
+#else
+  CK(cudaFree(d_mem));
+#endif
   return lost ? 5 : 0;
 }
