@@ -296,7 +296,14 @@ if [ "$(wc -l <"$tmp/procs")" -eq 2 ] && [ ! -f "$tmp/late" ] &&
    grep -q '^Test MP-inter Allowed$' "$tmp/logs/b__MP.txt" &&
    grep -q '^Generated assembler$' "$tmp/logs/a__spin.txt"; then ok
 else fail "batch: $(cat "$tmp/procs" "$tmp/late" 2>&1)"; cat "$tmp/logs/b__MP.txt"; fi
+# compare running the model asks for its liveness where a launch hung (P0
+# spins on x=0, which nothing overwrites: Fail); from a verdict log
+# without a Liveness line, the hang stays an observation
 "$scopecat" compare -tests "$tmp/corpus" "$tmp/logs" >"$tmp/hang.cmp" 2>&1
+if grep -q '^hangs spin-forever: 1 launch (33792 instances) did not finish within 3 s; the model.s liveness: Fail (a thread may spin for ever): agrees$' "$tmp/hang.cmp"; then ok
+else fail "compare: hang beside the model's own liveness"; cat "$tmp/hang.cmp"; fi
+printf 'Test spin-forever Allowed\nStates 1\n0:r0=0;\nNo\nWitnesses\nPositive: 0 Negative: 1\nCondition exists (0:r0=1)\nObservation spin-forever Never 0 1\n' >"$tmp/verdicts.log"
+"$scopecat" compare -tests "$tmp/corpus" -verdicts "$tmp/verdicts.log" "$tmp/logs/a__spin.txt" >"$tmp/hang.cmp" 2>&1
 if grep -q '^hangs spin-forever: 1 launch (33792 instances) did not finish within 3 s; no liveness verdict of the model: an observation$' "$tmp/hang.cmp"; then ok
 else fail "compare: hang as an observation"; cat "$tmp/hang.cmp"; fi
 for verdict in Fail Pass; do

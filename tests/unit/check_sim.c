@@ -728,6 +728,26 @@ static sc_result *sim_ptx(const char *test, const char *model) {
   return r;
 }
 
+/* A thread that spins until it reads its own earlier write: the first
+ * exchange reads 0 and writes 1, a later one reads that 1 and leaves.  The
+ * value 1 is written only by runs that the unroll bound cuts when they
+ * keep reading 0, so those runs' writes must feed the values a read may
+ * take, or no run completes (States 0, as before the fix).  tests/sh/dat3m.sh
+ * checks Dat3M's CADP 2_simple, where a second thread does the same. */
+START_TEST(spin_reads_own_write) {
+  const char *own = "PTX own\n{ m=0; }\n"
+                    " P0@cta 0,gpu 0              ;\n"
+                    " LC00:                       ;\n"
+                    " atom.relaxed.gpu.exch r0, m, 1 ;\n"
+                    " beq r0, 0, LC00             ;\n"
+                    "exists (P0:r0 == 1 /\\ m == 1)\n";
+  sc_result *r = sim_ptx(own, "PTX\n");
+  ck_assert_int_eq(sc_result_state_count(r), 1);
+  ck_assert_str_eq(sc_result_state(r, 0), "0:r0=1; m=1;");
+  ck_assert_int_eq(sc_result_validated(r), 1);
+}
+END_TEST
+
 /* Two weak writes in two threads: in the PTX dialect co may order them
  * either way or not at all (3 candidates); unordered, x ends with either
  * value (Dat3M): 4 outcomes, 2 with x=1.  GPU_PTX keeps herd's total co. */
@@ -1172,6 +1192,7 @@ int main(void) {
   tcase_add_test(tc, three_writers);
   tcase_add_test(tc, coherence_of_writes);
   tcase_add_test(tc, failing_cas_reads_only);
+  tcase_add_test(tc, spin_reads_own_write);
   tcase_add_test(tc, spin_loop_unroll);
   tcase_add_test(tc, dependencies);
   tcase_add_test(tc, skipcheck);
