@@ -390,6 +390,21 @@ long sc_compare_test_hung_instances(const sc_compare *c, int test) {
   return valid_test(c, test) ? c->tests[test].hung_instances : 0;
 }
 
+/* A hang is the hardware's answer for a test whose threads may spin for
+ * ever: one sentence for the text and HTML reports. */
+const char *sc_compare_hang_text(const sc_compare *c, int model, int test) {
+  const cmp_test *ct = &c->tests[test];
+  int live = sc_compare_liveness(c, model, test);
+  return sc_printf("%ld launch%s (%ld instances) did not finish within %g s; %s",
+                   ct->hung_launches, ct->hung_launches == 1 ? "" : "es",
+                   ct->hung_instances, ct->hang_limit,
+                   live < 0 ? "no liveness verdict of the model: an observation"
+                   : live   ? "the model's liveness: Pass (every thread ends): "
+                              "DISAGREES"
+                            : "the model's liveness: Fail (a thread may spin "
+                              "for ever): agrees");
+}
+
 int sc_compare_liveness(const sc_compare *c, int model, int test) {
   const cmp_verdict *v = sc_compare_verdict_of(c, model, test);
   return v && v->has_liveness ? v->live : -1;

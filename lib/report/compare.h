@@ -70,4 +70,8 @@ int sc_compare_forbidden(const sc_compare *c, int model, int test,
 /* The instances of test `test` in source `source` (-1: every source). */
 long sc_compare_test_instances(const sc_compare *c, int test, int source);
 
+/* "N launch(es) (M instances) did not finish within S s; " and the
+ * model's liveness verdict beside it, or "an observation". */
+const char *sc_compare_hang_text(const sc_compare *c, int model, int test);
+
 #endif

@@ -41,6 +41,7 @@ static const char *const style =
     "margin:1em 0}\n"
     ".test h3{margin:0.2em 0;font-size:1.05em}\n"
     ".cond,.src{font-family:monospace;margin:0.2em 0;color:#444}\n"
+    ".hang{margin:0.2em 0;color:#8a4b00}\n"
     ".badge{padding:1px 6px;border-radius:3px;color:#fff;font-size:0.85em}\n"
     ".badge.sound{background:#2e7d32}.badge.UNSOUND{background:#c62828}\n"
     ".badge.none{background:#888}\n"
@@ -206,6 +207,11 @@ static void test_card(sc_strbuf *sb, const sc_compare *c, int model, int t) {
     put_escaped(sb, why);
   }
   sc_sb_puts(sb, "</p>\n");
+  if (sc_compare_test_hung_launches(c, t) > 0) {
+    sc_sb_puts(sb, "<p class=\"hang\">Hung: ");
+    put_escaped(sb, sc_compare_hang_text(c, model, t));
+    sc_sb_puts(sb, "</p>\n");
+  }
   bar_chart(sb, c, model, t);
   sc_sb_puts(sb, "</div>\n");
 }

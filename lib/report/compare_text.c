@@ -126,21 +126,10 @@ static void detail(sc_strbuf *sb, const sc_compare *c, int model, int t) {
                  sc_compare_unseen(c, model, t, i));
 }
 
-/* A test whose launches hung, beside the model's liveness verdict: a hang
- * is the hardware's answer for a test whose threads may spin for ever. */
+/* A test whose launches hung, beside the model's liveness verdict. */
 static void hangs(sc_strbuf *sb, const sc_compare *c, int model, int t) {
-  const cmp_test *ct = &c->tests[t];
-  int live = sc_compare_liveness(c, model, t);
-  sc_sb_printf(sb, "hangs %s: %ld launch%s (%ld instances) did not finish "
-                   "within %g s; %s\n",
-               sc_compare_test_name(c, t), ct->hung_launches,
-               ct->hung_launches == 1 ? "" : "es", ct->hung_instances,
-               ct->hang_limit,
-               live < 0 ? "no liveness verdict of the model: an observation"
-               : live   ? "the model's liveness: Pass (every thread ends): "
-                          "DISAGREES"
-                        : "the model's liveness: Fail (a thread may spin "
-                          "for ever): agrees");
+  sc_sb_printf(sb, "hangs %s: %s\n", sc_compare_test_name(c, t),
+               sc_compare_hang_text(c, model, t));
 }
 
 /* Names that stand for several different tests. */

@@ -299,9 +299,10 @@ else fail "batch: $(cat "$tmp/procs" "$tmp/late" 2>&1)"; cat "$tmp/logs/b__MP.tx
 # compare running the model asks for its liveness where a launch hung (P0
 # spins on x=0, which nothing overwrites: Fail); from a verdict log
 # without a Liveness line, the hang stays an observation
-"$scopecat" compare -tests "$tmp/corpus" "$tmp/logs" >"$tmp/hang.cmp" 2>&1
-if grep -q '^hangs spin-forever: 1 launch (33792 instances) did not finish within 3 s; the model.s liveness: Fail (a thread may spin for ever): agrees$' "$tmp/hang.cmp"; then ok
-else fail "compare: hang beside the model's own liveness"; cat "$tmp/hang.cmp"; fi
+"$scopecat" compare -tests "$tmp/corpus" -html "$tmp/hang.html" "$tmp/logs" >"$tmp/hang.cmp" 2>&1
+if grep -q '^hangs spin-forever: 1 launch (33792 instances) did not finish within 3 s; the model.s liveness: Fail (a thread may spin for ever): agrees$' "$tmp/hang.cmp" &&
+   grep -q '<p class="hang">Hung: 1 launch (33792 instances) did not finish within 3 s; the model.s liveness: Fail' "$tmp/hang.html"; then ok
+else fail "compare: hang beside the model's own liveness"; cat "$tmp/hang.cmp"; grep -i hung "$tmp/hang.html"; fi
 printf 'Test spin-forever Allowed\nStates 1\n0:r0=0;\nNo\nWitnesses\nPositive: 0 Negative: 1\nCondition exists (0:r0=1)\nObservation spin-forever Never 0 1\n' >"$tmp/verdicts.log"
 "$scopecat" compare -tests "$tmp/corpus" -verdicts "$tmp/verdicts.log" "$tmp/logs/a__spin.txt" >"$tmp/hang.cmp" 2>&1
 if grep -q '^hangs spin-forever: 1 launch (33792 instances) did not finish within 3 s; no liveness verdict of the model: an observation$' "$tmp/hang.cmp"; then ok
