@@ -1035,8 +1035,10 @@ static sc_thread_traces *value_feeders(const sc_thread_traces *all, int nthreads
     if (n == a->ntraces)
       continue;
     view[th].traces = sc_alloc(sizeof(sc_trace) * (size_t)n); /* zeroed: the empty run last */
-    memcpy(view[th].traces, a->traces, sizeof(sc_trace) * (size_t)a->ntraces);
-    memcpy(view[th].traces + a->ntraces, a->cut, sizeof(sc_trace) * (size_t)a->ncut);
+    if (a->ntraces > 0)
+      memcpy(view[th].traces, a->traces, sizeof(sc_trace) * (size_t)a->ntraces);
+    if (a->ncut > 0)
+      memcpy(view[th].traces + a->ntraces, a->cut, sizeof(sc_trace) * (size_t)a->ncut);
     view[th].ntraces = n;
   }
   return view;
