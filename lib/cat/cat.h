@@ -232,6 +232,12 @@ typedef struct sc_cat_bool_ops {
   bool (*equivalent)(void *ctx, int n, const sc_cat_bool *a, const sc_cat_bool *b);
 } sc_cat_bool_ops;
 
+/* a AND b, a OR b, NOT a through ops, constants folded: the one folding
+ * of the model's symbolic run and of its caller's own terms. */
+sc_cat_bool sc_cat_bool_and(const sc_cat_bool_ops *ops, sc_cat_bool a, sc_cat_bool b);
+sc_cat_bool sc_cat_bool_or(const sc_cat_bool_ops *ops, sc_cat_bool a, sc_cat_bool b);
+sc_cat_bool sc_cat_bool_not(const sc_cat_bool_ops *ops, sc_cat_bool a);
+
 /* A base name bound to a symbolic value: n (set) or n * n entries. */
 typedef struct sc_cat_sym_input {
   const char *name;

@@ -58,33 +58,43 @@ typedef struct sctx {
 
 /* ---- Booleans, folded ---------------------------------------------------- */
 
-static sc_cat_bool b_and(sctx *c, sc_cat_bool a, sc_cat_bool b) {
+sc_cat_bool sc_cat_bool_and(const sc_cat_bool_ops *ops, sc_cat_bool a, sc_cat_bool b) {
   if (a == F || b == F)
     return F;
   if (a == T)
     return b;
   if (b == T || a == b)
     return a;
-  return c->ops->and_(c->ops->ctx, a, b);
+  return ops->and_(ops->ctx, a, b);
 }
 
-static sc_cat_bool b_or(sctx *c, sc_cat_bool a, sc_cat_bool b) {
+sc_cat_bool sc_cat_bool_or(const sc_cat_bool_ops *ops, sc_cat_bool a, sc_cat_bool b) {
   if (a == T || b == T)
     return T;
   if (a == F)
     return b;
   if (b == F || a == b)
     return a;
-  return c->ops->or_(c->ops->ctx, a, b);
+  return ops->or_(ops->ctx, a, b);
 }
 
-static sc_cat_bool b_not(sctx *c, sc_cat_bool a) {
+sc_cat_bool sc_cat_bool_not(const sc_cat_bool_ops *ops, sc_cat_bool a) {
   if (a == T)
     return F;
   if (a == F)
     return T;
-  return c->ops->not_(c->ops->ctx, a);
+  return ops->not_(ops->ctx, a);
 }
+
+static sc_cat_bool b_and(sctx *c, sc_cat_bool a, sc_cat_bool b) {
+  return sc_cat_bool_and(c->ops, a, b);
+}
+
+static sc_cat_bool b_or(sctx *c, sc_cat_bool a, sc_cat_bool b) {
+  return sc_cat_bool_or(c->ops, a, b);
+}
+
+static sc_cat_bool b_not(sctx *c, sc_cat_bool a) { return sc_cat_bool_not(c->ops, a); }
 
 /* ---- Values -------------------------------------------------------------- */
 

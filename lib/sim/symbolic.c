@@ -225,42 +225,12 @@ static bool is_true(zctx *c, Z3_model mo, Z3_ast a) {
 }
 
 /* rel & int (keep) or rel \ int. */
-static sc_cat_bool *split(zctx *c, const sc_cat_bool *r, const sc_rel *internal, int n,
-                          bool keep) {
-  (void)c;
+static sc_cat_bool *split(const sc_cat_bool *r, const sc_rel *internal, int n, bool keep) {
   sc_cat_bool *out = sc_alloc(sizeof(sc_cat_bool) * (size_t)(n * n + 1));
   for (int i = 0; i < n; i++)
     for (int j = 0; j < n; j++)
       out[i * n + j] = sc_rel_has(internal, i, j) == keep ? r[i * n + j] : SC_CAT_FALSE;
   return out;
-}
-
-static sc_cat_bool mk_and2(zctx *c, sc_cat_bool a, sc_cat_bool b) {
-  if (a == SC_CAT_FALSE || b == SC_CAT_FALSE)
-    return SC_CAT_FALSE;
-  if (a == SC_CAT_TRUE)
-    return b;
-  if (b == SC_CAT_TRUE)
-    return a;
-  return z_and(c, a, b);
-}
-
-static sc_cat_bool mk_or2(zctx *c, sc_cat_bool a, sc_cat_bool b) {
-  if (a == SC_CAT_TRUE || b == SC_CAT_TRUE)
-    return SC_CAT_TRUE;
-  if (a == SC_CAT_FALSE)
-    return b;
-  if (b == SC_CAT_FALSE)
-    return a;
-  return z_or(c, a, b);
-}
-
-static sc_cat_bool mk_not1(zctx *c, sc_cat_bool a) {
-  if (a == SC_CAT_TRUE)
-    return SC_CAT_FALSE;
-  if (a == SC_CAT_FALSE)
-    return SC_CAT_TRUE;
-  return z_not(c, a);
 }
 
 static sc_status solver_failed(const sc_sym_problem *p, zctx *c, Z3_lbool r,
@@ -340,6 +310,7 @@ static sc_status solve(const sc_sym_problem *p, zctx *c, sc_error **err) {
     else
       order_total(c, co, n, p->writes[l], p->nwrites[l]);
   }
+  sc_cat_bool_ops ops = {c, z_and, z_or, z_not, z_acyclic, z_equivalent};
   /* fr = rf^-1; co, and FW: the writes with no co successor */
   sc_cat_bool *fr = sc_alloc(sizeof(sc_cat_bool) * (size_t)(n * n + 1));
   for (int w = 0; w < n; w++)
@@ -347,7 +318,8 @@ static sc_status solve(const sc_sym_problem *p, zctx *c, sc_error **err) {
       if (rf[w * n + r] == SC_CAT_FALSE)
         continue;
       for (int v = 0; v < n; v++)
-        fr[r * n + v] = mk_or2(c, fr[r * n + v], mk_and2(c, rf[w * n + r], co[w * n + v]));
+        fr[r * n + v] = sc_cat_bool_or(&ops, fr[r * n + v],
+                                       sc_cat_bool_and(&ops, rf[w * n + r], co[w * n + v]));
     }
   sc_cat_bool *fw = sc_alloc(sizeof(sc_cat_bool) * (size_t)(n + 1));
   for (int w = 0; w < n; w++) {
@@ -355,19 +327,18 @@ static sc_status solve(const sc_sym_problem *p, zctx *c, sc_error **err) {
       continue;
     sc_cat_bool last = SC_CAT_TRUE;
     for (int v = 0; v < n; v++)
-      last = mk_and2(c, last, mk_not1(c, co[w * n + v]));
+      last = sc_cat_bool_and(&ops, last, sc_cat_bool_not(&ops, co[w * n + v]));
     fw[w] = last;
   }
   /* co is asserted transitive above: the model's co+ is co itself */
   sc_cat_sym_input in[10] = {
-    {"rf", false, rf, false}, {"rfi", false, split(c, rf, x->internal, n, true), false},
-    {"rfe", false, split(c, rf, x->internal, n, false), false},
-    {"co", false, co, true}, {"coi", false, split(c, co, x->internal, n, true), false},
-    {"coe", false, split(c, co, x->internal, n, false), false},
-    {"fr", false, fr, false}, {"fri", false, split(c, fr, x->internal, n, true), false},
-    {"fre", false, split(c, fr, x->internal, n, false), false},
+    {"rf", false, rf, false}, {"rfi", false, split(rf, x->internal, n, true), false},
+    {"rfe", false, split(rf, x->internal, n, false), false},
+    {"co", false, co, true}, {"coi", false, split(co, x->internal, n, true), false},
+    {"coe", false, split(co, x->internal, n, false), false},
+    {"fr", false, fr, false}, {"fri", false, split(fr, x->internal, n, true), false},
+    {"fre", false, split(fr, x->internal, n, false), false},
     {"FW", true, fw, false}};
-  sc_cat_bool_ops ops = {c, z_and, z_or, z_not, z_acyclic, z_equivalent};
   sc_cat_sym_outcome out;
   sc_status st = sc_cat_run_symbolic(p->m->cat, p->env, p->eval, &ops, in, 10, &out, err);
   if (st)
