@@ -233,9 +233,7 @@ static sc_cat_bool *split(const sc_cat_bool *r, const sc_rel *internal, int n, b
   return out;
 }
 
-static sc_status solver_failed(const sc_sym_problem *p, zctx *c, Z3_lbool r,
-                               sc_error **err) {
-  (void)r;
+static sc_status solver_failed(const sc_sym_problem *p, zctx *c, sc_error **err) {
   Z3_string why = Z3_solver_get_reason_unknown(c->z, c->s);
   if (p->timeout > 0 && why && (strstr(why, "timeout") || strstr(why, "canceled")))
     return sc_fail(err, SC_ERR_LIMIT, p->t->file, 0, 0,
@@ -243,6 +241,24 @@ static sc_status solver_failed(const sc_sym_problem *p, zctx *c, Z3_lbool r,
   return sc_fail(err, SC_ERR_LIMIT, p->t->file, 0, 0,
                  "expected the solver to decide, found it gave up (%s)",
                  why ? why : "unknown reason");
+}
+
+/* Ask the solver about what is asserted: true with a model in *mo (a
+ * reference the caller drops), false with *st SC_OK when there is none, or
+ * the solver's failure. */
+static bool ask(const sc_sym_problem *p, zctx *c, Z3_model *mo, sc_status *st,
+                sc_error **err) {
+  Z3_lbool r = Z3_solver_check(c->z, c->s);
+  *st = SC_OK;
+  if (r == Z3_L_FALSE)
+    return false;
+  if (r != Z3_L_TRUE) {
+    *st = solver_failed(p, c, err);
+    return false;
+  }
+  *mo = Z3_solver_get_model(c->z, c->s);
+  Z3_model_inc_ref(c->z, *mo);
+  return true;
 }
 
 /* Set rel to the pairs whose entry m holds in the model. */
@@ -270,13 +286,10 @@ static sc_status live_witness(const sc_sym_problem *p, zctx *c, const sc_cat_boo
         Z3_solver_assert(c->z, c->s,
                          Z3_mk_implies(c->z, lift(c, rf[w * n + r]), lift(c, fw[w])));
   }
-  Z3_lbool r = Z3_solver_check(c->z, c->s);
-  if (r == Z3_L_FALSE)
-    return SC_OK;
-  if (r != Z3_L_TRUE)
-    return solver_failed(p, c, r, err);
-  Z3_model mo = Z3_solver_get_model(c->z, c->s);
-  Z3_model_inc_ref(c->z, mo);
+  Z3_model mo;
+  sc_status st;
+  if (!ask(p, c, &mo, &st, err))
+    return st;
   read_rel(c, mo, rf, x->rf);
   read_rel(c, mo, co, x->co);
   Z3_model_dec_ref(c->z, mo);
@@ -366,16 +379,12 @@ static sc_status solve(const sc_sym_problem *p, zctx *c, sc_error **err) {
     exactly_one(c, sel[l], nw);
   }
   for (;;) {
-    Z3_lbool r = Z3_solver_check(c->z, c->s);
-    if (r == Z3_L_FALSE)
-      return SC_OK;
-    if (r != Z3_L_TRUE)
-      return solver_failed(p, c, r, err);
-    Z3_model mo = Z3_solver_get_model(c->z, c->s);
-    Z3_model_inc_ref(c->z, mo);
-    int cap = 4, k = 0;
+    Z3_model mo;
+    sc_status st;
+    if (!ask(p, c, &mo, &st, err))
+      return st;
+    int k = 0;
     Z3_ast *same = sc_alloc(sizeof(Z3_ast) * (size_t)(p->nlocs + 1));
-    (void)cap;
     for (int l = 0; l < p->nlocs; l++) {
       if (!sel[l])
         continue;
@@ -407,7 +416,7 @@ static sc_status solve(const sc_sym_problem *p, zctx *c, sc_error **err) {
       Z3_lbool fr_ = Z3_solver_check(c->z, c->s);
       Z3_solver_pop(c->z, c->s, 1);
       if (fr_ == Z3_L_UNDEF)
-        return solver_failed(p, c, fr_, err);
+        return solver_failed(p, c, err);
       if (fr_ == Z3_L_TRUE)
         p->flag(p->ctx, out.flags[f].name);
     }
