@@ -37,9 +37,6 @@
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
-#ifndef SC_NVCC
-#define SC_NVCC "nvcc"
-#endif
 
 /* Options handed to the generated program, in its own spelling. */
 static const char *const prog_opts[] = {
@@ -112,13 +109,14 @@ static void gpu_usage(FILE *out) {
       "                     limits them, as Slurm's --gpus sets it)\n"
       "  -timeout S         watchdog: kill a test still running after S\n"
       "                     seconds, report it, go on (default 120; 0: none)\n"
-      "  -nvcc PATH         the CUDA compiler (default " SC_NVCC ")\n"
+      "  -nvcc PATH         the CUDA compiler (default %s)\n"
       "  -gpudir DIR        the harness templates (tools/gpu)\n"
       "  -keep DIR          keep generated programs and SASS under DIR, one\n"
       "                     folder per test, named as its log; a kept\n"
       "                     program whose source and command are the same\n"
       "                     is not built again\n"
-      "options (gen, run, build):\n");
+      "options (gen, run, build):\n",
+      gpu_configured_nvcc);
   cli_shard_usage(out, 21);
   cli_common_usage(out, 21);
 }
@@ -354,7 +352,7 @@ static int parse_opts(gpu_cli *c, int argc, char **argv) {
   if (c->config && !read_config(c, c->config))
     return EXIT_USAGE;
   if (!c->nvcc)
-    c->nvcc = getenv("NVCC") ? getenv("NVCC") : SC_NVCC;
+    c->nvcc = gpu_nvcc(NULL);
   return missing ? EXIT_SOME_FAILED : -1;
 }
 

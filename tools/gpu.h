@@ -27,6 +27,10 @@ const char *gpu_dir(const char *given);
 /* The GPUs this process may use: nvidia-smi's list, no more than
  * CUDA_VISIBLE_DEVICES names (0 without a GPU or driver). */
 int gpu_count(void);
+/* The CUDA compiler: `given` (-nvcc), else $NVCC, else the one configure
+ * found (gpu_configured_nvcc: plain "nvcc" without one). */
+const char *gpu_nvcc(const char *given);
+extern const char *const gpu_configured_nvcc;
 
 /* `scopecat gpu drf ...` (gpu_drf.c): argv[0] is "drf". */
 int cmd_gpu_drf(int argc, char **argv);

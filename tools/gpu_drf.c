@@ -30,9 +30,6 @@
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
-#ifndef SC_NVCC
-#define SC_NVCC "nvcc"
-#endif
 
 static const char *const inject_names[] = {
     "none", "release-relaxed", "no-acquire-fence", "cta-shared",
@@ -153,9 +150,10 @@ static void drf_usage(FILE *out) {
       "  -gen DIR           write the program (DIR/drf.cu) and stop\n"
       "  -plan N            print the settings of the first N rounds and\n"
       "                     stop (no GPU)\n"
-      "  -nvcc PATH         the CUDA compiler (default " SC_NVCC ")\n"
+      "  -nvcc PATH         the CUDA compiler (default %s)\n"
       "  -gpudir DIR        the harness templates (tools/gpu)\n"
-      "  -keep DIR          build in DIR and keep it\n");
+      "  -keep DIR          build in DIR and keep it\n",
+      gpu_configured_nvcc);
   cli_common_usage(out, 21);
 }
 
@@ -1078,7 +1076,7 @@ static int run_gpu(drf_cli *c, drf_params *p, FILE *log, const char *dir) {
   if (!cu)
     return EXIT_SOME_FAILED;
   const char *exe = cli_format("%s/drf", bdir);
-  const char *nvcc = c->nvcc ? c->nvcc : getenv("NVCC") ? getenv("NVCC") : SC_NVCC;
+  const char *nvcc = gpu_nvcc(c->nvcc);
   const char *cmd = cli_format(
       "'%s' -O3 -arch=sm_90 -lineinfo -std=c++17 -I '%s' -o '%s' '%s' 2>&1",
       nvcc, gpu_dir(c->gpudir), exe, cu);

@@ -91,3 +91,16 @@ int gpu_count(void) {
   }
   return visible > 0 && visible < n ? visible : n;
 }
+
+#ifndef SC_NVCC
+#define SC_NVCC "nvcc"
+#endif
+
+const char *const gpu_configured_nvcc = SC_NVCC;
+
+const char *gpu_nvcc(const char *given) {
+  if (given)
+    return given;
+  const char *e = getenv("NVCC");
+  return e ? e : gpu_configured_nvcc;
+}
