@@ -353,23 +353,17 @@ static void record(search *s, sc_execution *x, const sc_cat_outcome *out) {
     return;
   for (int i = 0; i < s->r->nobserved; i++)
     s->values[i] = sc_exec_lval(x, &s->r->observed[i]);
-  if (s->smt) { /* a combination enumerated under smt: states are counted */
-    if (!state_known(s->r, s->values)) {
-      if (holds)
-        s->r->positive++;
-      else
-        s->r->negative++;
-      record_state(s->r, s->values, holds);
-    }
-    record_flags(s->r, out);
-    return;
+  /* a combination enumerated under smt counts states, as the solver does */
+  if (!s->smt || !state_known(s->r, s->values)) {
+    if (holds)
+      s->r->positive++;
+    else
+      s->r->negative++;
+    record_state(s->r, s->values, holds);
   }
-  if (holds)
-    s->r->positive++;
-  else
-    s->r->negative++;
-  record_state(s->r, s->values, holds);
   record_flags(s->r, out);
+  if (s->smt)
+    return;
   if (wants_picture(s, holds) && s->r->nshown < s->opts.max_shown) {
     sc_grow(&s->r->execs, &s->r->capexecs, s->r->nshown + 1, sizeof(sc_execution *));
     sc_grow(&s->r->cycles, &s->r->capcycles, s->r->nshown + 1, sizeof(sc_cycle *));
