@@ -1038,6 +1038,42 @@ static sc_thread_traces *value_feeders(const sc_thread_traces *all, int nthreads
   return view;
 }
 
+/* Each thread's traces, shortest first (ties in their order), for the
+ * symbolic engine: a spin loop's shortest traces are those whose spins
+ * succeed at once, the combinations most often allowed; and when the
+ * traces fix the state (each_rf_or_solve), the first allowed execution
+ * settles every later combination ending in that state, each of which
+ * otherwise costs a solver call that is mostly a refutation.  Found by
+ * CADP's 63_simple (ptx/dat3m): its one allowed combination of 97 came
+ * last in trace order. */
+typedef struct {
+  int length, index;
+} trace_rank;
+
+static int by_length(const void *a, const void *b) {
+  const trace_rank *x = a, *y = b;
+  if (x->length != y->length)
+    return x->length < y->length ? -1 : 1;
+  return (x->index > y->index) - (x->index < y->index);
+}
+
+static sc_thread_traces *shortest_first(const sc_thread_traces *all, int nthreads) {
+  sc_thread_traces *view = sc_alloc(sizeof(sc_thread_traces) * (size_t)(nthreads + 1));
+  for (int th = 0; th < nthreads; th++) {
+    const sc_thread_traces *a = &all[th];
+    int n = a->ntraces;
+    view[th] = *a;
+    trace_rank *rank = sc_alloc_atomic(sizeof(trace_rank) * (size_t)(n + 1));
+    for (int i = 0; i < n; i++)
+      rank[i] = (trace_rank){a->traces[i].nevents, i};
+    qsort(rank, (size_t)n, sizeof(trace_rank), by_length);
+    view[th].traces = sc_alloc(sizeof(sc_trace) * (size_t)(n + 1));
+    for (int i = 0; i < n; i++)
+      view[th].traces[i] = a->traces[rank[i].index];
+  }
+  return view;
+}
+
 /* The least fixpoint of the values locations may hold, and the traces
  * that reading them gives. */
 static sc_status find_traces(search *s, const sc_sem_limits *lim,
@@ -1191,7 +1227,8 @@ static sc_status auto_search(search *s, const sc_thread_traces *all) {
   s->smt = s->hybrid = true;
   s->r = new_result(s);
   s->r->engine_reason = why_smt;
-  sc_status st = each_trace_choice(s, all);
+  const sc_thread_traces *ordered = s->opts.liveness ? all : shortest_first(all, s->t->nthreads);
+  sc_status st = each_trace_choice(s, ordered);
   sc_sym_close(s->session);
   s->session = NULL;
   if (st != SC_ERR_UNSUPPORTED)
@@ -1311,6 +1348,8 @@ static sc_status search_once(const sc_test *t, const sc_model *m,
   st = find_traces(&s, &lim, &all, err);
   if (st)
     return st;
+  if (s.smt && !s.opts.liveness)
+    all = shortest_first(all, t->nthreads);
   st = choose ? auto_search(&s, all) : each_trace_choice(&s, all);
   sc_sym_close(s.session);
   if (st && !s.done) {
