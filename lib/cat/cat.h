@@ -253,14 +253,19 @@ typedef struct sc_cat_sym_flag {
 
 typedef struct sc_cat_sym_outcome {
   sc_cat_bool allowed; /* every non-flag check, skipped ones aside, passes */
+  /* allowed (and each flag's run) over-approximates: a `with x from S` over
+   * a name of the caller's was taken as holding; whether S holds the
+   * execution's own x is for the concrete run (sc_cat_run) to say */
+  bool approximate;
   sc_cat_sym_flag *flags; /* one per flag test, in the order they run */
   int nflags;
 } sc_cat_sym_outcome;
 
 /* Run the model over env's events with the inputs' names symbolic (they
  * hide env's bindings of the same names).  A construct that cannot be
- * encoded (an enum, `with ... from`, forall, match, a non-monotone let
- * rec...) is SC_ERR_UNSUPPORTED, naming it and its file:line. */
+ * encoded (an enum, `with x from S` over a name the model binds, forall,
+ * match, a non-monotone let rec...) is SC_ERR_UNSUPPORTED, naming it and
+ * its file:line. */
 sc_status sc_cat_run_symbolic(const sc_cat_model *m, const sc_cat_env *env,
                               const sc_cat_run_options *opts,
                               const sc_cat_bool_ops *ops,

@@ -52,6 +52,7 @@ typedef struct sctx {
   sc_error *err;
   int depth;
   sc_cat_bool allowed;
+  bool approximate; /* a `with ... from` left out of allowed */
   sc_cat_sym_flag *flags;
   int nflags, capflags;
 } sctx;
@@ -712,7 +713,15 @@ static sval *eval(sctx *c, const sc_cat_exp *e, const senv *env) {
   case EX_ADD: return unsupported(c, e->file, e->line, "'++'");
   case EX_MATCH:
   case EX_MATCHSET: return unsupported(c, e->file, e->line, "a 'match'");
-  case EX_TRY: return unsupported(c, e->file, e->line, "a 'try'");
+  case EX_TRY: { /* try e with e': e' where e fails as herd's try does */
+    int depth = c->depth;
+    sval *v = eval(c, e->args[0], env);
+    if (v || !c->err || c->err->status != SC_ERR_SEMANTIC)
+      return v;
+    c->err = NULL;
+    c->depth = depth;
+    return eval(c, e->body, env);
+  }
   }
   return unsupported(c, e->file, e->line, "this expression");
 }
@@ -879,8 +888,20 @@ static bool exec(sctx *c, const sc_cat_ins *ins, const senv **env) {
     unsupported(c, ins->file, ins->line, "a forall");
     return false;
   case IN_WITHFROM:
-    unsupported(c, ins->file, ins->line, "'with ... from'");
-    return false;
+    /* with x from S, x a name of the caller's (herd's cos.cat: with co from
+     * generate_cos(cobase)): a candidate is the one run with its own x,
+     * when S holds it (run.c's candidate_member).  The membership is left
+     * out of `allowed`, which then over-approximates: the caller has the
+     * model run concretely on each execution the solver finds. */
+    if (!base_binds(c, ins->name)) {
+      unsupported(c, ins->file, ins->line,
+                  sc_printf("'with %s from ...' over a name the model binds "
+                            "(only over the execution's own, such as co)", ins->name));
+      return false;
+    }
+    c->approximate = true;
+    *env = bind(*env, ins->name, done(base_value(c, ins->name)));
+    return true;
   case IN_MATCH:
     unsupported(c, ins->file, ins->line, "a 'match' instruction");
     return false;
@@ -920,6 +941,7 @@ sc_status sc_cat_run_symbolic(const sc_cat_model *m, const sc_cat_env *env,
     return c.err ? c.err->status : SC_ERR_SEMANTIC;
   }
   out->allowed = c.allowed;
+  out->approximate = c.approximate;
   out->flags = c.flags;
   out->nflags = c.nflags;
   return SC_OK;

@@ -841,6 +841,12 @@ static long choices_upto(const search *s, const candidate *cd, long most) {
  * the enumerator may take for a witness before a solver call. */
 #define WITNESS_LOOKS 64L
 
+/* -engine auto, once symbolic: the executions a concrete run may refute
+ * (an encoding that over-approximates: `with co from S`, symbolic.h) before
+ * the test is enumerated instead.  herd's cos.cat needs none (its S holds
+ * every co); S = {co0} refutes every co of 8 writers, 40320 of them. */
+#define MOST_REFUTED 256
+
 /* When the traces fix the state (fixed, below), one allowed execution
  * settles the combination: the enumerator looks for one, within
  * WITNESS_LOOKS, before the solver is asked.  *settled when it found one
@@ -913,7 +919,7 @@ static sc_status each_rf_or_solve(search *s, candidate *cd) {
     s->t, s->m, cd->x, cd->env, &eval, cd->nreads, cd->reads, cd->cands,
     cd->ncands, nl, init, writes, nwrites, s->partial_co, s->opts.through != 0,
     s->final_locs, left, s->opts.timeout, sym_found, sym_flag, sym_flag_known, s,
-    NULL, 0, NULL};
+    NULL, 0, NULL, s->hybrid ? MOST_REFUTED : 0};
   if (s->opts.liveness) {
     p.spin_reads = sc_alloc_atomic(sizeof(int) * (size_t)(cd->x->nevents + 1));
     p.nspin_reads = sc_live_spin_reads(cd->x, p.spin_reads);

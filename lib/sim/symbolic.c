@@ -5,6 +5,7 @@
 #include "config.h"
 #include "sim/symbolic.h"
 
+#include "scopecat.h"
 #include "util/error.h"
 #include "util/gcmem.h"
 
@@ -52,6 +53,10 @@ typedef struct zctx {
   Z3_solver s;
   int clocks; /* fresh clock sets made */
   bool failed;
+  double deadline; /* sc_seconds() past which it gives up, 0: none */
+  int refuted;     /* executions found that the concrete run refuted */
+  Z3_ast *choices; /* the rf and co variables: they fix an execution */
+  int nchoices, capchoices;
 } zctx;
 
 static void on_error(Z3_context z, Z3_error_code e) {
@@ -157,6 +162,14 @@ static Z3_ast fresh(zctx *c, const char *prefix) {
   return Z3_mk_fresh_const(c->z, prefix, Z3_mk_bool_sort(c->z));
 }
 
+/* A variable of the execution's rf or co. */
+static Z3_ast choice(zctx *c, const char *prefix) {
+  Z3_ast v = fresh(c, prefix);
+  sc_grow(&c->choices, &c->capchoices, c->nchoices + 1, sizeof(Z3_ast));
+  c->choices[c->nchoices++] = v;
+  return v;
+}
+
 /* The clause a1 | ... | an, of literals (a literal: a variable or its
  * negation), asserted as such: an `and` under a `not` or an `implies` would
  * cost the solver an auxiliary variable and three clauses each. */
@@ -182,7 +195,7 @@ static void exactly_one(zctx *c, Z3_ast *v, int n) {
 static void order_total(zctx *c, sc_cat_bool *co, int n, const int *w, int nw) {
   for (int a = 0; a < nw; a++)
     for (int b = a + 1; b < nw; b++) {
-      Z3_ast ab = fresh(c, "co");
+      Z3_ast ab = choice(c, "co");
       co[w[a] * n + w[b]] = ab;
       co[w[b] * n + w[a]] = neg(c, ab);
     }
@@ -202,7 +215,7 @@ static void order_partial(zctx *c, sc_cat_bool *co, int n, const int *w, int nw)
   for (int a = 0; a < nw; a++)
     for (int b = 0; b < nw; b++)
       if (a != b)
-        co[w[a] * n + w[b]] = fresh(c, "co");
+        co[w[a] * n + w[b]] = choice(c, "co");
   for (int a = 0; a < nw; a++)
     for (int b = 0; b < nw; b++) {
       if (a == b)
@@ -272,26 +285,99 @@ static void read_rel(zctx *c, Z3_model mo, const sc_cat_bool *m, sc_rel *rel) {
         sc_rel_add(rel, i, j);
 }
 
+/* ---- Encodings that over-approximate ------------------------------------- */
+
+/* The execution's choice relations, and whether the model's encoding
+ * over-approximates `allowed` (a `with ... from`: cat.h). */
+typedef struct choices {
+  const sc_cat_bool *rf, *co;
+  bool approximate;
+} choices;
+
+/* Whether the model, run concretely on the execution in mo, allows it (and
+ * raises `flag`, when one is named).  x's rf and co are as they were
+ * afterwards. */
+static sc_status concrete_verdict(const sc_sym_problem *p, zctx *c, Z3_model mo,
+                                  const choices *ch, const char *flag, bool *yes,
+                                  sc_error **err) {
+  sc_execution *x = p->x;
+  sc_rel *rf0 = sc_rel_copy(x->rf), *co0 = sc_rel_copy(x->co);
+  read_rel(c, mo, ch->rf, x->rf);
+  read_rel(c, mo, ch->co, x->co);
+  sc_exec_bind_dynamic(x, p->env);
+  sc_cat_outcome o;
+  sc_status st = sc_cat_run(p->m->cat, p->env, p->eval, &o, err);
+  *yes = !st && o.allowed && !flag;
+  for (int f = 0; !st && o.allowed && flag && f < o.nflags; f++)
+    *yes |= strcmp(o.flags[f], flag) == 0;
+  sc_rel_assign(x->rf, rf0);
+  sc_rel_assign(x->co, co0);
+  sc_exec_bind_dynamic(x, p->env);
+  return st;
+}
+
+/* Rule the execution in mo out: some rf or co choice differs. */
+static void rule_out(zctx *c, Z3_model mo) {
+  Z3_ast *lits = sc_alloc(sizeof(Z3_ast) * (size_t)(c->nchoices + 1));
+  for (int i = 0; i < c->nchoices; i++)
+    lits[i] = is_true(c, mo, c->choices[i]) ? neg(c, c->choices[i]) : c->choices[i];
+  clause(c, c->nchoices, lits);
+}
+
+/* ask(), where what is asserted includes the model's `allowed`: when that
+ * over-approximates, each execution found is put to the concrete run (with
+ * `flag` as there), and one it does not allow is ruled out before asking
+ * again: one clause per execution, as many as the encoding's gap, which
+ * p->most_refuted bounds. */
+static bool ask_allowed(const sc_sym_problem *p, zctx *c, const choices *ch,
+                        const char *flag, Z3_model *mo, sc_status *st, sc_error **err) {
+  for (;; c->refuted++) {
+    if (p->most_refuted > 0 && c->refuted > p->most_refuted) {
+      *st = sc_fail(err, SC_ERR_UNSUPPORTED, p->t->file, 0, 0,
+                    "the symbolic engine cannot encode 'with ... from' here: the "
+                    "model's concrete run refuted over %d of the executions found",
+                    p->most_refuted);
+      return false;
+    }
+    if (!ask(p, c, mo, st, err))
+      return false;
+    if (!ch->approximate)
+      return true;
+    bool yes = false;
+    *st = concrete_verdict(p, c, *mo, ch, flag, &yes, err);
+    if (!*st && yes)
+      return true;
+    Z3_model_dec_ref(c->z, *mo);
+    if (*st)
+      return false;
+    if (c->deadline > 0 && sc_seconds() > c->deadline) {
+      *st = sc_fail(err, SC_ERR_LIMIT, p->t->file, 0, 0,
+                    "expected to finish within %g s (the -timeout limit)", p->limit);
+      return false;
+    }
+    rule_out(c, *mo);
+  }
+}
+
 /* -liveness: each repeated read reads a co-maximal write (FW); if the
  * model then allows an execution, it is the witness, read back into x. */
-static sc_status live_witness(const sc_sym_problem *p, zctx *c, const sc_cat_bool *rf,
-                              const sc_cat_bool *co, const sc_cat_bool *fw,
-                              sc_error **err) {
+static sc_status live_witness(const sc_sym_problem *p, zctx *c, const choices *ch,
+                              const sc_cat_bool *fw, sc_error **err) {
   sc_execution *x = p->x;
   int n = x->nevents;
   for (int k = 0; k < p->nspin_reads; k++) {
     int r = p->spin_reads[k];
     for (int w = 0; w < n; w++)
-      if (rf[w * n + r] != SC_CAT_FALSE)
-        Z3_solver_assert(c->z, c->s,
-                         Z3_mk_implies(c->z, lift(c, rf[w * n + r]), lift(c, fw[w])));
+      if (ch->rf[w * n + r] != SC_CAT_FALSE)
+        Z3_solver_assert(c->z, c->s, Z3_mk_implies(c->z, lift(c, ch->rf[w * n + r]),
+                                                   lift(c, fw[w])));
   }
   Z3_model mo;
   sc_status st;
-  if (!ask(p, c, &mo, &st, err))
+  if (!ask_allowed(p, c, ch, NULL, &mo, &st, err))
     return st;
-  read_rel(c, mo, rf, x->rf);
-  read_rel(c, mo, co, x->co);
+  read_rel(c, mo, ch->rf, x->rf);
+  read_rel(c, mo, ch->co, x->co);
   Z3_model_dec_ref(c->z, mo);
   p->witness(p->ctx, x);
   return SC_OK;
@@ -310,7 +396,7 @@ static sc_status solve(const sc_sym_problem *p, zctx *c, sc_error **err) {
     }
     Z3_ast *v = sc_alloc(sizeof(Z3_ast) * (size_t)nc);
     for (int j = 0; j < nc; j++)
-      rf[p->cands[k][j] * n + p->reads[k]] = v[j] = fresh(c, "rf");
+      rf[p->cands[k][j] * n + p->reads[k]] = v[j] = choice(c, "rf");
     exactly_one(c, v, nc);
   }
   /* co: the initial write first, then a strict order (total or partial) */
@@ -359,10 +445,14 @@ static sc_status solve(const sc_sym_problem *p, zctx *c, sc_error **err) {
   if (c->failed)
     return sc_fail(err, SC_ERR_LIMIT, p->t->file, 0, 0,
                    "expected the solver to decide a let rec's fixpoint, found it gave up");
+  choices ch = {rf, co, out.approximate};
   if (p->witness) {
     Z3_solver_assert(c->z, c->s, lift(c, out.allowed));
-    return live_witness(p, c, rf, co, fw, err);
+    return live_witness(p, c, &ch, fw, err);
   }
+  /* -through keeps the executions the model forbids: its states need no
+   * verdict (its flags do) */
+  choices states = {rf, co, out.approximate && !p->through};
   if (!p->through)
     Z3_solver_assert(c->z, c->s, lift(c, out.allowed));
   /* per observed location: which maximal write it ends with */
@@ -381,7 +471,7 @@ static sc_status solve(const sc_sym_problem *p, zctx *c, sc_error **err) {
   for (;;) {
     Z3_model mo;
     sc_status st;
-    if (!ask(p, c, &mo, &st, err))
+    if (!ask_allowed(p, c, &states, NULL, &mo, &st, err))
       return st;
     int k = 0;
     Z3_ast *same = sc_alloc(sizeof(Z3_ast) * (size_t)(p->nlocs + 1));
@@ -413,11 +503,15 @@ static sc_status solve(const sc_sym_problem *p, zctx *c, sc_error **err) {
       Z3_solver_assert(c->z, c->s, lift(c, out.flags[f].when));
       if (p->through) /* as herd, only allowed executions raise flags */
         Z3_solver_assert(c->z, c->s, lift(c, out.allowed));
-      Z3_lbool fr_ = Z3_solver_check(c->z, c->s);
+      Z3_model fm;
+      sc_status fst;
+      bool raised = ask_allowed(p, c, &ch, out.flags[f].name, &fm, &fst, err);
+      if (raised)
+        Z3_model_dec_ref(c->z, fm);
       Z3_solver_pop(c->z, c->s, 1);
-      if (fr_ == Z3_L_UNDEF)
-        return solver_failed(p, c, err);
-      if (fr_ == Z3_L_TRUE)
+      if (fst)
+        return fst;
+      if (raised)
         p->flag(p->ctx, out.flags[f].name);
     }
     for (int l = 0; l < p->nlocs; l++)
@@ -482,6 +576,7 @@ sc_status sc_sym_solve(sc_sym_session *ss, const sc_sym_problem *p, sc_error **e
   c.s = ss->s;
   Z3_solver_push(c.z, c.s);
   if (p->timeout > 0) {
+    c.deadline = sc_seconds() + p->timeout;
     Z3_params prm = Z3_mk_params(c.z);
     Z3_params_inc_ref(c.z, prm);
     double ms = p->timeout * 1000.0;

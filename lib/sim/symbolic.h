@@ -41,6 +41,10 @@ typedef struct sc_sym_problem {
   int *spin_reads;
   int nspin_reads;
   void (*witness)(void *ctx, sc_execution *x);
+  /* When the encoding over-approximates (a `with ... from`), the executions
+   * the concrete run may refute before the problem is given up as one
+   * SC_ERR_UNSUPPORTED (auto then enumerates); 0: no end but -timeout. */
+  int most_refuted;
 } sc_sym_problem;
 
 /* Whether this build has the symbolic engine; *why says why not. */

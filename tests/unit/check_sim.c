@@ -1161,6 +1161,32 @@ START_TEST(auto_estimate) {
 }
 END_TEST
 
+/* `with co from S` over the execution's own co, decided by a concrete run
+ * of each execution the solver finds: S = {co0} (the initial write before
+ * each other, and no more) holds the co of one writer, of no more; auto
+ * (8 writers, symbolic at first) gives up after 256 refuted and enumerates.  herd's `try`: its fallback where the
+ * name is unbound, the name where it is bound. */
+START_TEST(smt_with_from_and_try) {
+  const char *model = "\"co0 only\"\nwith co from {co0}\n";
+  char buf[1024];
+  ck_assert_int_eq(sc_result_state_count(smt(writers(1, buf, sizeof buf), model)), 1);
+  ck_assert_int_eq(sc_result_state_count(smt(writers(3, buf, sizeof buf), model)), 0);
+  ck_assert_int_eq(sc_result_state_count(smt(writers(3, buf, sizeof buf), no_model)), 3);
+  sc_result *r;
+  sc_error *err;
+  ck_assert_int_eq(sim_engine(writers(8, buf, sizeof buf), model, SC_ENGINE_AUTO, &r, &err),
+                   SC_OK);
+  ck_assert_str_eq(sc_result_engine(r), "enum"); /* each co refuted: enumerated */
+  ck_assert_ptr_nonnull(strstr(sc_result_engine_reason(r), "refuted over 256"));
+  ck_assert_int_eq(sc_result_state_count(r), 0);
+  const char *tried = "\"try\"\nlet b = try (W * W) with 0\nempty b\n";
+  ck_assert_int_eq(sc_result_state_count(smt(writers(1, buf, sizeof buf), tried)), 0);
+  ck_assert_int_eq(sc_result_state_count(
+                       smt(writers(1, buf, sizeof buf), "\"t\"\nempty (try Undefined with 0)\n")),
+                   1);
+}
+END_TEST
+
 /* A construct the encoding lacks: a clear error naming it and its line;
  * auto enumerates where its estimate is small (SB), and where it is not,
  * it tries the symbolic engine, then enumerates after all and says why. */
@@ -1230,6 +1256,7 @@ int main(void) {
     tcase_add_test(sym, smt_sb_under_sc);
     tcase_add_test(sym, smt_corr);
     tcase_add_test(sym, smt_flags);
+    tcase_add_test(sym, smt_with_from_and_try);
     tcase_add_test(sym, smt_unsupported);
     tcase_add_test(sym, auto_estimate);
     suite_add_tcase(s, sym);
