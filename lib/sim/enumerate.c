@@ -919,7 +919,7 @@ static sc_status each_rf_or_solve(search *s, candidate *cd) {
     s->t, s->m, cd->x, cd->env, &eval, cd->nreads, cd->reads, cd->cands,
     cd->ncands, nl, init, writes, nwrites, s->partial_co, s->opts.through != 0,
     s->final_locs, left, s->opts.timeout, sym_found, sym_flag, sym_flag_known, s,
-    NULL, 0, NULL, s->hybrid ? MOST_REFUTED : 0};
+    NULL, 0, NULL, s->hybrid ? MOST_REFUTED : 0, &s->done};
   if (s->opts.liveness) {
     p.spin_reads = sc_alloc_atomic(sizeof(int) * (size_t)(cd->x->nevents + 1));
     p.nspin_reads = sc_live_spin_reads(cd->x, p.spin_reads);
@@ -1233,7 +1233,8 @@ static sc_status auto_search(search *s, const sc_thread_traces *all) {
   s->smt = s->hybrid = true;
   s->r = new_result(s);
   s->r->engine_reason = why_smt;
-  const sc_thread_traces *ordered = s->opts.liveness ? all : shortest_first(all, s->t->nthreads);
+  const sc_thread_traces *ordered = s->opts.liveness ? all /* search_once's */
+                                                     : shortest_first(all, s->t->nthreads);
   sc_status st = each_trace_choice(s, ordered);
   sc_sym_close(s->session);
   s->session = NULL;
@@ -1354,7 +1355,10 @@ static sc_status search_once(const sc_test *t, const sc_model *m,
   st = find_traces(&s, &lim, &all, err);
   if (st)
     return st;
-  if (s.smt && !s.opts.liveness)
+  /* the symbolic road, and -liveness under either engine (the two then
+   * meet the same first combination with a witness: the same threads
+   * stuck), take each thread's shortest traces first */
+  if (s.smt || s.opts.liveness)
     all = shortest_first(all, t->nthreads);
   st = choose ? auto_search(&s, all) : each_trace_choice(&s, all);
   sc_sym_close(s.session);

@@ -517,8 +517,8 @@ static sc_status solve(const sc_sym_problem *p, zctx *c, sc_error **err) {
     for (int l = 0; l < p->nlocs; l++)
       if (sel[l])
         x->final_write[l] = -1;
-    if (k == 0)
-      return SC_OK; /* one state only */
+    if (k == 0 || (p->stop && *p->stop))
+      return SC_OK; /* one state only, or the search has its answer */
     Z3_solver_assert(c->z, c->s, Z3_mk_not(c->z, state));
   }
 }

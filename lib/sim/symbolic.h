@@ -45,6 +45,9 @@ typedef struct sc_sym_problem {
    * the concrete run may refute before the problem is given up as one
    * SC_ERR_UNSUPPORTED (auto then enumerates); 0: no end but -timeout. */
   int most_refuted;
+  /* When set, *stop says the search needs no more states (-speedcheck
+   * fast has its verdict). */
+  const bool *stop;
 } sc_sym_problem;
 
 /* Whether this build has the symbolic engine; *why says why not. */
