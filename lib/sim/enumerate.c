@@ -1045,12 +1045,12 @@ static sc_thread_traces *value_feeders(const sc_thread_traces *all, int nthreads
 }
 
 /* Each thread's traces, shortest first (ties in their order), for the
- * symbolic engine: a spin loop's shortest traces are those whose spins
- * succeed at once, the combinations most often allowed; and when the
- * traces fix the state (each_rf_or_solve), the first allowed execution
- * settles every later combination ending in that state, each of which
- * otherwise costs a solver call that is mostly a refutation.  Found by
- * CADP's 63_simple (ptx/dat3m): its one allowed combination of 97 came
+ * symbolic engine and -liveness: a spin loop's shortest traces are those
+ * whose spins succeed at once, the combinations most often allowed; and
+ * when the traces fix the state (each_rf_or_solve), the first allowed
+ * execution settles every later combination ending in that state, each of
+ * which otherwise costs a solver call that is mostly a refutation.  Found
+ * by CADP's 63_simple (ptx/dat3m): its one allowed combination of 97 came
  * last in trace order. */
 typedef struct {
   int length, index;
