@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 enum { EXIT_ALL_RAN = 0, EXIT_SOME_FAILED = 1, EXIT_USAGE = 2 };
 
@@ -90,6 +91,11 @@ char *cli_read_file(const char *path);
 
 /* The path of this very program (/proc/self/exe), NULL when unknown. */
 const char *cli_self_exe(void);
+
+/* Start `cmd` with /bin/sh in a process group of its own (a watchdog's
+ * kill(-pid) reaches all it starts), its standard output the pipe whose
+ * reading end is *fd; its pid, -1 when it could not be started. */
+pid_t cli_spawn(const char *cmd, int *fd);
 
 /* Run `cmd` with /bin/sh, its standard output to `out` (dropped when
  * NULL); its exit status, -1 when it did not exit, or CLI_RUN_TIMED_OUT

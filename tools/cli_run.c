@@ -16,36 +16,43 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+pid_t cli_spawn(const char *cmd, int *fd) {
+  int p[2];
+  if (pipe(p) != 0)
+    return -1;
+  pid_t pid = fork();
+  if (pid == 0) {
+    setpgid(0, 0);
+    dup2(p[1], 1);
+    close(p[0]);
+    close(p[1]);
+    execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+    _exit(127);
+  }
+  if (pid > 0)
+    setpgid(pid, pid);
+  close(p[1]);
+  if (pid < 0)
+    close(p[0]);
+  *fd = p[0];
+  return pid;
+}
+
 /* With `limit` > 0, a command still running after `limit` seconds is
  * killed with its whole process group: a kernel that spins forever keeps
  * its process inside the driver, where only SIGKILL reaches it; the
  * driver then frees the GPU. */
 int cli_run(const char *cmd, FILE *out, double limit) {
-  int fd[2];
-  if (pipe(fd) != 0)
-    return -1;
   if (out)
     fflush(out);
-  pid_t pid = fork();
-  if (pid < 0) {
-    close(fd[0]);
-    close(fd[1]);
+  int fd;
+  pid_t pid = cli_spawn(cmd, &fd);
+  if (pid < 0)
     return -1;
-  }
-  if (pid == 0) {
-    setpgid(0, 0);
-    dup2(fd[1], 1);
-    close(fd[0]);
-    close(fd[1]);
-    execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-    _exit(127);
-  }
-  setpgid(pid, pid);
-  close(fd[1]);
   double deadline = limit > 0 ? sc_seconds() + limit : 0;
   bool killed = false;
   for (;;) {
-    struct pollfd pf = {fd[0], POLLIN, 0};
+    struct pollfd pf = {fd, POLLIN, 0};
     int wait_ms = 250;
     if (deadline > 0) {
       double left = deadline - sc_seconds();
@@ -63,7 +70,7 @@ int cli_run(const char *cmd, FILE *out, double limit) {
     if (r <= 0)
       continue;
     char buf[4096];
-    ssize_t k = read(fd[0], buf, sizeof buf);
+    ssize_t k = read(fd, buf, sizeof buf);
     if (k < 0 && errno == EINTR)
       continue;
     if (k <= 0)
@@ -71,7 +78,7 @@ int cli_run(const char *cmd, FILE *out, double limit) {
     if (out)
       fwrite(buf, 1, (size_t)k, out);
   }
-  close(fd[0]);
+  close(fd);
   int st;
   while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
     ;

@@ -857,30 +857,6 @@ static bool finish_queued(batch *bt, const queued *t, const char *out, int rc,
   return failed;
 }
 
-/* Start `cmd` in a process group of its own, its stdout the pipe *fd. */
-static pid_t start_batch(const char *cmd, int *fd) {
-  int p[2];
-  if (pipe(p) != 0)
-    return -1;
-  fflush(stdout);
-  pid_t pid = fork();
-  if (pid == 0) {
-    setpgid(0, 0);
-    dup2(p[1], 1);
-    close(p[0]);
-    close(p[1]);
-    execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-    _exit(127);
-  }
-  if (pid > 0)
-    setpgid(pid, pid);
-  close(p[1]);
-  if (pid < 0)
-    close(p[0]);
-  *fd = p[0];
-  return pid;
-}
-
 /* One process of the batch `exe` over q[0..n): each test's log as soon as
  * the driver says it is done.  The number of tests it finished: a test
  * that ends the process (a hang, a CUDA error) or outlives -timeout (the
@@ -898,7 +874,8 @@ static int run_process(batch *bt, const queued *q, int n, const char *exe,
                                "2>>'%s/driver.err'", exe, dir, ids,
                                prog_args(c, NULL), device, dir);
   int fd;
-  pid_t pid = start_batch(cmd, &fd);
+  fflush(stdout);
+  pid_t pid = cli_spawn(cmd, &fd);
   if (pid < 0) {
     *fails += finish_queued(bt, &q[0], "", -1, exe, device, echo);
     return 1;
