@@ -39,11 +39,16 @@
 #                threads spread over two CTAs of one kernel; 6 tests per
 #                shape, shapes 2x4 2x6 2x8 3x4 3x5 4x3 4x4 (up to 16 accesses)
 #
-# Usage: tools/bench.sh [-save] [-only REGEX] [-timeout S]
+# Usage: tools/bench.sh [-save] [-only REGEX] [-timeout S] [-table FILE]
 #   -save        write this run's figures as the new baseline
 #   -only REGEX  run only the families whose name matches (grep -E)
 #   -timeout S   per-test limit (default 10 s, as the baseline); a test past it
 #                counts as failed
+#   -table FILE  where the table goes (default $SC_SRCDIR/doc/bench-latest.md,
+#                the figures doc/performance.md points to): a Markdown
+#                file whose first line says when and on what it was made (the
+#                date, `uname -srm`, the CPU model and the cores), then the
+#                table as printed; written whole at the end of the run
 # Environment: SC_SCOPECAT (default ./tools/scopecat), SC_SRCDIR (default .),
 # BENCH_BASELINE (default $SC_SRCDIR/tools/bench.baseline), BENCH_OUT (the
 # figures of this run, default ./bench.out; rows keyed NAME for enumeration,
@@ -54,15 +59,18 @@ srcdir=${SC_SRCDIR:-.}
 scopecat=${SC_SCOPECAT:-./tools/scopecat}
 baseline=${BENCH_BASELINE:-$srcdir/tools/bench.baseline}
 outfile=${BENCH_OUT:-./bench.out}
+tablefile=$srcdir/doc/bench-latest.md
 only=.
 timeout=10
 save=no
+bench_args=("$@")
 while (($#)); do
   case $1 in
     -save) save=yes ;;
     -only) only=$2; shift ;;
     -timeout) timeout=$2; shift ;;
-    *) echo "usage: tools/bench.sh [-save] [-only REGEX] [-timeout S]" >&2; exit 2 ;;
+    -table) tablefile=$2; shift ;;
+    *) echo "usage: tools/bench.sh [-save] [-only REGEX] [-timeout S] [-table FILE]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -179,8 +187,26 @@ scoped() {
 
 # ---- Running a family --------------------------------------------------------
 
-printf '%-14s %-5s %5s %9s %8s %9s %11s %9s %8s %4s %4s | %7s | %7s %7s\n' family engine \
-  tests wall_s cpu_s slowest_s candidates allowed peak_MB fail smt 'x enum' 'x wall' 'x cpu'
+# machine: the one line that says when and on what the figures were made
+machine() {
+  local cpu
+  cpu=$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null)
+  [[ -n $cpu ]] || cpu=$(uname -p)
+  printf '%s; %s; %s; %s cores' "$(date -u '+%Y-%m-%d %H:%M UTC')" "$(uname -srm)" \
+    "$cpu" "$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN)"
+}
+
+# row LINE: a line of the table, printed and kept for the table file
+row() {
+  printf '%s\n' "$1"
+  printf '%s\n' "$1" >>"$tmp/table"
+}
+
+made_on=$(machine)
+echo "bench: $made_on"
+: >"$tmp/table"
+row "$(printf '%-14s %-5s %5s %9s %8s %9s %11s %9s %8s %4s %4s | %7s | %7s %7s' family engine \
+  tests wall_s cpu_s slowest_s candidates allowed peak_MB fail smt 'x enum' 'x wall' 'x cpu')"
 : >"$outfile"
 
 # run ENGINE JOBS ARGS... -- FILES...: one run; sets the figures below.
@@ -244,7 +270,7 @@ family() {
         printf "%7s %7s", (w > 0 ? lb sprintf("%.1f", x[3] / w) : "-"),
           (u > 0 && x[9] != "" ? lb sprintf("%.1f", x[9] / u) : "-") }')
     fi
-    printf '%s | %7s | %s\n' "$line" "$vs_enum" "$ratio"
+    row "$(printf '%s | %7s | %s' "$line" "$vs_enum" "$ratio")"
   done
 }
 
@@ -293,10 +319,24 @@ for shape in 2x4 2x6 2x8 3x4 3x5 4x3 4x4; do
   family "scoped-$shape" 1 "enum auto" -- "${files[@]}"
 done
 
+{
+  echo "# make bench: $made_on"
+  echo
+  echo "Made by \`tools/bench.sh${bench_args:+ ${bench_args[*]}}\` (what \`make bench\` runs), -timeout $timeout s a test."
+  echo "What the columns mean: [performance.md](performance.md#reading-the-table);"
+  echo "\`x enum\` is enumeration's wall time over this engine's, \`x wall\` and \`x cpu\` the"
+  echo "baseline's (\`tools/bench.baseline\`) over this run's (\`>\`: a lower bound)."
+  echo
+  echo '```'
+  cat "$tmp/table"
+  echo '```'
+} >"$tablefile.new" && mv "$tablefile.new" "$tablefile"
+echo "bench: the table is in $tablefile"
+
 if [[ $save == yes || ! -s $baseline ]]; then
   {
     echo "# tools/bench.sh figures: family tests wall_s slowest_s candidates allowed peak_KB failed cpu_s"
-    echo "# $(date -u +%Y-%m-%d) $(uname -m), $(nproc) cores; $($scopecat -version 2>/dev/null | head -1)"
+    echo "# $made_on; $($scopecat -version 2>/dev/null | head -1)"
     cat "$outfile"
   } >"$baseline.new" && mv "$baseline.new" "$baseline"
   echo "bench: saved the baseline in $baseline"
