@@ -202,6 +202,14 @@ row() {
   printf '%s\n' "$1" >>"$tmp/table"
 }
 
+# the command line as one can type it again (arguments quoted where needed)
+command_line="tools/bench.sh"
+for a in "${bench_args[@]}"; do
+  if [[ $a =~ ^[A-Za-z0-9_./=:,+-]+$ ]]; then command_line+=" $a"
+  elif [[ $a != *"'"* ]]; then command_line+=" '$a'"
+  else command_line+=" $(printf '%q' "$a")"; fi
+done
+
 made_on=$(machine)
 echo "bench: $made_on"
 : >"$tmp/table"
@@ -322,7 +330,7 @@ done
 {
   echo "# make bench: $made_on"
   echo
-  echo "Made by \`tools/bench.sh${bench_args:+ ${bench_args[*]}}\` (what \`make bench\` runs), -timeout $timeout s a test."
+  echo "Made by \`$command_line\` (what \`make bench\` runs), -timeout $timeout s a test."
   echo "What the columns mean: [performance.md](performance.md#reading-the-table);"
   echo "\`x enum\` is enumeration's wall time over this engine's, \`x wall\` and \`x cpu\` the"
   echo "baseline's (\`tools/bench.baseline\`) over this run's (\`>\`: a lower bound)."
