@@ -268,7 +268,7 @@ static const struct {
      "expected Histogram (N states), found 'Histogram (many states)'"},
     {"Test A Allowed\nOk\n", "h.txt:2:1: ",
      "expected 'Histogram (N states)' or 'States N' after 'Test A'"},
-    {"Test A Allowed\nHistogram (1 states)\n1 :>x=1; x=2;\nOk\n", "h.txt:3:1: ",
+    {"Test A Allowed\nHistogram (1 states)\n1 :>x=1; x=2;\nOk\n", "h.txt:3:10: ",
      "expected each variable once, found x twice"},
     {"Test A Allowed\nHistogram (2 states)\n1 :>x=1;\n2 :>x=1;\nOk\n",
      "h.txt:4:1: ", "expected each state once, found x=1; again"},
@@ -277,6 +277,50 @@ static const struct {
      "Positive: 0, Negative: 4\n",
      "h.txt:6:1: ", "expected Positive + Negative to equal the histogram's 5 "
                     "instances, found 0 + 4"},
+    /* damaged trailers: each was skipped, so the sum above went unchecked */
+    {"Test A Allowed\nHistogram (1 states)\n5 :>x=1;\nNo\nWitnesses\n"
+     "Positive: 10002432, Negative:\n",
+     "h.txt:6:1: ", "expected 'Positive: N, Negative: N' (counts that fit a "
+                    "long), found 'Positive: 10002432, Negative:'"},
+    {"Test A Allowed\nHistogram (1 states)\n5 :>x=1;\nNo\nWitnesses\n"
+     "Posktive: 0, Negative: 4\n",
+     "h.txt:6:1: ", "found 'Posktive: 0, Negative: 4'"},
+    {"Test A Allowed\nHistogram (1 states)\n5 :>x=1;\nNo\nWitnesses\n",
+     "h.txt:6:1: ", "after Witnesses, found end of file"},
+    {"Test A Allowed\nHistogram (1 states)\n5 :>x=1;\nNo\n"
+     "Positive: 99999999999999999999, Negative: 0\n",
+     "h.txt:5:1: ", "counts that fit a long"},
+    {"Test A Allowed\nStates 1\nx=1;\nNo\nHash = \n", "h.txt:5:1: ",
+     "expected 'Hash=VALUE', found 'Hash = '"},
+    /* Hangs lines: about no test, counts past a long, a bad limit */
+    {"Test A Allowed\nHistogram (1 states)\n5 :>x=1;\nNo\nHangs B 1 2 3\n",
+     "h.txt:5:1: ", "expected the name of a test of this log before it, "
+                    "found 'B'"},
+    {"Hangs A 1 2 3\n", "h.txt:1:1: ", "found 'A' in 'Hangs A 1 2 3'"},
+    {"Test A Allowed\nHistogram (1 states)\n5 :>x=1;\nNo\n"
+     "Hangs A 99999999999999999999 2 3\n",
+     "h.txt:5:1: ", "expected Hangs counts that fit a long"},
+    {"Test A Allowed\nHistogram (1 states)\n5 :>x=1;\nNo\n"
+     "Hangs A 9223372036854775807 2 3\nHangs A 1 2 3\n",
+     "h.txt:6:1: ", "expected the Hangs lines of test A to add up to counts "
+                    "that fit a long"},
+    {"Test A Allowed\nHistogram (1 states)\n5 :>x=1;\nNo\nHangs A 1 2 1.2.3\n",
+     "h.txt:5:1: ", "expected a time limit in seconds"},
+    {"Test A Allowed\nHistogram (1 states)\n5 :>x=1;\nNo\nHangs A 1 2\n",
+     "h.txt:5:1: ", "expected 'Hangs TEST LAUNCHES INSTANCES SECONDS'"},
+    {"Test A Allowed\nStates 1\nx=1;\nNo\nLiveness A Maybe\n", "h.txt:5:1: ",
+     "expected 'Liveness TEST Pass|Fail'"},
+    /* values that are neither an integer that fits nor a name: the column
+     * is the value's */
+    {"Test A Allowed\nHistogram (1 states)\n5 :>1:r1=+0;\nNo\n", "h.txt:3:10: ",
+     "expected an integer that fits 64 bits or a location name as the value "
+     "of 1:r1, found '+0'"},
+    {"Test A Allowed\nHistogram (1 states)\n5 :>x=0; 1:r1=1e0;\nNo\n",
+     "h.txt:3:15: ", "found '1e0'"},
+    {"Test A Allowed\nHistogram (1 states)\n5 :>1:r1=\"0\";\nNo\n",
+     "h.txt:3:10: ", "found '\"0\"'"},
+    {"Test A Allowed\nStates 1\n[x]=12345678901234567890;\nNo\n", "h.txt:3:5: ",
+     "as the value of x, found '12345678901234567890'"},
 };
 
 START_TEST(malformed_logs) {
