@@ -126,6 +126,64 @@ has "$tmp/out" "no verdict for CoRR [RWC_uniproc__RWC_uniproc.txt]: several test
 expect 3 "$scopecat" compare -verdicts "$tmp/mp-sc.log" "$tmp/mp.txt"
 has "$tmp/out" "UNSOUND MP+membar.gls"
 
+# ---- readers that refuse what they cannot read --------------------------------
+# An empty file or a text with no Test block compares nothing: an error, not
+# a silent "0 tests" and exit 0.
+: >"$tmp/empty.txt"
+expect 1 "$scopecat" compare -tests "$herd" "$tmp/empty.txt"
+has "$tmp/err" "empty.txt:1:1: expected a log with a 'Test NAME' block, found none"
+printf 'kernel launch failed\nno histogram here\n' >"$tmp/notalog.txt"
+expect 1 "$scopecat" compare -tests "$herd" "$tmp/notalog.txt"
+has "$tmp/err" "notalog.txt:1:1: expected a log with a 'Test NAME' block, found none"
+# a folder's files without a block are passed over (notes beside the logs,
+# as titan's expected-compare.txt), but a folder of no log at all is an error
+mkdir "$tmp/nolog"
+cp "$tmp/notalog.txt" "$tmp/nolog/"
+expect 1 "$scopecat" compare -tests "$herd" "$tmp/nolog"
+has "$tmp/err" "expected a log with a 'Test NAME' block in $tmp/nolog, found none"
+cp "$tmp/mp.txt" "$tmp/nolog/"
+expect 3 "$scopecat" compare -tests "$herd" "$tmp/nolog"
+lacks "$tmp/err" "notalog"
+# damaged trailers were skipped, and Positive + Negative went unchecked
+sed 's/^Positive: 3, Negative: 97$/Positive: 10002432, Negative:/' "$tmp/mp.txt" >"$tmp/mp-cut.txt"
+expect 1 "$scopecat" compare -tests "$herd" "$tmp/mp-cut.txt"
+has "$tmp/err" "mp-cut.txt:10:1: expected 'Positive: N, Negative: N' (counts that fit a long), found 'Positive: 10002432, Negative:'"
+sed 's/^Positive: 3, Negative: 97$/Posktive: 3, Negative: 1/' "$tmp/mp.txt" >"$tmp/mp-typo.txt"
+expect 1 "$scopecat" compare -tests "$herd" "$tmp/mp-typo.txt"
+has "$tmp/err" "mp-typo.txt:10:1: expected 'Positive: N, Negative: N'"
+# a Hangs line about no test of the log, or past a long
+{ cat "$tmp/mp.txt"; echo 'Hangs MP+membar.gl 1 100 3'; } >"$tmp/mp-hang.txt"
+expect 1 "$scopecat" compare -tests "$herd" "$tmp/mp-hang.txt"
+has "$tmp/err" "mp-hang.txt:13:1: expected the name of a test of this log before it, found 'MP+membar.gl'"
+{ cat "$tmp/mp.txt"; echo 'Hangs MP+membar.gls 1 99999999999999999999 3'; } >"$tmp/mp-hang.txt"
+expect 1 "$scopecat" compare -tests "$herd" "$tmp/mp-hang.txt"
+has "$tmp/err" "mp-hang.txt:13:1: expected Hangs counts that fit a long"
+# values that are neither an integer that fits nor a name matched no state
+# and passed for forbidden (exit 3): now the log's line and the value's column
+for v in +0 1e0 '"0"' 12345678901234567890; do
+  sed "s/^20    :>1:r0=0; 1:r2=1;\$/20    :>1:r0=0; 1:r2=$v;/" "$tmp/mp.txt" >"$tmp/mp-value.txt"
+  expect 1 "$scopecat" compare -tests "$herd" "$tmp/mp-value.txt"
+  has "$tmp/err" "mp-value.txt:4:22: expected an integer that fits 64 bits or a location name as the value of 1:r2, found '$v'"
+done
+# counts summed over logs past a long: refused, naming the log and line
+mkdir "$tmp/huge"
+sed -e 's/^50    :>/9223372036854775000 :>/' -e 's/^Positive: 3, Negative: 97$/Positive: 3, Negative: 9223372036854775047/' \
+  "$tmp/mp.txt" >"$tmp/huge/a.txt"
+cp "$tmp/huge/a.txt" "$tmp/huge/b.txt"
+expect 1 "$scopecat" compare -tests "$herd" "$tmp/huge"
+has "$tmp/err" "b.txt:1:1: expected counts that add up, over the logs compared, to a number that fits a long; test MP+membar.gls takes them past it"
+lacks "$tmp/out" " -"
+# herd7 logs (-verdicts, merge): an empty one, a damaged trailer
+expect 1 "$scopecat" compare -verdicts "$tmp/empty.txt" "$tmp/mp.txt"
+has "$tmp/err" "empty.txt:1:1: expected herd7 blocks ('Test NAME' and its States), found none"
+lacks "$tmp/err" "runtime error"
+sed 's/^Positive: \(.*\) Negative: \(.*\)$/Positive: \1 Negtive: \2/' "$tmp/mp-sc.log" >"$tmp/mp-sc-bad.log"
+expect 1 "$scopecat" compare -verdicts "$tmp/mp-sc-bad.log" "$tmp/mp.txt"
+has "$tmp/err" "mp-sc-bad.log:"
+has "$tmp/err" "expected 'Positive: N, Negative: N'"
+expect 1 "$scopecat" merge "$tmp/mp-sc-bad.log"
+has "$tmp/err" "expected 'Positive: N, Negative: N'"
+
 # ---- -html: one self-contained page ------------------------------------------------
 expect 3 "$scopecat" compare -tests "$tests" -html "$tmp/r.html" "$titan" "$tmp/mp.txt"
 has "$tmp/r.html" "<!DOCTYPE html>"
