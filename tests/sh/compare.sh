@@ -165,6 +165,19 @@ for v in +0 1e0 '"0"' 12345678901234567890; do
   expect 1 "$scopecat" compare -tests "$herd" "$tmp/mp-value.txt"
   has "$tmp/err" "mp-value.txt:4:22: expected an integer that fits 64 bits or a location name as the value of 1:r2, found '$v'"
 done
+# an outcome naming a register or location the test does not have agreed
+# with every allowed state: a typo hid the forbidden outcome (exit 0)
+sed 's/^3     \*>1:r0=1; 1:r2=0;$/3     *>1:r0=1; 1:r5=0;/' "$tmp/mp.txt" >"$tmp/mp-typo.txt"
+expect 1 "$scopecat" compare -tests "$herd" "$tmp/mp-typo.txt"
+has "$tmp/err" "mp-typo.txt:5:17: expected a register or location of test MP+membar.gls, found '1:r5'"
+sed 's/^3     \*>1:r0=1; 1:r2=0;$/3     *>1:r0=1; 1:r2=0; z=1;/' "$tmp/mp.txt" >"$tmp/mp-typo.txt"
+expect 1 "$scopecat" compare -tests "$herd" "$tmp/mp-typo.txt"
+has "$tmp/err" "mp-typo.txt:5:25: expected a register or location of test MP+membar.gls, found 'z'"
+# a value that is a name must be a location of the test: 1:r2=zero matched
+# no state, so the outcome passed for forbidden (exit 3)
+sed 's/^20    :>1:r0=0; 1:r2=1;$/20    :>1:r0=0; 1:r2=zero;/' "$tmp/mp.txt" >"$tmp/mp-value.txt"
+expect 1 "$scopecat" compare -tests "$herd" "$tmp/mp-value.txt"
+has "$tmp/err" "mp-value.txt:4:22: expected an integer or a location of test MP+membar.gls, found 'zero'"
 # counts summed over logs past a long: refused, naming the log and line
 mkdir "$tmp/huge"
 sed -e 's/^50    :>/9223372036854775000 :>/' -e 's/^Positive: 3, Negative: 97$/Positive: 3, Negative: 9223372036854775047/' \

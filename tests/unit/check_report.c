@@ -442,6 +442,43 @@ START_TEST(by_name) {
 }
 END_TEST
 
+/* A state naming what the test does not have (a register, a location, a
+ * location held in a register) agreed with every state: the test found,
+ * the block is refused at the name's line and column. */
+START_TEST(unknown_names) {
+  static const char *const bad[][2] = {
+      {"1:r0=0; 1:r9=0;", "h.txt:3:9: expected a register or location of "
+                          "test MP, found '1:r9'"},
+      {"1:r0=0; 2:r2=0;", "h.txt:3:9: expected a register or location of "
+                          "test MP, found '2:r2'"},
+      {"1:r0=0; y=0;", "h.txt:3:9: expected a register or location of "
+                       "test MP, found 'y'"},
+      {"1:r0=x; 1:r2=0;", "h.txt:3:6: expected an integer or a location of "
+                          "test MP, found 'x'"},
+  };
+  const sc_test *mp = test_of("GPU_PTX MP\n{ 1:.reg .s32 r0; 1:.reg .s32 r2; }\n"
+                              " P0 | P1 ;\n | mov.s32 r0, 0 ;\n"
+                              " | mov.s32 r2, 0 ;\nexists (1:r0=0 /\\ 1:r2=0)\n");
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    char text[256];
+    snprintf(text, sizeof text, "Test MP Allowed\nStates 1\n%s\nOk\n", bad[i][0]);
+    int n;
+    sc_hist **b = load(text, &n);
+    const sc_test *t;
+    sc_error *err;
+    ck_assert_int_eq(sc_hist_find_test(b[0], &mp, 1, &t, &err), SC_ERR_SEMANTIC);
+    ck_assert_ptr_null(t);
+    ck_assert_msg(strstr(sc_error_message(err), bad[i][1]) != NULL, "'%s' lacks '%s'",
+                  sc_error_message(err), bad[i][1]);
+  }
+  int n;
+  sc_hist **b = load("Test MP Allowed\nStates 1\n1:r0=0; 1:r2=-1;\nOk\n", &n);
+  const sc_test *t;
+  sc_error *err;
+  ck_assert_int_eq(sc_hist_find_test(b[0], &mp, 1, &t, &err), SC_OK);
+}
+END_TEST
+
 /* ---- Comparing with a model ---------------------------------------------- */
 
 #define SB_TEST                                                          \
@@ -625,6 +662,7 @@ int main(void) {
   tcase_add_test(find, source_in_file_order);
   tcase_add_test(find, source_without_initial_state);
   tcase_add_test(find, by_name);
+  tcase_add_test(find, unknown_names);
   suite_add_tcase(s, find);
   TCase *compare = tcase_create("compare");
   tcase_add_test(compare, sb_unsound_under_sc);
