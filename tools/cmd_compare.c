@@ -37,6 +37,7 @@ typedef struct compare_cli {
   cli_shard shard;       /* -shard I/N: of the logs */
   const char *html;      /* -html FILE */
   unsigned flags;        /* -detail */
+  bool verbose;          /* -v: the model of each test, and why */
   sc_sim_options opts;
   int failed;            /* what could not be read or run */
 } compare_cli;
@@ -45,7 +46,11 @@ static void compare_usage(FILE *out) {
   fprintf(out,
           "usage: scopecat compare [options] LOG|DIR...\n"
           "  -model FILE        a model to compare with (repeat for several;\n"
-          "                     default: cat/ptx-rmo.cat for GPU_PTX tests)\n"
+          "                     default: each test's own, as sim's: ptx-rmo.cat\n"
+          "                     for GPU_PTX tests, ptx-v7.5.cat for those that\n"
+          "                     use fence.sc, .acquire/.release or\n"
+          "                     .relaxed.SCOPE; ptx-v6.0.cat for the PTX\n"
+          "                     dialect, ptx-v7.5.cat with proxies)\n"
           "  -I DIR             search DIR for models and their includes\n"
           "  -tests DIR|FILE    where to find the logs' litmus tests\n"
           "  -verdicts LOG|DIR  a herd7 log of a model's verdicts, instead of\n"
@@ -54,6 +59,7 @@ static void compare_usage(FILE *out) {
           "                     model's\n"
           "  -html FILE         also write a self-contained HTML report\n"
           "  -detail            list every outcome of every test\n"
+          "  -v                 say which model judged each test, and why\n"
           "  -timeout S         give up a test after S seconds\n"
           "  -engine E          enum, smt or auto (default), as sim's; where a\n"
           "                     test's launches hung, the model's liveness\n"
@@ -75,6 +81,7 @@ static const cli_opt compare_opts[] = {
     {.name = "verdicts", .kind = CLI_LIST, AT(verdicts)},
     {.name = "html", .kind = CLI_STRING, AT(html)},
     {.name = "detail", .kind = CLI_BITS, AT(flags), .bits = SC_REPORT_DETAIL},
+    {.name = "v", .kind = CLI_FLAG, AT(verbose)},
     {.name = "timeout", .kind = CLI_SECONDS, AT(opts.timeout),
      .bad = "-timeout expects seconds, found '%v'"},
     {.name = "engine", .kind = CLI_CHOICE, AT(opts.engine), .choices = cli_engine_words,
@@ -229,18 +236,73 @@ static void add_log(compare_cli *c, sc_compare *cmp, const char *path,
 /* ---- The models ---------------------------------------------------------- */
 
 /* "ptx-rmo.cat: PTX RMO per scope (...)": the name and the model's title. */
-static const char *model_label(const compare_cli *c, const char *name) {
+static const char *model_title(const compare_cli *c, const char *name) {
   sc_model *m;
   sc_error *err;
-  const char *shown = name ? name : "ptx-rmo.cat";
-  const char *title = models_load(&c->dirs, shown, &m, NULL, &err) == SC_OK
+  const char *title = models_load(&c->dirs, name, &m, NULL, &err) == SC_OK
                           ? sc_model_title(m)
                           : "";
-  size_t len = strlen(shown) + strlen(title) + 32;
-  char *label = GC_MALLOC_ATOMIC(len);
-  snprintf(label, len, "%s%s%s%s", shown, *title ? ": " : "", title,
-           name ? "" : " (the default)");
+  return cli_format("%s%s%s", name, *title ? ": " : "", title);
+}
+
+/* The models each test runs under without -model, and how many tests
+ * each judges, in the order of the tests. */
+typedef struct default_models {
+  cli_list names;
+  int *tests;     /* beside names */
+  bool reasoned;  /* some test's default is not its dialect's plain one */
+} default_models;
+
+static default_models defaults_of(const sc_compare *cmp) {
+  default_models d = {{0}, NULL, false};
+  for (int t = 0; t < sc_compare_test_count(cmp); t++) {
+    const sc_test *test = sc_compare_test(cmp, t);
+    if (!test)
+      continue;
+    const char *why, *name = models_default_why(test, &why);
+    d.reasoned |= strncmp(why, "the default for ", 16) != 0;
+    int k = 0;
+    while (k < d.names.n && strcmp(d.names.items[k], name) != 0)
+      k++;
+    if (k == d.names.n) {
+      cli_push(&d.names, name);
+      d.tests = GC_REALLOC(d.tests, sizeof(int) * (size_t)d.names.n);
+      d.tests[k] = 0;
+    }
+    d.tests[k]++;
+  }
+  return d;
+}
+
+/* The label of the table of a model: the one named; without -model, the
+ * models that judged the tests (each test's default), so that the label
+ * never names a model that did not judge them. */
+static const char *model_label(const compare_cli *c, const sc_compare *cmp,
+                               const char *name) {
+  if (name)
+    return model_title(c, name);
+  default_models d = defaults_of(cmp);
+  if (d.names.n == 0)
+    return "the default of each test (no test was found)";
+  if (d.names.n == 1)
+    return cli_format("%s (the default%s)", model_title(c, d.names.items[0]),
+                      d.reasoned ? " of these tests: -v says why" : "");
+  const char *label = "the default of each test (-v says which and why):";
+  for (int k = 0; k < d.names.n; k++)
+    label = cli_format("%s%s %s for %d test%s", label, k ? ";" : "",
+                       model_title(c, d.names.items[k]), d.tests[k],
+                       d.tests[k] == 1 ? "" : "s");
   return label;
+}
+
+/* -v: each test's model without -model, and why it is that one. */
+static void print_defaults(const sc_compare *cmp) {
+  for (int t = 0; t < sc_compare_test_count(cmp); t++) {
+    const sc_test *test = sc_compare_test(cmp, t);
+    const char *why, *name = test ? models_default_why(test, &why) : NULL;
+    if (name)
+      printf("%s: %s (%s)\n", sc_compare_test_name(cmp, t), name, why);
+  }
 }
 
 /* Where a test's launches hung, the model's liveness verdict goes beside
@@ -261,7 +323,7 @@ static void model_liveness(compare_cli *c, sc_compare *cmp, int m, int t,
 }
 
 static void run_model(compare_cli *c, sc_compare *cmp, const char *name) {
-  int m = sc_compare_add_model(cmp, model_label(c, name));
+  int m = sc_compare_add_model(cmp, model_label(c, cmp, name));
   for (int t = 0; t < sc_compare_test_count(cmp); t++) {
     const sc_test *test = sc_compare_test(cmp, t);
     const char *model_name = name;
@@ -363,6 +425,8 @@ int cmd_compare(int argc, char **argv) {
             c.logs_named.n > 1 ? " and the others named" : "");
     c.failed++;
   }
+  if (c.verbose && run_models && c.models.n == 0)
+    print_defaults(cmp);
   for (int i = 0; run_models && i < (c.models.n ? c.models.n : 1); i++)
     run_model(&c, cmp, c.models.n ? c.models.items[i] : NULL);
   for (int i = 0; i < c.verdicts.n; i++)

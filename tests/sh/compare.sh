@@ -197,6 +197,64 @@ has "$tmp/err" "expected 'Positive: N, Negative: N'"
 expect 1 "$scopecat" merge "$tmp/mp-sc-bad.log"
 has "$tmp/err" "expected 'Positive: N, Negative: N'"
 
+# ---- honest labels and defaults ------------------------------------------------
+# Without -model each test runs under its own default, and the table names
+# the model that judged it.  A PTX-dialect test runs under ptx-v6.0.cat,
+# which forbids MP's 1:r0=1, 1:r1=0 with a release and an acquire; the
+# table said "ptx-rmo.cat (the default)", and ptx-rmo.cat, which ignores
+# .release/.acquire, calls the same log sound.
+cat >"$tmp/mprel.txt" <<'LOG'
+Test MP+rel.gpu+acq.gpu Allowed
+Histogram (4 states)
+50    :>1:r0=0; 1:r1=0;
+20    :>1:r0=0; 1:r1=42;
+3     *>1:r0=1; 1:r1=0;
+27    :>1:r0=1; 1:r1=42;
+Ok
+
+Witnesses
+Positive: 3, Negative: 97
+LOG
+expect 3 "$scopecat" compare -tests "$srcdir/ptx/modern" "$tmp/mprel.txt"
+has "$tmp/out" "Model ptx-v6.0.cat: PTX (the default)"
+lacks "$tmp/out" "ptx-rmo.cat"
+has "$tmp/out" "MP+rel.gpu+acq.gpu        100         4          1       0  UNSOUND"
+expect 0 "$scopecat" compare -model ptx-rmo.cat -tests "$srcdir/ptx/modern" "$tmp/mprel.txt"
+has "$tmp/out" "Model ptx-rmo.cat: PTX RMO per scope (ASPLOS'15 Figs. 15-16)"
+# A GPU_PTX test that uses fence.sc, .acquire/.release or .relaxed.SCOPE
+# runs under ptx-v7.5.cat: ptx-rmo.cat knows only membar and ignored
+# them, so SB with fence.sc.gpu across CTAs showing 0:r0=0, 1:r0=0 was
+# sound (exit 0); ptx-v7.5.cat forbids it (sim: Never).
+shapes="$srcdir/ptx/gpu-shapes"
+cat >"$tmp/sb-sc.txt" <<'LOG'
+Test SB+fence.sc.gpu-inter Allowed
+Histogram (4 states)
+7     *>0:r0=0; 1:r0=0;
+40    :>0:r0=0; 1:r0=1;
+40    :>0:r0=1; 1:r0=0;
+13    :>0:r0=1; 1:r0=1;
+Ok
+
+Witnesses
+Positive: 7, Negative: 93
+LOG
+expect 3 "$scopecat" compare -tests "$shapes" "$tmp/sb-sc.txt"
+has "$tmp/out" "Model ptx-v7.5.cat: PTX (the default of these tests: -v says why)"
+has "$tmp/out" "SB+fence.sc.gpu-inter        100         4          1       0  UNSOUND"
+expect 3 "$scopecat" compare -v -tests "$shapes" "$tmp/sb-sc.txt"
+has "$tmp/out" "SB+fence.sc.gpu-inter: ptx-v7.5.cat (it uses st.relaxed.gpu.s32, which ptx-rmo.cat ignores)"
+expect 0 "$scopecat" compare -model ptx-rmo.cat -tests "$shapes" "$tmp/sb-sc.txt"
+expect 0 "$scopecat" sim "$shapes/SB+fence.sc.gpu-inter.litmus"
+has "$tmp/out" "Observation SB+fence.sc.gpu-inter Never 0 4"
+# tests of several defaults: the label names each model and its tests
+expect 3 "$scopecat" compare -v -tests "$shapes" -tests "$herd" "$tmp/sb-sc.txt" "$tmp/mp.txt"
+has "$tmp/out" "Model the default of each test (-v says which and why): ptx-v7.5.cat: PTX for 1 test; ptx-rmo.cat: PTX RMO per scope (ASPLOS'15 Figs. 15-16) for 1 test"
+has "$tmp/out" "MP+membar.gls: ptx-rmo.cat (the default for GPU_PTX tests)"
+# the bundled H100 logs, fence.sc ones included, compare under the defaults
+expect 0 "$scopecat" compare -timeout 20 -tests "$srcdir/ptx" "$srcdir/ptx/results/H100"
+has "$tmp/out" "ptx-v7.5.cat: PTX for 76 tests; ptx-rmo.cat: PTX RMO per scope (ASPLOS'15 Figs. 15-16) for 35 tests"
+has "$tmp/out" "total: 111 tests: 111 sound, 0 UNSOUND, 0 without a verdict"
+
 # ---- -html: one self-contained page ------------------------------------------------
 expect 3 "$scopecat" compare -tests "$tests" -html "$tmp/r.html" "$titan" "$tmp/mp.txt"
 has "$tmp/r.html" "<!DOCTYPE html>"
