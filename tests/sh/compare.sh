@@ -255,6 +255,30 @@ expect 0 "$scopecat" compare -timeout 20 -tests "$srcdir/ptx" "$srcdir/ptx/resul
 has "$tmp/out" "ptx-v7.5.cat: PTX for 76 tests; ptx-rmo.cat: PTX RMO per scope (ASPLOS'15 Figs. 15-16) for 35 tests"
 has "$tmp/out" "total: 111 tests: 111 sound, 0 UNSOUND, 0 without a verdict"
 
+# ---- -tests DIR: only PTX and GPU_PTX litmus files are candidates ----------------
+# A LISA test beside the PTX ones was reported as a parse error (exit 1)
+# when a folder walk found it; named itself it still is one.
+mkdir "$tmp/mixed"
+cp "$herd/mp+membar.gls.litmus" "$tmp/mixed/"
+cat >"$tmp/mixed/MP.litmus" <<'LISA'
+LISA MP
+{
+x=0; y=0;
+}
+ P0          | P1          ;
+ w[] x 1     | r[] r0 y    ;
+ w[] y 1     | r[] r1 x    ;
+exists (1:r0=1 /\ 1:r1=0)
+LISA
+expect 3 "$scopecat" compare -tests "$tmp/mixed" "$tmp/mp.txt"
+lacks "$tmp/err" "MP.litmus"
+expect 1 "$scopecat" compare -tests "$tmp/mixed" -tests "$tmp/mixed/MP.litmus" "$tmp/mp.txt"
+has "$tmp/err" "MP.litmus:1:1:"
+# a PTX file that does not parse is still reported when a walk finds it
+printf 'GPU_PTX broken\n{\n' >"$tmp/mixed/broken.litmus"
+expect 1 "$scopecat" compare -tests "$tmp/mixed" "$tmp/mp.txt"
+has "$tmp/err" "broken.litmus:"
+
 # ---- -html: one self-contained page ------------------------------------------------
 expect 3 "$scopecat" compare -tests "$tests" -html "$tmp/r.html" "$titan" "$tmp/mp.txt"
 has "$tmp/r.html" "<!DOCTYPE html>"
