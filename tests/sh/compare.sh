@@ -4,7 +4,10 @@
 # (ptx/results/titan/expected-compare.txt), exit statuses (0 all sound,
 # 3 UNSOUND, 1 something could not be compared (whatever else was found),
 # 2 bad usage), malformed
-# logs in a batch, merging logs of one test, -verdicts, -html.
+# logs in a batch, merging logs of one test, -verdicts, -html; readers that
+# refuse what they cannot read (empty logs, damaged trailers, Hangs lines,
+# values and names the test does not have, sums past a long), the labels
+# and per-test defaults (-v), -tests folders holding other architectures.
 . "${SC_SRCDIR:-.}/tests/sh/lib.sh"
 
 titan="$srcdir/ptx/results/titan"
