@@ -1,7 +1,8 @@
 #!/bin/bash
 # tools/fuzz.sh: build and run the libFuzzer harnesses of tests/fuzz/ (issue 9).
 #
-#   tools/fuzz.sh build                  build fuzz-build/fuzz_{gpu_ptx,ptx,cat,hist}
+#   tools/fuzz.sh build                  build fuzz-build/fuzz_{gpu_ptx,ptx,cat,hist,
+#                                        verdicts}
 #   tools/fuzz.sh run NAME SECONDS [ARG]  fuzz one harness for SECONDS; extra
 #                                        arguments go to libFuzzer
 #   tools/fuzz.sh replay [NAME...]       run each harness once over its
@@ -20,7 +21,7 @@ set -euo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=${SC_FUZZ_BUILD:-$top/fuzz-build}
-names=(gpu_ptx ptx cat hist)
+names=(gpu_ptx ptx cat hist verdicts)
 
 die() { printf 'fuzz: error: %s\n' "$*" >&2; exit 1; }
 
@@ -40,6 +41,7 @@ seeds() {
     ptx)     echo ptx/dat3m ptx/modern ;;
     cat)     echo cat tests/data ;;
     hist)    echo ptx/results tests/data/malformed/logs ;;
+    verdicts) echo tests/fuzz/seeds/verdicts ;;
     *)       die "no harness '$1' (one of: ${names[*]})" ;;
     esac
 }
@@ -48,15 +50,25 @@ build() {
     local cc flags f o objs=() need
     cc=$(pick_cc)
     mkdir -p "$out/obj"
-    : >"$out/config.h"   # no Graphviz in fuzz builds: report/render.c reports it
+    # no Graphviz in fuzz builds (report/render.c reports it); Z3 where
+    # there is one (the engine's stand-in without it does not link); the
+    # file is rewritten only when it changes, so objects stay fresh
+    local config="" libs=()
+    if pkg-config --exists z3 2>/dev/null; then
+        config="#define HAVE_Z3 1"
+        read -ra libs <<<"$(pkg-config --libs z3)"
+    fi
+    [[ -f $out/config.h && $(cat "$out/config.h") == "$config" ]] ||
+        printf '%s\n' "$config" >"$out/config.h"
     flags=(-std=c11 -g -O1 -fno-omit-frame-pointer -Wall -Wextra
            -fsanitize=address,undefined -fno-sanitize-recover=all
-           -I"$top/include" -I"$top/lib" -I"$out")
+           -I"$top/include" -I"$top/lib" -I"$top/tools/gpu" -I"$out")
     for f in "$top"/lib/*/*.c; do
         # lib/LAYER/NAME.c: two layers may have a file of one name (lex.c)
         o=$out/obj/$(basename "$(dirname "$f")")_$(basename "${f%.c}").o
         objs+=("$o")
-        [[ $o -nt $f && $o -nt $top/include/scopecat.h ]] && continue
+        [[ $o -nt $f && $o -nt $top/include/scopecat.h && $o -nt $out/config.h ]] &&
+            continue
         need=1
         "$cc" "${flags[@]}" -fsanitize=fuzzer-no-link -c "$f" -o "$o" &
         # two compilers at a time: the machine is shared
@@ -68,7 +80,7 @@ build() {
         "$cc" "${flags[@]}" -fsanitize=fuzzer \
             -DSC_FUZZ_SRCDIR="\"$top\"" -DSC_FUZZ_CATDIR="\"$top/cat\"" \
             "$top/tests/fuzz/fuzz_$f.c" "${objs[@]}" \
-            $(pkg-config --libs bdw-gc libpcre2-8) -lm -o "$out/fuzz_$f"
+            $(pkg-config --libs bdw-gc libpcre2-8) "${libs[@]}" -lm -o "$out/fuzz_$f"
     done
     : "${need:=0}"
 }

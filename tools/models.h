@@ -22,9 +22,15 @@ typedef struct model_dirs {
 void models_add_dir(model_dirs *d, const char *dir);
 void models_add_bundled(model_dirs *d);
 
-/* The model a test runs under when none is named (sc_test_default_model):
- * ptx-rmo.cat for GPU_PTX tests, Dat3M's ptx-v6.0.cat for the PTX dialect,
- * ptx-v7.5.cat when the test uses proxies. */
+/* The model a test runs under when none is named: for GPU_PTX tests
+ * ptx-rmo.cat, or ptx-v7.5.cat when the test uses an instruction that
+ * ptx-rmo.cat gives no meaning (fence.sc, fence.acq_rel, .acquire,
+ * .release, .relaxed.SCOPE: it knows only membar); for the PTX dialect
+ * Dat3M's ptx-v6.0.cat, or ptx-v7.5.cat when the test uses proxies
+ * (sc_test_default_model).  *why (when not NULL) gets the reason, as "it
+ * uses fence.sc.gpu, which ptx-rmo.cat ignores". */
+const char *models_default_why(const sc_test *t, const char **why);
+/* The same, without the reason (sim, compare). */
 const char *models_default(const sc_test *t);
 
 /* Load the model `name`: a path, or a name found in the folders (as herd7

@@ -9,6 +9,7 @@
 #include "report/hist.h"
 #include "sim/result.h"
 
+#include <limits.h>
 #include <string.h>
 
 sc_compare *sc_compare_new(void) {
@@ -37,10 +38,17 @@ static bool same_test(const cmp_test *ct, const sc_hist *h, const sc_test *t) {
   return strcmp(ct->name, h->name) == 0;
 }
 
-static int find_or_add_test(sc_compare *c, const sc_hist *h, const sc_test *t) {
+static int find_test(const sc_compare *c, const sc_hist *h, const sc_test *t) {
   for (int i = 0; i < c->ntests; i++)
     if (same_test(&c->tests[i], h, t))
       return i;
+  return -1;
+}
+
+static int find_or_add_test(sc_compare *c, const sc_hist *h, const sc_test *t) {
+  int found = find_test(c, h, t);
+  if (found >= 0)
+    return found;
   sc_grow(&c->tests, &c->captests, c->ntests + 1, sizeof(cmp_test));
   cmp_test *ct = &c->tests[c->ntests];
   memset(ct, 0, sizeof *ct);
@@ -83,8 +91,24 @@ static void add_count(cmp_outcome *o, int source, long n) {
   o->total += n;
 }
 
+/* Whether adding h keeps every sum of counts within a long: the total of
+ * the comparison, and the hangs of h's test. */
+static bool sums_fit(const sc_compare *c, const sc_hist *h, const sc_test *t) {
+  if (h->instances > LONG_MAX - c->instances)
+    return false;
+  int i = find_test(c, h, t);
+  if (i < 0)
+    return true;
+  const cmp_test *ct = &c->tests[i];
+  return ct->hung_launches <= LONG_MAX - h->hung_launches &&
+         ct->hung_instances <= LONG_MAX - h->hung_instances;
+}
+
 int sc_compare_add_hist(sc_compare *c, const char *source, const sc_hist *h,
                         const sc_test *t) {
+  if (!sums_fit(c, h, t))
+    return -1;
+  c->instances += h->instances;
   int src = add_source(c, source);
   int i = find_or_add_test(c, h, t);
   cmp_test *ct = &c->tests[i];

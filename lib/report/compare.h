@@ -56,6 +56,8 @@ struct sc_compare {
   int nsources, capsources;
   cmp_model *models;
   int nmodels, capmodels;
+  long instances; /* over every histogram: every sum of counts a report
+                     prints is at most this, so it fits when this does */
 };
 
 /* The verdict of a model on a test, or NULL when it has none. */

@@ -27,8 +27,9 @@
 /* The line formats, one pattern each. */
 typedef struct log_patterns {
   sc_regex *banner, *test, *histogram, *states, *state_line, *validation,
-      *witnesses, *condition, *hash, *trailer, *device_info, *device_name,
-      *hangs, *liveness;
+      *witnesses, *witnesses_word, *witnesses_head, *condition, *hash,
+      *hash_word, *trailer, *device_info, *device_name, *hangs, *hangs_word,
+      *liveness, *liveness_word;
 } log_patterns;
 
 static log_patterns compile_patterns(void) {
@@ -43,11 +44,18 @@ static log_patterns compile_patterns(void) {
                               "Succeeded|Failed)\\b|\\?\\?)");
   p.witnesses = sc_regex_new(
       "^Positive:\\s*(\\d+)\\s*,?\\s*Negative:\\s*(\\d+)\\s*$");
+  /* a line that starts with one of these words must then parse: a damaged
+   * one skipped would pass a damaged log for a sound one */
+  p.witnesses_word = sc_regex_new("^(?:Positive|Negative)\\b");
+  p.witnesses_head = sc_regex_new("^Witnesses\\s*$");
+  p.hash_word = sc_regex_new("^[Hh]ash\\b");
+  p.hangs_word = sc_regex_new("^Hangs\\b");
+  p.liveness_word = sc_regex_new("^Liveness\\b");
   p.condition =
       sc_regex_new("^Condition\\s+(.*?)(?:\\s+is\\s+(?:NOT\\s+)?validated)?"
                    "\\s*$");
   p.hash = sc_regex_new("^[Hh]ash\\s*=\\s*(\\S+)\\s*$");
-  p.trailer = sc_regex_new("^(?:\\s*$|Witnesses\\b|Flag\\s|Observation\\s|"
+  p.trailer = sc_regex_new("^(?:\\s*$|Flag\\s|Observation\\s|"
                            "Time\\s|Topology\\s|Bad executions)");
   p.device_info = sc_regex_new("^\\s*-+\\s*device info\\s*-+\\s*$");
   p.device_name = sc_regex_new("^Name:\\s+(.*\\S)\\s*$");
@@ -81,6 +89,7 @@ typedef struct log_reader {
   int state_cap;
   long positive, negative;
   int witnesses_line;  /* 0: no Positive/Negative line */
+  bool witnesses_next; /* the line before was "Witnesses" */
   int section;         /* first block since the last banner */
   bool in_source, device_next;
   sc_strbuf source;
@@ -90,6 +99,7 @@ typedef struct log_reader {
 
 static bool fail(log_reader *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+static bool fail_at(log_reader *r, int col, const char *what);
 
 static bool fail(log_reader *r, const char *fmt, ...) {
   va_list ap;
@@ -97,6 +107,12 @@ static bool fail(log_reader *r, const char *fmt, ...) {
   const char *what = sc_vprintf(fmt, ap);
   va_end(ap);
   sc_fail(&r->err, SC_ERR_SYNTAX, r->file, r->line, 1, "%s", what);
+  return false;
+}
+
+/* A failure at column `col` (from 1) of the current line. */
+static bool fail_at(log_reader *r, int col, const char *what) {
+  sc_fail(&r->err, SC_ERR_SYNTAX, r->file, r->line, col, "%s", what);
   return false;
 }
 
@@ -169,33 +185,71 @@ static sc_hist *named_block(log_reader *r, const char *name) {
   return NULL;
 }
 
-/* A Hangs or Liveness line; false when the line is neither. */
-static bool scopecat_line(log_reader *r, const char *line) {
+/* Whether a line is scopecat's own: Hangs or Liveness. */
+static bool is_scopecat_line(const log_reader *r, const char *line) {
+  return sc_regex_match(r->re.hangs_word, line, NULL, 0) ||
+         sc_regex_match(r->re.liveness_word, line, NULL, 0);
+}
+
+/* The block a Hangs or Liveness line names; fails when there is none. */
+static bool named_block_of(log_reader *r, const char *name, const char *line,
+                           sc_hist **out) {
+  *out = named_block(r, name);
+  if (!*out)
+    return fail(r, "expected the name of a test of this log before it, "
+                   "found '%s' in '%s'", name, line);
+  return true;
+}
+
+/* "Hangs NAME LAUNCHES INSTANCES SECONDS", added to the block's hangs (a
+ * test run in several batches has a line per batch). */
+static bool read_hangs(log_reader *r, const char *line) {
   const char *caps[4];
-  if (sc_regex_match(r->re.hangs, line, caps, 4)) {
-    sc_hist *h = named_block(r, caps[0]);
-    long launches, instances;
-    if (h && parse_count(caps[1], &launches) &&
-        parse_count(caps[2], &instances)) {
-      h->hung_launches += launches;
-      h->hung_instances += instances;
-      h->hang_limit = strtod(caps[3], NULL);
-    }
-    return true;
-  }
-  if (sc_regex_match(r->re.liveness, line, caps, 2)) {
-    sc_hist *h = named_block(r, caps[0]);
-    if (h)
-      h->liveness = strcmp(caps[1], "Pass") == 0;
-    return true;
-  }
-  return false;
+  sc_hist *h;
+  long launches, instances;
+  char *end;
+  if (!sc_regex_match(r->re.hangs, line, caps, 4))
+    return fail_line(r, "'Hangs TEST LAUNCHES INSTANCES SECONDS'", line);
+  if (!named_block_of(r, caps[0], line, &h))
+    return false;
+  if (!parse_count(caps[1], &launches) || !parse_count(caps[2], &instances))
+    return fail_line(r, "Hangs counts that fit a long", line);
+  double seconds = strtod(caps[3], &end);
+  if (*end || !(seconds >= 0 && seconds <= 1e12))
+    return fail_line(r, "a time limit in seconds after the Hangs counts",
+                     line);
+  if (h->hung_launches > LONG_MAX - launches ||
+      h->hung_instances > LONG_MAX - instances)
+    return fail(r, "expected the Hangs lines of test %s to add up to counts "
+                   "that fit a long, found more", h->name);
+  h->hung_launches += launches;
+  h->hung_instances += instances;
+  h->hang_limit = seconds;
+  return true;
+}
+
+/* "Liveness NAME Pass|Fail". */
+static bool read_liveness(log_reader *r, const char *line) {
+  const char *caps[2];
+  sc_hist *h;
+  if (!sc_regex_match(r->re.liveness, line, caps, 2))
+    return fail_line(r, "'Liveness TEST Pass|Fail'", line);
+  if (!named_block_of(r, caps[0], line, &h))
+    return false;
+  h->liveness = strcmp(caps[1], "Pass") == 0;
+  return true;
+}
+
+static bool read_scopecat_line(log_reader *r, const char *line) {
+  return sc_regex_match(r->re.hangs_word, line, NULL, 0)
+             ? read_hangs(r, line)
+             : read_liveness(r, line);
 }
 
 static bool between_blocks(log_reader *r, const char *line) {
   const char *caps[1];
-  if (scopecat_line(r, line)) {
-    /* about a block already read */
+  if (is_scopecat_line(r, line)) {
+    return read_scopecat_line(r, line); /* about a block already read */
   } else if (sc_regex_match(r->re.banner, line, caps, 1)) {
     start_section(r);
   } else if (sc_regex_match(r->re.test, line, caps, 1)) {
@@ -259,13 +313,20 @@ static bool after_test(log_reader *r, const char *line) {
   return true;
 }
 
-static bool add_state(log_reader *r, const char *bindings, long count,
-                      bool marked) {
+/* A state whose bindings start at column `col` of the line. */
+static bool add_state(log_reader *r, const char *bindings, int col,
+                      long count, bool marked) {
   sc_hist *h = r->block;
-  sc_hist_row s = {{0, NULL, NULL}, NULL, count, marked};
+  sc_hist_row s;
+  memset(&s, 0, sizeof s);
+  s.count = count;
+  s.marked = marked;
+  s.line = r->line;
+  s.col = col;
   const char *why;
-  if (!sc_outcome_parse(bindings, &s.outcome, &why))
-    return fail(r, "%s", why);
+  int at;
+  if (!sc_outcome_parse_at(bindings, &s.outcome, &why, &at))
+    return fail_at(r, col + at, why);
   s.text = sc_outcome_string(&s.outcome);
   for (int i = 0; i < h->nstates; i++)
     if (strcmp(h->states[i].text, s.text) == 0)
@@ -287,14 +348,16 @@ static bool in_states(log_reader *r, const char *line) {
                    "(the histogram is truncated)",
                 r->expected, r->header_line, r->block->nstates, line);
   if (!r->block->has_counts)
-    return add_state(r, line, 0, false);
+    return add_state(r, line, 1, 0, false);
   if (!sc_regex_match(r->re.state_line, line, caps, 3))
     return fail_line(r, "a state 'COUNT :>VARIABLE=VALUE; ...'", line);
   long count;
   if (!parse_count(caps[0], &count))
     return fail(r, "expected a count (a number) before '%s>', found '%s'",
                 caps[1], caps[0]);
-  return add_state(r, caps[2], count, caps[1][0] == '*');
+  /* the bindings are the line's tail */
+  int col = (int)(strlen(line) - strlen(caps[2])) + 1;
+  return add_state(r, caps[2], col, count, caps[1][0] == '*');
 }
 
 static bool after_states(log_reader *r, const char *line) {
@@ -326,19 +389,35 @@ static bool end_block(log_reader *r) {
   return true;
 }
 
-static bool in_trailer(log_reader *r, const char *line) {
+static bool read_witnesses(log_reader *r, const char *line) {
   const char *caps[2];
-  if (sc_regex_match(r->re.witnesses, line, caps, 2)) {
-    if (!parse_count(caps[0], &r->positive) ||
-        !parse_count(caps[1], &r->negative))
-      return fail_line(r, "Positive: N, Negative: N", line);
-    r->witnesses_line = r->line;
+  if (!sc_regex_match(r->re.witnesses, line, caps, 2) ||
+      !parse_count(caps[0], &r->positive) ||
+      !parse_count(caps[1], &r->negative))
+    return fail_line(r, "'Positive: N, Negative: N' (counts that fit a long)",
+                     line);
+  r->witnesses_line = r->line;
+  return true;
+}
+
+static bool in_trailer(log_reader *r, const char *line) {
+  const char *caps[1];
+  if (r->witnesses_next) {
+    r->witnesses_next = false;
+    return read_witnesses(r, line);
+  }
+  if (sc_regex_match(r->re.witnesses_head, line, NULL, 0)) {
+    r->witnesses_next = true;
+  } else if (sc_regex_match(r->re.witnesses_word, line, NULL, 0)) {
+    return read_witnesses(r, line);
   } else if (sc_regex_match(r->re.condition, line, caps, 1)) {
     r->block->condition = caps[0];
-  } else if (sc_regex_match(r->re.hash, line, caps, 1)) {
+  } else if (sc_regex_match(r->re.hash_word, line, NULL, 0)) {
+    if (!sc_regex_match(r->re.hash, line, caps, 1))
+      return fail_line(r, "'Hash=VALUE'", line);
     r->block->hash = caps[0];
-  } else if (scopecat_line(r, line)) {
-    /* Hangs, Liveness */
+  } else if (is_scopecat_line(r, line)) {
+    return read_scopecat_line(r, line);
   } else if (!sc_regex_match(r->re.trailer, line, NULL, 0)) {
     return end_block(r) && between_blocks(r, line);
   }
@@ -359,7 +438,11 @@ static bool read_line(log_reader *r, const char *line) {
 static bool read_end(log_reader *r) {
   switch (r->mode) {
   case BETWEEN_BLOCKS: return true;
-  case IN_TRAILER: return end_block(r);
+  case IN_TRAILER:
+    if (r->witnesses_next)
+      return fail(r, "expected 'Positive: N, Negative: N' after Witnesses, "
+                     "found end of file");
+    return end_block(r);
   case AFTER_TEST:
     return fail(r, "expected 'Histogram (N states)' or 'States N' after "
                    "'Test %s', found end of file", r->block->name);

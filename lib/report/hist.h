@@ -14,6 +14,8 @@ typedef struct sc_hist_row {
   const char *text; /* canonical (sc_outcome_string) */
   long count;       /* instances; 0 in a herd7 log */
   bool marked;      /* "*>": an outcome the condition is about */
+  int line, col;    /* where its bindings start in the log (col from 1);
+                       outcome.var_at and value_at count from there */
 } sc_hist_row;
 
 struct sc_hist {

@@ -224,14 +224,68 @@ static sc_status by_name(const sc_hist *h, const sc_test *const *cands, int n,
                  h->name, ndistinct);
 }
 
+/* ---- Whether the block's states name only what the test has --------------- */
+
+/* Whether `var` ("1:r0" or "x") is a register or a location of t. */
+static bool test_has_variable(const sc_test *t, const char *var) {
+  char *end;
+  if (isdigit((unsigned char)var[0])) {
+    long thread = strtol(var, &end, 10);
+    if (*end == ':')
+      return thread < t->nthreads &&
+             sc_thread_find_register(&t->threads[thread], end + 1) >= 0;
+  }
+  return sc_test_find_location(t, var) >= 0;
+}
+
+/* Whether `value` is an integer (sc_outcome_parse writes those in
+ * decimal) or a location of t (held in a register). */
+static bool test_has_value(const sc_test *t, const char *value) {
+  char *end;
+  strtoll(value, &end, 10);
+  return (*end == '\0' && end != value) || sc_test_find_location(t, value) >= 0;
+}
+
+static sc_status unknown_name(const sc_hist *h, const sc_hist_row *row,
+                              int at, const char *what, const char *name,
+                              const sc_test *t, sc_error **err) {
+  return sc_fail(err, SC_ERR_SEMANTIC, h->file, row->line, row->col + at,
+                 "expected %s of test %s, found '%s' (an outcome naming what "
+                 "the test does not have agrees with every state)",
+                 what, sc_test_name(t), name);
+}
+
+/* A state that names a register or location t does not have would agree
+ * with every state a model allows (a variable one side lacks is not
+ * compared), and so would pass for allowed: a typo could hide an UNSOUND
+ * outcome. */
+static sc_status check_names(const sc_hist *h, const sc_test *t,
+                             sc_error **err) {
+  for (int i = 0; i < h->nstates; i++) {
+    const sc_hist_row *row = &h->states[i];
+    const sc_outcome *o = &row->outcome;
+    for (int k = 0; k < o->n; k++) {
+      if (!test_has_variable(t, o->vars[k]))
+        return unknown_name(h, row, o->var_at[k], "a register or location",
+                            o->vars[k], t, err);
+      if (!test_has_value(t, o->values[k]))
+        return unknown_name(h, row, o->value_at[k],
+                            "an integer or a location", o->values[k], t, err);
+    }
+  }
+  return SC_OK;
+}
+
 static sc_status hist_find_test_unguarded(const sc_hist *h,
                                           const sc_test *const *candidates,
                                           int ncandidates, const sc_test **out,
                                           sc_error **err) {
   *out = NULL;
-  if (h->source)
-    return from_source(h, candidates, ncandidates, out, err);
-  return by_name(h, candidates, ncandidates, out, err);
+  sc_status st = h->source ? from_source(h, candidates, ncandidates, out, err)
+                           : by_name(h, candidates, ncandidates, out, err);
+  if (st == SC_OK && (st = check_names(h, *out, err)) != SC_OK)
+    *out = NULL;
+  return st;
 }
 
 sc_status sc_hist_find_test(const sc_hist *h,

@@ -72,6 +72,17 @@ static const char *trimmed(const char *from, const char *to) {
   return sc_strndup(from, (size_t)(to - from));
 }
 
+/* A name as the litmus lexer reads one: a letter or '_', then letters,
+ * digits, '_' and '.'. */
+static bool is_name(const char *s) {
+  if (!isalpha((unsigned char)*s) && *s != '_')
+    return false;
+  for (s++; *s; s++)
+    if (!isalnum((unsigned char)*s) && *s != '_' && *s != '.')
+      return false;
+  return true;
+}
+
 static bool has_space(const char *s) {
   for (; *s; s++)
     if (isspace((unsigned char)*s))
@@ -79,28 +90,62 @@ static bool has_space(const char *s) {
   return false;
 }
 
+/* A binding and where its parts were in the text. */
+typedef struct binding {
+  const char *var, *value;
+  int var_at, value_at;
+} binding;
+
 /* Insert a binding keeping the variables sorted (a state has a handful). */
-static bool insert(sc_outcome *o, int caps[2], const char *var,
-                   const char *value) {
+static bool insert(sc_outcome *o, int caps[4], binding b) {
   int i = o->n;
-  while (i > 0 && compare_vars(o->vars[i - 1], var) > 0)
+  while (i > 0 && compare_vars(o->vars[i - 1], b.var) > 0)
     i--;
-  if (i > 0 && compare_vars(o->vars[i - 1], var) == 0)
+  if (i > 0 && compare_vars(o->vars[i - 1], b.var) == 0)
     return false;
   sc_grow(&o->vars, &caps[0], o->n + 1, sizeof(char *));
   sc_grow(&o->values, &caps[1], o->n + 1, sizeof(char *));
-  memmove(o->vars + i + 1, o->vars + i, sizeof(char *) * (size_t)(o->n - i));
-  memmove(o->values + i + 1, o->values + i,
-          sizeof(char *) * (size_t)(o->n - i));
-  o->vars[i] = var;
-  o->values[i] = value;
+  sc_grow(&o->var_at, &caps[2], o->n + 1, sizeof(int));
+  sc_grow(&o->value_at, &caps[3], o->n + 1, sizeof(int));
+  size_t tail = (size_t)(o->n - i);
+  memmove(o->vars + i + 1, o->vars + i, sizeof(char *) * tail);
+  memmove(o->values + i + 1, o->values + i, sizeof(char *) * tail);
+  memmove(o->var_at + i + 1, o->var_at + i, sizeof(int) * tail);
+  memmove(o->value_at + i + 1, o->value_at + i, sizeof(int) * tail);
+  o->vars[i] = b.var;
+  o->values[i] = b.value;
+  o->var_at[i] = b.var_at;
+  o->value_at[i] = b.value_at;
   o->n++;
   return true;
 }
 
-bool sc_outcome_parse(const char *text, sc_outcome *out, const char **why) {
+/* A value must mean something in every test it may be compared with: an
+ * integer that fits, or a name (a location's).  "+0", "1e0", "\"0\"" or a
+ * 20-digit number would match no state and so pass for forbidden. */
+static bool valid_value(const char *value) {
+  long long n;
+  return parse_integer(value, &n) || is_name(value);
+}
+
+/* Where `part` (a copy trimmed from text at or after `from`) starts. */
+static int offset_of(const char *text, const char *from, const char *part) {
+  const char *at = strstr(from, part);
+  return (int)((at ? at : from) - text);
+}
+
+static bool parse_failure(const char **why, int *at, int where,
+                          const char *what) {
+  *why = what;
+  if (at)
+    *at = where;
+  return false;
+}
+
+bool sc_outcome_parse_at(const char *text, sc_outcome *out, const char **why,
+                         int *at) {
   memset(out, 0, sizeof *out);
-  int caps[2] = {0, 0};
+  int caps[4] = {0, 0, 0, 0};
   const char *p = text;
   for (;;) {
     while (isspace((unsigned char)*p))
@@ -108,27 +153,36 @@ bool sc_outcome_parse(const char *text, sc_outcome *out, const char **why) {
     if (!*p)
       return true;
     const char *eq = strchr(p, '='), *semi = strchr(p, ';');
-    if (!eq || (semi && semi < eq)) {
-      *why = sc_printf("expected VARIABLE=VALUE;, found '%s'", p);
-      return false;
-    }
-    if (!semi) {
-      *why = sc_printf("expected ';' after '%s'", p);
-      return false;
-    }
+    int here = (int)(p - text);
+    if (!eq || (semi && semi < eq))
+      return parse_failure(why, at, here,
+                           sc_printf("expected VARIABLE=VALUE;, found '%s'", p));
+    if (!semi)
+      return parse_failure(why, at, here,
+                           sc_printf("expected ';' after '%s'", p));
     const char *var = trimmed(p, eq), *value = trimmed(eq + 1, semi);
-    if (!*var || !*value || has_space(var) || has_space(value)) {
-      *why = sc_printf("expected VARIABLE=VALUE;, found '%s'",
-                       sc_strndup(p, (size_t)(semi - p + 1)));
-      return false;
-    }
-    var = canonical_var(var);
-    if (!insert(out, caps, var, canonical_value(value))) {
-      *why = sc_printf("expected each variable once, found %s twice", var);
-      return false;
-    }
+    if (!*var || !*value || has_space(var) || has_space(value))
+      return parse_failure(
+          why, at, here,
+          sc_printf("expected VARIABLE=VALUE;, found '%s'",
+                    sc_strndup(p, (size_t)(semi - p + 1))));
+    binding b = {canonical_var(var), canonical_value(value),
+                 offset_of(text, p, var), offset_of(text, eq + 1, value)};
+    if (!valid_value(value))
+      return parse_failure(
+          why, at, b.value_at,
+          sc_printf("expected an integer that fits 64 bits or a location "
+                    "name as the value of %s, found '%s'", b.var, value));
+    if (!insert(out, caps, b))
+      return parse_failure(
+          why, at, b.var_at,
+          sc_printf("expected each variable once, found %s twice", b.var));
     p = semi + 1;
   }
+}
+
+bool sc_outcome_parse(const char *text, sc_outcome *out, const char **why) {
+  return sc_outcome_parse_at(text, out, why, NULL);
 }
 
 const char *sc_outcome_string(const sc_outcome *o) {

@@ -14,11 +14,18 @@ typedef struct sc_outcome {
   int n;
   const char **vars;
   const char **values;
+  int *var_at, *value_at; /* where each was in the text parsed (offsets),
+                             so that a reader can point at one */
 } sc_outcome;
 
-/* Parse "1:r0=0; x=1;" (every binding ends in ';').  On failure returns
- * false and *why says what was expected and found. */
+/* Parse "1:r0=0; x=1;" (every binding ends in ';').  A value is an integer
+ * that fits 64 bits (decimal or 0x hexadecimal, an optional '-') or a
+ * name (a location's, held in a register).  On failure returns false and
+ * *why says what was expected and found. */
 bool sc_outcome_parse(const char *text, sc_outcome *out, const char **why);
+/* The same; *at (when not NULL) gets the offset in `text` of the failure. */
+bool sc_outcome_parse_at(const char *text, sc_outcome *out, const char **why,
+                         int *at);
 
 /* The canonical text: "1:r0=0; x=1;". */
 const char *sc_outcome_string(const sc_outcome *o);

@@ -54,6 +54,14 @@ for f in "$regress"/hist/*; do
   n=$((n + 1))
   clean "0 1 3" "$scopecat" compare -timeout 5 -tests "$herd" "$f"
 done
+# herd7 logs: as a model's verdicts on a bundled hardware log, and merged
+for f in "$regress"/verdicts/*; do
+  [ -f "$f" ] || continue
+  n=$((n + 1))
+  clean "0 1 3" "$scopecat" compare -timeout 5 -tests "$herd" -verdicts "$f" \
+    "$srcdir/ptx/results/H100/mp+membar.gls.txt"
+  clean "0 1" "$scopecat" merge "$f"
+done
 echo "fuzz.sh: $n regression inputs"
 # the folder must not be empty by mistake: the harnesses found these
 if [ "$n" -gt 0 ]; then ok; else fail "no regression inputs under $regress"; fi

@@ -268,7 +268,7 @@ static const struct {
      "expected Histogram (N states), found 'Histogram (many states)'"},
     {"Test A Allowed\nOk\n", "h.txt:2:1: ",
      "expected 'Histogram (N states)' or 'States N' after 'Test A'"},
-    {"Test A Allowed\nHistogram (1 states)\n1 :>x=1; x=2;\nOk\n", "h.txt:3:1: ",
+    {"Test A Allowed\nHistogram (1 states)\n1 :>x=1; x=2;\nOk\n", "h.txt:3:10: ",
      "expected each variable once, found x twice"},
     {"Test A Allowed\nHistogram (2 states)\n1 :>x=1;\n2 :>x=1;\nOk\n",
      "h.txt:4:1: ", "expected each state once, found x=1; again"},
@@ -277,6 +277,50 @@ static const struct {
      "Positive: 0, Negative: 4\n",
      "h.txt:6:1: ", "expected Positive + Negative to equal the histogram's 5 "
                     "instances, found 0 + 4"},
+    /* damaged trailers: each was skipped, so the sum above went unchecked */
+    {"Test A Allowed\nHistogram (1 states)\n5 :>x=1;\nNo\nWitnesses\n"
+     "Positive: 10002432, Negative:\n",
+     "h.txt:6:1: ", "expected 'Positive: N, Negative: N' (counts that fit a "
+                    "long), found 'Positive: 10002432, Negative:'"},
+    {"Test A Allowed\nHistogram (1 states)\n5 :>x=1;\nNo\nWitnesses\n"
+     "Posktive: 0, Negative: 4\n",
+     "h.txt:6:1: ", "found 'Posktive: 0, Negative: 4'"},
+    {"Test A Allowed\nHistogram (1 states)\n5 :>x=1;\nNo\nWitnesses\n",
+     "h.txt:6:1: ", "after Witnesses, found end of file"},
+    {"Test A Allowed\nHistogram (1 states)\n5 :>x=1;\nNo\n"
+     "Positive: 99999999999999999999, Negative: 0\n",
+     "h.txt:5:1: ", "counts that fit a long"},
+    {"Test A Allowed\nStates 1\nx=1;\nNo\nHash = \n", "h.txt:5:1: ",
+     "expected 'Hash=VALUE', found 'Hash = '"},
+    /* Hangs lines: about no test, counts past a long, a bad limit */
+    {"Test A Allowed\nHistogram (1 states)\n5 :>x=1;\nNo\nHangs B 1 2 3\n",
+     "h.txt:5:1: ", "expected the name of a test of this log before it, "
+                    "found 'B'"},
+    {"Hangs A 1 2 3\n", "h.txt:1:1: ", "found 'A' in 'Hangs A 1 2 3'"},
+    {"Test A Allowed\nHistogram (1 states)\n5 :>x=1;\nNo\n"
+     "Hangs A 99999999999999999999 2 3\n",
+     "h.txt:5:1: ", "expected Hangs counts that fit a long"},
+    {"Test A Allowed\nHistogram (1 states)\n5 :>x=1;\nNo\n"
+     "Hangs A 9223372036854775807 2 3\nHangs A 1 2 3\n",
+     "h.txt:6:1: ", "expected the Hangs lines of test A to add up to counts "
+                    "that fit a long"},
+    {"Test A Allowed\nHistogram (1 states)\n5 :>x=1;\nNo\nHangs A 1 2 1.2.3\n",
+     "h.txt:5:1: ", "expected a time limit in seconds"},
+    {"Test A Allowed\nHistogram (1 states)\n5 :>x=1;\nNo\nHangs A 1 2\n",
+     "h.txt:5:1: ", "expected 'Hangs TEST LAUNCHES INSTANCES SECONDS'"},
+    {"Test A Allowed\nStates 1\nx=1;\nNo\nLiveness A Maybe\n", "h.txt:5:1: ",
+     "expected 'Liveness TEST Pass|Fail'"},
+    /* values that are neither an integer that fits nor a name: the column
+     * is the value's */
+    {"Test A Allowed\nHistogram (1 states)\n5 :>1:r1=+0;\nNo\n", "h.txt:3:10: ",
+     "expected an integer that fits 64 bits or a location name as the value "
+     "of 1:r1, found '+0'"},
+    {"Test A Allowed\nHistogram (1 states)\n5 :>x=0; 1:r1=1e0;\nNo\n",
+     "h.txt:3:15: ", "found '1e0'"},
+    {"Test A Allowed\nHistogram (1 states)\n5 :>1:r1=\"0\";\nNo\n",
+     "h.txt:3:10: ", "found '\"0\"'"},
+    {"Test A Allowed\nStates 1\n[x]=12345678901234567890;\nNo\n", "h.txt:3:5: ",
+     "as the value of x, found '12345678901234567890'"},
 };
 
 START_TEST(malformed_logs) {
@@ -395,6 +439,43 @@ START_TEST(by_name) {
                      "exists (1:r0=0 /\\ 1:r2=0)\n");
   ck_assert_int_eq(sc_hist_find_test(b[1], cands, 3, &t, &err), SC_ERR_SEMANTIC);
   ck_assert_ptr_nonnull(strstr(sc_error_message(err), "found 2 different ones"));
+}
+END_TEST
+
+/* A state naming what the test does not have (a register, a location, a
+ * location held in a register) agreed with every state: the test found,
+ * the block is refused at the name's line and column. */
+START_TEST(unknown_names) {
+  static const char *const bad[][2] = {
+      {"1:r0=0; 1:r9=0;", "h.txt:3:9: expected a register or location of "
+                          "test MP, found '1:r9'"},
+      {"1:r0=0; 2:r2=0;", "h.txt:3:9: expected a register or location of "
+                          "test MP, found '2:r2'"},
+      {"1:r0=0; y=0;", "h.txt:3:9: expected a register or location of "
+                       "test MP, found 'y'"},
+      {"1:r0=x; 1:r2=0;", "h.txt:3:6: expected an integer or a location of "
+                          "test MP, found 'x'"},
+  };
+  const sc_test *mp = test_of("GPU_PTX MP\n{ 1:.reg .s32 r0; 1:.reg .s32 r2; }\n"
+                              " P0 | P1 ;\n | mov.s32 r0, 0 ;\n"
+                              " | mov.s32 r2, 0 ;\nexists (1:r0=0 /\\ 1:r2=0)\n");
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    char text[256];
+    snprintf(text, sizeof text, "Test MP Allowed\nStates 1\n%s\nOk\n", bad[i][0]);
+    int n;
+    sc_hist **b = load(text, &n);
+    const sc_test *t;
+    sc_error *err;
+    ck_assert_int_eq(sc_hist_find_test(b[0], &mp, 1, &t, &err), SC_ERR_SEMANTIC);
+    ck_assert_ptr_null(t);
+    ck_assert_msg(strstr(sc_error_message(err), bad[i][1]) != NULL, "'%s' lacks '%s'",
+                  sc_error_message(err), bad[i][1]);
+  }
+  int n;
+  sc_hist **b = load("Test MP Allowed\nStates 1\n1:r0=0; 1:r2=-1;\nOk\n", &n);
+  const sc_test *t;
+  sc_error *err;
+  ck_assert_int_eq(sc_hist_find_test(b[0], &mp, 1, &t, &err), SC_OK);
 }
 END_TEST
 
@@ -581,6 +662,7 @@ int main(void) {
   tcase_add_test(find, source_in_file_order);
   tcase_add_test(find, source_without_initial_state);
   tcase_add_test(find, by_name);
+  tcase_add_test(find, unknown_names);
   suite_add_tcase(s, find);
   TCase *compare = tcase_create("compare");
   tcase_add_test(compare, sb_unsound_under_sc);
