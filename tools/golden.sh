@@ -8,7 +8,7 @@
 # the hash stays: it is part of the output.
 set -uo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-out=${1:?usage: tools/golden.sh OUTDIR}
+out=$(mkdir -p "${1:?usage: tools/golden.sh OUTDIR}" && cd "$1" && pwd)
 sc=${SCOPECAT:-$top/tools/scopecat}
 mkdir -p "$out"
 cd "$top"
@@ -40,6 +40,8 @@ rm -rf "$out/show"; mkdir -p "$out/show"
 run sim-show           -show all -o "$out/show" ptx/seeds
 run gen-family         gen -help
 run fences-sb          fences ptx/seeds/sb.litmus
+# gpu gen writes NAME.cu and NAME.spec in the current folder: keep them too
+mkdir -p "$out/gpu"
 for t in ptx/seeds/*.litmus; do
-    run "gpu-gen-$(basename "$t" .litmus)" gpu gen "$t"
+    (cd "$out/gpu" && run "gpu-gen-$(basename "$t" .litmus)" gpu gen "$top/$t")
 done
