@@ -50,6 +50,25 @@ n=$(wc -l <"$tmp/out")
 # MP.litmus and mp.litmus are both named MP; sb.litmus is SB
 if [ "$n" -eq 3 ]; then ok; else fail "-select kept $n tests, expected 3"; cat "$tmp/out"; fi
 
+# a PTX-dialect test prints in its own dialect: read as GPU_PTX it would
+# mean something else (total co: Ok turns No under ptx-v6.0), so parse
+# keeps "PTX", -check sees the dialect, and the hash tells them apart
+cotot="$srcdir/ptx/dat3m/Manual/Co-Total-4-threads.litmus"
+expect 0 "$scopecat" parse "$cotot"
+has "$tmp/out" "PTX Co-Total-4-threads"
+has "$tmp/out" " P0@cta 0,gpu 0 "
+cp "$tmp/out" "$tmp/cotot.litmus"
+expect 0 "$scopecat" sim -model ptx-v6.0.cat "$cotot" "$tmp/cotot.litmus"
+n=$(grep -c "^Observation Co-Total-4-threads Sometimes 1 178$" "$tmp/out")
+if [ "$n" -eq 2 ]; then ok; else fail "the printed Co-Total-4-threads means something else"; cat "$tmp/out"; fi
+n=$(grep "^Hash=" "$tmp/out" | sort -u | wc -l)
+if [ "$n" -eq 1 ]; then ok; else fail "the printed Co-Total-4-threads has another hash"; fi
+sed 's/^PTX /GPU_PTX /; s/@cta [0-9]*,gpu [0-9]* / /g' "$cotot" >"$tmp/cotot-gpu.litmus"
+expect 0 "$scopecat" sim -model ptx-v6.0.cat "$cotot" "$tmp/cotot-gpu.litmus"
+n=$(grep "^Hash=" "$tmp/out" | sort -u | wc -l)
+if [ "$n" -eq 2 ]; then ok; else fail "the GPU_PTX reading of a PTX test has the same hash"; fi
+has "$tmp/out" "Observation Co-Total-4-threads Never 0 98"
+
 # round trip over every bundled test
 expect 0 "$scopecat" parse -check "$srcdir/ptx"
 has "$tmp/out" ", 0 failed"

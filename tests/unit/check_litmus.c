@@ -3,6 +3,7 @@
  * canonical round trip, and malformed inputs with the exact position and
  * message each must produce. */
 #include "litmus/litmus.h"
+#include "util/md5.h"
 
 #include <check.h>
 
@@ -154,9 +155,58 @@ START_TEST(dat3m_structure) {
   ck_assert_int_eq(t->cond->a->a->rhs.kind, SC_LVAL_REG);
   ck_assert_int_eq(t->cond->a->b->kind, SC_PROP_NE);
   ck_assert_int_eq(t->cond->b->lhs.kind, SC_LVAL_CONST);
-  /* round trip through the canonical GPU_PTX form */
-  sc_test *again = parse_ok(sc_test_to_string(t));
-  ck_assert_int_eq(again->dialect, SC_DIALECT_GPU_PTX);
+  /* the canonical form keeps the dialect, and so the meaning */
+  const char *text = sc_test_to_string(t);
+  ck_assert(strncmp(text, "PTX D\n", 6) == 0);
+  ck_assert_ptr_nonnull(strstr(text, "P2@cta 2,gpu 1"));
+  sc_test *again = parse_ok(text);
+  ck_assert_int_eq(again->dialect, SC_DIALECT_PTX);
+  ck_assert(sc_test_equal(t, again));
+  ck_assert_str_eq(sc_test_to_string(again), text);
+  ck_assert_str_eq(sc_test_hash(again), sc_test_hash(t));
+}
+END_TEST
+
+/* The same code read as GPU_PTX is another test: another default model,
+ * and under Dat3M's models another coherence (the bug: parse printed a
+ * PTX test as GPU_PTX, -check called it a good round trip, and both got
+ * the same Hash). */
+START_TEST(dialect_is_part_of_the_meaning) {
+  sc_test *t = parse_ok(dat3m);
+  sc_test *gpu = parse_ok(sc_test_to_dialect(t, SC_DIALECT_GPU_PTX));
+  ck_assert_int_eq(gpu->dialect, SC_DIALECT_GPU_PTX);
+  ck_assert(!sc_test_equal(t, gpu));
+  ck_assert(!sc_test_equal(gpu, t));
+  ck_assert_str_ne(sc_test_hash(t), sc_test_hash(gpu));
+  ck_assert_str_ne(sc_test_default_model(t), sc_test_default_model(gpu));
+  /* a GPU_PTX test's hash is the MD5 of its GPU_PTX text, as before */
+  const char *text = sc_test_to_dialect(gpu, SC_DIALECT_GPU_PTX);
+  char hex[33];
+  sc_md5_hex(text, strlen(text), hex);
+  ck_assert_str_eq(sc_test_hash(gpu), hex);
+}
+END_TEST
+
+/* A PTX test placed by a scope tree with warps keeps them: the thread
+ * headers cannot say a warp, so the tree is printed. */
+static const char ptx_warps[] =
+    "PTX W\n"
+    "{ x=0; }\n"
+    " P0           | P1           | P2          ;\n"
+    " st.weak x, 1 | ld.weak r0, x | ld.weak r1, x ;\n"
+    "scopeTree (device (cta (warp P0 P1) (warp P2)))\n"
+    "exists (P1:r0 == 1)\n";
+
+START_TEST(ptx_scope_tree_round_trip) {
+  sc_test *t = parse_ok(ptx_warps);
+  ck_assert_int_eq(t->threads[0].place[SC_LEVEL_WARP],
+                   t->threads[1].place[SC_LEVEL_WARP]);
+  ck_assert_int_ne(t->threads[0].place[SC_LEVEL_WARP],
+                   t->threads[2].place[SC_LEVEL_WARP]);
+  const char *text = sc_test_to_string(t);
+  ck_assert_ptr_nonnull(strstr(text, "(warp P0 P1) (warp P2)"));
+  sc_test *again = parse_ok(text);
+  ck_assert_int_eq(again->dialect, SC_DIALECT_PTX);
   ck_assert(sc_test_equal(t, again));
 }
 END_TEST
@@ -398,6 +448,8 @@ static Suite *litmus_suite(void) {
   tcase_add_test(tc, fig12_structure);
   tcase_add_test(tc, fig12_round_trip);
   tcase_add_test(tc, dat3m_structure);
+  tcase_add_test(tc, dialect_is_part_of_the_meaning);
+  tcase_add_test(tc, ptx_scope_tree_round_trip);
   tcase_add_test(tc, predicated_branch);
   tcase_add_test(tc, equality_sees_differences);
   tcase_add_test(tc, summary_line);
