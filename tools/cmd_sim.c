@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "cli_opts.h"
+#include "cli_pool.h"
 #include "models.h"
 
 #include "scopecat.h"
@@ -63,7 +64,8 @@ static void sim_usage(FILE *out) {
           "  -variant NAME      set the model's variant NAME (comma lists too)\n"
           "  -through invalid   keep executions that fail the model's checks\n"
           "  -select REGEX      only tests whose name matches (PCRE2)\n"
-          "  -j N               run N tests at once\n");
+          "  -j N               run N tests at once (N workers, at most "
+          "256)\n");
   cli_shard_usage(out, 21);
   fprintf(out,
           "  -timeout S         give up a test after S seconds\n"
@@ -136,8 +138,9 @@ static const cli_opt sim_opts[] = {
      .choices = through_words,
      .bad = "-through expects none, invalid or all, found '%v'"},
     {.name = "select", .kind = CLI_SELECT, AT(sel), .bad = "%w"},
-    {.name = "j", .kind = CLI_INT, AT(jobs), .lo = 1, .hi = INT_MAX,
-     .bad = COUNT POSITIVE, .range = "-j expects a positive number",
+    {.name = "j", .kind = CLI_INT, AT(jobs), .lo = 1, .hi = CLI_JOBS_MOST,
+     .bad = COUNT POSITIVE,
+     .range = "-j expects a number of workers from %l to %h, found '%v'",
      .missing = "%o needs an argument" POSITIVE},
     CLI_SHARD_OPTION(sim_cli, shard),
     {.name = "timeout", .kind = CLI_SECONDS, AT(opts.timeout),
@@ -385,101 +388,63 @@ static bool run_one(const sim_cli *c, sim_run *run, const char *path,
   return write_drawings(c, path, t, r);
 }
 
-/* ---- Several tests at once: one child process per test ------------------ */
+/* ---- Several tests at once: a pool of workers (cli_pool.c) --------------- */
 
-typedef struct job {
-  pid_t pid;
-  FILE *out; /* the child's stdout, replayed in order */
-  FILE *err; /* its stderr */
-  int status;
-  bool done;
-} job;
+typedef struct pool_ctx {
+  const sim_cli *c;
+  sim_run *run;
+} pool_ctx;
 
-static void replay(FILE *from, FILE *to) {
-  char buf[8192];
-  size_t n;
-  rewind(from);
-  while ((n = fread(buf, 1, sizeof buf, from)) > 0)
-    fwrite(buf, 1, n, to);
-  fclose(from);
+/* In a worker: test i, its executions counted in its slot. */
+static bool pool_task(void *ctx, int i, FILE *out) {
+  pool_ctx *pc = ctx;
+  if (pc->run->prog.slots)
+    pc->run->prog.slot = &pc->run->prog.slots[i];
+  return run_one(pc->c, pc->run, pc->c->files.paths[i], out);
 }
 
-/* The next worker to end; meanwhile, with a progress line, the line is
- * redrawn four times a second from the workers' slots. */
-static pid_t wait_showing(const sim_cli *c, const progress *p, int running,
-                          int *status) {
-  if (!c->progress)
-    return wait(status);
-  double last = 0;
-  for (;;) {
-    pid_t pid = waitpid(-1, status, WNOHANG);
-    if (pid != 0)
-      return pid;
-    double t = sc_seconds();
-    if (t - last >= 0.25) {
-      last = t;
-      long sum = 0;
-      for (int i = 0; i < p->total; i++)
-        sum += p->slots[i];
-      print_progress(p, running == 1 ? "1 running" : "running", sum);
-    }
-    struct timespec nap = {0, 20 * 1000 * 1000};
-    nanosleep(&nap, NULL);
-  }
+/* The line of a test whose worker ran past its deadline, or died. */
+static const char *pool_stuck(void *ctx, int i, int sig) {
+  pool_ctx *pc = ctx;
+  const char *path = pc->c->files.paths[i];
+  if (sig)
+    return cli_format("%s: its worker ended by signal %d (%s)", path, sig,
+                      strsignal(sig));
+  return cli_format("%s: expected to finish within %g s (the -timeout limit), "
+                    "found it still running: its worker was stopped",
+                    path, pc->c->opts.timeout);
+}
+
+/* The progress line, from the workers' slots. */
+static void pool_tick(void *ctx, int done) {
+  pool_ctx *pc = ctx;
+  progress *p = &pc->run->prog;
+  long sum = 0;
+  for (int i = 0; i < p->total; i++)
+    sum += p->slots[i];
+  p->done = done;
+  print_progress(p, "running", sum);
+}
+
+/* A worker past the test's -timeout by half as much again and a second
+ * is taken for stuck (the library checks its deadline between steps). */
+static double stuck_after(double timeout) {
+  return timeout > 0 ? timeout * 1.5 + 1 : 0;
 }
 
 /* The workers are forked: each has the parent's options, its models and
  * the collector's settings (-max-heap) as they are. */
 static int run_parallel(const sim_cli *c, sim_run *run) {
-  progress *p = &run->prog;
-  int n = c->files.n, failed = 0, next = 0, running = 0, printed = 0;
-  job *jobs = GC_MALLOC(sizeof(job) * (size_t)n);
-  while (printed < n) {
-    while (running < c->jobs && next < n) {
-      job *j = &jobs[next];
-      j->out = tmpfile();
-      j->err = tmpfile();
-      fflush(stdout);
-      fflush(stderr);
-      j->pid = (j->out && j->err) ? fork() : -1;
-      if (j->pid == 0) {
-        dup2(fileno(j->err), 2);
-        if (p->slots)
-          p->slot = &p->slots[next];
-        bool ok = run_one(c, run, c->files.paths[next], j->out);
-        fflush(j->out);
-        fflush(stderr);
-        _exit(ok ? 0 : 1);
-      }
-      if (j->pid < 0) {
-        fprintf(stderr, "scopecat sim: cannot start a worker: %s\n",
-                strerror(errno));
-        return EXIT_SOME_FAILED;
-      }
-      next++;
-      running++;
-    }
-    int status;
-    pid_t pid = wait_showing(c, p, running, &status);
-    if (pid < 0)
-      break;
-    for (int i = 0; i < next; i++)
-      if (jobs[i].pid == pid) {
-        jobs[i].done = true;
-        jobs[i].status = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
-        running--;
-        p->done++;
-      }
-    while (printed < next && jobs[printed].done) {
-      if (c->progress)
-        fprintf(stderr, "\r\033[K");
-      replay(jobs[printed].out, stdout);
-      replay(jobs[printed].err, stderr);
-      failed += jobs[printed].status != 0;
-      printed++;
-    }
-  }
-  return failed ? EXIT_SOME_FAILED : EXIT_ALL_RAN;
+  pool_ctx pc = {c, run};
+  cli_pool pool = {.jobs = c->jobs,
+                   .ntasks = c->files.n,
+                   .deadline = stuck_after(c->opts.timeout),
+                   .ctx = &pc,
+                   .task = pool_task,
+                   .stuck = pool_stuck,
+                   .tick = run->prog.slots ? pool_tick : NULL};
+  int failed = cli_pool_run(&pool);
+  return failed != 0 ? EXIT_SOME_FAILED : EXIT_ALL_RAN;
 }
 
 int cmd_sim(int argc, char **argv) {

@@ -104,6 +104,54 @@ if [ "$n" -eq 1 ]; then ok; else fail "-select ran $n tests, expected 1"; fi
 "$scopecat" sim -nohash "$seeds" | grep -v '^Time' >"$tmp/j1"
 "$scopecat" sim -nohash -j 2 "$seeds" | grep -v '^Time' >"$tmp/j2"
 if cmp -s "$tmp/j1" "$tmp/j2"; then ok; else fail "-j 2 output differs from -j 1"; fi
+# -j runs a pool: a worker stopped (SIGSTOP) past its test's deadline is
+# killed and replaced; its test gets its timeout line, the others their
+# blocks, in order
+manual=
+for i in 1 2 3 4 5 6 7 8; do
+  manual="$manual $cotot $(LC_ALL=C ls "$srcdir"/ptx/dat3m/Manual/barrier-*.litmus | tr '\n' ' ')"
+done
+"$scopecat" sim -nohash -model ptx-v6.0.cat $manual 2>/dev/null | grep '^Test ' >"$tmp/order1"
+"$scopecat" sim -nohash -j 2 -timeout 1 -model ptx-v6.0.cat $manual >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+worker=
+for i in 1 2 3 4 5 6 7 8 9 10; do
+  sleep 0.1
+  worker=$(pgrep -P "$pid" | head -1)
+  [ -n "$worker" ] && break
+done
+[ -n "$worker" ] && kill -STOP "$worker"
+wait "$pid"
+rc=$?
+if [ "$rc" -eq 1 ]; then ok; else fail "-j 2 with a stuck worker: exit $rc, expected 1"; fi
+n=$(grep -c "(the -timeout limit), found it still running: its worker was stopped" "$tmp/err")
+if [ "$n" -eq 1 ]; then ok; else fail "$n tests reported a stuck worker, expected 1"; cat "$tmp/err"; fi
+grep '^Test ' "$tmp/out" >"$tmp/order2"
+stuck=$(sed -n 's/^\(.*\): expected to finish within 1 s.*its worker was stopped$/\1/p' "$tmp/err")
+name=$(sed -n 's/^PTX //p' "$stuck" | head -1)
+# order2 is order1 less one line, the stuck test's
+diff "$tmp/order1" "$tmp/order2" >"$tmp/order.diff"
+if [ "$(grep -c '^[<>]' "$tmp/order.diff")" -eq 1 ] && grep -q "^< Test $name " "$tmp/order.diff"; then ok
+else fail "-j 2 with a stuck worker lost or reordered tests ($name)"; cat "$tmp/order.diff"; fi
+if kill -0 "$worker" 2>/dev/null; then fail "the stuck worker $worker was left"; kill -KILL "$worker"; else ok; fi
+# SIGTERM to the -j parent reaches its workers: none is left running
+"$scopecat" sim -nohash -j 2 -model ptx-v6.0.cat "$srcdir/ptx/dat3m/Manual" >/dev/null 2>&1 &
+pid=$!
+workers=
+for i in 1 2 3 4 5 6 7 8 9 10; do
+  sleep 0.1
+  workers=$(pgrep -P "$pid" | tr '\n' ' ')
+  [ "$(echo $workers | wc -w)" -eq 2 ] && break
+done
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+if [ "$rc" -eq 143 ]; then ok; else fail "-j 2 after SIGTERM: exit $rc, expected 143"; fi
+sleep 0.2
+left=
+for w in $workers; do kill -0 "$w" 2>/dev/null && left="$left $w"; done
+if [ -z "$left" ] && [ -n "$workers" ]; then ok
+else fail "workers left running after SIGTERM to -j's parent: '$left' of '$workers'"; for w in $left; do kill -KILL "$w"; done; fi
 # limits: a clear message, the batch goes on, exit 1
 # (sb has exactly 4 candidates; dlb-lb allows 8 executions, so has more)
 expect 1 "$scopecat" sim -max-executions 4 "$seeds/dlb-lb.litmus" "$seeds/sb.litmus"
@@ -184,6 +232,9 @@ has "$tmp/out" '"validated":true,"positive":1,"negative":3,"observation":"Someti
 has "$tmp/out" '"test":"mp-L1+membar.gls"'
 # bad usage
 expect 2 "$scopecat" sim -j 0 "$gls"
+expect 2 "$scopecat" sim -j 100000 "$gls"
+has "$tmp/err" "-j expects a number of workers from 1 to 256, found '100000'"
+expect 0 "$scopecat" sim -j 256 "$gls"
 expect 2 "$scopecat" sim -show all "$gls"
 has "$tmp/err" "-show and -graph need -o DIR"
 expect 2 "$scopecat" sim -through sometimes "$gls"
