@@ -199,3 +199,8 @@ const char *cli_text(const char *text) {
   fprintf(stderr, "scopecat: %s\n", cli_no_memory());
   exit(EXIT_SOME_FAILED);
 }
+
+void cli_print_lines(const char *const *lines, int n) {
+  for (int i = 0; i < n; i++)
+    fprintf(stderr, "%s\n", lines[i]);
+}

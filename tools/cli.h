@@ -86,6 +86,9 @@ const char *cli_text(const char *text);
 char *cli_format(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
 
+/* Each of the n lines (the library's warnings) on stderr. */
+void cli_print_lines(const char *const *lines, int n);
+
 /* The whole file `path` (sc_read_file), NULL when it cannot be read. */
 char *cli_read_file(const char *path);
 

@@ -247,6 +247,7 @@ typedef struct progress {
 typedef struct sim_run {
   made_model belled, limited;
   progress prog;
+  cli_list warned; /* the models whose warnings were said (as pointers) */
 } sim_run;
 
 /* The model with the bell before it. */
@@ -277,10 +278,24 @@ static sc_status with_limits(const sim_cli *c, made_model *memo, sc_model **m,
   return SC_OK;
 }
 
+/* The names of model m that match nothing, said once per model (with -j
+ * once per worker: the parent drops repeated warnings). */
+static void warn_model(const sim_cli *c, sim_run *run, const sc_model *m) {
+  for (int i = 0; i < run->warned.n; i++)
+    if (run->warned.items[i] == (const char *)m)
+      return;
+  cli_push(&run->warned, (const char *)m);
+  int n;
+  const char *const *w = sc_model_warnings(m, &c->opts, &n);
+  cli_print_lines(w, n);
+}
+
 static sc_status model_for(const sim_cli *c, sim_run *run, const sc_test *t,
                            sc_model **out, sc_error **err) {
   const char *name = c->model_path ? c->model_path : models_default(t);
   sc_status st = models_load(&c->models, name, out, NULL, err);
+  if (!st)
+    warn_model(c, run, *out);
   if (!st && c->bell)
     st = with_bell(c, &run->belled, out, err);
   return st ? st : with_limits(c, &run->limited, out, err);
@@ -351,6 +366,9 @@ static bool run_one(const sim_cli *c, sim_run *run, const char *path,
   }
   if (!sc_select_match(c->sel, sc_test_name(t)))
     return true;
+  int nw;
+  const char *const *warnings = sc_test_warnings(t, &nw);
+  cli_print_lines(warnings, nw);
   if (model_for(c, run, t, &m, &err) != SC_OK) {
     fprintf(stderr, "%s\n", sc_error_message(err));
     return false;
@@ -393,6 +411,7 @@ static bool run_one(const sim_cli *c, sim_run *run, const char *path,
 typedef struct pool_ctx {
   const sim_cli *c;
   sim_run *run;
+  cli_list said; /* the warnings printed */
 } pool_ctx;
 
 /* In a worker: test i, its executions counted in its slot. */
@@ -401,6 +420,28 @@ static bool pool_task(void *ctx, int i, FILE *out) {
   if (pc->run->prog.slots)
     pc->run->prog.slot = &pc->run->prog.slots[i];
   return run_one(pc->c, pc->run, pc->c->files.paths[i], out);
+}
+
+/* A worker's stderr for one test: a warning said already (each worker
+ * warns of a model once) is dropped. */
+static void pool_print_err(void *ctx, const char *text, size_t len) {
+  pool_ctx *pc = ctx;
+  const char *end = text + len;
+  while (text < end) {
+    const char *nl = memchr(text, '\n', (size_t)(end - text));
+    const char *next = nl ? nl + 1 : end;
+    char *line = cli_format("%.*s", (int)(next - text), text);
+    bool repeated = false;
+    if (strstr(line, ": warning: ")) {
+      for (int i = 0; i < pc->said.n && !repeated; i++)
+        repeated = strcmp(pc->said.items[i], line) == 0;
+      if (!repeated)
+        cli_push(&pc->said, line);
+    }
+    if (!repeated)
+      fputs(line, stderr);
+    text = next;
+  }
 }
 
 /* The line of a test whose worker ran past its deadline, or died. */
@@ -435,14 +476,15 @@ static double stuck_after(double timeout) {
 /* The workers are forked: each has the parent's options, its models and
  * the collector's settings (-max-heap) as they are. */
 static int run_parallel(const sim_cli *c, sim_run *run) {
-  pool_ctx pc = {c, run};
+  pool_ctx pc = {c, run, {NULL, 0}};
   cli_pool pool = {.jobs = c->jobs,
                    .ntasks = c->files.n,
                    .deadline = stuck_after(c->opts.timeout),
                    .ctx = &pc,
                    .task = pool_task,
                    .stuck = pool_stuck,
-                   .tick = run->prog.slots ? pool_tick : NULL};
+                   .tick = run->prog.slots ? pool_tick : NULL,
+                   .print_err = pool_print_err};
   int failed = cli_pool_run(&pool);
   return failed != 0 ? EXIT_SOME_FAILED : EXIT_ALL_RAN;
 }

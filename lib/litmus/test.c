@@ -93,6 +93,18 @@ const char *sc_test_summary(const sc_test *t) {
   return s;
 }
 
+const char *const *sc_test_warnings(const sc_test *t, int *n) {
+  *n = 0;
+  sc_oom_guard g;
+  if (!SC_OOM_ENTER(g)) {
+    sc_oom_null(&g);
+    return NULL;
+  }
+  const char **w = sc_litmus_warnings(t, n);
+  sc_oom_leave(&g);
+  return w;
+}
+
 int sc_test_equal(const sc_test *a, const sc_test *b) {
   return sc_litmus_equal(a, b);
 }

@@ -161,6 +161,37 @@ has "$tmp/out" "Observation sb Sometimes 1 3"
 loop="$srcdir/ptx/dat3m/CADP/2_threads_4_instructions/145_simple.litmus"
 expect 1 "$scopecat" sim -engine enum -model "$srcdir/cat/ptx-rmo.cat" -timeout 0.2 "$loop"
 has "$tmp/err" "expected to finish within 0.2 s (the -timeout limit)"
+# typos pass no more in silence: a name of an unused let bound nowhere,
+# -skipcheck and -variant names the model lacks, each said once per model
+# (with -j too), on stderr, the run going on
+printf '"typo"\nlet com = rf | co | fr\nlet unused = po | rff\nacyclic po | com as sc\n' >"$tmp/typo.cat"
+for j in 1 2; do
+  expect 0 "$scopecat" sim -j $j -model "$tmp/typo.cat" -skipcheck nosuchcheck,sc \
+    -variant nosuchvariant "$seeds"
+  has "$tmp/err" "typo.cat:3:19: warning: 'rff' names nothing"
+  has "$tmp/err" "typo.cat: warning: -skipcheck nosuchcheck: the model has no check of that name"
+  has "$tmp/err" "typo.cat: warning: -variant nosuchvariant: the model tests no variant of that name"
+  lacks "$tmp/err" "-skipcheck sc:"
+  n=$(grep -c "warning" "$tmp/err")
+  if [ "$n" -eq 3 ]; then ok; else fail "-j $j: $n warnings for one model, expected 3"; cat "$tmp/err"; fi
+  has "$tmp/out" "Observation sb Sometimes"
+done
+# the bundled models name nothing unbound
+for m in ptx-rmo.cat ptx-v6.0.cat ptx-v7.5.cat sc.cat rmo.cat; do
+  expect 0 "$scopecat" sim -model $m "$seeds/sb.litmus"
+  lacks "$tmp/err" "warning"
+done
+# a misspelt location (Dat3M's MP-gpu, yy for y in the release store)
+# is a new location at 0: the release no longer orders anything
+sed 's/st.release.gpu y, 1/st.release.gpu yy, 1/' "$srcdir/ptx/dat3m/Manual/MP-gpu.litmus" >"$tmp/MP-typo.litmus"
+expect 0 "$scopecat" sim "$tmp/MP-typo.litmus"
+has "$tmp/err" "MP-typo.litmus:11:17: warning: location 'yy' is named only here"
+expect 0 "$scopecat" parse -summary "$tmp/MP-typo.litmus" "$srcdir/ptx/dat3m/Manual/MP-gpu.litmus"
+n=$(grep -c "warning" "$tmp/err")
+if [ "$n" -eq 1 ]; then ok; else fail "parse: $n warnings, expected 1"; cat "$tmp/err"; fi
+# the bundled corpora: no warning
+expect 0 "$scopecat" parse -summary "$srcdir/ptx"
+lacks "$tmp/err" "warning"
 # models: by name through -I, errors with their position
 mkdir "$tmp/models"
 printf '"mine"\nlet com = rf | co | fr\nacyclic po | com as sc\n' >"$tmp/models/mine.cat"

@@ -280,6 +280,63 @@ START_TEST(equality_sees_differences) {
 }
 END_TEST
 
+/* A location named once in the whole test is likely misspelt: Dat3M's
+ * MP-gpu with "yy" for y in P0's release store (a new location at 0, and
+ * the test's verdict changes in silence). */
+static const char mp_gpu[] =
+    "PTX MP-gpu\n"
+    "{\n"
+    "x=0;\n"
+    "y=0;\n"
+    "}\n"
+    " P0@cta 0,gpu 0         | P1@cta 0,gpu 0         ;\n"
+    " st.weak x, 1           | ld.acquire.gpu r1, y   ;\n"
+    " st.release.gpu Y, 1    | ld.weak r2, x          ;\n"
+    "~exists\n"
+    "(P1:r1 == 1 /\\ P1:r2 != 1)\n";
+
+static char *replace_once(const char *text, const char *from, const char *to) {
+  const char *at = strstr(text, from);
+  ck_assert_ptr_nonnull(at);
+  size_t pre = (size_t)(at - text);
+  char *out = malloc(strlen(text) + strlen(to) + 1);
+  sprintf(out, "%.*s%s%s", (int)pre, text, to, at + strlen(from));
+  return out;
+}
+
+START_TEST(location_named_once) {
+  int n;
+  /* as Dat3M wrote it: y in both threads, x and y in the init */
+  char *good = replace_once(mp_gpu, "release.gpu Y", "release.gpu y");
+  sc_test_warnings(parse_ok(good), &n);
+  ck_assert_int_eq(n, 0);
+  /* the typo: Y is named once, at 8:17 */
+  const char *const *w = sc_test_warnings(parse_ok(mp_gpu), &n);
+  ck_assert_int_eq(n, 1);
+  ck_assert_ptr_nonnull(strstr(w[0], "t.litmus:8:17: warning: location 'Y' "
+                                     "is named only here"));
+  /* named once but given a value, looked at by the condition, or placed
+   * in a memory map: meant */
+  char *init = replace_once(mp_gpu, "y=0;", "y=0; Y=0;");
+  sc_test_warnings(parse_ok(init), &n);
+  ck_assert_int_eq(n, 0);
+  char *cond = replace_once(mp_gpu, "P1:r2 != 1)", "P1:r2 != 1 /\\ Y == 1)");
+  sc_test_warnings(parse_ok(cond), &n);
+  ck_assert_int_eq(n, 0);
+  /* GPU_PTX: a register's initial address is the mention */
+  char *gpu = replace_once(fig12, "1:.reg .b64 r3 = x;", "1:.reg .b64 r3 = xx;");
+  w = sc_test_warnings(parse_ok(gpu), &n);
+  ck_assert_int_eq(n, 1);
+  ck_assert_ptr_nonnull(strstr(w[0], "location 'xx'"));
+  sc_test_warnings(parse_ok(fig12), &n);
+  ck_assert_int_eq(n, 0);
+  free(good);
+  free(init);
+  free(cond);
+  free(gpu);
+}
+END_TEST
+
 START_TEST(summary_line) {
   sc_test *t = parse_ok(dat3m);
   ck_assert_str_eq(sc_test_summary(t),
@@ -453,6 +510,7 @@ static Suite *litmus_suite(void) {
   tcase_add_test(tc, predicated_branch);
   tcase_add_test(tc, equality_sees_differences);
   tcase_add_test(tc, summary_line);
+  tcase_add_test(tc, location_named_once);
   tcase_add_test(tc, select_pattern);
   tcase_add_test(tc, limits);
   tcase_add_test(tc, missing_file);
