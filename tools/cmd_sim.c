@@ -45,6 +45,7 @@ typedef struct sim_cli {
   sc_select *sel;
   const char *outdir;     /* -o: where -show writes DOT files */
   const char *graph_format; /* -graph svg|png: also render them */
+  bool dot_stdout;        /* -show without -o: DOT after each block */
   int jobs;
   cli_shard shard;        /* -shard I/N */
   bool progress;          /* stderr is a terminal */
@@ -104,7 +105,12 @@ static void sim_usage(FILE *out) {
           "  -unroll N          follow each backward jump at most N times "
           "(default 2)\n"
           "  -show WHAT         draw executions: prop, neg, cond, all, none\n"
-          "  -o DIR             write each drawing to DIR/NAME-K.dot\n"
+          "  -o DIR             write each drawing to DIR/NAME-K.dot (DIR "
+          "is created;\n"
+          "                     default, or -o -: standard output, after "
+          "the test's block)\n"
+          "  -nshow N           draw at most N executions a test (default "
+          "100)\n"
           "  -graph svg|png     also render each to DIR/NAME-K.svg|png\n"
           "  -json              one JSON object per test instead of herd's "
           "block\n"
@@ -160,6 +166,9 @@ static const cli_opt sim_opts[] = {
     {.name = "graph", .kind = CLI_CHOICE, AT(graph), .choices = graph_words,
      .bad = "-graph expects svg or png, found '%v'"},
     {.name = "o", .kind = CLI_STRING, AT(outdir)},
+    {.name = "nshow", .kind = CLI_INT, AT(opts.max_shown), .lo = 1,
+     .hi = INT_MAX, .bad = COUNT,
+     .range = "-nshow expects a positive number, found '%v'"},
     {.name = "json", .kind = CLI_FLAG, AT(json)},
     {.name = "nohash", .kind = CLI_BITS, AT(log_flags), .bits = SC_LOG_NOHASH},
     /* every candidate evaluated, no branch cut early: the same figures,
@@ -197,12 +206,23 @@ static int parse_options(sim_cli *c, int argc, char **argv) {
   c->opts.through = c->through != 0;
   c->opts.show = (sc_show)c->show;
   c->graph_format = c->graph >= 0 ? graph_words[c->graph] : NULL;
-  if ((c->opts.show != SC_SHOW_NONE && !c->json && !c->outdir) ||
-      (c->graph_format && !c->outdir)) {
-    fprintf(stderr, "scopecat sim: -show and -graph need -o DIR to write the "
-                    "drawings to (or -json to print the executions)\n");
+  if (c->outdir && strcmp(c->outdir, "-") == 0)
+    c->outdir = NULL; /* herd's -o -: standard output */
+  else if (c->outdir)
+    c->dot_stdout = false;
+  if (c->graph_format && !c->outdir) {
+    fprintf(stderr, "scopecat sim: -graph needs -o DIR to write the "
+                    "pictures to\n");
     return EXIT_USAGE;
   }
+  if (c->outdir && mkdir(c->outdir, 0777) != 0 && errno != EEXIST) {
+    fprintf(stderr, "scopecat sim: -o %s: cannot create the folder: %s\n",
+            c->outdir, strerror(errno));
+    return EXIT_SOME_FAILED;
+  }
+  /* as herd7: without -o the drawings go to standard output, each after
+   * its test's block (not with -json, whose objects hold the executions) */
+  c->dot_stdout = c->opts.show != SC_SHOW_NONE && !c->outdir && !c->json;
   if (c->opts.liveness && c->opts.through) {
     fprintf(stderr, "scopecat sim: -liveness looks for executions the model "
                     "allows: no -through with it\n");
@@ -325,7 +345,10 @@ static void show_progress(void *ctx, long candidates, double seconds) {
 /* Each shown execution K (from 1) goes to DIR/NAME-K.dot, and with
  * -graph FMT also to DIR/NAME-K.FMT, rendered. */
 static bool write_drawings(const sim_cli *c, const char *path,
-                           const sc_test *t, const sc_result *r) {
+                           const sc_test *t, const sc_result *r, FILE *out) {
+  if (c->dot_stdout)
+    for (int i = 0; i < sc_result_shown(r); i++)
+      fputs(cli_text(sc_result_dot_graph(r, i)), out);
   if (!c->outdir)
     return true;
   size_t len = strlen(c->outdir) + strlen(sc_test_name(t)) + 32;
@@ -403,7 +426,7 @@ static bool run_one(const sim_cli *c, sim_run *run, const char *path,
     return false;
   }
   fputs(text, out);
-  return write_drawings(c, path, t, r);
+  return write_drawings(c, path, t, r, out);
 }
 
 /* ---- Several tests at once: a pool of workers (cli_pool.c) --------------- */

@@ -266,8 +266,31 @@ expect 2 "$scopecat" sim -j 0 "$gls"
 expect 2 "$scopecat" sim -j 100000 "$gls"
 has "$tmp/err" "-j expects a number of workers from 1 to 256, found '100000'"
 expect 0 "$scopecat" sim -j 256 "$gls"
-expect 2 "$scopecat" sim -show all "$gls"
-has "$tmp/err" "-show and -graph need -o DIR"
+# herd7's conventions: -show without -o prints DOT on standard output
+# after the test's block (in order with -j), -nshow caps the drawings, -o
+# creates its folder
+expect 0 "$scopecat" sim -show all "$seeds/sb.litmus" "$gls"
+n=$(grep -c '^digraph' "$tmp/out")
+if [ "$n" -ge 5 ]; then ok; else fail "-show all printed $n drawings, expected sb's 4 and more"; fi
+"$scopecat" sim -show all -j 2 "$seeds/sb.litmus" "$gls" | grep -v '^Time' >"$tmp/dot2"
+grep -v '^Time' "$tmp/out" | cmp -s - "$tmp/dot2" && ok || fail "-show all -j 2 differs from -j 1"
+awk '/^Test /{t=$2} /^digraph/{print t}' "$tmp/out" | sort | uniq -c >"$tmp/per"
+has "$tmp/per" "4 sb"
+expect 0 "$scopecat" sim -show all -nshow 2 "$seeds/sb.litmus"
+n=$(grep -c '^digraph' "$tmp/out")
+if [ "$n" -eq 2 ]; then ok; else fail "-nshow 2 printed $n drawings"; fi
+expect 0 "$scopecat" sim -show all -o - "$seeds/sb.litmus"
+n=$(grep -c '^digraph' "$tmp/out")
+if [ "$n" -eq 4 ]; then ok; else fail "-o - printed $n drawings"; fi
+expect 1 "$scopecat" sim -show all -o "$tmp/none/here" "$seeds/sb.litmus"
+has "$tmp/err" "none/here: cannot create the folder: No such file or directory"
+expect 0 "$scopecat" sim -show all -o "$tmp/made" "$seeds/sb.litmus"
+n=$(ls "$tmp/made"/sb-*.dot | wc -l)
+if [ "$n" -eq 4 ]; then ok; else fail "-o created no folder with sb's 4 drawings ($n)"; fi
+lacks "$tmp/out" "digraph"
+expect 2 "$scopecat" sim -graph svg "$gls"
+has "$tmp/err" "-graph needs -o DIR"
+expect 2 "$scopecat" sim -nshow 0 -show all "$gls"
 expect 2 "$scopecat" sim -through sometimes "$gls"
 expect 2 "$scopecat" sim -max-executions lots "$gls"
 
