@@ -38,7 +38,8 @@ typedef struct file_list {
 } file_list;
 
 /* Add `arg`: a file as is, a directory as its *.litmus files (recursively,
- * sorted).  Returns false (with a message on stderr) when arg is missing:
+ * sorted), an index file (a name starting with '@', as gen's @all) as the
+ * paths it lists a line, relative to its folder.  Returns false (with a message on stderr) when arg is missing:
  * the caller counts it as a failure and goes on with the rest. */
 bool cli_collect(file_list *files, const char *arg);
 /* The same for logs: a directory gives its *.txt and *.log files. */
@@ -70,6 +71,12 @@ typedef struct cli_list {
   int n;
 } cli_list;
 void cli_push(cli_list *list, const char *s);
+
+/* herd's -names and -excl files: the first word of each line is a test
+ * name (blank lines and # comments skipped), added to `names`; false
+ * (said on stderr) when the file cannot be read. */
+bool cli_read_names(const char *path, cli_list *names);
+bool cli_names_has(const cli_list *names, const char *name);
 
 /* Whether `arg` is the option `name` (accepting one or two dashes). */
 bool cli_is_option(const char *arg, const char *name);

@@ -43,6 +43,8 @@ typedef struct sim_cli {
   bool json;              /* -json: one JSON object per test */
   bool verbose;           /* -v: the engine of each test on stderr */
   sc_select *sel;
+  cli_list names_files, excl_files; /* -names, -excl */
+  cli_list names, excl;   /* the test names they list */
   const char *outdir;     /* -o: where -show writes DOT files */
   const char *graph_format; /* -graph svg|png: also render them */
   bool dot_stdout;        /* -show without -o: DOT after each block */
@@ -65,6 +67,9 @@ static void sim_usage(FILE *out) {
           "  -variant NAME      set the model's variant NAME (comma lists too)\n"
           "  -through invalid   keep executions that fail the model's checks\n"
           "  -select REGEX      only tests whose name matches (PCRE2)\n"
+          "  -names FILE        only the tests FILE names (a name a line, "
+          "herd's)\n"
+          "  -excl FILE         not the tests FILE names\n"
           "  -j N               run N tests at once (N workers, at most "
           "256)\n");
   cli_shard_usage(out, 21);
@@ -144,6 +149,8 @@ static const cli_opt sim_opts[] = {
      .choices = through_words,
      .bad = "-through expects none, invalid or all, found '%v'"},
     {.name = "select", .kind = CLI_SELECT, AT(sel), .bad = "%w"},
+    {.name = "names", .kind = CLI_LIST, AT(names_files)},
+    {.name = "excl", .kind = CLI_LIST, AT(excl_files)},
     {.name = "j", .kind = CLI_INT, AT(jobs), .lo = 1, .hi = CLI_JOBS_MOST,
      .bad = COUNT POSITIVE,
      .range = "-j expects a number of workers from %l to %h, found '%v'",
@@ -203,6 +210,12 @@ static int parse_options(sim_cli *c, int argc, char **argv) {
     return EXIT_USAGE;
   }
   cli_shard_files(&c->files, c->shard);
+  for (int i = 0; i < c->names_files.n; i++)
+    if (!cli_read_names(c->names_files.items[i], &c->names))
+      return EXIT_USAGE;
+  for (int i = 0; i < c->excl_files.n; i++)
+    if (!cli_read_names(c->excl_files.items[i], &c->excl))
+      return EXIT_USAGE;
   c->opts.through = c->through != 0;
   c->opts.show = (sc_show)c->show;
   c->graph_format = c->graph >= 0 ? graph_words[c->graph] : NULL;
@@ -374,6 +387,14 @@ static bool write_drawings(const sim_cli *c, const char *path,
   return true;
 }
 
+/* Whether the test of this name runs: -select, herd's -names (only those
+ * listed, when given) and -excl (not those listed). */
+static bool chosen(const sim_cli *c, const char *name) {
+  return sc_select_match(c->sel, name) &&
+         (c->names_files.n == 0 || cli_names_has(&c->names, name)) &&
+         !cli_names_has(&c->excl, name);
+}
+
 /* Simulate the test in `path`, printing its block on `out`; false when it
  * could not be parsed or evaluated (the error is on stderr). */
 static bool run_one(const sim_cli *c, sim_run *run, const char *path,
@@ -387,7 +408,7 @@ static bool run_one(const sim_cli *c, sim_run *run, const char *path,
     fprintf(stderr, "%s\n", sc_error_message(err));
     return false;
   }
-  if (!sc_select_match(c->sel, sc_test_name(t)))
+  if (!chosen(c, sc_test_name(t)))
     return true;
   int nw;
   const char *const *warnings = sc_test_warnings(t, &nw);

@@ -192,6 +192,32 @@ if [ "$n" -eq 1 ]; then ok; else fail "parse: $n warnings, expected 1"; cat "$tm
 # the bundled corpora: no warning
 expect 0 "$scopecat" parse -summary "$srcdir/ptx"
 lacks "$tmp/err" "warning"
+# herd's index files (@FILE: a path a line, relative to its folder, as
+# gen's @all) and -names/-excl files (a test name a line)
+mkdir "$tmp/idx"
+printf '# two seeds\nsb.litmus\n\n  mp-L1+membar.gls.litmus  \n' >"$tmp/idx/@two"
+cp "$seeds/sb.litmus" "$seeds/mp-L1+membar.gls.litmus" "$tmp/idx/"
+expect 0 "$scopecat" sim -nohash "$tmp/idx/@two"
+grep '^Test ' "$tmp/out" >"$tmp/tests"
+printf 'Test sb Allowed\nTest mp-L1+membar.gls Allowed\n' | cmp -s - "$tmp/tests" && ok || fail "@two ran: $(cat "$tmp/tests")"
+expect 0 "$scopecat" parse -summary "$tmp/idx/@two"
+n=$(wc -l <"$tmp/out")
+if [ "$n" -eq 2 ]; then ok; else fail "parse @two: $n tests"; fi
+printf 'sb.litmus\nnothere.litmus\n' >"$tmp/idx/@bad"
+expect 1 "$scopecat" sim "$tmp/idx/@bad"
+has "$tmp/err" "idx/nothere.litmus: no such file or directory"
+has "$tmp/out" "Test sb Allowed"
+printf 'sb\n# a comment\nMP with more words\n' >"$tmp/names"
+expect 0 "$scopecat" sim -names "$tmp/names" "$seeds" "$srcdir/ptx/herd-gpu-ptx"
+grep '^Test ' "$tmp/out" | sort -u >"$tmp/tests"
+printf 'Test MP Allowed\nTest sb Allowed\n' | cmp -s - "$tmp/tests" && ok || fail "-names ran: $(cat "$tmp/tests")"
+expect 0 "$scopecat" sim -excl "$tmp/names" "$seeds"
+lacks "$tmp/out" "Test sb "
+all=$("$scopecat" sim "$seeds" | grep -c '^Test ')
+n=$(grep -c '^Test ' "$tmp/out")
+if [ "$n" -eq $((all - 1)) ]; then ok; else fail "-excl ran $n of $all tests"; fi
+expect 2 "$scopecat" sim -names "$tmp/no-such-names" "$seeds"
+has "$tmp/err" "no-such-names: cannot read the file of test names"
 # models: by name through -I, errors with their position
 mkdir "$tmp/models"
 printf '"mine"\nlet com = rf | co | fr\nacyclic po | com as sc\n' >"$tmp/models/mine.cat"
