@@ -29,6 +29,8 @@ typedef struct sim_cli {
   const char *model_path; /* -model, NULL: the dialect's default */
   const char *bell;       /* -bell: a bell file run before the model */
   cli_list dirs;          /* -I */
+  const char *libdir;     /* -set-libdir: searched before the bundled
+                             folders, after -I */
   model_dirs models;      /* the -I folders, then the bundled ones */
   cli_list skip;          /* -skipcheck */
   cli_list variants;      /* -variant */
@@ -63,6 +65,8 @@ static void sim_usage(FILE *out) {
           "proxies)\n"
           "  -bell FILE         run the bell file FILE before the model\n"
           "  -I DIR             search DIR for models and their includes\n"
+          "  -set-libdir DIR    search DIR after the -I folders, before the "
+          "bundled ones\n"
           "  -skipcheck NAME    do not apply the check NAME (comma lists too)\n"
           "  -variant NAME      set the model's variant NAME (comma lists too)\n"
           "  -through invalid   keep executions that fail the model's checks\n"
@@ -143,6 +147,7 @@ static const cli_opt sim_opts[] = {
     {.name = "cat", .kind = CLI_STRING, AT(model_path)},
     {.name = "bell", .kind = CLI_STRING, AT(bell)},
     {.name = "I", .kind = CLI_LIST, AT(dirs)},
+    {.name = "set-libdir", .kind = CLI_STRING, AT(libdir)},
     {.name = "skipcheck", .kind = CLI_NAMES, AT(skip)},
     {.name = "variant", .kind = CLI_NAMES, AT(variants)},
     {.name = "through", .kind = CLI_CHOICE, AT(through),
@@ -250,6 +255,12 @@ static int parse_options(sim_cli *c, int argc, char **argv) {
   c->opts.nvariants = c->variants.n;
   for (int i = 0; i < c->dirs.n; i++)
     models_add_dir(&c->models, c->dirs.items[i]);
+  /* herd7's -set-libdir: the library folder, which -I comes before; the
+   * bundled folders read it as they read $SCOPECAT_CATDIR */
+  if (c->libdir && setenv("SCOPECAT_CATDIR", c->libdir, 1) != 0) {
+    fprintf(stderr, "scopecat sim: -set-libdir: %s\n", strerror(errno));
+    return EXIT_USAGE;
+  }
   models_add_bundled(&c->models);
   return missing ? -2 : -1;
 }
@@ -281,6 +292,8 @@ typedef struct sim_run {
   made_model belled, limited;
   progress prog;
   cli_list warned; /* the models whose warnings were said (as pointers) */
+  cli_list failed_models; /* the models that did not load (their names) */
+  cli_list model_errors;  /* the models' errors said in full */
 } sim_run;
 
 /* The model with the bell before it. */
@@ -332,6 +345,21 @@ static sc_status model_for(const sim_cli *c, sim_run *run, const sc_test *t,
   if (!st && c->bell)
     st = with_bell(c, &run->belled, out, err);
   return st ? st : with_limits(c, &run->limited, out, err);
+}
+
+/* The model named by -model (with -bell, under the limits), loaded once
+ * before any test, as herd7 does: a model that does not load is said
+ * once and the run stops.  The workers of -j inherit it. */
+static bool preload_model(const sim_cli *c, sim_run *run) {
+  if (!c->model_path)
+    return true;
+  sc_model *m;
+  sc_error *err;
+  if (model_for(c, run, NULL, &m, &err) == SC_OK)
+    return true;
+  fprintf(stderr, "%s\nscopecat sim: the model did not load: no test run\n",
+          sc_error_message(err));
+  return false;
 }
 
 /* ---- One test ---------------------------------------------------------- */
@@ -387,6 +415,43 @@ static bool write_drawings(const sim_cli *c, const char *path,
   return true;
 }
 
+/* The model of test t in *m; false when it did not load: said in full
+ * the first time, then in one line per test (herd7 says a model's error
+ * once). */
+static bool test_model(const sim_cli *c, sim_run *run, const char *path,
+                       const sc_test *t, sc_model **m) {
+  const char *name = c->model_path ? c->model_path : models_default(t);
+  if (cli_names_has(&run->failed_models, name)) {
+    fprintf(stderr, "%s: test %s: not run: the model %s did not load (said "
+                    "above)\n", path, sc_test_name(t), name);
+    return false;
+  }
+  sc_error *err;
+  if (model_for(c, run, t, m, &err) == SC_OK)
+    return true;
+  fprintf(stderr, "%s\n", sc_error_message(err));
+  cli_push(&run->failed_models, name);
+  return false;
+}
+
+/* A test the simulation failed: an error of the model's own text (not a
+ * limit) is said in full once, then in one line per test. */
+static void say_failure(sim_run *run, const char *path, const sc_test *t,
+                        const sc_error *err) {
+  const char *msg = sc_error_message(err), *file = sc_error_file(err);
+  bool of_model = sc_error_status(err) != SC_ERR_LIMIT && file &&
+                  strcmp(file, path) != 0;
+  if (of_model && cli_names_has(&run->model_errors, msg)) {
+    fprintf(stderr, "%s: test %s: the model's error above (%s:%d:%d)\n",
+            path, sc_test_name(t), file, sc_error_line(err),
+            sc_error_column(err));
+    return;
+  }
+  if (of_model)
+    cli_push(&run->model_errors, msg);
+  fprintf(stderr, "%s: test %s: %s\n", path, sc_test_name(t), msg);
+}
+
 /* Whether the test of this name runs: -select, herd's -names (only those
  * listed, when given) and -excl (not those listed). */
 static bool chosen(const sim_cli *c, const char *name) {
@@ -413,10 +478,8 @@ static bool run_one(const sim_cli *c, sim_run *run, const char *path,
   int nw;
   const char *const *warnings = sc_test_warnings(t, &nw);
   cli_print_lines(warnings, nw);
-  if (model_for(c, run, t, &m, &err) != SC_OK) {
-    fprintf(stderr, "%s\n", sc_error_message(err));
+  if (!test_model(c, run, path, t, &m))
     return false;
-  }
   sc_sim_options opts = c->opts;
   if (c->progress) {
     p->name = sc_test_name(t);
@@ -433,8 +496,7 @@ static bool run_one(const sim_cli *c, sim_run *run, const char *path,
       p->finished += sc_result_candidates(r);
   }
   if (st != SC_OK) {
-    fprintf(stderr, "%s: test %s: %s\n", path, sc_test_name(t),
-                    sc_error_message(err));
+    say_failure(run, path, t, err);
     return false;
   }
   if (c->verbose)
@@ -554,6 +616,8 @@ int cmd_sim(int argc, char **argv) {
     else
       run.prog.slots = page;
   }
+  if (!preload_model(&c, &run))
+    return EXIT_SOME_FAILED;
   int failed = 0;
   if (c.jobs > 1) {
     rc = run_parallel(&c, &run);

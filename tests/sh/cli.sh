@@ -229,6 +229,45 @@ has "$tmp/err" "broken.cat:2:14: unbound name 'nope'"
 printf '"bad"\nacyclic po | as x\n' >"$tmp/models/bad.cat"
 expect 1 "$scopecat" sim -model "$tmp/models/bad.cat" "$seeds/sb.litmus"
 has "$tmp/err" "bad.cat:2:"
+# a model that does not load is said once and no test runs (herd7); a
+# model's error found running is said in full once, then a line a test
+expect 1 "$scopecat" sim -model "$tmp/models/bad.cat" "$seeds"
+n=$(grep -c "bad.cat:2:" "$tmp/err")
+if [ "$n" -eq 1 ]; then ok; else fail "a model that does not load was said $n times"; fi
+has "$tmp/err" "the model did not load: no test run"
+lacks "$tmp/out" "Test "
+expect 1 "$scopecat" sim -model "$tmp/models/broken.cat" "$seeds"
+n=$(grep -c "unbound name 'nope'" "$tmp/err")
+if [ "$n" -eq 1 ]; then ok; else fail "a model's error was said $n times"; fi
+ntests=$(ls "$seeds"/*.litmus | wc -l)
+n=$(grep -c "the model's error above (.*broken.cat:2:14)" "$tmp/err")
+if [ "$n" -eq $((ntests - 1)) ]; then ok; else fail "$n one-line model errors for $ntests tests"; fi
+expect 1 "$scopecat" sim -bell "$tmp/no-such.bell" "$seeds/sb.litmus" "$gls"
+n=$(grep -c "no-such.bell" "$tmp/err")
+if [ "$n" -eq 1 ]; then ok; else fail "a bell that does not load was said $n times"; fi
+has "$tmp/err" "mp-L1+membar.gls: not run: the model ptx-rmo.cat did not load (said above)"
+# herd7's -set-libdir (searched before the bundled models) and -conf
+# (options a line, "key value" or "key = value", # comments)
+mkdir "$tmp/lib"
+cp "$tmp/models/mine.cat" "$tmp/lib/ptx-rmo.cat"
+expect 0 "$scopecat" sim -set-libdir "$tmp/lib" "$seeds/sb.litmus"
+has "$tmp/out" "Observation sb Never 0 3"
+printf '# mine\nset-libdir = %s\nnohash true\njson false\n\n  names %s\n' "$tmp/lib" "$tmp/names" >"$tmp/my.cfg"
+expect 0 "$scopecat" sim -conf "$tmp/my.cfg" "$seeds"
+grep -c '^Test ' "$tmp/out" >"$tmp/n"
+has "$tmp/n" "1"
+has "$tmp/out" "Observation sb Never 0 3"
+lacks "$tmp/out" "Hash="
+printf 'nohash true\nsquished true\n' >"$tmp/bad.cfg"
+expect 2 "$scopecat" sim -conf "$tmp/bad.cfg" "$seeds/sb.litmus"
+has "$tmp/err" "bad.cfg:2:1: expected an option of scopecat sim without its dash and its value, found the key 'squished'"
+printf '\n timeout soon\n' >"$tmp/bad.cfg"
+expect 2 "$scopecat" sim -conf "$tmp/bad.cfg" "$seeds/sb.litmus"
+has "$tmp/err" "-timeout expects seconds, found 'soon'"
+has "$tmp/err" "bad.cfg:2:2: (the configuration line above)"
+printf 'nohash maybe\n' >"$tmp/bad.cfg"
+expect 2 "$scopecat" sim -conf "$tmp/bad.cfg" "$seeds/sb.litmus"
+has "$tmp/err" "bad.cfg:1:1: expected true or false after 'nohash', found 'maybe'"
 # herd7's -variant and -bell
 printf '"v"\nif "strong" then acyclic po | rf | co | fr as sc else let x = po end\n' \
   >"$tmp/models/variant.cat"
