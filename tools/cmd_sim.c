@@ -120,7 +120,9 @@ static void sim_usage(FILE *out) {
           "the test's block)\n"
           "  -nshow N           draw at most N executions a test (default "
           "100)\n"
-          "  -graph svg|png     also render each to DIR/NAME-K.svg|png\n"
+          "  -graph-format svg|png\n"
+          "                     also render each to DIR/NAME-K.svg|png "
+          "(-graph svg|png too)\n"
           "  -json              one JSON object per test instead of herd's "
           "block\n"
           "  -nohash            no Hash= lines\n");
@@ -175,6 +177,10 @@ static const cli_opt sim_opts[] = {
      .hi = INT_MAX, .bad = COUNT},
     {.name = "show", .kind = CLI_CHOICE, AT(show), .choices = show_words,
      .bad = "-show expects prop, neg, cond, all or none, found '%v'"},
+    {.name = "graph-format", .kind = CLI_CHOICE, AT(graph),
+     .choices = graph_words,
+     .bad = "-graph-format expects svg or png, found '%v'"},
+    /* the picture format's former name: herd7's -graph is the layout */
     {.name = "graph", .kind = CLI_CHOICE, AT(graph), .choices = graph_words,
      .bad = "-graph expects svg or png, found '%v'"},
     {.name = "o", .kind = CLI_STRING, AT(outdir)},
@@ -229,8 +235,8 @@ static int parse_options(sim_cli *c, int argc, char **argv) {
   else if (c->outdir)
     c->dot_stdout = false;
   if (c->graph_format && !c->outdir) {
-    fprintf(stderr, "scopecat sim: -graph needs -o DIR to write the "
-                    "pictures to\n");
+    fprintf(stderr, "scopecat sim: -graph-format needs -o DIR to write "
+                    "the pictures to\n");
     return EXIT_USAGE;
   }
   if (c->outdir && mkdir(c->outdir, 0777) != 0 && errno != EEXIST) {

@@ -6,7 +6,9 @@
  * where it goes, so a typo in an unused `let` passed in silence. */
 
 /* Every name bound anywhere counts as defined (scopes are not followed):
- * a warning is then a name bound nowhere, never a false alarm of scope. */
+ * a warning is then a name bound nowhere, never a false alarm of scope.
+ * The names of `try e with ...`'s e are not looked at: try is how a model
+ * says a name may be missing. */
 #include "cat/ast.h"
 #include "cat/interp.h"
 
@@ -44,6 +46,8 @@ typedef struct walk {
   names defined, checks, variants;
   use *uses;
   int nuses, capuses;
+  int in_try; /* inside `try e with ...`'s e: a name may be missing (herd's
+                 stdlib: try fencerel(MFENCE) with 0, for other archs) */
 } walk;
 
 static void add_pat(walk *w, const sc_cat_pat *p) {
@@ -72,7 +76,7 @@ static void walk_binds(walk *w, const sc_cat_bind *b, int n) {
 static void walk_exp(walk *w, const sc_cat_exp *e) {
   if (!e)
     return;
-  if (e->kind == EX_VAR) {
+  if (e->kind == EX_VAR && !w->in_try) {
     sc_grow(&w->uses, &w->capuses, w->nuses + 1, sizeof *w->uses);
     w->uses[w->nuses++] = (use){e->name, e->file, e->line, e->col};
   }
@@ -84,8 +88,10 @@ static void walk_exp(walk *w, const sc_cat_exp *e) {
   add(&w->defined, e->elt_rest);
   if (e->kind == EX_IF && e->cond == COND_VARIANT)
     add_vcond(w, e->vcond);
+  w->in_try += e->kind == EX_TRY;
   for (int i = 0; i < e->nargs; i++)
     walk_exp(w, e->args[i]);
+  w->in_try -= e->kind == EX_TRY;
   for (int i = 0; i < e->ncases; i++)
     walk_exp(w, e->cases[i]);
   walk_binds(w, e->binds, e->nbinds);

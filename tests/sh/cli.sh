@@ -164,7 +164,8 @@ has "$tmp/err" "expected to finish within 0.2 s (the -timeout limit)"
 # typos pass no more in silence: a name of an unused let bound nowhere,
 # -skipcheck and -variant names the model lacks, each said once per model
 # (with -j too), on stderr, the run going on
-printf '"typo"\nlet com = rf | co | fr\nlet unused = po | rff\nacyclic po | com as sc\n' >"$tmp/typo.cat"
+# (a name under try, herd's way of saying it may be missing, is none)
+printf '"typo"\nlet com = rf | co | fr\nlet unused = po | rff\nlet opt = try fencerel(MFENCE) with 0\nacyclic po | com as sc\n' >"$tmp/typo.cat"
 for j in 1 2; do
   expect 0 "$scopecat" sim -j $j -model "$tmp/typo.cat" -skipcheck nosuchcheck,sc \
     -variant nosuchvariant "$seeds"
@@ -308,7 +309,7 @@ has "$dot14" 'e4 -> e5 [label="rf", color=red'
 has "$dot14" 'e7 -> e2 [label="fr", color=orange'
 has "$dot14" 'e7 -> e2 [label="cta-constraint", color=crimson'
 has "$dot14" 'label="cta"; style=dashed;'
-if "$scopecat" sim -through invalid -show prop -o "$tmp/fig14" -graph svg "$fig14" >/dev/null 2>"$tmp/err"; then
+if "$scopecat" sim -through invalid -show prop -o "$tmp/fig14" -graph-format svg "$fig14" >/dev/null 2>"$tmp/err"; then
   svg="$tmp/fig14/mp+membar.cta+membar.gl-1.svg"
   has "$svg" "<svg"
   has "$svg" "a: W[x]=1 cg"
@@ -354,7 +355,9 @@ n=$(ls "$tmp/made"/sb-*.dot | wc -l)
 if [ "$n" -eq 4 ]; then ok; else fail "-o created no folder with sb's 4 drawings ($n)"; fi
 lacks "$tmp/out" "digraph"
 expect 2 "$scopecat" sim -graph svg "$gls"
-has "$tmp/err" "-graph needs -o DIR"
+has "$tmp/err" "-graph-format needs -o DIR"
+expect 2 "$scopecat" sim -graph-format gif -o "$tmp" "$gls"
+has "$tmp/err" "-graph-format expects svg or png, found 'gif'"
 expect 2 "$scopecat" sim -nshow 0 -show all "$gls"
 expect 2 "$scopecat" sim -through sometimes "$gls"
 expect 2 "$scopecat" sim -max-executions lots "$gls"
