@@ -260,11 +260,12 @@ static void collect(const cli_pool *p, worker *ws, int n, result *res,
 static void print_result(const cli_pool *p, result *x) {
   if (p->tick)
     fputs("\r\033[K", stderr);
-  fwrite(x->out, 1, x->outlen, stdout);
+  if (x->outlen > 0) /* a replaced worker's task has no output */
+    fwrite(x->out, 1, x->outlen, stdout);
   fflush(stdout);
-  if (p->print_err)
+  if (x->errlen > 0 && p->print_err)
     p->print_err(p->ctx, x->err, x->errlen);
-  else
+  else if (x->errlen > 0)
     fwrite(x->err, 1, x->errlen, stderr);
   free(x->out);
   free(x->err);
