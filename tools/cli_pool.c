@@ -257,14 +257,14 @@ static void collect(const cli_pool *p, worker *ws, int n, result *res,
   }
 }
 
-static void print_result(const cli_pool *p, result *x) {
+static void print_result(const cli_pool *p, int i, result *x) {
   if (p->tick)
     fputs("\r\033[K", stderr);
   if (x->outlen > 0) /* a replaced worker's task has no output */
     fwrite(x->out, 1, x->outlen, stdout);
   fflush(stdout);
   if (x->errlen > 0 && p->print_err)
-    p->print_err(p->ctx, x->err, x->errlen);
+    p->print_err(p->ctx, i, x->err, x->errlen);
   else if (x->errlen > 0)
     fwrite(x->err, 1, x->errlen, stderr);
   free(x->out);
@@ -295,7 +295,7 @@ int cli_pool_run(const cli_pool *p) {
     give_tasks(p, ws, n, &next);
     collect(p, ws, n, res, &done);
     for (; printed < p->ntasks && res[printed].done; printed++) {
-      print_result(p, &res[printed]);
+      print_result(p, printed, &res[printed]);
       failed += !res[printed].ok;
     }
     if (p->tick && sc_seconds() - last_tick >= 0.25) {

@@ -24,10 +24,10 @@ typedef struct cli_pool {
    * or not). */
   const char *(*stuck)(void *ctx, int i, int signal);
   /* In the parent, about four times a second while tasks run, with the
-   * count of tasks done (NULL: none); and each task's stderr bytes
-   * (NULL: written as they are). */
+   * count of tasks done (NULL: none); and task i's stderr bytes (NULL:
+   * written as they are). */
   void (*tick)(void *ctx, int done);
-  void (*print_err)(void *ctx, const char *text, size_t len);
+  void (*print_err)(void *ctx, int i, const char *text, size_t len);
 } cli_pool;
 
 /* Run the tasks; the count of tasks that failed, or -1 when no worker

@@ -427,35 +427,36 @@ static bool write_drawings(const sim_cli *c, const char *path,
 static bool test_model(const sim_cli *c, sim_run *run, const char *path,
                        const sc_test *t, sc_model **m) {
   const char *name = c->model_path ? c->model_path : models_default(t);
-  if (cli_names_has(&run->failed_models, name)) {
-    fprintf(stderr, "%s: test %s: not run: the model %s did not load (said "
-                    "above)\n", path, sc_test_name(t), name);
-    return false;
+  if (!cli_names_has(&run->failed_models, name)) {
+    sc_error *err;
+    if (model_for(c, run, t, m, &err) == SC_OK)
+      return true;
+    fprintf(stderr, "%s\n", sc_error_message(err));
+    cli_push(&run->failed_models, name);
   }
-  sc_error *err;
-  if (model_for(c, run, t, m, &err) == SC_OK)
-    return true;
-  fprintf(stderr, "%s\n", sc_error_message(err));
-  cli_push(&run->failed_models, name);
+  fprintf(stderr, "%s: test %s: not run: the model %s did not load (said "
+                  "above)\n", path, sc_test_name(t), name);
   return false;
 }
 
 /* A test the simulation failed: an error of the model's own text (not a
- * limit) is said in full once, then in one line per test. */
+ * limit) is said once, in a line of its own, and each test it stops gets
+ * one line. */
 static void say_failure(sim_run *run, const char *path, const sc_test *t,
                         const sc_error *err) {
   const char *msg = sc_error_message(err), *file = sc_error_file(err);
   bool of_model = sc_error_status(err) != SC_ERR_LIMIT && file &&
                   strcmp(file, path) != 0;
-  if (of_model && cli_names_has(&run->model_errors, msg)) {
-    fprintf(stderr, "%s: test %s: the model's error above (%s:%d:%d)\n",
-            path, sc_test_name(t), file, sc_error_line(err),
-            sc_error_column(err));
+  if (!of_model) {
+    fprintf(stderr, "%s: test %s: %s\n", path, sc_test_name(t), msg);
     return;
   }
-  if (of_model)
+  if (!cli_names_has(&run->model_errors, msg)) {
+    fprintf(stderr, "%s\n", msg); /* the model's line: once */
     cli_push(&run->model_errors, msg);
-  fprintf(stderr, "%s: test %s: %s\n", path, sc_test_name(t), msg);
+  }
+  fprintf(stderr, "%s: test %s: the model's error above (%s:%d:%d)\n", path,
+          sc_test_name(t), file, sc_error_line(err), sc_error_column(err));
 }
 
 /* Whether the test of this name runs: -select, herd's -names (only those
@@ -534,17 +535,20 @@ static bool pool_task(void *ctx, int i, FILE *out) {
   return run_one(pc->c, pc->run, pc->c->files.paths[i], out);
 }
 
-/* A worker's stderr for one test: a warning said already (each worker
- * warns of a model once) is dropped. */
-static void pool_print_err(void *ctx, const char *text, size_t len) {
+/* A worker's stderr for test i: a line not of the test (it does not
+ * start with its path: a model's warning or error, which each worker says
+ * once) said already is dropped. */
+static void pool_print_err(void *ctx, int i, const char *text, size_t len) {
   pool_ctx *pc = ctx;
+  const char *path = pc->c->files.paths[i];
+  size_t plen = strlen(path);
   const char *end = text + len;
   while (text < end) {
     const char *nl = memchr(text, '\n', (size_t)(end - text));
     const char *next = nl ? nl + 1 : end;
     char *line = cli_format("%.*s", (int)(next - text), text);
     bool repeated = false;
-    if (strstr(line, ": warning: ")) {
+    if (strncmp(line, path, plen) != 0 || line[plen] != ':') {
       for (int i = 0; i < pc->said.n && !repeated; i++)
         repeated = strcmp(pc->said.items[i], line) == 0;
       if (!repeated)

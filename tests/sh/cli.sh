@@ -237,16 +237,19 @@ n=$(grep -c "bad.cat:2:" "$tmp/err")
 if [ "$n" -eq 1 ]; then ok; else fail "a model that does not load was said $n times"; fi
 has "$tmp/err" "the model did not load: no test run"
 lacks "$tmp/out" "Test "
-expect 1 "$scopecat" sim -model "$tmp/models/broken.cat" "$seeds"
-n=$(grep -c "unbound name 'nope'" "$tmp/err")
-if [ "$n" -eq 1 ]; then ok; else fail "a model's error was said $n times"; fi
 ntests=$(ls "$seeds"/*.litmus | wc -l)
-n=$(grep -c "the model's error above (.*broken.cat:2:14)" "$tmp/err")
-if [ "$n" -eq $((ntests - 1)) ]; then ok; else fail "$n one-line model errors for $ntests tests"; fi
-expect 1 "$scopecat" sim -bell "$tmp/no-such.bell" "$seeds/sb.litmus" "$gls"
-n=$(grep -c "no-such.bell" "$tmp/err")
-if [ "$n" -eq 1 ]; then ok; else fail "a bell that does not load was said $n times"; fi
-has "$tmp/err" "mp-L1+membar.gls: not run: the model ptx-rmo.cat did not load (said above)"
+for j in 1 2; do
+  expect 1 "$scopecat" sim -j $j -model "$tmp/models/broken.cat" "$seeds"
+  n=$(grep -c "^$tmp/models/broken.cat:2:14: unbound name 'nope'" "$tmp/err")
+  if [ "$n" -eq 1 ]; then ok; else fail "-j $j: a model's error was said $n times"; fi
+  n=$(grep -c "the model's error above (.*broken.cat:2:14)" "$tmp/err")
+  if [ "$n" -eq "$ntests" ]; then ok; else fail "-j $j: $n one-line model errors for $ntests tests"; fi
+  expect 1 "$scopecat" sim -j $j -bell "$tmp/no-such.bell" "$seeds/sb.litmus" "$gls"
+  n=$(grep -c "no-such.bell" "$tmp/err")
+  if [ "$n" -eq 1 ]; then ok; else fail "-j $j: a bell that does not load was said $n times"; fi
+  has "$tmp/err" "sb.litmus: test sb: not run: the model ptx-rmo.cat did not load (said above)"
+  has "$tmp/err" "mp-L1+membar.gls: not run: the model ptx-rmo.cat did not load (said above)"
+done
 # herd7's -set-libdir (searched before the bundled models) and -conf
 # (options a line, "key value" or "key = value", # comments)
 mkdir "$tmp/lib"
