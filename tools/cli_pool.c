@@ -272,6 +272,8 @@ static void print_result(const cli_pool *p, int i, result *x) {
 }
 
 int cli_pool_run(const cli_pool *p) {
+  if (p->ntasks <= 0)
+    return 0; /* no worker to start */
   int n = p->jobs < p->ntasks ? p->jobs : p->ntasks;
   worker ws[CLI_JOBS_MOST];
   memset(ws, 0, sizeof ws);

@@ -104,6 +104,10 @@ if [ "$n" -eq 1 ]; then ok; else fail "-select ran $n tests, expected 1"; fi
 "$scopecat" sim -nohash "$seeds" | grep -v '^Time' >"$tmp/j1"
 "$scopecat" sim -nohash -j 2 "$seeds" | grep -v '^Time' >"$tmp/j2"
 if cmp -s "$tmp/j1" "$tmp/j2"; then ok; else fail "-j 2 output differs from -j 1"; fi
+# -j with no test to run (the one named is missing): no worker to start
+expect 1 "$scopecat" sim -j 2 "$tmp/no-such.litmus"
+has "$tmp/err" "no-such.litmus: no such file or directory"
+lacks "$tmp/err" "cannot start a worker"
 # -j runs a pool: a worker stopped (SIGSTOP) past its test's deadline is
 # killed and replaced; its test gets its timeout line, the others their
 # blocks, in order
