@@ -214,14 +214,26 @@ static bool take_result(worker *w, result *res) {
   return true;
 }
 
+/* Send task *next to idle worker k; false when it is gone (died idle). */
+static bool send_task(worker *w, int task) {
+  if (send(w->to, &task, sizeof task, MSG_NOSIGNAL) != sizeof task)
+    return false;
+  w->task = task;
+  w->started = sc_seconds();
+  return true;
+}
+
 static void give_tasks(const cli_pool *p, worker *ws, int n, int *next) {
   for (int k = 0; k < n && *next < p->ntasks; k++) {
     if (ws[k].pid <= 0 || ws[k].task >= 0)
       continue;
-    if (send(ws[k].to, next, sizeof *next, MSG_NOSIGNAL) != sizeof *next)
-      continue; /* it died: the poll sees it */
-    ws[k].task = (*next)++;
-    ws[k].started = sc_seconds();
+    if (!send_task(&ws[k], *next)) { /* it died idle: a new one takes it */
+      kill(ws[k].pid, SIGKILL);
+      end_worker(ws, k);
+      if (!start_worker(p, ws, n, k) || !send_task(&ws[k], *next))
+        continue;
+    }
+    (*next)++;
   }
 }
 
@@ -255,6 +267,13 @@ static void collect(const cli_pool *p, worker *ws, int n, result *res,
       replace_worker(p, ws, n, k, res, 0);
     }
   }
+}
+
+static bool any_busy(const worker *ws, int n) {
+  for (int k = 0; k < n; k++)
+    if (ws[k].pid > 0 && ws[k].task >= 0)
+      return true;
+  return false;
 }
 
 static void print_result(const cli_pool *p, int i, result *x) {
@@ -295,6 +314,11 @@ int cli_pool_run(const cli_pool *p) {
   double last_tick = 0;
   while (printed < p->ntasks && !caught) {
     give_tasks(p, ws, n, &next);
+    if (!any_busy(ws, n)) {
+      fprintf(stderr, "scopecat: no worker left to run the tests: %s\n",
+              strerror(errno));
+      break;
+    }
     collect(p, ws, n, res, &done);
     for (; printed < p->ntasks && res[printed].done; printed++) {
       print_result(p, printed, &res[printed]);
@@ -305,6 +329,8 @@ int cli_pool_run(const cli_pool *p) {
       p->tick(p->ctx, done);
     }
   }
+  if (!caught)
+    failed += p->ntasks - printed; /* none left to run them */
   int stop = -1;
   for (int k = 0; k < n; k++)
     if (ws[k].pid > 0) {

@@ -138,6 +138,22 @@ diff "$tmp/order1" "$tmp/order2" >"$tmp/order.diff"
 if [ "$(grep -c '^[<>]' "$tmp/order.diff")" -eq 1 ] && grep -q "^< Test $name " "$tmp/order.diff"; then ok
 else fail "-j 2 with a stuck worker lost or reordered tests ($name)"; cat "$tmp/order.diff"; fi
 if kill -0 "$worker" 2>/dev/null; then fail "the stuck worker $worker was left"; kill -KILL "$worker"; else ok; fi
+# a worker killed (SIGKILL) is replaced: the test it ran, if any, gets a
+# line, every other test its block
+"$scopecat" sim -nohash -j 2 -model ptx-v6.0.cat $manual >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+worker=
+for i in 1 2 3 4 5 6 7 8 9 10; do
+  sleep 0.1
+  worker=$(pgrep -P "$pid" | head -1)
+  [ -n "$worker" ] && break
+done
+[ -n "$worker" ] && kill -KILL "$worker"
+wait "$pid"
+blocks=$(grep -c '^Test ' "$tmp/out")
+lines=$(grep -c ': its worker ended by signal 9 (Killed)$' "$tmp/err")
+if [ $((blocks + lines)) -eq "$(wc -l <"$tmp/order1")" ] && [ "$lines" -le 1 ]; then ok
+else fail "-j 2 with a killed worker: $blocks blocks and $lines lines for $(wc -l <"$tmp/order1") tests"; cat "$tmp/err"; fi
 # SIGTERM to the -j parent reaches its workers: none is left running
 "$scopecat" sim -nohash -j 2 -model ptx-v6.0.cat "$srcdir/ptx/dat3m/Manual" >/dev/null 2>&1 &
 pid=$!
