@@ -95,20 +95,32 @@ int sc_test_thread_count(const sc_test *t);
 int sc_test_instruction_count(const sc_test *t, int thread);
 int sc_test_location_count(const sc_test *t);
 
-/* The canonical GPU_PTX text of a test.  It parses again to an equal test. */
+/* The canonical text of a test in its own dialect (sc_test_to_dialect with
+ * sc_test_dialect): it parses again to an equal test, of the same meaning. */
 const char *sc_test_to_string(const sc_test *t);
 /* The text of a test in dialect d: SC_DIALECT_GPU_PTX as above; with
  * SC_DIALECT_PTX the "PTX" header and Dat3M's thread headers
- * "P0@cta N,gpu N" instead of a scope tree (warps are not said), so that
- * it parses back as a PTX-dialect test (whose default model is Dat3M's). */
+ * "P0@cta N,gpu N" instead of a scope tree (the tree when threads share a
+ * warp or a device holds several kernels, which headers cannot say), so
+ * that it parses back as a PTX-dialect test (whose default model is
+ * Dat3M's). */
 const char *sc_test_to_dialect(const sc_test *t, sc_dialect d);
 
 /* A one-line summary: name, dialect, threads, instructions, locations,
  * condition kind, and the scope placement. */
 const char *sc_test_summary(const sc_test *t);
+/* Warnings about a test that parses but may not say what was meant: a
+ * location named once in the whole test (one access of one thread, or one
+ * register's initial address), with no initial value, in no other access
+ * and not in the condition, is likely misspelt (it would be a new location
+ * starting at 0).  Each "file:line:col: warning: ..."; *n gets their count
+ * (NULL and 0 when none, or when memory ran out). */
+const char *const *sc_test_warnings(const sc_test *t, int *n);
 
-/* 1 when two tests are the same test (threads, code, initial state, scopes,
- * regions, condition), ignoring the dialect, comments and source positions. */
+/* 1 when two tests are the same test (dialect, threads, code, initial
+ * state, scopes, regions, condition), ignoring comments and source
+ * positions.  The dialect counts: it picks the default model, and a PTX
+ * test's accesses mean something else under it. */
 int sc_test_equal(const sc_test *a, const sc_test *b);
 
 /* ---- Models and simulation ---------------------------------------------- */
@@ -217,6 +229,17 @@ typedef struct sc_sim_options {
                             execution leaves a thread stuck for ever
                             (sc_result_liveness) */
 } sc_sim_options;
+
+/* Names of m that match nothing, found without running it (a typo that
+ * evaluation never reaches passes in silence otherwise): a name the model
+ * uses (in a `let` never used too) that neither it, its includes, a
+ * primitive nor the execution define; a name of opts->skipchecks that no
+ * check of the model carries; one of opts->variants that no `if` of the
+ * model tests.  `opts` may be NULL.  Each warning is a line,
+ * "file:line:col: warning: ..." or "file: warning: ..."; *n gets their
+ * count (NULL and 0 when none, or when memory ran out). */
+const char *const *sc_model_warnings(const sc_model *m,
+                                     const sc_sim_options *opts, int *n);
 
 /* What a model allows for one test: the final states of the allowed
  * executions, and the verdict on the test's condition. */

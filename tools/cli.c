@@ -101,12 +101,52 @@ static void collect_dir(file_list *files, const char *dir, size_t root_len,
 }
 
 static bool collect(file_list *files, const char *arg,
+                    const char *const *suffixes);
+
+/* An index file (herd's @FILE, as diy's and gen's @all): a path a line,
+ * relative to the index's folder; blank lines and # comments skipped.
+ * False when a path it lists is missing (each said). */
+static bool collect_index(file_list *files, const char *index,
+                          const char *const *suffixes) {
+  char *text = cli_read_file(index);
+  if (!text) {
+    fprintf(stderr, "scopecat: %s: cannot read the index file\n", index);
+    return false;
+  }
+  const char *slash = strrchr(index, '/');
+  int dirlen = slash ? (int)(slash - index) : 0;
+  bool ok = true;
+  for (char *save, *line = strtok_r(text, "\r\n", &save); line;
+       line = strtok_r(NULL, "\r\n", &save)) {
+    while (*line == ' ' || *line == '\t')
+      line++;
+    size_t n = strlen(line);
+    while (n > 0 && (line[n - 1] == ' ' || line[n - 1] == '\t'))
+      line[--n] = '\0';
+    if (n == 0 || line[0] == '#')
+      continue;
+    const char *path = line[0] == '/' || !slash
+                           ? line
+                           : cli_format("%.*s/%s", dirlen, index, line);
+    ok &= collect(files, path, suffixes);
+  }
+  return ok;
+}
+
+static bool is_index(const char *arg) {
+  const char *slash = strrchr(arg, '/');
+  return (slash ? slash[1] : arg[0]) == '@';
+}
+
+static bool collect(file_list *files, const char *arg,
                     const char *const *suffixes) {
   struct stat st;
   if (stat(arg, &st) != 0) {
     fprintf(stderr, "scopecat: %s: no such file or directory\n", arg);
     return false;
   }
+  if (!S_ISDIR(st.st_mode) && is_index(arg))
+    return collect_index(files, arg, suffixes);
   if (S_ISDIR(st.st_mode)) {
     collect_dir(files, arg, strlen(arg), suffixes);
   } else {
@@ -198,4 +238,31 @@ const char *cli_text(const char *text) {
   fflush(stdout);
   fprintf(stderr, "scopecat: %s\n", cli_no_memory());
   exit(EXIT_SOME_FAILED);
+}
+
+void cli_print_lines(const char *const *lines, int n) {
+  for (int i = 0; i < n; i++)
+    fprintf(stderr, "%s\n", lines[i]);
+}
+
+bool cli_read_names(const char *path, cli_list *names) {
+  char *text = cli_read_file(path);
+  if (!text) {
+    fprintf(stderr, "scopecat: %s: cannot read the file of test names\n", path);
+    return false;
+  }
+  for (char *save, *line = strtok_r(text, "\r\n", &save); line;
+       line = strtok_r(NULL, "\r\n", &save)) {
+    char *word_save, *word = strtok_r(line, " \t", &word_save);
+    if (word && word[0] != '#')
+      cli_push(names, word);
+  }
+  return true;
+}
+
+bool cli_names_has(const cli_list *names, const char *name) {
+  for (int i = 0; i < names->n; i++)
+    if (strcmp(names->items[i], name) == 0)
+      return true;
+  return false;
 }

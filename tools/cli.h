@@ -38,7 +38,8 @@ typedef struct file_list {
 } file_list;
 
 /* Add `arg`: a file as is, a directory as its *.litmus files (recursively,
- * sorted).  Returns false (with a message on stderr) when arg is missing:
+ * sorted), an index file (a name starting with '@', as gen's @all) as the
+ * paths it lists a line, relative to its folder.  Returns false (with a message on stderr) when arg is missing:
  * the caller counts it as a failure and goes on with the rest. */
 bool cli_collect(file_list *files, const char *arg);
 /* The same for logs: a directory gives its *.txt and *.log files. */
@@ -71,6 +72,12 @@ typedef struct cli_list {
 } cli_list;
 void cli_push(cli_list *list, const char *s);
 
+/* herd's -names and -excl files: the first word of each line is a test
+ * name (blank lines and # comments skipped), added to `names`; false
+ * (said on stderr) when the file cannot be read. */
+bool cli_read_names(const char *path, cli_list *names);
+bool cli_names_has(const cli_list *names, const char *name);
+
 /* Whether `arg` is the option `name` (accepting one or two dashes). */
 bool cli_is_option(const char *arg, const char *name);
 
@@ -85,6 +92,9 @@ const char *cli_text(const char *text);
 
 char *cli_format(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
+
+/* Each of the n lines (the library's warnings) on stderr. */
+void cli_print_lines(const char *const *lines, int n);
 
 /* The whole file `path` (sc_read_file), NULL when it cannot be read. */
 char *cli_read_file(const char *path);

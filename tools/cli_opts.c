@@ -24,6 +24,7 @@ static const cli_opt common_opts[] = {
      .offset = offsetof(common, max_heap),
      .bad = "%o expects a size in bytes (K, M or G: binary multiples), found "
             "'%v'"},
+    {.name = "conf", .kind = CLI_CONF},
     {.name = "help", .kind = CLI_HELP},
     {.name = "h", .kind = CLI_HELP},
     {0}};
@@ -31,7 +32,11 @@ static const cli_opt common_opts[] = {
 static const char *const common_help[][2] = {
     {"-max-heap SIZE", "stop a test or model that needs more than SIZE bytes "
                        "of memory (K, M, G: binary multiples; 0, the "
-                       "default: no limit)"}};
+                       "default: no limit)"},
+    {"-conf FILE", "read options from FILE, herd7's configuration format: "
+                   "one a line, 'key value' or 'key = value' (the option "
+                   "without its dash; true or false for a flag), # "
+                   "comments"}};
 
 /* One option's usage: its name, then its description from `column`,
  * wrapped before column 78. */
@@ -224,15 +229,98 @@ static const cli_opt *find(const cli_command *cmd, const char *arg,
   return NULL;
 }
 
+static int parse_args(const cli_command *cmd, void *opts, common *com,
+                      int argc, char **argv, int *missing);
+
+/* One line of a configuration file, "key value" or "key = value", as the
+ * arguments -key value (a flag's value true, or false: no argument). */
+static int conf_line(const cli_command *cmd, void *opts, common *com,
+                     char *line, int *missing, const char *where) {
+  char *key = line;
+  size_t klen = strspn(key, "abcdefghijklmnopqrstuvwxyz"
+                            "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-");
+  char *val = key + klen;
+  val += strspn(val, " \t");
+  if (*val == '=')
+    val += 1 + strspn(val + 1, " \t");
+  size_t vlen = strlen(val);
+  while (vlen > 0 && isspace((unsigned char)val[vlen - 1]))
+    val[--vlen] = '\0';
+  key[klen] = '\0';
+  char *dashed = cli_format("-%s", key);
+  bool common_opt;
+  const cli_opt *o = klen ? find(cmd, dashed, &common_opt) : NULL;
+  if (!o || o->kind == CLI_HELP || o->kind == CLI_VERSION) {
+    fprintf(stderr, "%s: expected an option of scopecat %s without its dash "
+                    "and its value, found the key '%s'\n", where, cmd->name,
+            key);
+    return EXIT_USAGE;
+  }
+  bool flag = o->kind == CLI_FLAG || o->kind == CLI_SET || o->kind == CLI_BITS;
+  if (flag && strcmp(val, "false") == 0)
+    return CLI_GO_ON;
+  if (flag && strcmp(val, "true") != 0) {
+    fprintf(stderr, "%s: expected true or false after '%s', found '%s'\n",
+            where, key, val);
+    return EXIT_USAGE;
+  }
+  char *args[] = {"conf", dashed, val, NULL};
+  int rc = parse_args(cmd, opts, com, flag ? 2 : 3, args, missing);
+  if (rc != CLI_GO_ON)
+    fprintf(stderr, "%s: (the configuration line above)\n", where);
+  return rc;
+}
+
+static int read_conf(const cli_command *cmd, void *opts, common *com,
+                     const char *path, int *missing) {
+  char *text = cli_read_file(path);
+  if (!text) {
+    fprintf(stderr, "scopecat %s: -conf %s: cannot read the file\n",
+            cmd->name, path);
+    return EXIT_USAGE;
+  }
+  int lineno = 0;
+  for (char *line = text; line; ) {
+    char *nl = strchr(line, '\n');
+    if (nl)
+      *nl = '\0';
+    lineno++;
+    char *start = line + strspn(line, " \t\r");
+    if (*start && *start != '#' && *start != '\r') {
+      int rc = conf_line(cmd, opts, com, start, missing,
+                         cli_format("%s:%d:%d", path, lineno,
+                                    (int)(start - line) + 1));
+      if (rc != CLI_GO_ON)
+        return rc;
+    }
+    line = nl ? nl + 1 : NULL;
+  }
+  return CLI_GO_ON;
+}
+
 int cli_parse(const cli_command *cmd, void *opts, int argc, char **argv,
               int *missing) {
   common com = {SIZE_MAX};
   *missing = 0;
+  int rc = parse_args(cmd, opts, &com, argc, argv, missing);
+  if (rc != CLI_GO_ON)
+    return rc;
+  sc_error *err;
+  if (com.max_heap != SIZE_MAX && sc_set_max_heap(com.max_heap, &err)) {
+    fprintf(stderr, "scopecat %s: -max-heap: %s\n", cmd->name,
+            sc_error_message(err));
+    return EXIT_USAGE;
+  }
+  return CLI_GO_ON;
+}
+
+static int parse_args(const cli_command *cmd, void *opts, common *com,
+                      int argc, char **argv, int *missing) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     bool common;
     const cli_opt *o = find(cmd, a, &common);
-    void *into = common ? (void *)&com : opts;
+    void *into = common ? (void *)com : opts;
     if (!o && a[0] == '-' && (a[1] || cmd->dash_is_option)) {
       fprintf(stderr, "scopecat %s: unknown option '%s'\n", cmd->name, a);
       if (cmd->usage)
@@ -266,14 +354,14 @@ int cli_parse(const cli_command *cmd, void *opts, int argc, char **argv,
       say(cmd, o, o->missing ? o->missing : "%o needs an argument", a, "", "");
       return EXIT_USAGE;
     }
+    if (o->kind == CLI_CONF) {
+      int rc = read_conf(cmd, opts, com, argv[++i], missing);
+      if (rc != CLI_GO_ON)
+        return rc;
+      continue;
+    }
     if (!take(cmd, o, into, a, argv[++i], missing))
       return EXIT_USAGE;
-  }
-  sc_error *err;
-  if (com.max_heap != SIZE_MAX && sc_set_max_heap(com.max_heap, &err)) {
-    fprintf(stderr, "scopecat %s: -max-heap: %s\n", cmd->name,
-            sc_error_message(err));
-    return EXIT_USAGE;
   }
   return CLI_GO_ON;
 }

@@ -28,6 +28,7 @@ typedef enum cli_kind {
   CLI_LOGS,    /* file_list: cli_collect_logs, the same way */
   CLI_SHARD,   /* cli_shard: I/N (cli_shard_read) */
   CLI_CALL,    /* `call` checks the value and stores it */
+  CLI_CONF,    /* herd's -conf FILE: options a line, "key value" */
   CLI_HELP,    /* print the command's usage on stdout, exit 0 */
   CLI_VERSION  /* print the version, exit 0 */
 } cli_kind;
@@ -73,7 +74,7 @@ enum { CLI_GO_ON = -1 };
 int cli_parse(const cli_command *cmd, void *opts, int argc, char **argv,
               int *missing);
 
-/* The usage lines of the common options, their descriptions from column
+/* The usage lines of the common options (-max-heap, -conf), their descriptions from column
  * `column`, for the commands' usage texts. */
 void cli_common_usage(FILE *out, int column);
 

@@ -1,6 +1,6 @@
-/* cmd_parse.c: `scopecat parse`: tests printed back in canonical GPU_PTX
- * form, or a one-line summary each (-summary), or checked to parse back
- * equal (-check). */
+/* cmd_parse.c: `scopecat parse`: tests printed back in canonical form (in
+ * their own dialect), or a one-line summary each (-summary), or checked to
+ * parse back equal (-check); warnings about what they may not mean. */
 
 /* A test that fails to parse is reported and the others still run. */
 #include "cli_opts.h"
@@ -75,6 +75,9 @@ int cmd_parse(int argc, char **argv) {
     }
     if (!sc_select_match(sel, sc_test_name(t)))
       continue;
+    int nw;
+    const char *const *warnings = sc_test_warnings(t, &nw);
+    cli_print_lines(warnings, nw);
     switch (mode) {
     case SHOW_CANONICAL:
       printf("%s%s", i ? "\n" : "", cli_text(sc_test_to_string(t)));

@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "cli_opts.h"
+#include "cli_pool.h"
 #include "models.h"
 
 #include "scopecat.h"
@@ -28,6 +29,8 @@ typedef struct sim_cli {
   const char *model_path; /* -model, NULL: the dialect's default */
   const char *bell;       /* -bell: a bell file run before the model */
   cli_list dirs;          /* -I */
+  const char *libdir;     /* -set-libdir: searched before the bundled
+                             folders, after -I */
   model_dirs models;      /* the -I folders, then the bundled ones */
   cli_list skip;          /* -skipcheck */
   cli_list variants;      /* -variant */
@@ -42,8 +45,11 @@ typedef struct sim_cli {
   bool json;              /* -json: one JSON object per test */
   bool verbose;           /* -v: the engine of each test on stderr */
   sc_select *sel;
+  cli_list names_files, excl_files; /* -names, -excl */
+  cli_list names, excl;   /* the test names they list */
   const char *outdir;     /* -o: where -show writes DOT files */
   const char *graph_format; /* -graph svg|png: also render them */
+  bool dot_stdout;        /* -show without -o: DOT after each block */
   int jobs;
   cli_shard shard;        /* -shard I/N */
   bool progress;          /* stderr is a terminal */
@@ -59,11 +65,17 @@ static void sim_usage(FILE *out) {
           "proxies)\n"
           "  -bell FILE         run the bell file FILE before the model\n"
           "  -I DIR             search DIR for models and their includes\n"
+          "  -set-libdir DIR    search DIR after the -I folders, before the "
+          "bundled ones\n"
           "  -skipcheck NAME    do not apply the check NAME (comma lists too)\n"
           "  -variant NAME      set the model's variant NAME (comma lists too)\n"
           "  -through invalid   keep executions that fail the model's checks\n"
           "  -select REGEX      only tests whose name matches (PCRE2)\n"
-          "  -j N               run N tests at once\n");
+          "  -names FILE        only the tests FILE names (a name a line, "
+          "herd's)\n"
+          "  -excl FILE         not the tests FILE names\n"
+          "  -j N               run N tests at once (N workers, at most "
+          "256)\n");
   cli_shard_usage(out, 21);
   fprintf(out,
           "  -timeout S         give up a test after S seconds\n"
@@ -102,8 +114,15 @@ static void sim_usage(FILE *out) {
           "  -unroll N          follow each backward jump at most N times "
           "(default 2)\n"
           "  -show WHAT         draw executions: prop, neg, cond, all, none\n"
-          "  -o DIR             write each drawing to DIR/NAME-K.dot\n"
-          "  -graph svg|png     also render each to DIR/NAME-K.svg|png\n"
+          "  -o DIR             write each drawing to DIR/NAME-K.dot (DIR "
+          "is created;\n"
+          "                     default, or -o -: standard output, after "
+          "the test's block)\n"
+          "  -nshow N           draw at most N executions a test (default "
+          "100)\n"
+          "  -graph-format svg|png\n"
+          "                     also render each to DIR/NAME-K.svg|png "
+          "(-graph svg|png too)\n"
           "  -json              one JSON object per test instead of herd's "
           "block\n"
           "  -nohash            no Hash= lines\n");
@@ -130,14 +149,18 @@ static const cli_opt sim_opts[] = {
     {.name = "cat", .kind = CLI_STRING, AT(model_path)},
     {.name = "bell", .kind = CLI_STRING, AT(bell)},
     {.name = "I", .kind = CLI_LIST, AT(dirs)},
+    {.name = "set-libdir", .kind = CLI_STRING, AT(libdir)},
     {.name = "skipcheck", .kind = CLI_NAMES, AT(skip)},
     {.name = "variant", .kind = CLI_NAMES, AT(variants)},
     {.name = "through", .kind = CLI_CHOICE, AT(through),
      .choices = through_words,
      .bad = "-through expects none, invalid or all, found '%v'"},
     {.name = "select", .kind = CLI_SELECT, AT(sel), .bad = "%w"},
-    {.name = "j", .kind = CLI_INT, AT(jobs), .lo = 1, .hi = INT_MAX,
-     .bad = COUNT POSITIVE, .range = "-j expects a positive number",
+    {.name = "names", .kind = CLI_LIST, AT(names_files)},
+    {.name = "excl", .kind = CLI_LIST, AT(excl_files)},
+    {.name = "j", .kind = CLI_INT, AT(jobs), .lo = 1, .hi = CLI_JOBS_MOST,
+     .bad = COUNT POSITIVE,
+     .range = "-j expects a number of workers from %l to %h, found '%v'",
      .missing = "%o needs an argument" POSITIVE},
     CLI_SHARD_OPTION(sim_cli, shard),
     {.name = "timeout", .kind = CLI_SECONDS, AT(opts.timeout),
@@ -154,9 +177,16 @@ static const cli_opt sim_opts[] = {
      .hi = INT_MAX, .bad = COUNT},
     {.name = "show", .kind = CLI_CHOICE, AT(show), .choices = show_words,
      .bad = "-show expects prop, neg, cond, all or none, found '%v'"},
+    {.name = "graph-format", .kind = CLI_CHOICE, AT(graph),
+     .choices = graph_words,
+     .bad = "-graph-format expects svg or png, found '%v'"},
+    /* the picture format's former name: herd7's -graph is the layout */
     {.name = "graph", .kind = CLI_CHOICE, AT(graph), .choices = graph_words,
      .bad = "-graph expects svg or png, found '%v'"},
     {.name = "o", .kind = CLI_STRING, AT(outdir)},
+    {.name = "nshow", .kind = CLI_INT, AT(opts.max_shown), .lo = 1,
+     .hi = INT_MAX, .bad = COUNT,
+     .range = "-nshow expects a positive number, found '%v'"},
     {.name = "json", .kind = CLI_FLAG, AT(json)},
     {.name = "nohash", .kind = CLI_BITS, AT(log_flags), .bits = SC_LOG_NOHASH},
     /* every candidate evaluated, no branch cut early: the same figures,
@@ -191,15 +221,32 @@ static int parse_options(sim_cli *c, int argc, char **argv) {
     return EXIT_USAGE;
   }
   cli_shard_files(&c->files, c->shard);
+  for (int i = 0; i < c->names_files.n; i++)
+    if (!cli_read_names(c->names_files.items[i], &c->names))
+      return EXIT_USAGE;
+  for (int i = 0; i < c->excl_files.n; i++)
+    if (!cli_read_names(c->excl_files.items[i], &c->excl))
+      return EXIT_USAGE;
   c->opts.through = c->through != 0;
   c->opts.show = (sc_show)c->show;
   c->graph_format = c->graph >= 0 ? graph_words[c->graph] : NULL;
-  if ((c->opts.show != SC_SHOW_NONE && !c->json && !c->outdir) ||
-      (c->graph_format && !c->outdir)) {
-    fprintf(stderr, "scopecat sim: -show and -graph need -o DIR to write the "
-                    "drawings to (or -json to print the executions)\n");
+  if (c->outdir && strcmp(c->outdir, "-") == 0)
+    c->outdir = NULL; /* herd's -o -: standard output */
+  else if (c->outdir)
+    c->dot_stdout = false;
+  if (c->graph_format && !c->outdir) {
+    fprintf(stderr, "scopecat sim: -graph-format needs -o DIR to write "
+                    "the pictures to\n");
     return EXIT_USAGE;
   }
+  if (c->outdir && mkdir(c->outdir, 0777) != 0 && errno != EEXIST) {
+    fprintf(stderr, "scopecat sim: -o %s: cannot create the folder: %s\n",
+            c->outdir, strerror(errno));
+    return EXIT_SOME_FAILED;
+  }
+  /* as herd7: without -o the drawings go to standard output, each after
+   * its test's block (not with -json, whose objects hold the executions) */
+  c->dot_stdout = c->opts.show != SC_SHOW_NONE && !c->outdir && !c->json;
   if (c->opts.liveness && c->opts.through) {
     fprintf(stderr, "scopecat sim: -liveness looks for executions the model "
                     "allows: no -through with it\n");
@@ -214,6 +261,12 @@ static int parse_options(sim_cli *c, int argc, char **argv) {
   c->opts.nvariants = c->variants.n;
   for (int i = 0; i < c->dirs.n; i++)
     models_add_dir(&c->models, c->dirs.items[i]);
+  /* herd7's -set-libdir: the library folder, which -I comes before; the
+   * bundled folders read it as they read $SCOPECAT_CATDIR */
+  if (c->libdir && setenv("SCOPECAT_CATDIR", c->libdir, 1) != 0) {
+    fprintf(stderr, "scopecat sim: -set-libdir: %s\n", strerror(errno));
+    return EXIT_USAGE;
+  }
   models_add_bundled(&c->models);
   return missing ? -2 : -1;
 }
@@ -244,6 +297,9 @@ typedef struct progress {
 typedef struct sim_run {
   made_model belled, limited;
   progress prog;
+  cli_list warned; /* the models whose warnings were said (as pointers) */
+  cli_list failed_models; /* the models that did not load (their names) */
+  cli_list model_errors;  /* the models' errors said in full */
 } sim_run;
 
 /* The model with the bell before it. */
@@ -274,13 +330,42 @@ static sc_status with_limits(const sim_cli *c, made_model *memo, sc_model **m,
   return SC_OK;
 }
 
+/* The names of model m that match nothing, said once per model (with -j
+ * once per worker: the parent drops repeated warnings). */
+static void warn_model(const sim_cli *c, sim_run *run, const sc_model *m) {
+  for (int i = 0; i < run->warned.n; i++)
+    if (run->warned.items[i] == (const char *)m)
+      return;
+  cli_push(&run->warned, (const char *)m);
+  int n;
+  const char *const *w = sc_model_warnings(m, &c->opts, &n);
+  cli_print_lines(w, n);
+}
+
 static sc_status model_for(const sim_cli *c, sim_run *run, const sc_test *t,
                            sc_model **out, sc_error **err) {
   const char *name = c->model_path ? c->model_path : models_default(t);
   sc_status st = models_load(&c->models, name, out, NULL, err);
+  if (!st)
+    warn_model(c, run, *out);
   if (!st && c->bell)
     st = with_bell(c, &run->belled, out, err);
   return st ? st : with_limits(c, &run->limited, out, err);
+}
+
+/* The model named by -model (with -bell, under the limits), loaded once
+ * before any test, as herd7 does: a model that does not load is said
+ * once and the run stops.  The workers of -j inherit it. */
+static bool preload_model(const sim_cli *c, sim_run *run) {
+  if (!c->model_path)
+    return true;
+  sc_model *m;
+  sc_error *err;
+  if (model_for(c, run, NULL, &m, &err) == SC_OK)
+    return true;
+  fprintf(stderr, "%s\nscopecat sim: the model did not load: no test run\n",
+          sc_error_message(err));
+  return false;
 }
 
 /* ---- One test ---------------------------------------------------------- */
@@ -307,7 +392,10 @@ static void show_progress(void *ctx, long candidates, double seconds) {
 /* Each shown execution K (from 1) goes to DIR/NAME-K.dot, and with
  * -graph FMT also to DIR/NAME-K.FMT, rendered. */
 static bool write_drawings(const sim_cli *c, const char *path,
-                           const sc_test *t, const sc_result *r) {
+                           const sc_test *t, const sc_result *r, FILE *out) {
+  if (c->dot_stdout)
+    for (int i = 0; i < sc_result_shown(r); i++)
+      fputs(cli_text(sc_result_dot_graph(r, i)), out);
   if (!c->outdir)
     return true;
   size_t len = strlen(c->outdir) + strlen(sc_test_name(t)) + 32;
@@ -333,6 +421,52 @@ static bool write_drawings(const sim_cli *c, const char *path,
   return true;
 }
 
+/* The model of test t in *m; false when it did not load: said in full
+ * the first time, then in one line per test (herd7 says a model's error
+ * once). */
+static bool test_model(const sim_cli *c, sim_run *run, const char *path,
+                       const sc_test *t, sc_model **m) {
+  const char *name = c->model_path ? c->model_path : models_default(t);
+  if (!cli_names_has(&run->failed_models, name)) {
+    sc_error *err;
+    if (model_for(c, run, t, m, &err) == SC_OK)
+      return true;
+    fprintf(stderr, "%s\n", sc_error_message(err));
+    cli_push(&run->failed_models, name);
+  }
+  fprintf(stderr, "%s: test %s: not run: the model %s did not load (said "
+                  "above)\n", path, sc_test_name(t), name);
+  return false;
+}
+
+/* A test the simulation failed: an error of the model's own text (not a
+ * limit) is said once, in a line of its own, and each test it stops gets
+ * one line. */
+static void say_failure(sim_run *run, const char *path, const sc_test *t,
+                        const sc_error *err) {
+  const char *msg = sc_error_message(err), *file = sc_error_file(err);
+  bool of_model = sc_error_status(err) != SC_ERR_LIMIT && file &&
+                  strcmp(file, path) != 0;
+  if (!of_model) {
+    fprintf(stderr, "%s: test %s: %s\n", path, sc_test_name(t), msg);
+    return;
+  }
+  if (!cli_names_has(&run->model_errors, msg)) {
+    fprintf(stderr, "%s\n", msg); /* the model's line: once */
+    cli_push(&run->model_errors, msg);
+  }
+  fprintf(stderr, "%s: test %s: the model's error above (%s:%d:%d)\n", path,
+          sc_test_name(t), file, sc_error_line(err), sc_error_column(err));
+}
+
+/* Whether the test of this name runs: -select, herd's -names (only those
+ * listed, when given) and -excl (not those listed). */
+static bool chosen(const sim_cli *c, const char *name) {
+  return sc_select_match(c->sel, name) &&
+         (c->names_files.n == 0 || cli_names_has(&c->names, name)) &&
+         !cli_names_has(&c->excl, name);
+}
+
 /* Simulate the test in `path`, printing its block on `out`; false when it
  * could not be parsed or evaluated (the error is on stderr). */
 static bool run_one(const sim_cli *c, sim_run *run, const char *path,
@@ -346,12 +480,13 @@ static bool run_one(const sim_cli *c, sim_run *run, const char *path,
     fprintf(stderr, "%s\n", sc_error_message(err));
     return false;
   }
-  if (!sc_select_match(c->sel, sc_test_name(t)))
+  if (!chosen(c, sc_test_name(t)))
     return true;
-  if (model_for(c, run, t, &m, &err) != SC_OK) {
-    fprintf(stderr, "%s\n", sc_error_message(err));
+  int nw;
+  const char *const *warnings = sc_test_warnings(t, &nw);
+  cli_print_lines(warnings, nw);
+  if (!test_model(c, run, path, t, &m))
     return false;
-  }
   sc_sim_options opts = c->opts;
   if (c->progress) {
     p->name = sc_test_name(t);
@@ -368,8 +503,7 @@ static bool run_one(const sim_cli *c, sim_run *run, const char *path,
       p->finished += sc_result_candidates(r);
   }
   if (st != SC_OK) {
-    fprintf(stderr, "%s: test %s: %s\n", path, sc_test_name(t),
-                    sc_error_message(err));
+    say_failure(run, path, t, err);
     return false;
   }
   if (c->verbose)
@@ -382,104 +516,93 @@ static bool run_one(const sim_cli *c, sim_run *run, const char *path,
     return false;
   }
   fputs(text, out);
-  return write_drawings(c, path, t, r);
+  return write_drawings(c, path, t, r, out);
 }
 
-/* ---- Several tests at once: one child process per test ------------------ */
+/* ---- Several tests at once: a pool of workers (cli_pool.c) --------------- */
 
-typedef struct job {
-  pid_t pid;
-  FILE *out; /* the child's stdout, replayed in order */
-  FILE *err; /* its stderr */
-  int status;
-  bool done;
-} job;
+typedef struct pool_ctx {
+  const sim_cli *c;
+  sim_run *run;
+  cli_list said; /* the warnings printed */
+} pool_ctx;
 
-static void replay(FILE *from, FILE *to) {
-  char buf[8192];
-  size_t n;
-  rewind(from);
-  while ((n = fread(buf, 1, sizeof buf, from)) > 0)
-    fwrite(buf, 1, n, to);
-  fclose(from);
+/* In a worker: test i, its executions counted in its slot. */
+static bool pool_task(void *ctx, int i, FILE *out) {
+  pool_ctx *pc = ctx;
+  if (pc->run->prog.slots)
+    pc->run->prog.slot = &pc->run->prog.slots[i];
+  return run_one(pc->c, pc->run, pc->c->files.paths[i], out);
 }
 
-/* The next worker to end; meanwhile, with a progress line, the line is
- * redrawn four times a second from the workers' slots. */
-static pid_t wait_showing(const sim_cli *c, const progress *p, int running,
-                          int *status) {
-  if (!c->progress)
-    return wait(status);
-  double last = 0;
-  for (;;) {
-    pid_t pid = waitpid(-1, status, WNOHANG);
-    if (pid != 0)
-      return pid;
-    double t = sc_seconds();
-    if (t - last >= 0.25) {
-      last = t;
-      long sum = 0;
-      for (int i = 0; i < p->total; i++)
-        sum += p->slots[i];
-      print_progress(p, running == 1 ? "1 running" : "running", sum);
+/* A worker's stderr for test i: a line not of the test (it does not
+ * start with its path: a model's warning or error, which each worker says
+ * once) said already is dropped. */
+static void pool_print_err(void *ctx, int i, const char *text, size_t len) {
+  pool_ctx *pc = ctx;
+  const char *path = pc->c->files.paths[i];
+  size_t plen = strlen(path);
+  const char *end = text + len;
+  while (text < end) {
+    const char *nl = memchr(text, '\n', (size_t)(end - text));
+    const char *next = nl ? nl + 1 : end;
+    char *line = cli_format("%.*s", (int)(next - text), text);
+    bool repeated = false;
+    if (strncmp(line, path, plen) != 0 || line[plen] != ':') {
+      for (int i = 0; i < pc->said.n && !repeated; i++)
+        repeated = strcmp(pc->said.items[i], line) == 0;
+      if (!repeated)
+        cli_push(&pc->said, line);
     }
-    struct timespec nap = {0, 20 * 1000 * 1000};
-    nanosleep(&nap, NULL);
+    if (!repeated)
+      fputs(line, stderr);
+    text = next;
   }
+}
+
+/* The line of a test whose worker ran past its deadline, or died. */
+static const char *pool_stuck(void *ctx, int i, int sig) {
+  pool_ctx *pc = ctx;
+  const char *path = pc->c->files.paths[i];
+  if (sig)
+    return cli_format("%s: its worker ended by signal %d (%s)", path, sig,
+                      strsignal(sig));
+  return cli_format("%s: expected to finish within %g s (the -timeout limit), "
+                    "found it still running: its worker was stopped",
+                    path, pc->c->opts.timeout);
+}
+
+/* The progress line, from the workers' slots. */
+static void pool_tick(void *ctx, int done) {
+  pool_ctx *pc = ctx;
+  progress *p = &pc->run->prog;
+  long sum = 0;
+  for (int i = 0; i < p->total; i++)
+    sum += p->slots[i];
+  p->done = done;
+  print_progress(p, "running", sum);
+}
+
+/* A worker past the test's -timeout by half as much again and a second
+ * is taken for stuck (the library checks its deadline between steps). */
+static double stuck_after(double timeout) {
+  return timeout > 0 ? timeout * 1.5 + 1 : 0;
 }
 
 /* The workers are forked: each has the parent's options, its models and
  * the collector's settings (-max-heap) as they are. */
 static int run_parallel(const sim_cli *c, sim_run *run) {
-  progress *p = &run->prog;
-  int n = c->files.n, failed = 0, next = 0, running = 0, printed = 0;
-  job *jobs = GC_MALLOC(sizeof(job) * (size_t)n);
-  while (printed < n) {
-    while (running < c->jobs && next < n) {
-      job *j = &jobs[next];
-      j->out = tmpfile();
-      j->err = tmpfile();
-      fflush(stdout);
-      fflush(stderr);
-      j->pid = (j->out && j->err) ? fork() : -1;
-      if (j->pid == 0) {
-        dup2(fileno(j->err), 2);
-        if (p->slots)
-          p->slot = &p->slots[next];
-        bool ok = run_one(c, run, c->files.paths[next], j->out);
-        fflush(j->out);
-        fflush(stderr);
-        _exit(ok ? 0 : 1);
-      }
-      if (j->pid < 0) {
-        fprintf(stderr, "scopecat sim: cannot start a worker: %s\n",
-                strerror(errno));
-        return EXIT_SOME_FAILED;
-      }
-      next++;
-      running++;
-    }
-    int status;
-    pid_t pid = wait_showing(c, p, running, &status);
-    if (pid < 0)
-      break;
-    for (int i = 0; i < next; i++)
-      if (jobs[i].pid == pid) {
-        jobs[i].done = true;
-        jobs[i].status = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
-        running--;
-        p->done++;
-      }
-    while (printed < next && jobs[printed].done) {
-      if (c->progress)
-        fprintf(stderr, "\r\033[K");
-      replay(jobs[printed].out, stdout);
-      replay(jobs[printed].err, stderr);
-      failed += jobs[printed].status != 0;
-      printed++;
-    }
-  }
-  return failed ? EXIT_SOME_FAILED : EXIT_ALL_RAN;
+  pool_ctx pc = {c, run, {NULL, 0}};
+  cli_pool pool = {.jobs = c->jobs,
+                   .ntasks = c->files.n,
+                   .deadline = stuck_after(c->opts.timeout),
+                   .ctx = &pc,
+                   .task = pool_task,
+                   .stuck = pool_stuck,
+                   .tick = run->prog.slots ? pool_tick : NULL,
+                   .print_err = pool_print_err};
+  int failed = cli_pool_run(&pool);
+  return failed != 0 ? EXIT_SOME_FAILED : EXIT_ALL_RAN;
 }
 
 int cmd_sim(int argc, char **argv) {
@@ -503,6 +626,8 @@ int cmd_sim(int argc, char **argv) {
     else
       run.prog.slots = page;
   }
+  if (!preload_model(&c, &run))
+    return EXIT_SOME_FAILED;
   int failed = 0;
   if (c.jobs > 1) {
     rc = run_parallel(&c, &run);

@@ -210,6 +210,14 @@ const char *sc_cat_result_show_name(const sc_cat_result *r, int i);
 sc_status sc_cat_result_show_value(const sc_cat_result *r, int i,
                                    const sc_cat_value **out, sc_error **err);
 
+/* Names of m that match nothing (names_check.c), found without running
+ * it: a name used that neither m (prelude, bell, includes, every branch),
+ * a primitive nor `base` binds; a name of opts->skipchecks (opts may be
+ * NULL) that no check carries; one of opts->variants that no `if` tests.
+ * "file:line:col: warning: ..." each, *n of them. */
+const char **sc_cat_model_warnings(const sc_cat_model *m, const sc_cat_env *base,
+                                   const sc_cat_run_options *opts, int *n);
+
 /* ---- Symbolic runs (symbolic.c) -------------------------------------- */
 
 /* A Boolean of the caller's making (the sim layer's solver terms), or one

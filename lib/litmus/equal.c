@@ -1,7 +1,9 @@
 /* equal.c: whether two parsed tests are the same test.  Names, not
  * indices, are compared (a reparse may number locations and registers in
  * another order), placement is compared as the partition it induces at
- * each level, and dialect, doc lines and source positions are ignored. */
+ * each level, and doc lines and source positions are ignored.  The
+ * dialect counts: it decides the default model and what a PTX test's
+ * accesses mean, so a test read in the other dialect is another test. */
 #include "litmus/litmus.h"
 
 #include <string.h>
@@ -159,7 +161,8 @@ static bool same_prop(pair p, const sc_prop *x, const sc_prop *y) {
 
 int sc_litmus_equal(const sc_test *a, const sc_test *b) {
   pair p = {a, b};
-  if (!same_str(a->name, b->name) || a->nthreads != b->nthreads ||
+  if (a->dialect != b->dialect || !same_str(a->name, b->name) ||
+      a->nthreads != b->nthreads ||
       a->quant != b->quant || a->nobserved != b->nobserved ||
       !same_locations(p) || !same_placement(p))
     return 0;

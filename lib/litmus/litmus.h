@@ -187,6 +187,11 @@ typedef struct sc_location {
   sc_space region;  /* memory map: global/shared, NONE when unsaid */
   sc_proxy proxy;   /* Dat3M "y @ surface aliases x": proxy of this name */
   int alias_of;     /* location it aliases, -1 when none */
+  /* For sc_test_warnings: how often the test's text names it, where
+   * first, and whether the initial state gives it a value. */
+  int mentions;
+  int line, col;
+  bool initialised;
 } sc_location;
 
 typedef struct sc_scope_node {
@@ -296,6 +301,8 @@ sc_status sc_litmus_parse(const char *text, const char *filename,
 const char *sc_litmus_print(const sc_test *t, sc_dialect d);
 const char *sc_litmus_summary(const sc_test *t);
 int sc_litmus_equal(const sc_test *a, const sc_test *b);
+/* sc_test_warnings's work (warnings.c). */
+const char **sc_litmus_warnings(const sc_test *t, int *n);
 /* The Hash of a test in logs: MD5 of its canonical text (test.c). */
 const char *sc_test_hash(const sc_test *t);
 

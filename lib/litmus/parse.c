@@ -193,6 +193,7 @@ static void parse_init(sc_parser *p, init_state *st) {
                           "expected one initial value for '%s', found a "
                           "second", tk->text);
       seen_init[l] = true;
+      p->t->locs[l].initialised = true;
       sc_expect_punct(p, '=', "'=' and the location's initial value");
       sc_value v = parse_value(p);
       p->t->locs[l].init = v;

@@ -141,11 +141,25 @@ int sc_parser_register(sc_parser *p, int thread, const sc_token *tk) {
   return sc_parser_add_register(p, thread, tk->text, SC_TYPE_NONE);
 }
 
+/* The token that named `name` just now: the last one taken, or the next. */
+static const sc_token *naming_token(const sc_parser *p, const char *name) {
+  for (int back = 1; back >= 0; back--) {
+    int i = p->pos - back;
+    if (i >= 0 && i < p->ntoks && p->toks[i].text &&
+        strcmp(p->toks[i].text, name) == 0)
+      return &p->toks[i];
+  }
+  return &p->toks[p->pos > 0 ? p->pos - 1 : 0];
+}
+
 int sc_parser_location(sc_parser *p, const char *name) {
   sc_test *t = p->t;
   int l = sc_test_find_location(t, name);
-  if (l >= 0)
+  if (l >= 0) {
+    if (!p->frozen)
+      t->locs[l].mentions++;
     return l;
+  }
   if (p->frozen) {
     const sc_token *tk = &p->toks[p->pos > 0 ? p->pos - 1 : 0];
     sc_parse_error_at(p, tk->line, tk->col, SC_ERR_SEMANTIC,
@@ -158,6 +172,11 @@ int sc_parser_location(sc_parser *p, const char *name) {
   loc->region = SC_SPACE_NONE;
   loc->proxy = SC_PROXY_GENERIC;
   loc->alias_of = -1;
+  loc->mentions = 1;
+  const sc_token *tk = naming_token(p, name);
+  loc->line = tk->line;
+  loc->col = tk->col;
+  loc->initialised = false;
   return t->nlocs++;
 }
 

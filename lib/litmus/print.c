@@ -1,5 +1,5 @@
-/* print.c: the canonical GPU_PTX text of a test and its one-line
- * summary.  The canonical form parses back to an equal test (see
+/* print.c: the canonical text of a test, in either dialect, and its
+ * one-line summary.  The canonical form parses back to an equal test (see
  * equal.c): every location and register is declared, addresses are
  * bracketed, qualifiers come in PTX's order, and Dat3M's extensions
  * (aliases, untyped registers, bne/beq) are written in their own syntax. */
@@ -161,6 +161,28 @@ static void put_init(sc_strbuf *sb, const sc_test *t) {
   sc_sb_puts(sb, "}\n");
 }
 
+/* Whether Dat3M's thread headers ("P0@cta 0,gpu 0") say the placement:
+ * read back, they give one kernel per device and a warp per thread, so
+ * two threads sharing a warp, or one device but not its kernel, need the
+ * scope tree. */
+static bool headers_say_placement(const sc_test *t) {
+  for (int i = 0; i < t->nthreads; i++)
+    for (int j = i + 1; j < t->nthreads; j++) {
+      const int *a = t->threads[i].place, *b = t->threads[j].place;
+      if (a[SC_LEVEL_WARP] == b[SC_LEVEL_WARP] ||
+          (a[SC_LEVEL_DEVICE] == b[SC_LEVEL_DEVICE] &&
+           a[SC_LEVEL_KERNEL] != b[SC_LEVEL_KERNEL]))
+        return false;
+    }
+  return true;
+}
+
+/* The scope tree is printed for GPU_PTX, and for PTX when the headers
+ * cannot say the placement; else PTX gives each thread its header. */
+static bool prints_scope_tree(const sc_test *t, sc_dialect d) {
+  return d == SC_DIALECT_GPU_PTX || !headers_say_placement(t);
+}
+
 /* Cell texts of the program, rows x threads, labels joined to the
  * instruction they precede. */
 static char ***program_cells(const sc_test *t, sc_dialect d, int *nrows) {
@@ -179,7 +201,7 @@ static char ***program_cells(const sc_test *t, sc_dialect d, int *nrows) {
     cells[r] = sc_alloc(sizeof(char *) * (size_t)t->nthreads);
   for (int i = 0; i < t->nthreads; i++) {
     const sc_thread *th = &t->threads[i];
-    cells[0][i] = d == SC_DIALECT_GPU_PTX
+    cells[0][i] = prints_scope_tree(t, d)
                       ? sc_strdup(th->name)
                       : sc_printf("%s@cta %d,gpu %d", th->name,
                                   th->place[SC_LEVEL_CTA],
@@ -302,7 +324,7 @@ static const char *quantifier_name(sc_quantifier q) {
 }
 
 static void put_tail(sc_strbuf *sb, const sc_test *t, sc_dialect d) {
-  if (d == SC_DIALECT_GPU_PTX && t->nscope_roots > 0) {
+  if (prints_scope_tree(t, d) && t->nscope_roots > 0) {
     sc_sb_puts(sb, "\nscopeTree\n");
     for (int r = 0; r < t->nscope_roots; r++) {
       if (r)
@@ -342,8 +364,9 @@ static void put_tail(sc_strbuf *sb, const sc_test *t, sc_dialect d) {
 }
 
 /* The PTX dialect places threads by Dat3M's headers, "P0@cta 0,gpu 1",
- * instead of a scope tree (warps and kernels are not said); the rest is
- * the grammar both dialects share. */
+ * instead of a scope tree, unless the placement has shared warps or
+ * several kernels a device, which the headers cannot say; the rest is the
+ * grammar both dialects share. */
 const char *sc_litmus_print(const sc_test *t, sc_dialect d) {
   sc_strbuf sb;
   sc_sb_init(&sb);

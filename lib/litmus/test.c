@@ -81,7 +81,7 @@ const char *sc_test_to_dialect(const sc_test *t, sc_dialect d) {
 }
 
 const char *sc_test_to_string(const sc_test *t) {
-  return sc_test_to_dialect(t, SC_DIALECT_GPU_PTX);
+  return sc_test_to_dialect(t, t->dialect);
 }
 
 const char *sc_test_summary(const sc_test *t) {
@@ -93,14 +93,28 @@ const char *sc_test_summary(const sc_test *t) {
   return s;
 }
 
+const char *const *sc_test_warnings(const sc_test *t, int *n) {
+  *n = 0;
+  sc_oom_guard g;
+  if (!SC_OOM_ENTER(g)) {
+    sc_oom_null(&g);
+    return NULL;
+  }
+  const char **w = sc_litmus_warnings(t, n);
+  sc_oom_leave(&g);
+  return w;
+}
+
 int sc_test_equal(const sc_test *a, const sc_test *b) {
   return sc_litmus_equal(a, b);
 }
 
-/* The Hash of a test in logs: MD5 of its canonical text, so that equal
- * tests have equal hashes (not herd7's own digest). */
+/* The Hash of a test in logs: MD5 of its canonical text in its own
+ * dialect, so that equal tests have equal hashes and tests of another
+ * dialect (another default model, another coherence) have others (not
+ * herd7's own digest). */
 const char *sc_test_hash(const sc_test *t) {
-  const char *text = sc_litmus_print(t, SC_DIALECT_GPU_PTX);
+  const char *text = sc_litmus_print(t, t->dialect);
   char *hex = sc_alloc_atomic(33);
   sc_md5_hex(text, strlen(text), hex);
   return hex;

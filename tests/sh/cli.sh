@@ -50,6 +50,25 @@ n=$(wc -l <"$tmp/out")
 # MP.litmus and mp.litmus are both named MP; sb.litmus is SB
 if [ "$n" -eq 3 ]; then ok; else fail "-select kept $n tests, expected 3"; cat "$tmp/out"; fi
 
+# a PTX-dialect test prints in its own dialect: read as GPU_PTX it would
+# mean something else (total co: Ok turns No under ptx-v6.0), so parse
+# keeps "PTX", -check sees the dialect, and the hash tells them apart
+cotot="$srcdir/ptx/dat3m/Manual/Co-Total-4-threads.litmus"
+expect 0 "$scopecat" parse "$cotot"
+has "$tmp/out" "PTX Co-Total-4-threads"
+has "$tmp/out" " P0@cta 0,gpu 0 "
+cp "$tmp/out" "$tmp/cotot.litmus"
+expect 0 "$scopecat" sim -model ptx-v6.0.cat "$cotot" "$tmp/cotot.litmus"
+n=$(grep -c "^Observation Co-Total-4-threads Sometimes 1 178$" "$tmp/out")
+if [ "$n" -eq 2 ]; then ok; else fail "the printed Co-Total-4-threads means something else"; cat "$tmp/out"; fi
+n=$(grep "^Hash=" "$tmp/out" | sort -u | wc -l)
+if [ "$n" -eq 1 ]; then ok; else fail "the printed Co-Total-4-threads has another hash"; fi
+sed 's/^PTX /GPU_PTX /; s/@cta [0-9]*,gpu [0-9]* / /g' "$cotot" >"$tmp/cotot-gpu.litmus"
+expect 0 "$scopecat" sim -model ptx-v6.0.cat "$cotot" "$tmp/cotot-gpu.litmus"
+n=$(grep "^Hash=" "$tmp/out" | sort -u | wc -l)
+if [ "$n" -eq 2 ]; then ok; else fail "the GPU_PTX reading of a PTX test has the same hash"; fi
+has "$tmp/out" "Observation Co-Total-4-threads Never 0 98"
+
 # round trip over every bundled test
 expect 0 "$scopecat" parse -check "$srcdir/ptx"
 has "$tmp/out" ", 0 failed"
@@ -85,6 +104,74 @@ if [ "$n" -eq 1 ]; then ok; else fail "-select ran $n tests, expected 1"; fi
 "$scopecat" sim -nohash "$seeds" | grep -v '^Time' >"$tmp/j1"
 "$scopecat" sim -nohash -j 2 "$seeds" | grep -v '^Time' >"$tmp/j2"
 if cmp -s "$tmp/j1" "$tmp/j2"; then ok; else fail "-j 2 output differs from -j 1"; fi
+# -j with no test to run (the one named is missing): no worker to start
+expect 1 "$scopecat" sim -j 2 "$tmp/no-such.litmus"
+has "$tmp/err" "no-such.litmus: no such file or directory"
+lacks "$tmp/err" "cannot start a worker"
+# -j runs a pool: a worker stopped (SIGSTOP) past its test's deadline is
+# killed and replaced; its test gets its timeout line, the others their
+# blocks, in order
+manual=
+for i in 1 2 3 4 5 6 7 8; do
+  manual="$manual $cotot $(LC_ALL=C ls "$srcdir"/ptx/dat3m/Manual/barrier-*.litmus | tr '\n' ' ')"
+done
+"$scopecat" sim -nohash -model ptx-v6.0.cat $manual 2>/dev/null | grep '^Test ' >"$tmp/order1"
+"$scopecat" sim -nohash -j 2 -timeout 1 -model ptx-v6.0.cat $manual >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+worker=
+for i in 1 2 3 4 5 6 7 8 9 10; do
+  sleep 0.1
+  worker=$(pgrep -P "$pid" | head -1)
+  [ -n "$worker" ] && break
+done
+[ -n "$worker" ] && kill -STOP "$worker"
+wait "$pid"
+rc=$?
+if [ "$rc" -eq 1 ]; then ok; else fail "-j 2 with a stuck worker: exit $rc, expected 1"; fi
+n=$(grep -c "(the -timeout limit), found it still running: its worker was stopped" "$tmp/err")
+if [ "$n" -eq 1 ]; then ok; else fail "$n tests reported a stuck worker, expected 1"; cat "$tmp/err"; fi
+grep '^Test ' "$tmp/out" >"$tmp/order2"
+stuck=$(sed -n 's/^\(.*\): expected to finish within 1 s.*its worker was stopped$/\1/p' "$tmp/err")
+name=$(sed -n 's/^PTX //p' "$stuck" | head -1)
+# order2 is order1 less one line, the stuck test's
+diff "$tmp/order1" "$tmp/order2" >"$tmp/order.diff"
+if [ "$(grep -c '^[<>]' "$tmp/order.diff")" -eq 1 ] && grep -q "^< Test $name " "$tmp/order.diff"; then ok
+else fail "-j 2 with a stuck worker lost or reordered tests ($name)"; cat "$tmp/order.diff"; fi
+if kill -0 "$worker" 2>/dev/null; then fail "the stuck worker $worker was left"; kill -KILL "$worker"; else ok; fi
+# a worker killed (SIGKILL) is replaced: the test it ran, if any, gets a
+# line, every other test its block
+"$scopecat" sim -nohash -j 2 -model ptx-v6.0.cat $manual >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+worker=
+for i in 1 2 3 4 5 6 7 8 9 10; do
+  sleep 0.1
+  worker=$(pgrep -P "$pid" | head -1)
+  [ -n "$worker" ] && break
+done
+[ -n "$worker" ] && kill -KILL "$worker"
+wait "$pid"
+blocks=$(grep -c '^Test ' "$tmp/out")
+lines=$(grep -c ': its worker ended by signal 9 (Killed)$' "$tmp/err")
+if [ $((blocks + lines)) -eq "$(wc -l <"$tmp/order1")" ] && [ "$lines" -le 1 ]; then ok
+else fail "-j 2 with a killed worker: $blocks blocks and $lines lines for $(wc -l <"$tmp/order1") tests"; cat "$tmp/err"; fi
+# SIGTERM to the -j parent reaches its workers: none is left running
+"$scopecat" sim -nohash -j 2 -model ptx-v6.0.cat "$srcdir/ptx/dat3m/Manual" >/dev/null 2>&1 &
+pid=$!
+workers=
+for i in 1 2 3 4 5 6 7 8 9 10; do
+  sleep 0.1
+  workers=$(pgrep -P "$pid" | tr '\n' ' ')
+  [ "$(echo $workers | wc -w)" -eq 2 ] && break
+done
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+if [ "$rc" -eq 143 ]; then ok; else fail "-j 2 after SIGTERM: exit $rc, expected 143"; fi
+sleep 0.2
+left=
+for w in $workers; do kill -0 "$w" 2>/dev/null && left="$left $w"; done
+if [ -z "$left" ] && [ -n "$workers" ]; then ok
+else fail "workers left running after SIGTERM to -j's parent: '$left' of '$workers'"; for w in $left; do kill -KILL "$w"; done; fi
 # limits: a clear message, the batch goes on, exit 1
 # (sb has exactly 4 candidates; dlb-lb allows 8 executions, so has more)
 expect 1 "$scopecat" sim -max-executions 4 "$seeds/dlb-lb.litmus" "$seeds/sb.litmus"
@@ -94,6 +181,64 @@ has "$tmp/out" "Observation sb Sometimes 1 3"
 loop="$srcdir/ptx/dat3m/CADP/2_threads_4_instructions/145_simple.litmus"
 expect 1 "$scopecat" sim -engine enum -model "$srcdir/cat/ptx-rmo.cat" -timeout 0.2 "$loop"
 has "$tmp/err" "expected to finish within 0.2 s (the -timeout limit)"
+# typos pass no more in silence: a name of an unused let bound nowhere,
+# -skipcheck and -variant names the model lacks, each said once per model
+# (with -j too), on stderr, the run going on
+# (a name under try, herd's way of saying it may be missing, is none)
+printf '"typo"\nlet com = rf | co | fr\nlet unused = po | rff\nlet opt = try fencerel(MFENCE) with 0\nacyclic po | com as sc\n' >"$tmp/typo.cat"
+for j in 1 2; do
+  expect 0 "$scopecat" sim -j $j -model "$tmp/typo.cat" -skipcheck nosuchcheck,sc \
+    -variant nosuchvariant "$seeds"
+  has "$tmp/err" "typo.cat:3:19: warning: 'rff' names nothing"
+  has "$tmp/err" "typo.cat: warning: -skipcheck nosuchcheck: the model has no check of that name"
+  has "$tmp/err" "typo.cat: warning: -variant nosuchvariant: the model tests no variant of that name"
+  lacks "$tmp/err" "-skipcheck sc:"
+  n=$(grep -c "warning" "$tmp/err")
+  if [ "$n" -eq 3 ]; then ok; else fail "-j $j: $n warnings for one model, expected 3"; cat "$tmp/err"; fi
+  has "$tmp/out" "Observation sb Sometimes"
+done
+# the bundled models name nothing unbound
+for m in ptx-rmo.cat ptx-v6.0.cat ptx-v7.5.cat sc.cat rmo.cat; do
+  expect 0 "$scopecat" sim -model $m "$seeds/sb.litmus"
+  lacks "$tmp/err" "warning"
+done
+# a misspelt location (Dat3M's MP-gpu, yy for y in the release store)
+# is a new location at 0: the release no longer orders anything
+sed 's/st.release.gpu y, 1/st.release.gpu yy, 1/' "$srcdir/ptx/dat3m/Manual/MP-gpu.litmus" >"$tmp/MP-typo.litmus"
+expect 0 "$scopecat" sim "$tmp/MP-typo.litmus"
+has "$tmp/err" "MP-typo.litmus:11:17: warning: location 'yy' is named only here"
+expect 0 "$scopecat" parse -summary "$tmp/MP-typo.litmus" "$srcdir/ptx/dat3m/Manual/MP-gpu.litmus"
+n=$(grep -c "warning" "$tmp/err")
+if [ "$n" -eq 1 ]; then ok; else fail "parse: $n warnings, expected 1"; cat "$tmp/err"; fi
+# the bundled corpora: no warning
+expect 0 "$scopecat" parse -summary "$srcdir/ptx"
+lacks "$tmp/err" "warning"
+# herd's index files (@FILE: a path a line, relative to its folder, as
+# gen's @all) and -names/-excl files (a test name a line)
+mkdir "$tmp/idx"
+printf '# two seeds\nsb.litmus\n\n  mp-L1+membar.gls.litmus  \n' >"$tmp/idx/@two"
+cp "$seeds/sb.litmus" "$seeds/mp-L1+membar.gls.litmus" "$tmp/idx/"
+expect 0 "$scopecat" sim -nohash "$tmp/idx/@two"
+grep '^Test ' "$tmp/out" >"$tmp/tests"
+printf 'Test sb Allowed\nTest mp-L1+membar.gls Allowed\n' | cmp -s - "$tmp/tests" && ok || fail "@two ran: $(cat "$tmp/tests")"
+expect 0 "$scopecat" parse -summary "$tmp/idx/@two"
+n=$(wc -l <"$tmp/out")
+if [ "$n" -eq 2 ]; then ok; else fail "parse @two: $n tests"; fi
+printf 'sb.litmus\nnothere.litmus\n' >"$tmp/idx/@bad"
+expect 1 "$scopecat" sim "$tmp/idx/@bad"
+has "$tmp/err" "idx/nothere.litmus: no such file or directory"
+has "$tmp/out" "Test sb Allowed"
+printf 'sb\n# a comment\nMP with more words\n' >"$tmp/names"
+expect 0 "$scopecat" sim -names "$tmp/names" "$seeds" "$srcdir/ptx/herd-gpu-ptx"
+grep '^Test ' "$tmp/out" | sort -u >"$tmp/tests"
+printf 'Test MP Allowed\nTest sb Allowed\n' | cmp -s - "$tmp/tests" && ok || fail "-names ran: $(cat "$tmp/tests")"
+expect 0 "$scopecat" sim -excl "$tmp/names" "$seeds"
+lacks "$tmp/out" "Test sb "
+all=$("$scopecat" sim "$seeds" | grep -c '^Test ')
+n=$(grep -c '^Test ' "$tmp/out")
+if [ "$n" -eq $((all - 1)) ]; then ok; else fail "-excl ran $n of $all tests"; fi
+expect 2 "$scopecat" sim -names "$tmp/no-such-names" "$seeds"
+has "$tmp/err" "no-such-names: cannot read the file of test names"
 # models: by name through -I, errors with their position
 mkdir "$tmp/models"
 printf '"mine"\nlet com = rf | co | fr\nacyclic po | com as sc\n' >"$tmp/models/mine.cat"
@@ -105,6 +250,48 @@ has "$tmp/err" "broken.cat:2:14: unbound name 'nope'"
 printf '"bad"\nacyclic po | as x\n' >"$tmp/models/bad.cat"
 expect 1 "$scopecat" sim -model "$tmp/models/bad.cat" "$seeds/sb.litmus"
 has "$tmp/err" "bad.cat:2:"
+# a model that does not load is said once and no test runs (herd7); a
+# model's error found running is said in full once, then a line a test
+expect 1 "$scopecat" sim -model "$tmp/models/bad.cat" "$seeds"
+n=$(grep -c "bad.cat:2:" "$tmp/err")
+if [ "$n" -eq 1 ]; then ok; else fail "a model that does not load was said $n times"; fi
+has "$tmp/err" "the model did not load: no test run"
+lacks "$tmp/out" "Test "
+ntests=$(ls "$seeds"/*.litmus | wc -l)
+for j in 1 2; do
+  expect 1 "$scopecat" sim -j $j -model "$tmp/models/broken.cat" "$seeds"
+  n=$(grep -c "^$tmp/models/broken.cat:2:14: unbound name 'nope'" "$tmp/err")
+  if [ "$n" -eq 1 ]; then ok; else fail "-j $j: a model's error was said $n times"; fi
+  n=$(grep -c "the model's error above (.*broken.cat:2:14)" "$tmp/err")
+  if [ "$n" -eq "$ntests" ]; then ok; else fail "-j $j: $n one-line model errors for $ntests tests"; fi
+  expect 1 "$scopecat" sim -j $j -bell "$tmp/no-such.bell" "$seeds/sb.litmus" "$gls"
+  n=$(grep -c "no-such.bell" "$tmp/err")
+  if [ "$n" -eq 1 ]; then ok; else fail "-j $j: a bell that does not load was said $n times"; fi
+  has "$tmp/err" "sb.litmus: test sb: not run: the model ptx-rmo.cat did not load (said above)"
+  has "$tmp/err" "mp-L1+membar.gls: not run: the model ptx-rmo.cat did not load (said above)"
+done
+# herd7's -set-libdir (searched before the bundled models) and -conf
+# (options a line, "key value" or "key = value", # comments)
+mkdir "$tmp/lib"
+cp "$tmp/models/mine.cat" "$tmp/lib/ptx-rmo.cat"
+expect 0 "$scopecat" sim -set-libdir "$tmp/lib" "$seeds/sb.litmus"
+has "$tmp/out" "Observation sb Never 0 3"
+printf '# mine\nset-libdir = %s\nnohash true\njson false\n\n  names %s\n' "$tmp/lib" "$tmp/names" >"$tmp/my.cfg"
+expect 0 "$scopecat" sim -conf "$tmp/my.cfg" "$seeds"
+grep -c '^Test ' "$tmp/out" >"$tmp/n"
+has "$tmp/n" "1"
+has "$tmp/out" "Observation sb Never 0 3"
+lacks "$tmp/out" "Hash="
+printf 'nohash true\nsquished true\n' >"$tmp/bad.cfg"
+expect 2 "$scopecat" sim -conf "$tmp/bad.cfg" "$seeds/sb.litmus"
+has "$tmp/err" "bad.cfg:2:1: expected an option of scopecat sim without its dash and its value, found the key 'squished'"
+printf '\n timeout soon\n' >"$tmp/bad.cfg"
+expect 2 "$scopecat" sim -conf "$tmp/bad.cfg" "$seeds/sb.litmus"
+has "$tmp/err" "-timeout expects seconds, found 'soon'"
+has "$tmp/err" "bad.cfg:2:2: (the configuration line above)"
+printf 'nohash maybe\n' >"$tmp/bad.cfg"
+expect 2 "$scopecat" sim -conf "$tmp/bad.cfg" "$seeds/sb.litmus"
+has "$tmp/err" "bad.cfg:1:1: expected true or false after 'nohash', found 'maybe'"
 # herd7's -variant and -bell
 printf '"v"\nif "strong" then acyclic po | rf | co | fr as sc else let x = po end\n' \
   >"$tmp/models/variant.cat"
@@ -145,7 +332,7 @@ has "$dot14" 'e4 -> e5 [label="rf", color=red'
 has "$dot14" 'e7 -> e2 [label="fr", color=orange'
 has "$dot14" 'e7 -> e2 [label="cta-constraint", color=crimson'
 has "$dot14" 'label="cta"; style=dashed;'
-if "$scopecat" sim -through invalid -show prop -o "$tmp/fig14" -graph svg "$fig14" >/dev/null 2>"$tmp/err"; then
+if "$scopecat" sim -through invalid -show prop -o "$tmp/fig14" -graph-format svg "$fig14" >/dev/null 2>"$tmp/err"; then
   svg="$tmp/fig14/mp+membar.cta+membar.gl-1.svg"
   has "$svg" "<svg"
   has "$svg" "a: W[x]=1 cg"
@@ -165,8 +352,36 @@ has "$tmp/out" '"validated":true,"positive":1,"negative":3,"observation":"Someti
 has "$tmp/out" '"test":"mp-L1+membar.gls"'
 # bad usage
 expect 2 "$scopecat" sim -j 0 "$gls"
-expect 2 "$scopecat" sim -show all "$gls"
-has "$tmp/err" "-show and -graph need -o DIR"
+expect 2 "$scopecat" sim -j 100000 "$gls"
+has "$tmp/err" "-j expects a number of workers from 1 to 256, found '100000'"
+expect 0 "$scopecat" sim -j 256 "$gls"
+# herd7's conventions: -show without -o prints DOT on standard output
+# after the test's block (in order with -j), -nshow caps the drawings, -o
+# creates its folder
+expect 0 "$scopecat" sim -show all "$seeds/sb.litmus" "$gls"
+n=$(grep -c '^digraph' "$tmp/out")
+if [ "$n" -ge 5 ]; then ok; else fail "-show all printed $n drawings, expected sb's 4 and more"; fi
+"$scopecat" sim -show all -j 2 "$seeds/sb.litmus" "$gls" | grep -v '^Time' >"$tmp/dot2"
+grep -v '^Time' "$tmp/out" | cmp -s - "$tmp/dot2" && ok || fail "-show all -j 2 differs from -j 1"
+awk '/^Test /{t=$2} /^digraph/{print t}' "$tmp/out" | sort | uniq -c >"$tmp/per"
+has "$tmp/per" "4 sb"
+expect 0 "$scopecat" sim -show all -nshow 2 "$seeds/sb.litmus"
+n=$(grep -c '^digraph' "$tmp/out")
+if [ "$n" -eq 2 ]; then ok; else fail "-nshow 2 printed $n drawings"; fi
+expect 0 "$scopecat" sim -show all -o - "$seeds/sb.litmus"
+n=$(grep -c '^digraph' "$tmp/out")
+if [ "$n" -eq 4 ]; then ok; else fail "-o - printed $n drawings"; fi
+expect 1 "$scopecat" sim -show all -o "$tmp/none/here" "$seeds/sb.litmus"
+has "$tmp/err" "none/here: cannot create the folder: No such file or directory"
+expect 0 "$scopecat" sim -show all -o "$tmp/made" "$seeds/sb.litmus"
+n=$(ls "$tmp/made"/sb-*.dot | wc -l)
+if [ "$n" -eq 4 ]; then ok; else fail "-o created no folder with sb's 4 drawings ($n)"; fi
+lacks "$tmp/out" "digraph"
+expect 2 "$scopecat" sim -graph svg "$gls"
+has "$tmp/err" "-graph-format needs -o DIR"
+expect 2 "$scopecat" sim -graph-format gif -o "$tmp" "$gls"
+has "$tmp/err" "-graph-format expects svg or png, found 'gif'"
+expect 2 "$scopecat" sim -nshow 0 -show all "$gls"
 expect 2 "$scopecat" sim -through sometimes "$gls"
 expect 2 "$scopecat" sim -max-executions lots "$gls"
 

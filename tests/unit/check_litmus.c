@@ -3,6 +3,7 @@
  * canonical round trip, and malformed inputs with the exact position and
  * message each must produce. */
 #include "litmus/litmus.h"
+#include "util/md5.h"
 
 #include <check.h>
 
@@ -154,9 +155,58 @@ START_TEST(dat3m_structure) {
   ck_assert_int_eq(t->cond->a->a->rhs.kind, SC_LVAL_REG);
   ck_assert_int_eq(t->cond->a->b->kind, SC_PROP_NE);
   ck_assert_int_eq(t->cond->b->lhs.kind, SC_LVAL_CONST);
-  /* round trip through the canonical GPU_PTX form */
-  sc_test *again = parse_ok(sc_test_to_string(t));
-  ck_assert_int_eq(again->dialect, SC_DIALECT_GPU_PTX);
+  /* the canonical form keeps the dialect, and so the meaning */
+  const char *text = sc_test_to_string(t);
+  ck_assert(strncmp(text, "PTX D\n", 6) == 0);
+  ck_assert_ptr_nonnull(strstr(text, "P2@cta 2,gpu 1"));
+  sc_test *again = parse_ok(text);
+  ck_assert_int_eq(again->dialect, SC_DIALECT_PTX);
+  ck_assert(sc_test_equal(t, again));
+  ck_assert_str_eq(sc_test_to_string(again), text);
+  ck_assert_str_eq(sc_test_hash(again), sc_test_hash(t));
+}
+END_TEST
+
+/* The same code read as GPU_PTX is another test: another default model,
+ * and under Dat3M's models another coherence (the bug: parse printed a
+ * PTX test as GPU_PTX, -check called it a good round trip, and both got
+ * the same Hash). */
+START_TEST(dialect_is_part_of_the_meaning) {
+  sc_test *t = parse_ok(dat3m);
+  sc_test *gpu = parse_ok(sc_test_to_dialect(t, SC_DIALECT_GPU_PTX));
+  ck_assert_int_eq(gpu->dialect, SC_DIALECT_GPU_PTX);
+  ck_assert(!sc_test_equal(t, gpu));
+  ck_assert(!sc_test_equal(gpu, t));
+  ck_assert_str_ne(sc_test_hash(t), sc_test_hash(gpu));
+  ck_assert_str_ne(sc_test_default_model(t), sc_test_default_model(gpu));
+  /* a GPU_PTX test's hash is the MD5 of its GPU_PTX text, as before */
+  const char *text = sc_test_to_dialect(gpu, SC_DIALECT_GPU_PTX);
+  char hex[33];
+  sc_md5_hex(text, strlen(text), hex);
+  ck_assert_str_eq(sc_test_hash(gpu), hex);
+}
+END_TEST
+
+/* A PTX test placed by a scope tree with warps keeps them: the thread
+ * headers cannot say a warp, so the tree is printed. */
+static const char ptx_warps[] =
+    "PTX W\n"
+    "{ x=0; }\n"
+    " P0           | P1           | P2          ;\n"
+    " st.weak x, 1 | ld.weak r0, x | ld.weak r1, x ;\n"
+    "scopeTree (device (cta (warp P0 P1) (warp P2)))\n"
+    "exists (P1:r0 == 1)\n";
+
+START_TEST(ptx_scope_tree_round_trip) {
+  sc_test *t = parse_ok(ptx_warps);
+  ck_assert_int_eq(t->threads[0].place[SC_LEVEL_WARP],
+                   t->threads[1].place[SC_LEVEL_WARP]);
+  ck_assert_int_ne(t->threads[0].place[SC_LEVEL_WARP],
+                   t->threads[2].place[SC_LEVEL_WARP]);
+  const char *text = sc_test_to_string(t);
+  ck_assert_ptr_nonnull(strstr(text, "(warp P0 P1) (warp P2)"));
+  sc_test *again = parse_ok(text);
+  ck_assert_int_eq(again->dialect, SC_DIALECT_PTX);
   ck_assert(sc_test_equal(t, again));
 }
 END_TEST
@@ -227,6 +277,63 @@ START_TEST(equality_sees_differences) {
     ck_assert_msg(!sc_test_equal(a, b), "variant %zu compared equal", i);
   }
   ck_assert(sc_test_equal(a, parse_ok(fig12)));
+}
+END_TEST
+
+/* A location named once in the whole test is likely misspelt: Dat3M's
+ * MP-gpu with "yy" for y in P0's release store (a new location at 0, and
+ * the test's verdict changes in silence). */
+static const char mp_gpu[] =
+    "PTX MP-gpu\n"
+    "{\n"
+    "x=0;\n"
+    "y=0;\n"
+    "}\n"
+    " P0@cta 0,gpu 0         | P1@cta 0,gpu 0         ;\n"
+    " st.weak x, 1           | ld.acquire.gpu r1, y   ;\n"
+    " st.release.gpu Y, 1    | ld.weak r2, x          ;\n"
+    "~exists\n"
+    "(P1:r1 == 1 /\\ P1:r2 != 1)\n";
+
+static char *replace_once(const char *text, const char *from, const char *to) {
+  const char *at = strstr(text, from);
+  ck_assert_ptr_nonnull(at);
+  size_t pre = (size_t)(at - text);
+  char *out = malloc(strlen(text) + strlen(to) + 1);
+  sprintf(out, "%.*s%s%s", (int)pre, text, to, at + strlen(from));
+  return out;
+}
+
+START_TEST(location_named_once) {
+  int n;
+  /* as Dat3M wrote it: y in both threads, x and y in the init */
+  char *good = replace_once(mp_gpu, "release.gpu Y", "release.gpu y");
+  sc_test_warnings(parse_ok(good), &n);
+  ck_assert_int_eq(n, 0);
+  /* the typo: Y is named once, at 8:17 */
+  const char *const *w = sc_test_warnings(parse_ok(mp_gpu), &n);
+  ck_assert_int_eq(n, 1);
+  ck_assert_ptr_nonnull(strstr(w[0], "t.litmus:8:17: warning: location 'Y' "
+                                     "is named only here"));
+  /* named once but given a value, looked at by the condition, or placed
+   * in a memory map: meant */
+  char *init = replace_once(mp_gpu, "y=0;", "y=0; Y=0;");
+  sc_test_warnings(parse_ok(init), &n);
+  ck_assert_int_eq(n, 0);
+  char *cond = replace_once(mp_gpu, "P1:r2 != 1)", "P1:r2 != 1 /\\ Y == 1)");
+  sc_test_warnings(parse_ok(cond), &n);
+  ck_assert_int_eq(n, 0);
+  /* GPU_PTX: a register's initial address is the mention */
+  char *gpu = replace_once(fig12, "1:.reg .b64 r3 = x;", "1:.reg .b64 r3 = xx;");
+  w = sc_test_warnings(parse_ok(gpu), &n);
+  ck_assert_int_eq(n, 1);
+  ck_assert_ptr_nonnull(strstr(w[0], "location 'xx'"));
+  sc_test_warnings(parse_ok(fig12), &n);
+  ck_assert_int_eq(n, 0);
+  free(good);
+  free(init);
+  free(cond);
+  free(gpu);
 }
 END_TEST
 
@@ -398,9 +505,12 @@ static Suite *litmus_suite(void) {
   tcase_add_test(tc, fig12_structure);
   tcase_add_test(tc, fig12_round_trip);
   tcase_add_test(tc, dat3m_structure);
+  tcase_add_test(tc, dialect_is_part_of_the_meaning);
+  tcase_add_test(tc, ptx_scope_tree_round_trip);
   tcase_add_test(tc, predicated_branch);
   tcase_add_test(tc, equality_sees_differences);
   tcase_add_test(tc, summary_line);
+  tcase_add_test(tc, location_named_once);
   tcase_add_test(tc, select_pattern);
   tcase_add_test(tc, limits);
   tcase_add_test(tc, missing_file);
