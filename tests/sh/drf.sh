@@ -144,6 +144,21 @@ has "$tmp/err" "$tmp/bad.trace:3:1: episode 0 acquired its lock but its load"
 expect 1 "$scopecat" gpu drf -check "$tmp/no-such.trace"
 has "$tmp/err" "no-such.trace: cannot read"
 
+# one record per load (issue 24 item 6): a second record of a load is
+# refused at its position, whatever its value and order (the later one
+# used to replace the earlier, so the verdict depended on the order)
+set -- $(awk '$1 == "load" { print $2, $3, $4; exit }' "$d/clean.trace")
+n=$(grep -n "^load $1 $2 $3\$" "$d/clean.trace" | cut -d: -f1)
+sed "${n}i\\
+load $1 $2 0" "$d/clean.trace" >"$tmp/dup.trace"
+expect 1 "$scopecat" gpu drf -check "$tmp/dup.trace"
+has "$tmp/err" "$tmp/dup.trace:$((n + 1)):1: a second load record for action $2 of episode $1 (the first is on line $n)"
+lacks "$tmp/out" "Verdict: PASS"
+sed "${n}a\\
+load $1 $2 $3" "$d/clean.trace" >"$tmp/dup.trace"
+expect 1 "$scopecat" gpu drf -check "$tmp/dup.trace"
+has "$tmp/err" "$tmp/dup.trace:$((n + 1)):1: a second load record for action $2 of episode $1 (the first is on line $n)"
+
 # options: checked before anything runs
 expect 2 "$scopecat" gpu drf -vars 65
 has "$tmp/err" "-vars: expected a number from 1 to 64, not '65'"
@@ -162,7 +177,7 @@ expect 0 "$scopecat" gpu drf -gen "$tmp/gen"
 has "$tmp/gen/drf.cu" '#include "drf_main.cuh"'
 nvcc=${SC_NVCC:-}
 if [ -n "$nvcc" ] && [ -x "$nvcc" ]; then
-  if "$nvcc" -O3 -arch=sm_90 -std=c++17 -I "$srcdir/tools/gpu" \
+  if "$nvcc" -O3 -arch=sm_90 -std=c++17 -I "$srcdir/harness" \
        -o "$tmp/gen/drf" "$tmp/gen/drf.cu" >"$tmp/nvcc.out" 2>&1; then ok
   else fail "nvcc on the generated program"; cat "$tmp/nvcc.out"; fi
 else

@@ -123,6 +123,43 @@ if [ ! -s "$tmp/fp.out" ] &&
    grep -q 'fp.litmus: SKIP: .*fp.litmus:7:2: fence.proxy.texture is not PTX' "$tmp/fp.err"; then ok
 else fail "fence.proxy.texture: $(cat "$tmp/fp.out" "$tmp/fp.err")"; fi
 
+# the names a program defines for the templates are harness/gpu_program.h's
+# list, which checks each (#error, static_assert): the macros the generator
+# writes are exactly those it checks, and a host C++ compiler finds every
+# name in a sample of programs (shared memory, barriers, aliases), and
+# names the one a program lacks
+h="$srcdir/harness/gpu_program.h"
+checked=$(sed -n 's/^#ifndef \([A-Z_]*\)$/\1/p' "$h" | grep -v '^SC_' | sort)
+written=$(cat "$tmp"/gen/*.cu "$tmp"/bar/*.cu "$tmp"/prox/*.cu |
+  sed -n 's/^#define \([A-Z_]*\) .*/\1/p' | sort -u)
+if [ "$(echo "$checked" | wc -l)" -eq 25 ] && [ "$checked" = "$written" ]; then ok
+else fail "gpu_program.h checks: $(echo $checked) / the generator writes: $(echo $written)"; fi
+cxx=$(command -v g++ || command -v c++ || true)
+as_host() { # as_host PROGRAM: the program as host C++, gpu_program.h for the templates
+  printf '#define __constant__\n#define __device__\n#define __forceinline__ inline\n'
+  sed -e '/#include "gpu_prelude.cuh"/d' -e 's|#include "gpu_main.cuh"|#include "gpu_program.h"|' "$1"
+}
+if [ -n "$cxx" ]; then
+  for q in "$tmp/gen/MP-inter.cu" "$tmp/gen/sb.cu" "$tmp/bar/test1-hang.cu" \
+           "$tmp/prox/Proxy-MP-cta-synonym1.cu"; do
+    as_host "$q" >"$tmp/host.cc"
+    if "$cxx" -std=c++17 -fsyntax-only -I "$srcdir/harness" "$tmp/host.cc" 2>"$tmp/cxx.err"; then ok
+    else fail "$q against gpu_program.h"; cat "$tmp/cxx.err"; fi
+  done
+  as_host "$tmp/gen/MP-inter.cu" | sed '/^#define NOBS /d' >"$tmp/host.cc"
+  if "$cxx" -std=c++17 -fsyntax-only -I "$srcdir/harness" "$tmp/host.cc" 2>"$tmp/cxx.err"; then
+    fail "a program without NOBS passed gpu_program.h"
+  elif grep -q 'error: #error "scopecat gpu program: NOBS is not defined"' "$tmp/cxx.err"; then ok
+  else fail "no NOBS: $(cat "$tmp/cxx.err")"; fi
+  as_host "$tmp/gen/MP-inter.cu" | sed 's/run_thread(int t/run_test_thread(int t/' >"$tmp/host.cc"
+  if "$cxx" -std=c++17 -fsyntax-only -I "$srcdir/harness" "$tmp/host.cc" 2>"$tmp/cxx.err"; then
+    fail "a program without run_thread passed gpu_program.h"
+  elif grep -q "gpu_program.h:.*run_thread" "$tmp/cxx.err"; then ok
+  else fail "no run_thread: $(cat "$tmp/cxx.err")"; fi
+else
+  echo "SKIP: no C++ compiler: gpu_program.h not checked"; skipped=$((skipped + 1))
+fi
+
 # compile a few for sm_90 (nvcc runs ptxas on the test's PTX)
 if [ -n "$nvcc" ] && [ -x "$nvcc" ]; then
   all=
@@ -130,7 +167,7 @@ if [ -n "$nvcc" ] && [ -x "$nvcc" ]; then
            seeds/cas-sl seeds/dlb-mp+membar.gls dat3m/Barrier/quorum1-hang \
            dat3m/Manual/PC-bar-sync-arrive dat3m/Manual/barrier-logical-id-exists \
            dat3m/Manual/proxy/Proxy-Alias-AliasFence; do
-    if "$scopecat" gpu build -nvcc "$nvcc" -gpudir "$srcdir/tools/gpu" \
+    if "$scopecat" gpu build -nvcc "$nvcc" -gpudir "$srcdir/harness" \
          -keep "$tmp/build" "$srcdir/ptx/$t.litmus" >"$tmp/b.out" 2>"$tmp/b.err" &&
        ! grep -q 'optcheck: FAILED' "$tmp/b.err"; then ok
     else fail "gpu build $t"; cat "$tmp/b.err"; fi
@@ -138,12 +175,12 @@ if [ -n "$nvcc" ] && [ -x "$nvcc" ]; then
   done
   # a batch of them (each built above as an object): one executable with
   # each test's entry in its own namespace; -batch 1 builds a program
-  if "$scopecat" gpu build -nvcc "$nvcc" -gpudir "$srcdir/tools/gpu" \
+  if "$scopecat" gpu build -nvcc "$nvcc" -gpudir "$srcdir/harness" \
        -keep "$tmp/build" $all >"$tmp/b.out" 2>"$tmp/b.err" &&
      exe=$(sed -n 's/^batch of 9: //p' "$tmp/b.out") && [ -x "$exe" ] &&
      [ "$(nm -C "$exe" | grep -o 'sc_[0-9a-f]*::sc_batch_test_main' | sort -u | wc -l)" -eq 9 ] &&
      { "$exe" -tests sc_0 2>&1; [ $? -eq 127 ]; } | grep -q 'no test sc_0 in this batch' &&
-     "$scopecat" gpu build -batch 1 -nvcc "$nvcc" -gpudir "$srcdir/tools/gpu" \
+     "$scopecat" gpu build -batch 1 -nvcc "$nvcc" -gpudir "$srcdir/harness" \
        -keep "$tmp/build" "$srcdir/ptx/gpu-shapes/MP-inter.litmus" 2>/dev/null |
        grep -q '/MP-inter/prog$'; then ok
   else fail "gpu build a batch"; cat "$tmp/b.out" "$tmp/b.err"; fi
@@ -153,7 +190,7 @@ fi
 
 # gpu run without a GPU: SKIP (77); with one, it must report a histogram
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then
-  if "$scopecat" gpu run -nvcc "$nvcc" -gpudir "$srcdir/tools/gpu" -n 100000 \
+  if "$scopecat" gpu run -nvcc "$nvcc" -gpudir "$srcdir/harness" -n 100000 \
        "$srcdir/ptx/gpu-shapes/MP-inter.litmus" | grep -q '^Histogram'; then ok
   else fail "gpu run on the GPU"; fi
 else
@@ -253,7 +290,7 @@ chmod +x "\$exe"
 EOF_NVCC
 chmod +x "$tmp/fake-nvcc"
 start=$(date +%s)
-"$scopecat" gpu run -gpus 1 -nvcc "$tmp/fake-nvcc" -gpudir "$srcdir/tools/gpu" \
+"$scopecat" gpu run -gpus 1 -nvcc "$tmp/fake-nvcc" -gpudir "$srcdir/harness" \
   -timeout 2 -launch-timeout 0 "$srcdir/tests/data/gpu/spin-forever.litmus" \
   "$srcdir/ptx/gpu-shapes/MP-inter.litmus" >"$tmp/wd.out" 2>&1
 rc=$?
@@ -278,7 +315,7 @@ cp "$srcdir/ptx/gpu-shapes/MP-inter.litmus" "$tmp/corpus/a/MP.litmus"
 cp "$srcdir/ptx/gpu-shapes/MP-inter.litmus" "$tmp/corpus/b/MP.litmus"
 run_corpus() {
   FAKE_LOGS="$tmp/logs" "$scopecat" gpu run -gpus 1 -jobs 2 -nvcc "$tmp/fake-nvcc" \
-    -gpudir "$srcdir/tools/gpu" -keep "$tmp/keep" -o "$tmp/logs" "$@" \
+    -gpudir "$srcdir/harness" -keep "$tmp/keep" -o "$tmp/logs" "$@" \
     "$tmp/corpus" >"$tmp/camp.out" 2>"$tmp/camp.err"
 }
 run_corpus
@@ -288,7 +325,7 @@ if [ $rc -eq 0 ] && grep -q '^Hangs spin-forever 1 33792 3$' "$tmp/logs/a__spin.
    [ -f "$tmp/logs/a__MP.txt" ] && [ -f "$tmp/logs/b__MP.txt" ] &&
    [ -d "$tmp/keep/a__MP" ] && [ -d "$tmp/keep/b__MP" ] &&
    [ "$(wc -l <"$tmp/ran")" -eq 3 ] &&
-   grep -q '^tests 3: 3 run (0 failed or refused, 1 with a hung launch), 0 resumed' "$tmp/logs/campaign.out" &&
+   grep -q '^tests 3: 3 run (0 failed, 1 with a hung launch), 0 refused (not built, or optcheck), 0 resumed' "$tmp/logs/campaign.out" &&
    grep -q '^instances 2000$' "$tmp/logs/campaign.out"; then ok
 else fail "campaign with a hang: exit $rc"; cat "$tmp/camp.err" "$tmp/logs/campaign.out"; fi
 if [ "$(wc -l <"$tmp/procs")" -eq 2 ] && [ ! -f "$tmp/late" ] &&
@@ -323,7 +360,7 @@ done
 # test does
 run_corpus -resume
 if [ $? -eq 0 ] && [ "$(wc -l <"$tmp/ran")" -eq 3 ] &&
-   grep -q ', 3 resumed from earlier logs$' "$tmp/logs/campaign.out"; then ok
+   grep -q ', 3 resumed from earlier logs (0 of them failed)$' "$tmp/logs/campaign.out"; then ok
 else fail "resume ran tests again"; cat "$tmp/camp.err"; fi
 rm "$tmp/logs/b__MP.txt"
 run_corpus -resume
@@ -342,7 +379,7 @@ rm "$tmp/logs/a__MP.txt" "$tmp/logs/b__MP.txt"
 run_corpus -resume
 if [ $? -eq 0 ] && [ "$(wc -l <"$tmp/ran")" -eq 7 ] && [ "$(wc -l <"$tmp/procs")" -eq 5 ] &&
    [ -f "$tmp/logs/a__MP.txt" ] && [ -f "$tmp/logs/b__MP.txt" ] && [ ! -f "$tmp/late" ] &&
-   grep -q ', 1 resumed from earlier logs$' "$tmp/logs/campaign.out"; then ok
+   grep -q ', 1 resumed from earlier logs (0 of them failed)$' "$tmp/logs/campaign.out"; then ok
 else fail "resume around a batch's middle: $(wc -l <"$tmp/ran") runs"; cat "$tmp/camp.err"; fi
 # -batch 1: a program per test, no batch process; the same logs
 rm -rf "$tmp/logs"
@@ -350,7 +387,7 @@ run_corpus -batch 1
 if [ $? -eq 0 ] && [ "$(wc -l <"$tmp/ran")" -eq 10 ] && [ "$(wc -l <"$tmp/procs")" -eq 5 ] &&
    grep -q '^Hangs spin-forever 1 33792 3$' "$tmp/logs/a__spin.txt" &&
    grep -q "^Program: '$tmp/keep/b__MP/prog' " "$tmp/logs/b__MP.txt" &&
-   grep -q '^tests 3: 3 run (0 failed or refused, 1 with a hung launch), 0 resumed' "$tmp/logs/campaign.out"; then ok
+   grep -q '^tests 3: 3 run (0 failed, 1 with a hung launch), 0 refused (not built, or optcheck), 0 resumed' "$tmp/logs/campaign.out"; then ok
 else fail "-batch 1: $(wc -l <"$tmp/ran") runs"; cat "$tmp/camp.err"; fi
 if "$scopecat" gpu run -gpus 1 -resume "$tmp/corpus" >/dev/null 2>"$tmp/res.err"; then
   fail "-resume without -o accepted"

@@ -1,4 +1,7 @@
 // gpu_main.cuh: kernels and host driver of a generated test program.
+// What the program must define before it includes this is gpu_program.h's
+// list, checked there.
+#include "gpu_program.h"
 
 __global__ void test_kernel(Params p, const int *__restrict__ role,
                             const int *__restrict__ locidx,

@@ -2,7 +2,7 @@
 // generates (after gpu_prelude.cuh and drf_prog.h): runs data-race-free
 // random episodes, records loads and lock orders, checks them on the GPU.
 
-// Output, one line each, read by scopecat (tools/gpu_drf.c):
+// Output, one line each, read by scopecat (tools/gpu/drf.c):
 //   device NAME SMS
 //   round R SEED EPISODES LOADS STORES MISMATCHES TIMEDOUT ABANDONED DUPS RUN_MS CHECK_MS
 //         set PROFILE EPISODES ACTIONS VARS LOCKS CTA_LOCKS LOADS SPACING (the round's setting)
