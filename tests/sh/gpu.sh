@@ -251,21 +251,27 @@ while [ \$# -gt 0 ]; do
   case \$1 in -o) exe=\$2; shift ;; -c) c=1 ;; *.o) objs="\$objs \$1" ;; *.cu) cu=\$1 ;; esac
   shift
 done
+echo "\$exe" >>"$tmp/nvcc-calls"
 if [ -z "\$c" ] && [ -n "\$objs" ]; then
   printf '#!/bin/sh\nexec "%s/fake-driver" "%s" "\$@"\n' "$tmp" "\$objs" >"\$exe"
   chmod +x "\$exe"
   exit 0
 fi
 case \$cu in
-  *gpu_batch_main.cu) : >"\$exe"; exit 0 ;;
+  *gpu_batch_main.cu) : >"\$exe" || exit 1; exit 0 ;;
   */batch.cu) id=\$(sed -n 's/^namespace \(.*\) {\$/\1/p' "\$cu")
     cu=\$(dirname "\$cu")/\$(sed -n 's/^#include "\(.*[.]cu\)"\$/\1/p' "\$cu") ;;
 esac
+if grep -q 'tr_v, 7;' "\$cu" 2>/dev/null; then
+  echo "\$cu(3): error: the stand-in nvcc rejects this program"; exit 2
+fi
 case \$cu in
+  *slow-nvcc*) echo \$\$ >"$tmp/nvcc.pid"; echo "\$exe" >"$tmp/nvcc.out"; exec sleep 600 ;;
+  *cudaerr*) printf '#!/bin/sh\necho "CUDA error out of memory at gpu_main.cuh:1"\nexit 3\n' >"\$exe" ;;
   *spin*) cat >"\$exe" <<'EOF_PROG'
 #!/bin/sh
 echo run >>"$tmp/ran"
-case " \$* " in *" -launch-timeout 0 "*) exec sleep 600 ;; esac
+case " \$* " in *" -launch-timeout 0 "*) echo \$\$ >>"$tmp/spin.pid"; exec sleep 600 ;; esac
 printf 'Test spin-forever Allowed\nHistogram (0 states)\nNo\n\nWitnesses\n'
 printf 'Positive: 0, Negative: 0\nCondition exists (0:r0=1) is NOT validated\n'
 printf 'Observation spin-forever Never 0 0\nTime spin-forever 3.00\n'
@@ -276,6 +282,7 @@ EOF_PROG
   *) cat >"\$exe" <<'EOF_PROG'
 #!/bin/sh
 echo run >>"$tmp/ran"
+[ -n "\${FAKE_SLEEP:-}" ] && sleep "\$FAKE_SLEEP"
 printf 'Test MP-inter Allowed\nHistogram (2 states)\n'
 printf '600       :>1:r0=0; 1:r1=0;\n400       :>1:r0=1; 1:r1=1;\nNo\n\n'
 printf 'Witnesses\nPositive: 0, Negative: 1000\n'
@@ -393,6 +400,125 @@ if "$scopecat" gpu run -gpus 1 -resume "$tmp/corpus" >/dev/null 2>"$tmp/res.err"
   fail "-resume without -o accepted"
 elif grep -q 'resume needs -o DIR' "$tmp/res.err"; then ok
 else fail "-resume without -o: $(cat "$tmp/res.err")"; fi
+
+# a failed build leaves nothing to reuse: a test built and run in -keep K,
+# then its file replaced by one of the same name that nvcc rejects (the
+# stand-in rejects a store of 7): the run fails, and so does the next (the old program, with its cached optcheck verdict, used to run
+# and print the old test's histogram), in a batch, alone (-batch 1) and in
+# gpu build
+mkdir -p "$tmp/stale"
+for mode in "-batch 32" "-batch 1" build; do
+  cp "$srcdir/ptx/gpu-shapes/MP-inter.litmus" "$tmp/stale/t.litmus"
+  k="$tmp/stale-keep-$(echo $mode | tr -d ' ')"
+  stale_run() {
+    case $mode in
+      build) "$scopecat" gpu build -nvcc "$tmp/fake-nvcc" -gpudir "$srcdir/harness" \
+               -keep "$k" "$tmp/stale/t.litmus" >"$tmp/st.out" 2>&1 ;;
+      *) "$scopecat" gpu run -gpus 1 $mode -nvcc "$tmp/fake-nvcc" -gpudir "$srcdir/harness" \
+           -keep "$k" "$tmp/stale/t.litmus" >"$tmp/st.out" 2>&1 ;;
+    esac
+  }
+  stale_run; rc1=$?
+  sed '0,/mov.s32 v,1 /s//mov.s32 v,7 /' "$srcdir/ptx/gpu-shapes/MP-inter.litmus" >"$tmp/stale/t.litmus"
+  stale_run; rc2=$?
+  stale_run; rc3=$?
+  if [ $rc1 -eq 0 ] && [ $rc2 -eq 1 ] && [ $rc3 -eq 1 ] &&
+     grep -q 'MP-inter.cu(3): error: the stand-in nvcc rejects this program' "$tmp/st.out" &&
+     ! grep -q '^Histogram' "$tmp/st.out" && ! grep -q '^Program:' "$tmp/st.out" &&
+     ! grep -q '^/.*/prog[.o]*$' "$tmp/st.out"; then ok
+  else fail "gpu $mode after a failed build: exits $rc1 $rc2 $rc3"; cat "$tmp/st.out"; fi
+done
+# the key holds the harness: a kept program is built again when a header
+# it includes changes (a newer scopecat with an old -keep folder), not
+# when nothing changed
+cp -r "$srcdir/harness" "$tmp/harness"
+cp "$srcdir/ptx/gpu-shapes/MP-inter.litmus" "$tmp/stale/t.litmus"
+harness_run() {
+  rm -f "$tmp/nvcc-calls"
+  "$scopecat" gpu run -gpus 1 -batch 1 -nvcc "$tmp/fake-nvcc" -gpudir "$tmp/harness" \
+    -keep "$tmp/hkeep" "$tmp/stale/t.litmus" >"$tmp/h.out" 2>&1 && [ ! -f "$tmp/nvcc-calls" ] || wc -l <"$tmp/nvcc-calls"
+}
+harness_run >/dev/null
+n0=$(harness_run)
+echo '// a newer harness' >>"$tmp/harness/gpu_program.h"
+n1=$(harness_run)
+n2=$(harness_run)
+if [ -z "$n0" ] && [ "$n1" = 1 ] && [ -z "$n2" ]; then ok
+else fail "a changed harness header: nvcc ran '$n0', '$n1', '$n2' times"; cat "$tmp/h.out"; fi
+
+# a one-test run with a new -keep folder builds the batch driver there
+# (it used to fail, print '(null)' and fall back to a process per test)
+"$scopecat" gpu run -gpus 1 -nvcc "$tmp/fake-nvcc" -gpudir "$srcdir/harness" \
+  -keep "$tmp/new-keep" "$srcdir/ptx/gpu-shapes/MP-inter.litmus" >"$tmp/one.out" 2>"$tmp/one.err"
+if [ $? -eq 0 ] && ! grep -q 'null\|no batch driver' "$tmp/one.err" &&
+   grep -q "^Program: '$tmp/new-keep/batch-[0-9a-f]*/prog' -tests " "$tmp/one.out"; then ok
+else fail "one test, a new -keep folder"; cat "$tmp/one.err"; fi
+
+# a killed run ends its children: nvcc (in a process group of its own,
+# which a Ctrl-C or `timeout` does not reach) and a test program that
+# spins with -launch-timeout 0; its temporary folder goes too
+gone() { # gone PID: no such process, or a zombie
+  st=$(ps -o stat= -p "$1" 2>/dev/null)
+  [ -z "$st" ] || case $st in Z*) true ;; *) false ;; esac
+}
+sed 's/^GPU_PTX MP-inter$/GPU_PTX slow-nvcc/' "$srcdir/ptx/gpu-shapes/MP-inter.litmus" >"$tmp/stale/slow.litmus"
+for sig in INT TERM; do
+  rm -f "$tmp/nvcc.pid" "$tmp/nvcc.out"
+  timeout -s $sig 3 "$scopecat" gpu run -gpus 1 -nvcc "$tmp/fake-nvcc" -gpudir "$srcdir/harness" \
+    "$tmp/stale/slow.litmus" >/dev/null 2>&1
+  sleep 1
+  pid=$(cat "$tmp/nvcc.pid" 2>/dev/null) out=$(cat "$tmp/nvcc.out" 2>/dev/null)
+  folder=${out%/*/*/*}
+  if [ -n "$pid" ] && gone "$pid" && [ -n "$out" ] && [ ! -e "$folder" ]; then ok
+  else fail "SIG$sig during a build: nvcc $pid $(gone "$pid" && echo gone || echo running), $folder $( [ -e "$folder" ] && echo left)"
+    kill "$pid" 2>/dev/null; fi
+done
+for batch in 32 1; do
+  rm -f "$tmp/spin.pid"
+  timeout 4 "$scopecat" gpu run -gpus 1 -batch $batch -timeout 0 -launch-timeout 0 \
+    -nvcc "$tmp/fake-nvcc" -gpudir "$srcdir/harness" -keep "$tmp/spin-keep" \
+    "$srcdir/tests/data/gpu/spin-forever.litmus" >/dev/null 2>&1
+  sleep 1
+  pid=$(cat "$tmp/spin.pid" 2>/dev/null)
+  if [ -n "$pid" ] && gone "$pid"; then ok
+  else fail "-batch $batch: a spinning program outlived the killed run ($pid)"; kill "$pid" 2>/dev/null; fi
+done
+
+# a failure stays a failure: after -resume, the exit status remembers a
+# test whose program failed; campaign.out counts a test refused (here by
+# the generator) apart from the tests run, and divides the per-test
+# overhead by the tests run alone
+rm -rf "$tmp/c5" && mkdir -p "$tmp/c5/in"
+sed 's/^GPU_PTX MP-inter$/GPU_PTX cudaerr/' "$srcdir/ptx/gpu-shapes/MP-inter.litmus" >"$tmp/c5/in/err.litmus"
+cp "$srcdir/ptx/gpu-shapes/MP-inter.litmus" "$tmp/c5/in/mp.litmus"
+cp "$srcdir/ptx/herd-gpu-ptx/MP.litmus" "$tmp/c5/in/refused.litmus"
+c5() { "$scopecat" gpu run -gpus 1 -nvcc "$tmp/fake-nvcc" -gpudir "$srcdir/harness" \
+         -keep "$tmp/c5/keep" -o "$tmp/c5/logs" "$@" "$tmp/c5/in" >"$tmp/c5/out" 2>"$tmp/c5/err"; }
+FAKE_SLEEP=1 c5; rc1=$?
+cp "$tmp/c5/logs/campaign.out" "$tmp/c5/campaign1"
+c5 -resume; rc2=$?
+if [ $rc1 -eq 1 ] && [ $rc2 -eq 1 ] &&
+   grep -q '^tests 3: 2 run (1 failed, 0 with a hung launch), 1 refused (not built, or optcheck), 0 resumed' "$tmp/c5/campaign1" &&
+   grep -q '^Run failed: exit status 3$' "$tmp/c5/logs/err.txt" &&
+   grep -q '^Run failed: not run (not built)$' "$tmp/c5/logs/refused.txt" &&
+   grep -q ', 3 resumed from earlier logs (2 of them failed)$' "$tmp/c5/logs/campaign.out" &&
+   grep -q '2 resumed logs record a failure' "$tmp/c5/err"; then ok
+else fail "failures across -resume: exits $rc1, $rc2"; cat "$tmp/c5/campaign1" "$tmp/c5/logs/campaign.out" "$tmp/c5/err"; fi
+# the rest per test run: (wall - building - kernels) / 2 tests run, not 3
+if awk '/^wall / { w = $2; b = $6; k = $9; r = $13 }
+        END { d = (w - b - k) / 2 - r; exit !(w > 1 && d < 0.15 && d > -0.15) }' "$tmp/c5/campaign1"; then ok
+else fail "per-test overhead"; cat "$tmp/c5/campaign1"; fi
+# the progress line (on a terminal): the programs built ahead as they are
+# built, then the tests run and refused apart
+if command -v script >/dev/null 2>&1; then
+  rm -rf "$tmp/c5/logs" "$tmp/c5/keep"
+  script -qec "'$scopecat' gpu run -gpus 1 -jobs 2 -nvcc '$tmp/fake-nvcc' -gpudir '$srcdir/harness' -keep '$tmp/c5/keep' -o '$tmp/c5/logs' '$tmp/c5/in' >/dev/null" /dev/null >"$tmp/c5/tty" 2>&1
+  if grep -q 'gpu run: building: 3 of 3 programs built' "$tmp/c5/tty" &&
+     grep -q 'gpu run: 2 run, 1 refused, 0 left' "$tmp/c5/tty"; then ok
+  else fail "progress line"; cat -v "$tmp/c5/tty"; fi
+else
+  echo "SKIP: no script(1): the progress line not checked"; skipped=$((skipped + 1))
+fi
 
 # bad parameters are refused before anything runs, naming what was expected
 for bad in "-n 0" "-n 12x" "-stress-seq st,xx" "-stress-blocks 9-3" \
