@@ -65,106 +65,41 @@ static const char *writer_name(const drf_params *p, uint32_t v, int lock,
 
 /* ---- the litmus test of a wrong load --------------------------------------- */
 
-/* The acquire of episode e as PTX lines: r0 reads the lock word m, 2 when
- * it follows the other episode's release (which writes 2). */
-static void put_acquire(const drf_params *p, long long e, cli_list *code) {
+/* How episode e takes and gives back its lock, for the litmus test. */
+static sc_drf_episode episode_of(const drf_params *p, long long e) {
   int lock = drf_episode_lock(p, e);
-  const char *sc = scope_words[drf_lock_scope(p, lock)];
-  int acq = drf_acq_style(p, e);
-  if (drf_lock_kind(p, lock) == DRF_LOCK_TICKET)
-    cli_push(code, cli_format("ld.%s.%s r0, m", acq ? "acquire" : "relaxed", sc));
-  else
-    cli_push(code, cli_format("atom.%s.%s.cas r0, m, 2, 3",
-                              acq ? "acquire" : "relaxed", sc));
-  if (!acq && p->inject != DRF_INJ_NO_ACQ_FENCE)
-    cli_push(code, cli_format("fence.acq_rel.%s", sc));
+  sc_drf_episode x;
+  memset(&x, 0, sizeof x);
+  x.scope = drf_lock_scope(p, lock);
+  x.ticket = drf_lock_kind(p, lock) == DRF_LOCK_TICKET;
+  x.acquire = drf_acq_style(p, e) != 0;
+  x.release = drf_rel_style(p, e) != 0;
+  x.acquire_fence = p->inject != DRF_INJ_NO_ACQ_FENCE;
+  x.release_fence = p->inject != DRF_INJ_RELEASE_RELAXED;
+  x.cta = (int)(e / p->episodes / p->tpb);
+  return x;
 }
 
-static void put_release(const drf_params *p, long long e, int val,
-                        cli_list *code) {
-  const char *sc = scope_words[drf_lock_scope(p, drf_episode_lock(p, e))];
-  int rel = drf_rel_style(p, e);
-  if (!rel && p->inject != DRF_INJ_RELEASE_RELAXED)
-    cli_push(code, cli_format("fence.acq_rel.%s", sc));
-  cli_push(code, cli_format("st.%s.%s m, %d", rel ? "release" : "relaxed", sc,
-                            val));
-}
-
-/* The reader's load of x (inside its episode, or after its release when
- * the fault moved it there). */
-static void put_reader(const drf_params *p, long long e, int a, bool acquire,
-                       cli_list *code) {
-  if (acquire)
-    put_acquire(p, e, code);
-  bool moved = drf_moved_load(p, e) == a;
-  if (!moved)
-    cli_push(code, "ld.weak r1, x");
-  put_release(p, e, 4, code);
-  if (moved)
-    cli_push(code, "ld.weak r1, x");
-}
-
-static const char *two_threads(const char *name, const char *doc,
-                               const char *init, int cta0, int cta1,
-                               const cli_list *c0, const cli_list *c1,
-                               const char *cond) {
-  int w = 24;
-  char *s = cli_format("PTX %s\n\"%s\"\n{\n%s\n}\n", name, doc, init);
-  s = cli_format("%s %-*s | %-*s ;\n", s, w, cli_format("P0@cta %d,gpu 0", cta0),
-                 w, cli_format("P1@cta %d,gpu 0", cta1));
-  int n = c0->n > c1->n ? c0->n : c1->n;
-  for (int i = 0; i < n; i++)
-    s = cli_format("%s %-*s | %-*s ;\n", s, w, i < c0->n ? c0->items[i] : "",
-                   w, i < c1->n ? c1->items[i] : "");
-  return cli_format("%sexists (%s)\n", s, cond);
-}
-
-/* Write the litmus test of mismatch m and simulate it; a sentence for the
- * report. */
+/* Write the litmus test of mismatch m (lib/gen's sc_drf_litmus) and
+ * simulate it; a sentence for the report. */
 static const char *reproduce(const drf_params *p, const drf_found *m,
                              long long wseen, long long wexp, const char *dir) {
-  long long r = m->episode;
-  int same_cta;
-  cli_list c0 = {0}, c1 = {0};
-  const char *cond, *init, *doc;
+  long long r = m->episode, w;
+  sc_drf_shape shape;
+  const char *what;
   if (wseen >= 0 && wseen != r && m->wplace > m->place) {
-    /* the reader saw a store of an episode after it in the lock's order */
-    same_cta = r / p->episodes / p->tpb == wseen / p->episodes / p->tpb;
-    put_reader(p, r, m->action, false, &c0);
-    put_acquire(p, wseen, &c1);
-    cli_push(&c1, "st.weak x, 2");
-    init = "x=1; m=0; P0:r1=0; P1:r0=0;";
-    cond = "P0:r1 == 2 /\\ P1:r0 == 2";
-    doc = cli_format("scopecat gpu drf, seed %" PRIu64 ": P0 is %s, P1 is %s, "
-                     "after it in the order of their lock; P0 read P1's store",
-                     m->seed, episode_name(p, r), episode_name(p, wseen));
+    shape = SC_DRF_READ_LATER, w = wseen;
+    what = "P0 is %s, P1 is %s, after it in the order of their lock; P0 "
+           "read P1's store";
   } else if (wexp >= 0 && wexp != r && (wseen < 0 || wseen != r)) {
-    /* the reader missed the store of an episode before it */
-    same_cta = r / p->episodes / p->tpb == wexp / p->episodes / p->tpb;
-    cli_push(&c0, "st.weak x, 2");
-    put_release(p, wexp, 2, &c0);
-    put_reader(p, r, m->action, true, &c1);
-    init = "x=1; m=0; P0:r0=0; P1:r0=0; P1:r1=0;";
-    cond = "P1:r0 == 2 /\\ P1:r1 == 1";
-    doc = cli_format("scopecat gpu drf, seed %" PRIu64 ": P0 is %s, P1 is %s, "
-                     "after it in the order of their lock; P1 missed P0's "
-                     "store", m->seed, episode_name(p, wexp),
-                     episode_name(p, r));
+    shape = SC_DRF_MISSED_EARLIER, w = wexp;
+    what = "P0 is %s, P1 is %s, after it in the order of their lock; P1 "
+           "missed P0's store";
   } else if (wexp == r && wseen >= 0 && m->wplace >= 0 &&
              m->wplace < m->place) {
-    /* an earlier episode's store landed after the reader's own */
-    same_cta = r / p->episodes / p->tpb == wseen / p->episodes / p->tpb;
-    cli_push(&c0, "st.weak x, 2");
-    put_release(p, wseen, 2, &c0);
-    put_acquire(p, r, &c1);
-    cli_push(&c1, "st.weak x, 3");
-    cli_push(&c1, "ld.weak r1, x");
-    init = "x=1; m=0; P0:r0=0; P1:r0=0; P1:r1=0;";
-    cond = "P1:r0 == 2 /\\ P1:r1 == 2";
-    doc = cli_format("scopecat gpu drf, seed %" PRIu64 ": P0 is %s, P1 is %s, "
-                     "after it in the order of their lock; P0's store "
-                     "overwrote P1's own", m->seed, episode_name(p, wseen),
-                     episode_name(p, r));
+    shape = SC_DRF_OVERWRITTEN, w = wseen;
+    what = "P0 is %s, P1 is %s, after it in the order of their lock; P0's "
+           "store overwrote P1's own";
   } else if (wseen == r) {
     return "no litmus test: the load read a store its own episode makes "
            "after it in program order (the load was moved past it)";
@@ -172,18 +107,25 @@ static const char *reproduce(const drf_params *p, const drf_found *m,
     return "no litmus test: the value seen and the value expected do not "
            "come from two episodes of this lock";
   }
+  sc_drf_episode reader = episode_of(p, r), writer = episode_of(p, w);
+  reader.load_moved = drf_moved_load(p, r) == m->action;
+  /* P0 is the reader in the first shape, the writer in the others */
+  const char *p0 = episode_name(p, shape == SC_DRF_READ_LATER ? r : w);
+  const char *p1 = episode_name(p, shape == SC_DRF_READ_LATER ? w : r);
+  const char *doc = cli_format("scopecat gpu drf, seed %" PRIu64 ": %s",
+                               m->seed, cli_format(what, p0, p1));
   const char *name = cli_format("drf-s%" PRIu64 "-e%lld-a%d", m->seed, r,
                                 m->action);
-  const char *src = two_threads(name, doc, init, 0, same_cta ? 0 : 1, &c0,
-                                &c1, cond);
-  const char *path = cli_format("%s/%s.litmus", dir, name);
+  const char *path = cli_format("%s/%s.litmus", dir, name), *src;
+  sc_error *err;
+  if (sc_drf_litmus(shape, &reader, &writer, name, doc, &src, &err) != SC_OK)
+    return cli_format("%s: %s", path, sc_error_message(err));
   FILE *f = fopen(path, "w");
   if (!f)
     return cli_format("%s: %s", path, strerror(errno));
   fputs(src, f);
   fclose(f);
   sc_test *t;
-  sc_error *err;
   if (sc_test_load_string(src, path, NULL, &t, &err) != SC_OK)
     return cli_format("%s: %s", path, sc_error_message(err));
   model_dirs md = {0};
