@@ -308,34 +308,83 @@ static void alias_unmap(int *mem, size_t bytes) {
 }
 #endif
 
-int main(int argc, char **argv) {
-  double t_start = now_s();
-  long long want = opt(argc, argv, "-n", 100000000LL);
-  // -launch-timeout S: a launch not finished after S seconds is a hang,
-  // recorded in the log (0: wait for ever)
-  double launch_limit = atof(sopt(argc, argv, "-launch-timeout", "1"));
-  int device = (int)opt(argc, argv, "-device", 0);
-  CK(cudaSetDevice(device));
+// ---- the host driver ---------------------------------------------------------
+
+// A run of the program: its parameters, the layout of the instances, the
+// buffers on the device and the launches.  main's steps fill it in turn.
+struct Run {
+  double t_start;
+  long long want;       // -n: instances wanted
+  double launch_limit;  // -launch-timeout S: a launch not finished after S
+                        // seconds is a hang, recorded in the log (0: wait
+                        // for ever)
+  int device;
   cudaDeviceProp prop;
-  CK(cudaGetDeviceProperties(&prop, device));
   Params p;
+  int sb_lo, sb_hi;     // stressing CTAs of a launch, drawn in sb_lo..sb_hi
+  const char *seq;      // -stress-seq as given
+  int shuffle_on, variants;
+  long long seed;
+  // the layout
+  int ipw;              // instances per warp
+  int gpb;              // warp groups per CTA
+  int ipbg;             // instances per group of NC CTAs
+  int nthr;             // threads of the test CTAs
+  std::vector<std::vector<int>> roles, locs;  // `variants` of each
+  std::vector<int> shslot;
+  size_t memwords;
+  size_t membytes;      // a generic alias: the bytes of one mapping
+  long long alias_words;
+  // the device
+  int *d_role, *d_loc, *d_shslot, *d_mem, *d_bar, *d_gfinal, *d_scratch;
+  long long *d_res;
+  unsigned long long *d_hist, *d_lost;
+  unsigned *d_used, *d_sink;
+  size_t scratchwords, shbytes;
+  Table tab;
+  unsigned long long *h_hist;  // the buckets and `lost`, read back here
+  unsigned long long *snap;    // two snapshots of the buckets and `used`
+  // the launches
+  long long launches;
+  std::vector<int> vseq, sblocks, sloc;
+  cudaStream_t stream;
+  std::vector<cudaEvent_t> cps;  // a checkpoint every CP launches
+  cudaEvent_t e0, e1;
+  float ms;
+  std::vector<Row> rows;  // the table's rows, when they are read
+};
+
+static const int SNAP = NBUCKETS + 1;  // words of one snapshot
+static const long long CP = 16;        // launches between checkpoints
+// Before recording checkpoint c the host waits for checkpoint c - AHEAD:
+// the GPU keeps AHEAD * CP launches queued meanwhile.
+static const long long AHEAD = 4;
+
+// The command line: the parameters, each with its default.
+static void read_options(Run &r, int argc, char **argv) {
+  r.want = opt(argc, argv, "-n", 100000000LL);
+  r.launch_limit = atof(sopt(argc, argv, "-launch-timeout", "1"));
+  r.device = (int)opt(argc, argv, "-device", 0);
+  CK(cudaSetDevice(r.device));
+  CK(cudaGetDeviceProperties(&r.prop, r.device));
+  Params &p = r.p;
   memset(&p, 0, sizeof p);
   p.tpb = (int)opt(argc, argv, "-tpb", 256);
-  int sms = prop.multiProcessorCount;
+  int sms = r.prop.multiProcessorCount;
   // a barrier test: one instance in each group of NC CTAs of BAR_WARPS
   // warps, as many CTAs as fit on the GPU at once (32 per SM, 64 warps)
   if (BARRIERS) p.tpb = BAR_WARPS * 32;
   int bar_warps = BAR_WARPS > 0 ? BAR_WARPS : 1;
   int bar_ctas_per_sm = 64 / bar_warps < 32 ? 64 / bar_warps : 32;
-  int test_ctas = (int)opt(argc, argv, "-blocks",
+  p.test_blocks = (int)opt(argc, argv, "-blocks",
                            BARRIERS ? sms * bar_ctas_per_sm : sms * 4);
   // -stress-blocks N or LO-HI: 000 draws the number of stressing CTAs at
   // random for each run; here for each launch
   const char *sbs = sopt(argc, argv, "-stress-blocks", "0");
-  int sb_lo = atoi(sbs), sb_hi = sb_lo;
-  if (strchr(sbs, '-')) sb_hi = atoi(strchr(sbs, '-') + 1);
-  if (sb_lo < 0) sb_lo = 0;
-  if (sb_hi < sb_lo) sb_hi = sb_lo;
+  r.sb_lo = atoi(sbs), r.sb_hi = r.sb_lo;
+  if (strchr(sbs, '-')) r.sb_hi = atoi(strchr(sbs, '-') + 1);
+  if (r.sb_lo < 0) r.sb_lo = 0;
+  if (r.sb_hi < r.sb_lo) r.sb_hi = r.sb_lo;
   p.spacing = (int)opt(argc, argv, "-spacing", 32);
   p.sync_spin = (int)opt(argc, argv, "-sync-spin", 0);
   p.warmup = (int)opt(argc, argv, "-warmup", 0);
@@ -344,11 +393,12 @@ int main(int argc, char **argv) {
   p.stress_patch = (int)opt(argc, argv, "-stress-patch", 32);
   p.stress_regions = (int)opt(argc, argv, "-stress-regions", 64);
   p.stress_spread = (int)opt(argc, argv, "-stress-spread", 2);
-  const char *seq = sopt(argc, argv, "-stress-seq", "st,ld");
-  int shuffle_on = (int)opt(argc, argv, "-shuffle", 1);
-  int variants = (int)opt(argc, argv, "-variants", 8);
-  rng_state = (uint64_t)opt(argc, argv, "-seed", 1);
-  for (const char *s = seq; *s && p.stress_len < 16; s++) {
+  r.seq = sopt(argc, argv, "-stress-seq", "st,ld");
+  r.shuffle_on = (int)opt(argc, argv, "-shuffle", 1);
+  r.variants = (int)opt(argc, argv, "-variants", 8);
+  r.seed = opt(argc, argv, "-seed", 1);
+  rng_state = (uint64_t)r.seed;
+  for (const char *s = r.seq; *s && p.stress_len < 16; s++) {
     if (*s == 's') { p.stress_seq[p.stress_len++] = 1; s++; }
     else if (*s == 'l') { p.stress_seq[p.stress_len++] = 0; s++; }
     while (*s && *s != ',') s++;
@@ -360,359 +410,398 @@ int main(int argc, char **argv) {
   if (p.stress_spread < 1) p.stress_spread = 1;
   if (p.stress_spread > 32) p.stress_spread = 32;
   if (p.stress_spread > p.stress_regions) p.stress_spread = p.stress_regions;
+}
 
-  // layout
-  int ipw = BARRIERS ? 1 : 32 / NLMAX;  // instances per warp
-  int gpb = BARRIERS ? 1 : (p.tpb / 32) / NWMAX;  // warp groups per CTA
-  if (gpb < 1) { fprintf(stderr, "-tpb too small\n"); return 2; }
-  int ipbg = gpb * ipw;                 // instances per group of NC CTAs
-  int nbg = test_ctas / NC;
+// How many instances a launch holds and where; false when a CTA cannot
+// hold one.  (p.test_blocks holds -blocks until then.)
+static bool plan_layout(Run &r) {
+  Params &p = r.p;
+  r.ipw = BARRIERS ? 1 : 32 / NLMAX;
+  r.gpb = BARRIERS ? 1 : (p.tpb / 32) / NWMAX;
+  if (r.gpb < 1) return false;
+  r.ipbg = r.gpb * r.ipw;
+  int nbg = p.test_blocks / NC;
   if (nbg < 1) nbg = 1;
   p.test_blocks = nbg * NC;
-  p.ninst = nbg * ipbg;
-  p.sh_words = NSHLOC ? ipbg * NLOC : 0;
+  p.ninst = nbg * r.ipbg;
+  p.sh_words = NSHLOC ? r.ipbg * NLOC : 0;
   if (p.bank) p.sh_words += 1024;
-  int nthr = p.test_blocks * p.tpb;
-
-  // role tables and location slots, `variants` of each
-  std::vector<std::vector<int>> roles(variants), locs(variants);
-  std::vector<int> shslot(p.ninst);
-  for (int i = 0; i < p.ninst; i++) shslot[i] = i % ipbg;
+  r.nthr = p.test_blocks * p.tpb;
+  r.shslot.resize(p.ninst);
+  for (int i = 0; i < p.ninst; i++) r.shslot[i] = i % r.ipbg;
   int nglob = 0;  // global locations with memory of their own
   for (int l = 0; l < NLOC; l++) nglob += !LOC_SHARED[l] && LOC_ALIAS[l] < 0;
   long long nslots = (long long)p.ninst * (nglob ? nglob : 1);
-  size_t memwords = (size_t)nslots * p.spacing + 64;
+  r.memwords = (size_t)nslots * p.spacing + 64;
 #if NALIAS
-  size_t membytes = alias_bytes(memwords, device);
-  long long alias_words = (long long)(membytes / sizeof(int));
+  r.membytes = alias_bytes(r.memwords, r.device);
+  r.alias_words = (long long)(r.membytes / sizeof(int));
 #endif
-  for (int v = 0; v < variants; v++) {
-    std::vector<int> bperm(p.test_blocks), wperm(p.tpb / 32);
-    for (int b = 0; b < p.test_blocks; b++) bperm[b] = b;
-    if (shuffle_on) shuffle(bperm);
-    std::vector<int> &role = roles[v];
-    role.assign(nthr, -1);
-    for (int b = 0; b < p.test_blocks; b++) {
-      int g = b / NC, c = b % NC;
-      for (int w = 0; w < p.tpb / 32; w++) wperm[w] = w;
-      if (shuffle_on) shuffle(wperm);
-      for (int wg = 0; wg < gpb; wg++)
-        for (int t = 0; t < NT; t++) {
-          if (T_CTA[t] != c) continue;
-          int w = wg * NWMAX + T_WARP[t];
-          for (int k = 0; k < ipw; k++) {
-            int inst = g * ipbg + wg * ipw + k;
-            int lane = T_LANE[t] * ipw + k;
-            int phys = bperm[b] * p.tpb + wperm[w] * 32 + lane;
-            role[phys] = (inst << SC_GPU_THREAD_BITS) | t;
-          }
+  return true;
+}
+
+// Variant v's roles: which test thread (and instance) each thread of the
+// test CTAs is, CTAs, warps and lanes shuffled.
+static void make_roles(Run &r, int v) {
+  const Params &p = r.p;
+  std::vector<int> bperm(p.test_blocks), wperm(p.tpb / 32);
+  for (int b = 0; b < p.test_blocks; b++) bperm[b] = b;
+  if (r.shuffle_on) shuffle(bperm);
+  std::vector<int> &role = r.roles[v];
+  role.assign(r.nthr, -1);
+  for (int b = 0; b < p.test_blocks; b++) {
+    int g = b / NC, c = b % NC;
+    for (int w = 0; w < p.tpb / 32; w++) wperm[w] = w;
+    if (r.shuffle_on) shuffle(wperm);
+    for (int wg = 0; wg < r.gpb; wg++)
+      for (int t = 0; t < NT; t++) {
+        if (T_CTA[t] != c) continue;
+        int w = wg * NWMAX + T_WARP[t];
+        for (int k = 0; k < r.ipw; k++) {
+          int inst = g * r.ipbg + wg * r.ipw + k;
+          int lane = T_LANE[t] * r.ipw + k;
+          int phys = bperm[b] * p.tpb + wperm[w] * 32 + lane;
+          role[phys] = (inst << SC_GPU_THREAD_BITS) | t;
         }
-      // lane randomisation: permute lanes of each warp as a whole
-      if (shuffle_on)
-        for (int w = 0; w < p.tpb / 32; w++) {
-          int base = bperm[b] * p.tpb + w * 32;
-          for (int k = 31; k > 0; k--)
-            std::swap(role[base + k], role[base + (int)(rnd() % (k + 1))]);
-        }
-    }
-    // each global location has its own region (so that a slot's initial
-    // value is the same in every variant); instances are shuffled in it
-    std::vector<int> &li = locs[v];
-    li.assign((size_t)p.ninst * NLOC, 0);
-    std::vector<int> perm(p.ninst);
-    int g = 0;
-    for (int l = 0; l < NLOC; l++) {
-      if (LOC_SHARED[l] || LOC_ALIAS[l] >= 0) continue;
-      for (int i = 0; i < p.ninst; i++) perm[i] = i;
-      if (shuffle_on) shuffle(perm);
+      }
+    // lane randomisation: permute lanes of each warp as a whole
+    if (r.shuffle_on)
+      for (int w = 0; w < p.tpb / 32; w++) {
+        int base = bperm[b] * p.tpb + w * 32;
+        for (int k = 31; k > 0; k--)
+          std::swap(role[base + k], role[base + (int)(rnd() % (k + 1))]);
+      }
+  }
+}
+
+// Variant v's location slots: each global location has its own region (so
+// that a slot's initial value is the same in every variant); instances are
+// shuffled in it; an alias is its location's slot in the second mapping.
+static void make_slots(Run &r, int v) {
+  const Params &p = r.p;
+  std::vector<int> &li = r.locs[v];
+  li.assign((size_t)p.ninst * NLOC, 0);
+  std::vector<int> perm(p.ninst);
+  int g = 0;
+  for (int l = 0; l < NLOC; l++) {
+    if (LOC_SHARED[l] || LOC_ALIAS[l] >= 0) continue;
+    for (int i = 0; i < p.ninst; i++) perm[i] = i;
+    if (r.shuffle_on) shuffle(perm);
+    for (int i = 0; i < p.ninst; i++)
+      li[(size_t)i * NLOC + l] =
+          (int)(((long long)g * p.ninst + perm[i]) * p.spacing);
+    g++;
+  }
+#if NALIAS
+  for (int l = 0; l < NLOC; l++)
+    if (LOC_ALIAS[l] >= 0)
       for (int i = 0; i < p.ninst; i++)
         li[(size_t)i * NLOC + l] =
-            (int)(((long long)g * p.ninst + perm[i]) * p.spacing);
-      g++;
-    }
-#if NALIAS
-    // an alias: its location's slot in the second mapping
-    for (int l = 0; l < NLOC; l++)
-      if (LOC_ALIAS[l] >= 0)
-        for (int i = 0; i < p.ninst; i++)
-          li[(size_t)i * NLOC + l] =
-              (int)(li[(size_t)i * NLOC + LOC_ALIAS[l]] + alias_words);
+            (int)(li[(size_t)i * NLOC + LOC_ALIAS[l]] + r.alias_words);
 #endif
-  }
+}
 
-  int *d_role, *d_loc, *d_shslot, *d_mem, *d_bar, *d_gfinal, *d_scratch;
-  long long *d_res;
-  unsigned long long *d_hist, *d_lost;
-  unsigned *d_used, *d_sink;
-  CK(cudaMalloc(&d_role, sizeof(int) * (size_t)nthr * variants));
-  CK(cudaMalloc(&d_loc, sizeof(int) * (size_t)p.ninst * (NLOC ? NLOC : 1) * variants));
-  CK(cudaMalloc(&d_shslot, sizeof(int) * (size_t)p.ninst));
+// The device's buffers, the variants and the initial values copied in.
+static void make_buffers(Run &r) {
+  const Params &p = r.p;
+  int variants = r.variants;
+  CK(cudaMalloc(&r.d_role, sizeof(int) * (size_t)r.nthr * variants));
+  CK(cudaMalloc(&r.d_loc, sizeof(int) * (size_t)p.ninst * (NLOC ? NLOC : 1) * variants));
+  CK(cudaMalloc(&r.d_shslot, sizeof(int) * (size_t)p.ninst));
 #if NALIAS
-  d_mem = alias_map(membytes, device);
+  r.d_mem = alias_map(r.membytes, r.device);
 #else
-  CK(cudaMalloc(&d_mem, sizeof(int) * memwords));
+  CK(cudaMalloc(&r.d_mem, sizeof(int) * r.memwords));
 #endif
-  CK(cudaMalloc(&d_bar, sizeof(int) * (size_t)p.ninst));
-  CK(cudaMalloc(&d_gfinal, sizeof(int) * (size_t)p.ninst * (NLOC ? NLOC : 1)));
-  size_t scratchwords = (size_t)p.stress_patch * p.stress_regions + 64;
-  CK(cudaMalloc(&d_scratch, sizeof(int) * scratchwords));
-  CK(cudaMalloc(&d_res, sizeof(long long) * (size_t)p.ninst * NRES));
-  CK(cudaMalloc(&d_hist, sizeof(unsigned long long) * NBUCKETS));
-  CK(cudaMalloc(&d_used, sizeof(unsigned)));
-  CK(cudaMalloc(&d_lost, sizeof(unsigned long long)));
-  CK(cudaMalloc(&d_sink, sizeof(unsigned)));
+  CK(cudaMalloc(&r.d_bar, sizeof(int) * (size_t)p.ninst));
+  CK(cudaMalloc(&r.d_gfinal, sizeof(int) * (size_t)p.ninst * (NLOC ? NLOC : 1)));
+  r.scratchwords = (size_t)p.stress_patch * p.stress_regions + 64;
+  CK(cudaMalloc(&r.d_scratch, sizeof(int) * r.scratchwords));
+  CK(cudaMalloc(&r.d_res, sizeof(long long) * (size_t)p.ninst * NRES));
+  CK(cudaMalloc(&r.d_hist, sizeof(unsigned long long) * NBUCKETS));
+  CK(cudaMalloc(&r.d_used, sizeof(unsigned)));
+  CK(cudaMalloc(&r.d_lost, sizeof(unsigned long long)));
+  CK(cudaMalloc(&r.d_sink, sizeof(unsigned)));
   for (int v = 0; v < variants; v++) {
-    CK(cudaMemcpy(d_role + (size_t)v * nthr, roles[v].data(),
-                  sizeof(int) * nthr, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(r.d_role + (size_t)v * r.nthr, r.roles[v].data(),
+                  sizeof(int) * r.nthr, cudaMemcpyHostToDevice));
     if (NLOC)
-      CK(cudaMemcpy(d_loc + (size_t)v * p.ninst * NLOC, locs[v].data(),
+      CK(cudaMemcpy(r.d_loc + (size_t)v * p.ninst * NLOC, r.locs[v].data(),
                     sizeof(int) * (size_t)p.ninst * NLOC, cudaMemcpyHostToDevice));
   }
-  CK(cudaMemcpy(d_shslot, shslot.data(), sizeof(int) * p.ninst,
+  CK(cudaMemcpy(r.d_shslot, r.shslot.data(), sizeof(int) * p.ninst,
                 cudaMemcpyHostToDevice));
   // initial values
   {
-    std::vector<int> m(memwords, 0);
+    std::vector<int> m(r.memwords, 0);
     for (int i = 0; i < p.ninst; i++)
       for (int l = 0; l < NLOC; l++)
         if (!LOC_SHARED[l] && LOC_ALIAS[l] < 0)
           for (int v = 0; v < variants; v++)
-            m[locs[v][(size_t)i * NLOC + l]] = LOC_INIT[l];
-    CK(cudaMemcpy(d_mem, m.data(), sizeof(int) * memwords, cudaMemcpyHostToDevice));
+            m[r.locs[v][(size_t)i * NLOC + l]] = LOC_INIT[l];
+    CK(cudaMemcpy(r.d_mem, m.data(), sizeof(int) * r.memwords,
+                  cudaMemcpyHostToDevice));
   }
-  CK(cudaMemset(d_bar, 0, sizeof(int) * p.ninst));
-  CK(cudaMemset(d_scratch, 0, sizeof(int) * scratchwords));
-  CK(cudaMemset(d_res, 0, sizeof(long long) * (size_t)p.ninst * NRES));
-  CK(cudaMemset(d_hist, 0, sizeof(unsigned long long) * NBUCKETS));
-  CK(cudaMemset(d_used, 0, sizeof(unsigned)));
-  CK(cudaMemset(d_lost, 0, sizeof(unsigned long long)));
+  CK(cudaMemset(r.d_bar, 0, sizeof(int) * p.ninst));
+  CK(cudaMemset(r.d_scratch, 0, sizeof(int) * r.scratchwords));
+  CK(cudaMemset(r.d_res, 0, sizeof(long long) * (size_t)p.ninst * NRES));
+  CK(cudaMemset(r.d_hist, 0, sizeof(unsigned long long) * NBUCKETS));
+  CK(cudaMemset(r.d_used, 0, sizeof(unsigned)));
+  CK(cudaMemset(r.d_lost, 0, sizeof(unsigned long long)));
   // The outcome table starts small; a run whose table filled up (some
   // instance found no slot: `lost`) is thrown away and made again with a
   // table four times as large, so that a log never misses an instance.
-  Table tab = table_new(1u << 16, d_used, d_lost);
-  unsigned long long *h_hist;  // the buckets and `lost`, read back here
-  CK(cudaHostAlloc(&h_hist, sizeof(unsigned long long) * (NBUCKETS + 1),
+  r.tab = table_new(1u << 16, r.d_used, r.d_lost);
+  CK(cudaHostAlloc(&r.h_hist, sizeof(unsigned long long) * (NBUCKETS + 1),
                    cudaHostAllocDefault));
   // Snapshots of the buckets and of the table's slots in use, copied in
   // stream order before each checkpoint (two, alternating): what a hang
   // leaves readable, since nothing is read from the device once a kernel
   // spins for ever (the copy would wait behind it).
-  unsigned long long *snap;
-  const int SNAP = NBUCKETS + 1;
-  CK(cudaHostAlloc(&snap, sizeof(unsigned long long) * SNAP * 2,
+  CK(cudaHostAlloc(&r.snap, sizeof(unsigned long long) * SNAP * 2,
                    cudaHostAllocDefault));
-  memset(snap, 0, sizeof(unsigned long long) * SNAP * 2);
-  size_t shbytes = sizeof(int) * (size_t)p.sh_words;
-  if (shbytes > 48 * 1024)
+  memset(r.snap, 0, sizeof(unsigned long long) * SNAP * 2);
+  r.shbytes = sizeof(int) * (size_t)p.sh_words;
+  if (r.shbytes > 48 * 1024)
     CK(cudaFuncSetAttribute(test_kernel,
                             cudaFuncAttributeMaxDynamicSharedMemorySize,
-                            (int)shbytes));
-  long long launches = (want + p.ninst - 1) / p.ninst;
-  if (launches < 1) launches = 1;
-  // variant sequence: fixed by the seed
-  std::vector<int> vseq(launches);
-  for (long long k = 0; k < launches; k++) vseq[k] = (int)(rnd() % variants);
-  // stress of each launch: how many CTAs, which patches (distinct)
-  std::vector<int> sblocks(launches), sloc((size_t)launches * p.stress_spread);
-  {
-    std::vector<int> patches(p.stress_regions);
-    for (long long k = 0; k < launches; k++) {
-      sblocks[k] = sb_lo + (int)(rnd() % (uint64_t)(sb_hi - sb_lo + 1));
-      for (int i = 0; i < p.stress_regions; i++) patches[i] = i;
-      for (int i = 0; i < p.stress_spread; i++) {
-        int j = i + (int)(rnd() % (uint64_t)(p.stress_regions - i));
-        std::swap(patches[i], patches[j]);
-        sloc[(size_t)k * p.stress_spread + i] = patches[i] * p.stress_patch;
-      }
+                            (int)r.shbytes));
+}
+
+// The launches: each one's variant, its stressing CTAs and which patches
+// they stress (distinct), all fixed by the seed; the stream and events.
+static void plan_launches(Run &r) {
+  const Params &p = r.p;
+  r.launches = (r.want + p.ninst - 1) / p.ninst;
+  if (r.launches < 1) r.launches = 1;
+  r.vseq.resize(r.launches);
+  for (long long k = 0; k < r.launches; k++)
+    r.vseq[k] = (int)(rnd() % r.variants);
+  r.sblocks.resize(r.launches);
+  r.sloc.resize((size_t)r.launches * p.stress_spread);
+  std::vector<int> patches(p.stress_regions);
+  for (long long k = 0; k < r.launches; k++) {
+    r.sblocks[k] = r.sb_lo + (int)(rnd() % (uint64_t)(r.sb_hi - r.sb_lo + 1));
+    for (int i = 0; i < p.stress_regions; i++) patches[i] = i;
+    for (int i = 0; i < p.stress_spread; i++) {
+      int j = i + (int)(rnd() % (uint64_t)(p.stress_regions - i));
+      std::swap(patches[i], patches[j]);
+      r.sloc[(size_t)k * p.stress_spread + i] = patches[i] * p.stress_patch;
     }
   }
-  cudaStream_t run;
-  CK(cudaStreamCreateWithFlags(&run, cudaStreamNonBlocking));
-  // checkpoints: an event every CP launches, which the host waits for
-  const long long CP = 16;
-  std::vector<cudaEvent_t> cps((size_t)((launches + CP - 1) / CP));
-  for (auto &e : cps) CK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
-  cudaEvent_t e0, e1;
-  CK(cudaEventCreate(&e0));
-  CK(cudaEventCreate(&e1));
-  float ms = 0;
+  CK(cudaStreamCreateWithFlags(&r.stream, cudaStreamNonBlocking));
+  r.cps.resize((size_t)((r.launches + CP - 1) / CP));
+  for (auto &e : r.cps) CK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+  CK(cudaEventCreate(&r.e0));
+  CK(cudaEventCreate(&r.e1));
+  r.ms = 0;
+}
 
-  // The log, from the buckets in h_hist and the table's rows: the counts of
-  // the launches that finished (after a hang, whole launches: total / ninst).
-  std::vector<Row> rows;  // the table's rows, when they are read
-  auto print_log = [&](bool hung) {
-    unsigned long long lost = hung ? 0 : h_hist[NBUCKETS];
-    for (long b = 0; b < NBUCKETS; b++) {
-      if (!h_hist[b]) continue;
-      Row r;
-      long k = b;
-      for (int j = 0; j < NOBS; j++) { r.v[j] = k % RADIX; k /= RADIX; }
-      r.n = h_hist[b];
-      rows.push_back(r);
-    }
-    std::sort(rows.begin(), rows.end(), [](const Row &a, const Row &b) {
-      for (int j = 0; j < NOBS; j++)
-        if (a.v[j] != b.v[j]) return a.v[j] < b.v[j];
-      return false;
-    });
-    unsigned long long pos = 0, neg = 0, total = 0;
-    printf("Test %s %s\n", TEST_NAME,
-           QUANT == 0 ? "Allowed" : QUANT == 1 ? "Forbidden" : "Required");
-    printf("Histogram (%d states)\n", (int)rows.size());
-    for (auto &r : rows) {
-      bool c = cond_holds(r.v);
-      if (c) pos += r.n; else neg += r.n;
-      total += r.n;
-      printf("%-10llu%s>", r.n, c ? "*" : ":");
-      for (int j = 0; j < NOBS; j++) printf("%s=%lld; ", OBS_NAME[j], r.v[j]);
-      printf("\n");
-    }
-    bool validated = QUANT == 0 ? pos > 0 : QUANT == 1 ? pos == 0 : neg == 0;
-    bool ok = QUANT == 0 ? pos > 0 : QUANT == 1 ? pos == 0 : neg == 0;
-    printf("%s\n\nWitnesses\n", ok ? "Ok" : "No");
-    printf("Positive: %llu, Negative: %llu\n", pos, neg);
-    printf("Condition %s is %svalidated\n", CONDITION, validated ? "" : "NOT ");
-    printf("Observation %s %s %llu %llu\n", TEST_NAME,
-           pos == 0 ? "Never" : neg == 0 ? "Always" : "Sometimes", pos, neg);
-    printf("Time %s %.2f\n", TEST_NAME, ms / 1000.0);
-    // A launch that did not finish within the limit: the hardware's answer
-    // to a test whose threads may spin forever.  One line, after Time, that
-    // litmus7's readers skip: Hangs NAME LAUNCHES INSTANCES SECONDS.
-    if (hung)
-      printf("Hangs %s 1 %d %g\n", TEST_NAME, p.ninst, launch_limit);
-    printf("\n  -- device info --\nName:                           %s\n", prop.name);
-    printf("Major revision number:          %d\nMinor revision number:          %d\n",
-           prop.major, prop.minor);
-    printf("Number of multiprocessors:      %d\n", prop.multiProcessorCount);
-    long long finished = hung ? (long long)(total / p.ninst) : launches;
-    printf("\nParameters: instances %llu in %lld launches of %d; tpb %d; "
-           "test CTAs %d; stress CTAs %d-%d; stress-seq %s; stress-iters %d; "
-           "stress-patch %d; stress-regions %d; stress-spread %d; spacing %d; "
-           "sync-spin %d; warmup %d; bank-conflicts %d; shuffle %d; "
-           "variants %d; seed %lld\n",
-           total, finished, p.ninst, p.tpb, p.test_blocks, sb_lo, sb_hi, seq,
-           p.stress_iters, p.stress_patch, p.stress_regions, p.stress_spread,
-           p.spacing,
-           p.sync_spin, p.warmup, p.bank, shuffle_on, variants,
-           opt(argc, argv, "-seed", 1));
-    printf("Rate: %.4g instances/s, %.4g weak (condition) per instance\n",
-           ms > 0 ? total / (ms / 1000.0) : 0.0, total ? (double)pos / total : 0.0);
-    unsigned long long ran = (unsigned long long)finished * p.ninst;
-    if (lost || total != ran)
-      printf("Warning: %llu instances ran, %llu counted, %llu without a slot\n",
-             ran, total, lost);
-    fflush(stdout);
-    return lost;
-  };
-
-  // Each try runs every launch.  An event follows every CP launches; before
-  // recording checkpoint c the host waits for checkpoint c - AHEAD (the GPU
-  // keeps AHEAD * CP launches queued meanwhile), polling, so that it never
-  // blocks inside the driver: a checkpoint that does not come within
-  // launch_limit seconds is a hang, and the log of what finished is written
-  // from the snapshots; the hung kernel ends with the process's context.
-  const long long AHEAD = 4;
-  // The log after checkpoint `c` did not come: the launches of the last
-  // checkpoint that did, from its snapshot; when some of their outcomes
-  // are in the table (which is not snapshotted), no histogram.
-  auto report_hang = [&](long long c) {
-    long long last = c - 1;
-    while (last >= 0 && cudaEventQuery(cps[last]) != cudaSuccess) last--;
-    const unsigned long long *sn = last >= 0 ? snap + (last % 2) * SNAP : NULL;
-    if (sn && sn[NBUCKETS]) {
-      fprintf(stderr, "a launch hung after %lld launches, some of whose "
-                      "outcomes are not readable now: no histogram\n",
-              (last + 1) * CP);
-      _exit(3);
-    }
-    for (long b = 0; b < NBUCKETS; b++) h_hist[b] = sn ? sn[b] : 0;
-    ms = (float)((now_s() - t_start) * 1000.0);
-    print_log(true);
-    _exit(4);
-  };
-  auto wait_checkpoint = [&](long long c) {
-    double since = now_s();
-    for (;;) {
-      cudaError_t r = cudaEventQuery(cps[c]);
-      if (r == cudaSuccess) return;
-      if (r != cudaErrorNotReady) CK(r);
-      if (launch_limit > 0 && now_s() - since > launch_limit) {
-        ms = (float)((now_s() - t_start) * 1000.0);
-        report_hang(c);
-      }
-      usleep(20);
-    }
-  };
-  for (int tries = 1;; tries++) {
-    CK(cudaMemset(d_hist, 0, sizeof(unsigned long long) * NBUCKETS));
-    table_clear(tab);
-    CK(cudaDeviceSynchronize());
-    CK(cudaEventRecord(e0, run));
-    int cblocks = (p.ninst + 255) / 256;
-    for (long long k = 0; k < launches; k++) {
-      int v = vseq[k];
-      p.stress_blocks = sblocks[k];
-      for (int i = 0; i < p.stress_spread; i++)
-        p.stress_loc[i] = sloc[(size_t)k * p.stress_spread + i];
-      test_kernel<<<p.test_blocks + p.stress_blocks, p.tpb, shbytes, run>>>(
-          p, d_role + (size_t)v * nthr, d_loc + (size_t)v * p.ninst * NLOC,
-          d_shslot, d_mem, d_res, d_bar, d_gfinal, d_scratch, d_sink);
-      collect_kernel<<<cblocks, 256, 0, run>>>(
-          p, d_loc + (size_t)v * p.ninst * NLOC, d_mem, d_res, d_bar, d_gfinal,
-          d_hist, tab.dev);
-      if ((k + 1) % CP == 0 || k + 1 == launches) {
-        long long c = k / CP;
-        if (c >= AHEAD) wait_checkpoint(c - AHEAD);
-        unsigned long long *sn = snap + (c % 2) * SNAP;
-        CK(cudaMemcpyAsync(sn, d_hist, sizeof(unsigned long long) * NBUCKETS,
-                           cudaMemcpyDeviceToHost, run));
-        CK(cudaMemcpyAsync(sn + NBUCKETS, d_used, sizeof(unsigned),
-                           cudaMemcpyDeviceToHost, run));
-        CK(cudaEventRecord(cps[c], run));
-      }
-    }
-    for (long long c = (launches - 1) / CP - AHEAD + 1; c <= (launches - 1) / CP; c++)
-      if (c >= 0) wait_checkpoint(c);
-    CK(cudaEventRecord(e1, run));
-    CK(cudaEventSynchronize(e1));
-    CK(cudaGetLastError());
-    CK(cudaEventElapsedTime(&ms, e0, e1));
-    unsigned long long lost = 0;
-    CK(cudaMemcpy(&lost, d_lost, sizeof lost, cudaMemcpyDeviceToHost));
-    if (!lost) break;
-    if (tab.dev.cap >= (1u << 28)) {
-      fprintf(stderr, "the outcome table of %u slots is full: no histogram\n",
-              tab.dev.cap);
-      return 5;
-    }
-    unsigned cap = tab.dev.cap * 4;
-    fprintf(stderr, "try %d: the outcome table of %u slots filled up; "
-                    "again with %u\n", tries, tab.dev.cap, cap);
-    table_free(tab);
-    tab = table_new(cap, d_used, d_lost);
+// The log, from the buckets in h_hist and the table's rows: the counts of
+// the launches that finished (after a hang, whole launches: total / ninst).
+// The instances without a slot in the table.
+static unsigned long long print_log(Run &r, bool hung) {
+  const Params &p = r.p;
+  unsigned long long *h_hist = r.h_hist;
+  std::vector<Row> &rows = r.rows;
+  unsigned long long lost = hung ? 0 : h_hist[NBUCKETS];
+  for (long b = 0; b < NBUCKETS; b++) {
+    if (!h_hist[b]) continue;
+    Row row;
+    long k = b;
+    for (int j = 0; j < NOBS; j++) { row.v[j] = k % RADIX; k /= RADIX; }
+    row.n = h_hist[b];
+    rows.push_back(row);
   }
-  CK(cudaMemcpy(h_hist, d_hist, sizeof(unsigned long long) * NBUCKETS,
-                cudaMemcpyDeviceToHost));
-  CK(cudaMemcpy(h_hist + NBUCKETS, d_lost, sizeof(unsigned long long),
-                cudaMemcpyDeviceToHost));
-  table_rows(tab, run, rows);
-  unsigned long long lost = print_log(false);
-  // In a batch (gpu_batch_main.cu) the next test runs in this context:
-  // give back what this one took.
-  table_free(tab);
-  for (auto &e : cps) CK(cudaEventDestroy(e));
-  CK(cudaEventDestroy(e0));
-  CK(cudaEventDestroy(e1));
-  CK(cudaStreamDestroy(run));
-  CK(cudaFreeHost(h_hist));
-  CK(cudaFreeHost(snap));
-  void *bufs[] = {d_role, d_loc, d_shslot, d_bar, d_gfinal, d_scratch, d_res,
-                  d_hist, d_used, d_lost, d_sink};
+  std::sort(rows.begin(), rows.end(), [](const Row &a, const Row &b) {
+    for (int j = 0; j < NOBS; j++)
+      if (a.v[j] != b.v[j]) return a.v[j] < b.v[j];
+    return false;
+  });
+  unsigned long long pos = 0, neg = 0, total = 0;
+  printf("Test %s %s\n", TEST_NAME,
+         QUANT == 0 ? "Allowed" : QUANT == 1 ? "Forbidden" : "Required");
+  printf("Histogram (%d states)\n", (int)rows.size());
+  for (auto &row : rows) {
+    bool c = cond_holds(row.v);
+    if (c) pos += row.n; else neg += row.n;
+    total += row.n;
+    printf("%-10llu%s>", row.n, c ? "*" : ":");
+    for (int j = 0; j < NOBS; j++) printf("%s=%lld; ", OBS_NAME[j], row.v[j]);
+    printf("\n");
+  }
+  bool validated = QUANT == 0 ? pos > 0 : QUANT == 1 ? pos == 0 : neg == 0;
+  bool ok = QUANT == 0 ? pos > 0 : QUANT == 1 ? pos == 0 : neg == 0;
+  printf("%s\n\nWitnesses\n", ok ? "Ok" : "No");
+  printf("Positive: %llu, Negative: %llu\n", pos, neg);
+  printf("Condition %s is %svalidated\n", CONDITION, validated ? "" : "NOT ");
+  printf("Observation %s %s %llu %llu\n", TEST_NAME,
+         pos == 0 ? "Never" : neg == 0 ? "Always" : "Sometimes", pos, neg);
+  printf("Time %s %.2f\n", TEST_NAME, r.ms / 1000.0);
+  // A launch that did not finish within the limit: the hardware's answer
+  // to a test whose threads may spin forever.  One line, after Time, that
+  // litmus7's readers skip: Hangs NAME LAUNCHES INSTANCES SECONDS.
+  if (hung)
+    printf("Hangs %s 1 %d %g\n", TEST_NAME, p.ninst, r.launch_limit);
+  printf("\n  -- device info --\nName:                           %s\n", r.prop.name);
+  printf("Major revision number:          %d\nMinor revision number:          %d\n",
+         r.prop.major, r.prop.minor);
+  printf("Number of multiprocessors:      %d\n", r.prop.multiProcessorCount);
+  long long finished = hung ? (long long)(total / p.ninst) : r.launches;
+  printf("\nParameters: instances %llu in %lld launches of %d; tpb %d; "
+         "test CTAs %d; stress CTAs %d-%d; stress-seq %s; stress-iters %d; "
+         "stress-patch %d; stress-regions %d; stress-spread %d; spacing %d; "
+         "sync-spin %d; warmup %d; bank-conflicts %d; shuffle %d; "
+         "variants %d; seed %lld\n",
+         total, finished, p.ninst, p.tpb, p.test_blocks, r.sb_lo, r.sb_hi,
+         r.seq, p.stress_iters, p.stress_patch, p.stress_regions,
+         p.stress_spread, p.spacing, p.sync_spin, p.warmup, p.bank,
+         r.shuffle_on, r.variants, r.seed);
+  printf("Rate: %.4g instances/s, %.4g weak (condition) per instance\n",
+         r.ms > 0 ? total / (r.ms / 1000.0) : 0.0,
+         total ? (double)pos / total : 0.0);
+  unsigned long long ran = (unsigned long long)finished * p.ninst;
+  if (lost || total != ran)
+    printf("Warning: %llu instances ran, %llu counted, %llu without a slot\n",
+           ran, total, lost);
+  fflush(stdout);
+  return lost;
+}
+
+// The log after checkpoint `c` did not come: the launches of the last
+// checkpoint that did, from its snapshot; when some of their outcomes are
+// in the table (which is not snapshotted), no histogram.  The hung kernel
+// ends with the process's context.
+static void report_hang(Run &r, long long c) {
+  long long last = c - 1;
+  while (last >= 0 && cudaEventQuery(r.cps[last]) != cudaSuccess) last--;
+  const unsigned long long *sn = last >= 0 ? r.snap + (last % 2) * SNAP : NULL;
+  if (sn && sn[NBUCKETS]) {
+    fprintf(stderr, "a launch hung after %lld launches, some of whose "
+                    "outcomes are not readable now: no histogram\n",
+            (last + 1) * CP);
+    _exit(3);
+  }
+  for (long b = 0; b < NBUCKETS; b++) r.h_hist[b] = sn ? sn[b] : 0;
+  r.ms = (float)((now_s() - r.t_start) * 1000.0);
+  print_log(r, true);
+  _exit(4);
+}
+
+// Wait for checkpoint c, polling, so that the host never blocks inside the
+// driver: a checkpoint that does not come within the launch limit is a
+// hang.
+static void wait_checkpoint(Run &r, long long c) {
+  double since = now_s();
+  for (;;) {
+    cudaError_t e = cudaEventQuery(r.cps[c]);
+    if (e == cudaSuccess) return;
+    if (e != cudaErrorNotReady) CK(e);
+    if (r.launch_limit > 0 && now_s() - since > r.launch_limit) {
+      r.ms = (float)((now_s() - r.t_start) * 1000.0);
+      report_hang(r, c);
+    }
+    usleep(20);
+  }
+}
+
+// One try: every launch, a checkpoint (snapshots, then an event) every CP
+// launches.  The instances without a slot in the table.
+static unsigned long long run_launches(Run &r) {
+  Params &p = r.p;
+  CK(cudaMemset(r.d_hist, 0, sizeof(unsigned long long) * NBUCKETS));
+  table_clear(r.tab);
+  CK(cudaDeviceSynchronize());
+  CK(cudaEventRecord(r.e0, r.stream));
+  int cblocks = (p.ninst + 255) / 256;
+  for (long long k = 0; k < r.launches; k++) {
+    int v = r.vseq[k];
+    p.stress_blocks = r.sblocks[k];
+    for (int i = 0; i < p.stress_spread; i++)
+      p.stress_loc[i] = r.sloc[(size_t)k * p.stress_spread + i];
+    test_kernel<<<p.test_blocks + p.stress_blocks, p.tpb, r.shbytes, r.stream>>>(
+        p, r.d_role + (size_t)v * r.nthr, r.d_loc + (size_t)v * p.ninst * NLOC,
+        r.d_shslot, r.d_mem, r.d_res, r.d_bar, r.d_gfinal, r.d_scratch,
+        r.d_sink);
+    collect_kernel<<<cblocks, 256, 0, r.stream>>>(
+        p, r.d_loc + (size_t)v * p.ninst * NLOC, r.d_mem, r.d_res, r.d_bar,
+        r.d_gfinal, r.d_hist, r.tab.dev);
+    if ((k + 1) % CP == 0 || k + 1 == r.launches) {
+      long long c = k / CP;
+      if (c >= AHEAD) wait_checkpoint(r, c - AHEAD);
+      unsigned long long *sn = r.snap + (c % 2) * SNAP;
+      CK(cudaMemcpyAsync(sn, r.d_hist, sizeof(unsigned long long) * NBUCKETS,
+                         cudaMemcpyDeviceToHost, r.stream));
+      CK(cudaMemcpyAsync(sn + NBUCKETS, r.d_used, sizeof(unsigned),
+                         cudaMemcpyDeviceToHost, r.stream));
+      CK(cudaEventRecord(r.cps[c], r.stream));
+    }
+  }
+  for (long long c = (r.launches - 1) / CP - AHEAD + 1;
+       c <= (r.launches - 1) / CP; c++)
+    if (c >= 0) wait_checkpoint(r, c);
+  CK(cudaEventRecord(r.e1, r.stream));
+  CK(cudaEventSynchronize(r.e1));
+  CK(cudaGetLastError());
+  CK(cudaEventElapsedTime(&r.ms, r.e0, r.e1));
+  unsigned long long lost = 0;
+  CK(cudaMemcpy(&lost, r.d_lost, sizeof lost, cudaMemcpyDeviceToHost));
+  return lost;
+}
+
+// In a batch (gpu_batch_main.cu) the next test runs in this context: give
+// back what this one took.
+static void free_buffers(Run &r) {
+  table_free(r.tab);
+  for (auto &e : r.cps) CK(cudaEventDestroy(e));
+  CK(cudaEventDestroy(r.e0));
+  CK(cudaEventDestroy(r.e1));
+  CK(cudaStreamDestroy(r.stream));
+  CK(cudaFreeHost(r.h_hist));
+  CK(cudaFreeHost(r.snap));
+  void *bufs[] = {r.d_role, r.d_loc, r.d_shslot, r.d_bar, r.d_gfinal,
+                  r.d_scratch, r.d_res, r.d_hist, r.d_used, r.d_lost,
+                  r.d_sink};
   for (void *b : bufs) CK(cudaFree(b));
 #if NALIAS
-  alias_unmap(d_mem, membytes);
+  alias_unmap(r.d_mem, r.membytes);
 #else
-  CK(cudaFree(d_mem));
+  CK(cudaFree(r.d_mem));
 #endif
+}
+
+int main(int argc, char **argv) {
+  Run r = Run();
+  r.t_start = now_s();
+  read_options(r, argc, argv);
+  if (!plan_layout(r)) { fprintf(stderr, "-tpb too small\n"); return 2; }
+  r.roles.resize(r.variants);
+  r.locs.resize(r.variants);
+  for (int v = 0; v < r.variants; v++) {
+    make_roles(r, v);
+    make_slots(r, v);
+  }
+  make_buffers(r);
+  plan_launches(r);
+  for (int tries = 1;; tries++) {
+    if (!run_launches(r)) break;
+    if (r.tab.dev.cap >= (1u << 28)) {
+      fprintf(stderr, "the outcome table of %u slots is full: no histogram\n",
+              r.tab.dev.cap);
+      return 5;
+    }
+    unsigned cap = r.tab.dev.cap * 4;
+    fprintf(stderr, "try %d: the outcome table of %u slots filled up; "
+                    "again with %u\n", tries, r.tab.dev.cap, cap);
+    table_free(r.tab);
+    r.tab = table_new(cap, r.d_used, r.d_lost);
+  }
+  CK(cudaMemcpy(r.h_hist, r.d_hist, sizeof(unsigned long long) * NBUCKETS,
+                cudaMemcpyDeviceToHost));
+  CK(cudaMemcpy(r.h_hist + NBUCKETS, r.d_lost, sizeof(unsigned long long),
+                cudaMemcpyDeviceToHost));
+  table_rows(r.tab, r.stream, r.rows);
+  unsigned long long lost = print_log(r, false);
+  free_buffers(r);
   return lost ? 5 : 0;
 }
