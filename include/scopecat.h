@@ -324,7 +324,8 @@ int sc_select_match(const sc_select *sel, const char *name);
  * templates gpu_prelude.cuh and gpu_main.cuh that nvcc finds with -I (the
  * folder `scopecat gpu` installs).  The harness's limits (threads per
  * instance, locations, observed values...) are gpu_limits.h's, in that
- * folder.  SC_ERR_UNSUPPORTED names what the GPU cannot run (a barrier
+ * folder (harness/ in the source tree), and the names the program defines
+ * for the templates are gpu_program.h's.  SC_ERR_UNSUPPORTED names what the GPU cannot run (a barrier
  * operand loaded during the run, a surface, texture or constant proxy
  * access, a shared location used across CTAs; "file:line:col: what" where
  * an instruction is to blame), SC_ERR_LIMIT the limit a test is past. */

@@ -70,8 +70,8 @@ void gpu_usage(FILE *out) {
       "  -gpudir DIR        the harness templates (harness/)\n"
       "  -keep DIR          keep generated programs and SASS under DIR, one\n"
       "                     folder per test, named as its log; a kept\n"
-      "                     program whose source and command are the same\n"
-      "                     is not built again\n"
+      "                     program whose command, compiler, source and\n"
+      "                     harness headers are the same is not built again\n"
       "options (gen, run, build):\n",
       gpu_configured_nvcc);
   cli_shard_usage(out, 21);
