@@ -23,14 +23,17 @@
 
 /* ---- what a signal must reach: children and temporary folders ---------- */
 
-/* Fixed tables, read by the signal handler (no allocation there). */
-enum { MAX_CHILDREN = 256, MAX_TEMPS = 16 };
+/* Fixed tables, read by the signal handler (no allocation there): room
+ * for -jobs' and -gpus' largest values, and a folder per test of a tune
+ * without -keep.  A folder's name is a GC string (the collector scans
+ * this table: it stays alive while listed). */
+enum { MAX_CHILDREN = 4096, MAX_TEMPS = 4096 };
 static struct {
   pid_t pid;
   bool group; /* a command in a process group of its own: kill(-pid) */
 } children[MAX_CHILDREN];
 static volatile sig_atomic_t nchildren;
-static char temps[MAX_TEMPS][PATH_MAX];
+static const char *temps[MAX_TEMPS];
 static volatile sig_atomic_t ntemps;
 static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP};
 
@@ -93,7 +96,7 @@ static void on_signal(int sig) {
     if (children[i].group)
       kill(-children[i].pid, SIGKILL);
   for (int i = 0; i < ntemps; i++)
-    if (temps[i][0])
+    if (temps[i])
       remove_tree(temps[i]);
   signal(sig, SIG_DFL);
   raise(sig);
@@ -101,7 +104,7 @@ static void on_signal(int sig) {
 
 static void remove_temps_at_exit(void) {
   for (int i = 0; i < ntemps; i++)
-    if (temps[i][0])
+    if (temps[i])
       remove_tree(temps[i]);
   ntemps = 0;
 }
@@ -161,17 +164,13 @@ const char *cli_temp_dir(const char *what) {
   const char *tmp = getenv("TMPDIR");
   char *path = cli_format("%s/scopecat-%s-XXXXXX", tmp && *tmp ? tmp : "/tmp",
                           what);
-  if (strlen(path) >= PATH_MAX) {
-    errno = ENAMETOOLONG;
-    return NULL;
-  }
   sigset_t old;
   block_signals(&old);
   const char *dir = mkdtemp(path);
   if (dir)
     for (int i = 0; i <= ntemps && i < MAX_TEMPS; i++)
-      if (i == ntemps || !temps[i][0]) {
-        strcpy(temps[i], dir);
+      if (i == ntemps || !temps[i]) {
+        temps[i] = dir;
         ntemps += i == ntemps;
         break;
       }
@@ -186,8 +185,8 @@ void cli_temp_remove(const char *dir) {
   sigset_t old;
   block_signals(&old);
   for (int i = 0; i < ntemps; i++)
-    if (!strcmp(temps[i], dir))
-      temps[i][0] = '\0';
+    if (temps[i] && !strcmp(temps[i], dir))
+      temps[i] = NULL;
   sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
