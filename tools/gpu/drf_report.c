@@ -253,8 +253,9 @@ static void report_injected(FILE *out, const drf_cli *c, int inject,
             o->rounds, t,
             o->watchdog ? cli_format("the watchdog killed the program after "
                                      "%g s", c->timeout)
-            : c->n ? cli_format("-n %ld loads checked", c->n)
-                   : cli_format("-max-seconds %g", c->max_seconds));
+            : c->n && o->loads >= (unsigned long long)c->n
+                ? cli_format("-n %ld loads checked", c->n)
+                : cli_format("-max-seconds %g", c->max_seconds));
     return;
   }
   long long r = o->caught_round;
