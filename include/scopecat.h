@@ -347,7 +347,8 @@ int sc_select_match(const sc_select *sel, const char *name);
  * templates gpu_prelude.cuh and gpu_main.cuh that nvcc finds with -I (the
  * folder `scopecat gpu` installs).  The harness's limits (threads per
  * instance, locations, observed values...) are gpu_limits.h's, in that
- * folder.  SC_ERR_UNSUPPORTED names what the GPU cannot run (a barrier
+ * folder (harness/ in the source tree), and the names the program defines
+ * for the templates are gpu_program.h's.  SC_ERR_UNSUPPORTED names what the GPU cannot run (a barrier
  * operand loaded during the run, a surface, texture or constant proxy
  * access, a shared location used across CTAs; "file:line:col: what" where
  * an instruction is to blame), SC_ERR_LIMIT the limit a test is past. */
@@ -530,6 +531,40 @@ sc_status sc_gen_cycle(const char *cycle, const char *name, sc_test **out,
  * are unique within the family. */
 sc_status sc_gen_family(const char *const *edges, int nedges, int max_size,
                         sc_test ***out, int *count, sc_error **err);
+
+/* ---- Generation: the litmus test of a data-race-free program's wrong load */
+
+/* How an episode of `scopecat gpu drf`'s program takes and gives back its
+ * lock (the program draws it from its seed). */
+typedef struct sc_drf_episode {
+  int scope;         /* the lock's scope: 0 .cta, 1 .gpu, 2 .sys */
+  int ticket;        /* 1: a ticket lock (acquired by a load); 0: CAS */
+  int acquire;       /* 1: acquires .acquire; 0: .relaxed, then a fence */
+  int release;       /* 1: releases with st.release; 0: a fence, then
+                        st.relaxed */
+  int acquire_fence; /* 1: a relaxed acquire's fence is there (a fault may
+                        drop it) */
+  int release_fence; /* 1: a relaxed release's fence is there */
+  int load_moved;    /* 1: the reader's load comes after its release (a
+                        fault moved it there) */
+  int cta;           /* the CTA it ran in */
+} sc_drf_episode;
+
+/* What the wrong load saw, in the order of the lock the episodes share. */
+typedef enum sc_drf_shape {
+  SC_DRF_READ_LATER,     /* the store of an episode after the reader's */
+  SC_DRF_MISSED_EARLIER, /* not the store of the episode before it */
+  SC_DRF_OVERWRITTEN     /* an earlier episode's store, after its own */
+} sc_drf_shape;
+
+/* The two-thread litmus test (Dat3M's PTX dialect) of a wrong load: the
+ * reader's episode and the writer's, each reduced to the variable x, the
+ * lock word m and their synchronisation, named `name`, `doc` its quoted
+ * line; its condition holds when the stale value is read.  *text is the
+ * test's source (GC-owned). */
+sc_status sc_drf_litmus(sc_drf_shape shape, const sc_drf_episode *reader,
+                        const sc_drf_episode *writer, const char *name,
+                        const char *doc, const char **text, sc_error **err);
 
 /* ---- Fence advice ---------------------------------------------------------- */
 

@@ -144,6 +144,21 @@ has "$tmp/err" "$tmp/bad.trace:3:1: episode 0 acquired its lock but its load"
 expect 1 "$scopecat" gpu drf -check "$tmp/no-such.trace"
 has "$tmp/err" "no-such.trace: cannot read"
 
+# one record per load (issue 24 item 6): a second record of a load is
+# refused at its position, whatever its value and order (the later one
+# used to replace the earlier, so the verdict depended on the order)
+set -- $(awk '$1 == "load" { print $2, $3, $4; exit }' "$d/clean.trace")
+n=$(grep -n "^load $1 $2 $3\$" "$d/clean.trace" | cut -d: -f1)
+sed "${n}i\\
+load $1 $2 0" "$d/clean.trace" >"$tmp/dup.trace"
+expect 1 "$scopecat" gpu drf -check "$tmp/dup.trace"
+has "$tmp/err" "$tmp/dup.trace:$((n + 1)):1: a second load record for action $2 of episode $1 (the first is on line $n)"
+lacks "$tmp/out" "Verdict: PASS"
+sed "${n}a\\
+load $1 $2 $3" "$d/clean.trace" >"$tmp/dup.trace"
+expect 1 "$scopecat" gpu drf -check "$tmp/dup.trace"
+has "$tmp/err" "$tmp/dup.trace:$((n + 1)):1: a second load record for action $2 of episode $1 (the first is on line $n)"
+
 # options: checked before anything runs
 expect 2 "$scopecat" gpu drf -vars 65
 has "$tmp/err" "-vars: expected a number from 1 to 64, not '65'"
@@ -162,12 +177,96 @@ expect 0 "$scopecat" gpu drf -gen "$tmp/gen"
 has "$tmp/gen/drf.cu" '#include "drf_main.cuh"'
 nvcc=${SC_NVCC:-}
 if [ -n "$nvcc" ] && [ -x "$nvcc" ]; then
-  if "$nvcc" -O3 -arch=sm_90 -std=c++17 -I "$srcdir/tools/gpu" \
+  if "$nvcc" -O3 -arch=sm_90 -std=c++17 -I "$srcdir/harness" \
        -o "$tmp/gen/drf" "$tmp/gen/drf.cu" >"$tmp/nvcc.out" 2>&1; then ok
   else fail "nvcc on the generated program"; cat "$tmp/nvcc.out"; fi
 else
   echo "SKIP: no nvcc: the program is not compiled"
 fi
+
+# the run, with a stand-in GPU (nvidia-smi), nvcc and program: the program
+# follows drf_main.cuh's rule for stopping (after a round: a finding with
+# -stop, -seconds-ms of GPU time, -want loads checked) over the settings
+# -plan draws, 12.5 * 10^6 loads and 20 ms a round; with -inject, a
+# contended round finds a stale load, as the H100 did
+mkdir -p "$tmp/bin"
+printf '#!/bin/sh\necho "GPU 0: Stand-in GPU (UUID: GPU-0)"\n' >"$tmp/bin/nvidia-smi"
+cat >"$tmp/bin/nvcc" <<'EOF_NVCC'
+#!/bin/sh
+echo "$*" >>"$FAKE_TMP/nvcc-calls"
+[ -n "${FAKE_NVCC_FAIL:-}" ] && { echo "drf.cu(1): error: the stand-in nvcc fails"; exit 2; }
+while [ $# -gt 0 ]; do case $1 in -o) exe=$2; shift ;; esac; shift; done
+cat >"$exe" <<'EOF_PROG'
+#!/bin/sh
+want=0 ms=0 stop=0 inject=0 seed=1
+while [ $# -gt 0 ]; do
+  case $1 in -want) want=$2 ;; -seconds-ms) ms=$2 ;; -stop) stop=$2 ;;
+    -inject) inject=$2 ;; -seed) seed=$2 ;; esac
+  shift
+done
+echo "device Stand-in GPU 132"
+r=0 checked=0 gpu=0
+while read prof ep ac va lo cl ld sp; do
+  mm=0
+  [ "$inject" != 0 ] && [ "$prof" = 1 ] && mm=1
+  echo "round $r $((seed + r)) 1000 12500000 12500000 $mm 0 0 0 15 5 set $prof $ep $ac $va $lo $cl $ld $sp"
+  [ $mm = 1 ] && echo "mismatch $r $((seed + r)) 0 0 0 1 1 -1"
+  checked=$((checked + 12500000)) gpu=$((gpu + 20))
+  if { [ "$stop" = 1 ] && [ $mm = 1 ]; } || { [ "$ms" -gt 0 ] && [ $gpu -ge "$ms" ]; } ||
+     { [ "$want" -gt 0 ] && [ $checked -ge "$want" ]; } || [ "$want" -le 0 ]; then break; fi
+  r=$((r + 1))
+done <"$FAKE_PLAN"
+echo "cover 0 1"
+EOF_PROG
+chmod +x "$exe"
+EOF_NVCC
+chmod +x "$tmp/bin/nvcc" "$tmp/bin/nvidia-smi"
+plan() { # plan FILE ARGS: the settings of 600 rounds, one line each, as numbers
+  "$scopecat" gpu drf -plan 600 "$@" | sed -e 's/^round [0-9]* seed [0-9]* //' \
+    -e 's/^wide:/0/' -e 's/^contended:/1/' -e 's/^fixed:/2/' -e 's/[a-z%,-]//g'
+}
+plan >"$tmp/plan"
+plan -swarm 0 >"$tmp/plan0"
+first=$(awk '$1 == 1 { print NR - 1; exit }' "$tmp/plan")
+drf_run() { # drf_run STATUS PLAN ARGS
+  want=$1 pl=$2; shift 2
+  env -u CUDA_VISIBLE_DEVICES PATH="$tmp/bin:$PATH" FAKE_TMP="$tmp" FAKE_PLAN="$pl" \
+    NVCC="$tmp/bin/nvcc" "$@" >"$tmp/out" 2>"$tmp/err"
+  got=$?
+  if [ $got -eq "$want" ]; then ok; else fail "exit $got, expected $want: $*"; cat "$tmp/out" "$tmp/err"; fi
+}
+# -inject runs until the fault is caught, not until the default -n (10^8
+# loads: 8 rounds, before the first contended round, round $first)
+if [ "$first" -ge 8 ]; then ok; else fail "the first contended round is $first"; fi
+drf_run 0 "$tmp/plan" "$scopecat" gpu drf -inject release-relaxed -max-seconds 10 -o "$tmp/inj"
+has "$tmp/out" "Rounds: $((first + 1)) "
+has "$tmp/out" "Injected fault release-relaxed: caught after "
+has "$tmp/out" "(round $first, contended: "
+# a fault not caught by -max-seconds fails, and says so
+drf_run 1 "$tmp/plan0" "$scopecat" gpu drf -inject release-relaxed -swarm 0 -max-seconds 1 -o "$tmp/inj"
+has "$tmp/out" "Injected fault release-relaxed: NOT caught in 50 rounds, 1.000 s of GPU time (-max-seconds 1)"
+has "$tmp/out" "Verdict: FAIL (the injected fault was not caught"
+lacks "$tmp/out" "Verdict: PASS"
+# -n with -inject bounds it too; without -inject the default -n stops it
+drf_run 1 "$tmp/plan" "$scopecat" gpu drf -inject release-relaxed -n 25000000 -o "$tmp/inj"
+has "$tmp/out" "NOT caught in 2 rounds, 0.040 s of GPU time (-n 25000000 loads checked)"
+drf_run 0 "$tmp/plan" "$scopecat" gpu drf -o "$tmp/inj"
+has "$tmp/out" "Rounds: 8 "
+has "$tmp/out" "Verdict: PASS"
+# -keep: a kept program is reused while its source, harness and command
+# are the same; a changed harness header builds it again, and a failed
+# build leaves nothing to reuse (the old program used to run)
+cp -r "$srcdir/harness" "$tmp/harness"
+rm -f "$tmp/nvcc-calls"
+drf_run 0 "$tmp/plan" "$scopecat" gpu drf -keep "$tmp/dk" -gpudir "$tmp/harness" -n 1
+drf_run 0 "$tmp/plan" "$scopecat" gpu drf -keep "$tmp/dk" -gpudir "$tmp/harness" -n 1
+if [ "$(wc -l <"$tmp/nvcc-calls")" -eq 1 ]; then ok; else fail "drf -keep built $(wc -l <"$tmp/nvcc-calls") times"; fi
+echo '// a newer harness' >>"$tmp/harness/drf_prog.h"
+drf_run 1 "$tmp/plan" env FAKE_NVCC_FAIL=1 "$scopecat" gpu drf -keep "$tmp/dk" -gpudir "$tmp/harness" -n 1
+has "$tmp/err" "drf.cu(1): error: the stand-in nvcc fails"
+drf_run 1 "$tmp/plan" env FAKE_NVCC_FAIL=1 "$scopecat" gpu drf -keep "$tmp/dk" -gpudir "$tmp/harness" -n 1
+lacks "$tmp/out" "Verdict"
+if [ ! -e "$tmp/dk/drf" ]; then ok; else fail "a failed build left $tmp/dk/drf"; fi
 
 # without a GPU: SKIP (77), as gpu run
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then

@@ -238,9 +238,9 @@ else
   echo "SKIP: ptxas (built without CUDA)"
 fi
 
-# the H100 selection (ptx/families/h100/) is what tools/gpu/family.sh
+# the H100 selection (ptx/families/h100/) is what ptx/results/H100-family/family.sh
 # selects from the family, file for file
-(cd "$srcdir" && SCOPECAT="$scopecat" sh tools/gpu/family.sh select "$tmp/h100") >"$tmp/out" 2>"$tmp/err"
+(cd "$srcdir" && SCOPECAT="$scopecat" sh ptx/results/H100-family/family.sh select "$tmp/h100") >"$tmp/out" 2>"$tmp/err"
 has "$tmp/out" "family.sh: 305 tests in $tmp/h100"
 if diff -r -x README.md "$srcdir/ptx/families/h100" "$tmp/h100" >/dev/null; then ok
 else fail "ptx/families/h100 differs from what family.sh selects"; fi

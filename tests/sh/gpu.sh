@@ -123,6 +123,43 @@ if [ ! -s "$tmp/fp.out" ] &&
    grep -q 'fp.litmus: SKIP: .*fp.litmus:7:2: fence.proxy.texture is not PTX' "$tmp/fp.err"; then ok
 else fail "fence.proxy.texture: $(cat "$tmp/fp.out" "$tmp/fp.err")"; fi
 
+# the names a program defines for the templates are harness/gpu_program.h's
+# list, which checks each (#error, static_assert): the macros the generator
+# writes are exactly those it checks, and a host C++ compiler finds every
+# name in a sample of programs (shared memory, barriers, aliases), and
+# names the one a program lacks
+h="$srcdir/harness/gpu_program.h"
+checked=$(sed -n 's/^#ifndef \([A-Z_]*\)$/\1/p' "$h" | grep -v '^SC_' | sort)
+written=$(cat "$tmp"/gen/*.cu "$tmp"/bar/*.cu "$tmp"/prox/*.cu |
+  sed -n 's/^#define \([A-Z_]*\) .*/\1/p' | sort -u)
+if [ "$(echo "$checked" | wc -l)" -eq 25 ] && [ "$checked" = "$written" ]; then ok
+else fail "gpu_program.h checks: $(echo $checked) / the generator writes: $(echo $written)"; fi
+cxx=$(command -v g++ || command -v c++ || true)
+as_host() { # as_host PROGRAM: the program as host C++, gpu_program.h for the templates
+  printf '#define __constant__\n#define __device__\n#define __forceinline__ inline\n'
+  sed -e '/#include "gpu_prelude.cuh"/d' -e 's|#include "gpu_main.cuh"|#include "gpu_program.h"|' "$1"
+}
+if [ -n "$cxx" ]; then
+  for q in "$tmp/gen/MP-inter.cu" "$tmp/gen/sb.cu" "$tmp/bar/test1-hang.cu" \
+           "$tmp/prox/Proxy-MP-cta-synonym1.cu"; do
+    as_host "$q" >"$tmp/host.cc"
+    if "$cxx" -std=c++17 -fsyntax-only -I "$srcdir/harness" "$tmp/host.cc" 2>"$tmp/cxx.err"; then ok
+    else fail "$q against gpu_program.h"; cat "$tmp/cxx.err"; fi
+  done
+  as_host "$tmp/gen/MP-inter.cu" | sed '/^#define NOBS /d' >"$tmp/host.cc"
+  if "$cxx" -std=c++17 -fsyntax-only -I "$srcdir/harness" "$tmp/host.cc" 2>"$tmp/cxx.err"; then
+    fail "a program without NOBS passed gpu_program.h"
+  elif grep -q 'error: #error "scopecat gpu program: NOBS is not defined"' "$tmp/cxx.err"; then ok
+  else fail "no NOBS: $(cat "$tmp/cxx.err")"; fi
+  as_host "$tmp/gen/MP-inter.cu" | sed 's/run_thread(int t/run_test_thread(int t/' >"$tmp/host.cc"
+  if "$cxx" -std=c++17 -fsyntax-only -I "$srcdir/harness" "$tmp/host.cc" 2>"$tmp/cxx.err"; then
+    fail "a program without run_thread passed gpu_program.h"
+  elif grep -q "gpu_program.h:.*run_thread" "$tmp/cxx.err"; then ok
+  else fail "no run_thread: $(cat "$tmp/cxx.err")"; fi
+else
+  echo "SKIP: no C++ compiler: gpu_program.h not checked"; skipped=$((skipped + 1))
+fi
+
 # compile a few for sm_90 (nvcc runs ptxas on the test's PTX)
 if [ -n "$nvcc" ] && [ -x "$nvcc" ]; then
   all=
@@ -130,7 +167,7 @@ if [ -n "$nvcc" ] && [ -x "$nvcc" ]; then
            seeds/cas-sl seeds/dlb-mp+membar.gls dat3m/Barrier/quorum1-hang \
            dat3m/Manual/PC-bar-sync-arrive dat3m/Manual/barrier-logical-id-exists \
            dat3m/Manual/proxy/Proxy-Alias-AliasFence; do
-    if "$scopecat" gpu build -nvcc "$nvcc" -gpudir "$srcdir/tools/gpu" \
+    if "$scopecat" gpu build -nvcc "$nvcc" -gpudir "$srcdir/harness" \
          -keep "$tmp/build" "$srcdir/ptx/$t.litmus" >"$tmp/b.out" 2>"$tmp/b.err" &&
        ! grep -q 'optcheck: FAILED' "$tmp/b.err"; then ok
     else fail "gpu build $t"; cat "$tmp/b.err"; fi
@@ -138,12 +175,12 @@ if [ -n "$nvcc" ] && [ -x "$nvcc" ]; then
   done
   # a batch of them (each built above as an object): one executable with
   # each test's entry in its own namespace; -batch 1 builds a program
-  if "$scopecat" gpu build -nvcc "$nvcc" -gpudir "$srcdir/tools/gpu" \
+  if "$scopecat" gpu build -nvcc "$nvcc" -gpudir "$srcdir/harness" \
        -keep "$tmp/build" $all >"$tmp/b.out" 2>"$tmp/b.err" &&
      exe=$(sed -n 's/^batch of 9: //p' "$tmp/b.out") && [ -x "$exe" ] &&
      [ "$(nm -C "$exe" | grep -o 'sc_[0-9a-f]*::sc_batch_test_main' | sort -u | wc -l)" -eq 9 ] &&
      { "$exe" -tests sc_0 2>&1; [ $? -eq 127 ]; } | grep -q 'no test sc_0 in this batch' &&
-     "$scopecat" gpu build -batch 1 -nvcc "$nvcc" -gpudir "$srcdir/tools/gpu" \
+     "$scopecat" gpu build -batch 1 -nvcc "$nvcc" -gpudir "$srcdir/harness" \
        -keep "$tmp/build" "$srcdir/ptx/gpu-shapes/MP-inter.litmus" 2>/dev/null |
        grep -q '/MP-inter/prog$'; then ok
   else fail "gpu build a batch"; cat "$tmp/b.out" "$tmp/b.err"; fi
@@ -153,7 +190,7 @@ fi
 
 # gpu run without a GPU: SKIP (77); with one, it must report a histogram
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then
-  if "$scopecat" gpu run -nvcc "$nvcc" -gpudir "$srcdir/tools/gpu" -n 100000 \
+  if "$scopecat" gpu run -nvcc "$nvcc" -gpudir "$srcdir/harness" -n 100000 \
        "$srcdir/ptx/gpu-shapes/MP-inter.litmus" | grep -q '^Histogram'; then ok
   else fail "gpu run on the GPU"; fi
 else
@@ -214,21 +251,27 @@ while [ \$# -gt 0 ]; do
   case \$1 in -o) exe=\$2; shift ;; -c) c=1 ;; *.o) objs="\$objs \$1" ;; *.cu) cu=\$1 ;; esac
   shift
 done
+echo "\$exe" >>"$tmp/nvcc-calls"
 if [ -z "\$c" ] && [ -n "\$objs" ]; then
   printf '#!/bin/sh\nexec "%s/fake-driver" "%s" "\$@"\n' "$tmp" "\$objs" >"\$exe"
   chmod +x "\$exe"
   exit 0
 fi
 case \$cu in
-  *gpu_batch_main.cu) : >"\$exe"; exit 0 ;;
+  *gpu_batch_main.cu) : >"\$exe" || exit 1; exit 0 ;;
   */batch.cu) id=\$(sed -n 's/^namespace \(.*\) {\$/\1/p' "\$cu")
     cu=\$(dirname "\$cu")/\$(sed -n 's/^#include "\(.*[.]cu\)"\$/\1/p' "\$cu") ;;
 esac
+if grep -q 'tr_v, 7;' "\$cu" 2>/dev/null; then
+  echo "\$cu(3): error: the stand-in nvcc rejects this program"; exit 2
+fi
 case \$cu in
+  *slow-nvcc*) echo \$\$ >"$tmp/nvcc.pid"; echo "\$exe" >"$tmp/nvcc.out"; exec sleep 600 ;;
+  *cudaerr*) printf '#!/bin/sh\necho "CUDA error out of memory at gpu_main.cuh:1"\nexit 3\n' >"\$exe" ;;
   *spin*) cat >"\$exe" <<'EOF_PROG'
 #!/bin/sh
 echo run >>"$tmp/ran"
-case " \$* " in *" -launch-timeout 0 "*) exec sleep 600 ;; esac
+case " \$* " in *" -launch-timeout 0 "*) echo \$\$ >>"$tmp/spin.pid"; exec sleep 600 ;; esac
 printf 'Test spin-forever Allowed\nHistogram (0 states)\nNo\n\nWitnesses\n'
 printf 'Positive: 0, Negative: 0\nCondition exists (0:r0=1) is NOT validated\n'
 printf 'Observation spin-forever Never 0 0\nTime spin-forever 3.00\n'
@@ -239,6 +282,7 @@ EOF_PROG
   *) cat >"\$exe" <<'EOF_PROG'
 #!/bin/sh
 echo run >>"$tmp/ran"
+[ -n "\${FAKE_SLEEP:-}" ] && sleep "\$FAKE_SLEEP"
 printf 'Test MP-inter Allowed\nHistogram (2 states)\n'
 printf '600       :>1:r0=0; 1:r1=0;\n400       :>1:r0=1; 1:r1=1;\nNo\n\n'
 printf 'Witnesses\nPositive: 0, Negative: 1000\n'
@@ -253,7 +297,7 @@ chmod +x "\$exe"
 EOF_NVCC
 chmod +x "$tmp/fake-nvcc"
 start=$(date +%s)
-"$scopecat" gpu run -gpus 1 -nvcc "$tmp/fake-nvcc" -gpudir "$srcdir/tools/gpu" \
+"$scopecat" gpu run -gpus 1 -nvcc "$tmp/fake-nvcc" -gpudir "$srcdir/harness" \
   -timeout 2 -launch-timeout 0 "$srcdir/tests/data/gpu/spin-forever.litmus" \
   "$srcdir/ptx/gpu-shapes/MP-inter.litmus" >"$tmp/wd.out" 2>&1
 rc=$?
@@ -278,7 +322,7 @@ cp "$srcdir/ptx/gpu-shapes/MP-inter.litmus" "$tmp/corpus/a/MP.litmus"
 cp "$srcdir/ptx/gpu-shapes/MP-inter.litmus" "$tmp/corpus/b/MP.litmus"
 run_corpus() {
   FAKE_LOGS="$tmp/logs" "$scopecat" gpu run -gpus 1 -jobs 2 -nvcc "$tmp/fake-nvcc" \
-    -gpudir "$srcdir/tools/gpu" -keep "$tmp/keep" -o "$tmp/logs" "$@" \
+    -gpudir "$srcdir/harness" -keep "$tmp/keep" -o "$tmp/logs" "$@" \
     "$tmp/corpus" >"$tmp/camp.out" 2>"$tmp/camp.err"
 }
 run_corpus
@@ -288,7 +332,7 @@ if [ $rc -eq 0 ] && grep -q '^Hangs spin-forever 1 33792 3$' "$tmp/logs/a__spin.
    [ -f "$tmp/logs/a__MP.txt" ] && [ -f "$tmp/logs/b__MP.txt" ] &&
    [ -d "$tmp/keep/a__MP" ] && [ -d "$tmp/keep/b__MP" ] &&
    [ "$(wc -l <"$tmp/ran")" -eq 3 ] &&
-   grep -q '^tests 3: 3 run (0 failed or refused, 1 with a hung launch), 0 resumed' "$tmp/logs/campaign.out" &&
+   grep -q '^tests 3: 3 run (0 failed, 1 with a hung launch), 0 refused (not built, or optcheck), 0 resumed' "$tmp/logs/campaign.out" &&
    grep -q '^instances 2000$' "$tmp/logs/campaign.out"; then ok
 else fail "campaign with a hang: exit $rc"; cat "$tmp/camp.err" "$tmp/logs/campaign.out"; fi
 if [ "$(wc -l <"$tmp/procs")" -eq 2 ] && [ ! -f "$tmp/late" ] &&
@@ -323,7 +367,7 @@ done
 # test does
 run_corpus -resume
 if [ $? -eq 0 ] && [ "$(wc -l <"$tmp/ran")" -eq 3 ] &&
-   grep -q ', 3 resumed from earlier logs$' "$tmp/logs/campaign.out"; then ok
+   grep -q ', 3 resumed from earlier logs (0 of them failed)$' "$tmp/logs/campaign.out"; then ok
 else fail "resume ran tests again"; cat "$tmp/camp.err"; fi
 rm "$tmp/logs/b__MP.txt"
 run_corpus -resume
@@ -342,7 +386,7 @@ rm "$tmp/logs/a__MP.txt" "$tmp/logs/b__MP.txt"
 run_corpus -resume
 if [ $? -eq 0 ] && [ "$(wc -l <"$tmp/ran")" -eq 7 ] && [ "$(wc -l <"$tmp/procs")" -eq 5 ] &&
    [ -f "$tmp/logs/a__MP.txt" ] && [ -f "$tmp/logs/b__MP.txt" ] && [ ! -f "$tmp/late" ] &&
-   grep -q ', 1 resumed from earlier logs$' "$tmp/logs/campaign.out"; then ok
+   grep -q ', 1 resumed from earlier logs (0 of them failed)$' "$tmp/logs/campaign.out"; then ok
 else fail "resume around a batch's middle: $(wc -l <"$tmp/ran") runs"; cat "$tmp/camp.err"; fi
 # -batch 1: a program per test, no batch process; the same logs
 rm -rf "$tmp/logs"
@@ -350,12 +394,131 @@ run_corpus -batch 1
 if [ $? -eq 0 ] && [ "$(wc -l <"$tmp/ran")" -eq 10 ] && [ "$(wc -l <"$tmp/procs")" -eq 5 ] &&
    grep -q '^Hangs spin-forever 1 33792 3$' "$tmp/logs/a__spin.txt" &&
    grep -q "^Program: '$tmp/keep/b__MP/prog' " "$tmp/logs/b__MP.txt" &&
-   grep -q '^tests 3: 3 run (0 failed or refused, 1 with a hung launch), 0 resumed' "$tmp/logs/campaign.out"; then ok
+   grep -q '^tests 3: 3 run (0 failed, 1 with a hung launch), 0 refused (not built, or optcheck), 0 resumed' "$tmp/logs/campaign.out"; then ok
 else fail "-batch 1: $(wc -l <"$tmp/ran") runs"; cat "$tmp/camp.err"; fi
 if "$scopecat" gpu run -gpus 1 -resume "$tmp/corpus" >/dev/null 2>"$tmp/res.err"; then
   fail "-resume without -o accepted"
 elif grep -q 'resume needs -o DIR' "$tmp/res.err"; then ok
 else fail "-resume without -o: $(cat "$tmp/res.err")"; fi
+
+# a failed build leaves nothing to reuse: a test built and run in -keep K,
+# then its file replaced by one of the same name that nvcc rejects (the
+# stand-in rejects a store of 7): the run fails, and so does the next (the old program, with its cached optcheck verdict, used to run
+# and print the old test's histogram), in a batch, alone (-batch 1) and in
+# gpu build
+mkdir -p "$tmp/stale"
+for mode in "-batch 32" "-batch 1" build; do
+  cp "$srcdir/ptx/gpu-shapes/MP-inter.litmus" "$tmp/stale/t.litmus"
+  k="$tmp/stale-keep-$(echo $mode | tr -d ' ')"
+  stale_run() {
+    case $mode in
+      build) "$scopecat" gpu build -nvcc "$tmp/fake-nvcc" -gpudir "$srcdir/harness" \
+               -keep "$k" "$tmp/stale/t.litmus" >"$tmp/st.out" 2>&1 ;;
+      *) "$scopecat" gpu run -gpus 1 $mode -nvcc "$tmp/fake-nvcc" -gpudir "$srcdir/harness" \
+           -keep "$k" "$tmp/stale/t.litmus" >"$tmp/st.out" 2>&1 ;;
+    esac
+  }
+  stale_run; rc1=$?
+  sed '0,/mov.s32 v,1 /s//mov.s32 v,7 /' "$srcdir/ptx/gpu-shapes/MP-inter.litmus" >"$tmp/stale/t.litmus"
+  stale_run; rc2=$?
+  stale_run; rc3=$?
+  if [ $rc1 -eq 0 ] && [ $rc2 -eq 1 ] && [ $rc3 -eq 1 ] &&
+     grep -q 'MP-inter.cu(3): error: the stand-in nvcc rejects this program' "$tmp/st.out" &&
+     ! grep -q '^Histogram' "$tmp/st.out" && ! grep -q '^Program:' "$tmp/st.out" &&
+     ! grep -q '^/.*/prog[.o]*$' "$tmp/st.out"; then ok
+  else fail "gpu $mode after a failed build: exits $rc1 $rc2 $rc3"; cat "$tmp/st.out"; fi
+done
+# the key holds the harness: a kept program is built again when a header
+# it includes changes (a newer scopecat with an old -keep folder), not
+# when nothing changed
+cp -r "$srcdir/harness" "$tmp/harness"
+cp "$srcdir/ptx/gpu-shapes/MP-inter.litmus" "$tmp/stale/t.litmus"
+harness_run() {
+  rm -f "$tmp/nvcc-calls"
+  "$scopecat" gpu run -gpus 1 -batch 1 -nvcc "$tmp/fake-nvcc" -gpudir "$tmp/harness" \
+    -keep "$tmp/hkeep" "$tmp/stale/t.litmus" >"$tmp/h.out" 2>&1 && [ ! -f "$tmp/nvcc-calls" ] || wc -l <"$tmp/nvcc-calls"
+}
+harness_run >/dev/null
+n0=$(harness_run)
+echo '// a newer harness' >>"$tmp/harness/gpu_program.h"
+n1=$(harness_run)
+n2=$(harness_run)
+if [ -z "$n0" ] && [ "$n1" = 1 ] && [ -z "$n2" ]; then ok
+else fail "a changed harness header: nvcc ran '$n0', '$n1', '$n2' times"; cat "$tmp/h.out"; fi
+
+# a one-test run with a new -keep folder builds the batch driver there
+# (it used to fail, print '(null)' and fall back to a process per test)
+"$scopecat" gpu run -gpus 1 -nvcc "$tmp/fake-nvcc" -gpudir "$srcdir/harness" \
+  -keep "$tmp/new-keep" "$srcdir/ptx/gpu-shapes/MP-inter.litmus" >"$tmp/one.out" 2>"$tmp/one.err"
+if [ $? -eq 0 ] && ! grep -q 'null\|no batch driver' "$tmp/one.err" &&
+   grep -q "^Program: '$tmp/new-keep/batch-[0-9a-f]*/prog' -tests " "$tmp/one.out"; then ok
+else fail "one test, a new -keep folder"; cat "$tmp/one.err"; fi
+
+# a killed run ends its children: nvcc (in a process group of its own,
+# which a Ctrl-C or `timeout` does not reach) and a test program that
+# spins with -launch-timeout 0; its temporary folder goes too
+gone() { # gone PID: no such process, or a zombie
+  st=$(ps -o stat= -p "$1" 2>/dev/null)
+  [ -z "$st" ] || case $st in Z*) true ;; *) false ;; esac
+}
+sed 's/^GPU_PTX MP-inter$/GPU_PTX slow-nvcc/' "$srcdir/ptx/gpu-shapes/MP-inter.litmus" >"$tmp/stale/slow.litmus"
+for sig in INT TERM; do
+  rm -f "$tmp/nvcc.pid" "$tmp/nvcc.out"
+  timeout -s $sig 3 "$scopecat" gpu run -gpus 1 -nvcc "$tmp/fake-nvcc" -gpudir "$srcdir/harness" \
+    "$tmp/stale/slow.litmus" >/dev/null 2>&1
+  sleep 1
+  pid=$(cat "$tmp/nvcc.pid" 2>/dev/null) out=$(cat "$tmp/nvcc.out" 2>/dev/null)
+  folder=${out%/*/*/*}
+  if [ -n "$pid" ] && gone "$pid" && [ -n "$out" ] && [ ! -e "$folder" ]; then ok
+  else fail "SIG$sig during a build: nvcc $pid $(gone "$pid" && echo gone || echo running), $folder $( [ -e "$folder" ] && echo left)"
+    kill "$pid" 2>/dev/null; fi
+done
+for batch in 32 1; do
+  rm -f "$tmp/spin.pid"
+  timeout 4 "$scopecat" gpu run -gpus 1 -batch $batch -timeout 0 -launch-timeout 0 \
+    -nvcc "$tmp/fake-nvcc" -gpudir "$srcdir/harness" -keep "$tmp/spin-keep" \
+    "$srcdir/tests/data/gpu/spin-forever.litmus" >/dev/null 2>&1
+  sleep 1
+  pid=$(cat "$tmp/spin.pid" 2>/dev/null)
+  if [ -n "$pid" ] && gone "$pid"; then ok
+  else fail "-batch $batch: a spinning program outlived the killed run ($pid)"; kill "$pid" 2>/dev/null; fi
+done
+
+# a failure stays a failure: after -resume, the exit status remembers a
+# test whose program failed; campaign.out counts a test refused (here by
+# the generator) apart from the tests run, and divides the per-test
+# overhead by the tests run alone
+rm -rf "$tmp/c5" && mkdir -p "$tmp/c5/in"
+sed 's/^GPU_PTX MP-inter$/GPU_PTX cudaerr/' "$srcdir/ptx/gpu-shapes/MP-inter.litmus" >"$tmp/c5/in/err.litmus"
+cp "$srcdir/ptx/gpu-shapes/MP-inter.litmus" "$tmp/c5/in/mp.litmus"
+cp "$srcdir/ptx/herd-gpu-ptx/MP.litmus" "$tmp/c5/in/refused.litmus"
+c5() { "$scopecat" gpu run -gpus 1 -nvcc "$tmp/fake-nvcc" -gpudir "$srcdir/harness" \
+         -keep "$tmp/c5/keep" -o "$tmp/c5/logs" "$@" "$tmp/c5/in" >"$tmp/c5/out" 2>"$tmp/c5/err"; }
+FAKE_SLEEP=1 c5; rc1=$?
+cp "$tmp/c5/logs/campaign.out" "$tmp/c5/campaign1"
+c5 -resume; rc2=$?
+if [ $rc1 -eq 1 ] && [ $rc2 -eq 1 ] &&
+   grep -q '^tests 3: 2 run (1 failed, 0 with a hung launch), 1 refused (not built, or optcheck), 0 resumed' "$tmp/c5/campaign1" &&
+   grep -q '^Run failed: exit status 3$' "$tmp/c5/logs/err.txt" &&
+   grep -q '^Run failed: not run (not built)$' "$tmp/c5/logs/refused.txt" &&
+   grep -q ', 3 resumed from earlier logs (2 of them failed)$' "$tmp/c5/logs/campaign.out" &&
+   grep -q '2 resumed logs record a failure' "$tmp/c5/err"; then ok
+else fail "failures across -resume: exits $rc1, $rc2"; cat "$tmp/c5/campaign1" "$tmp/c5/logs/campaign.out" "$tmp/c5/err"; fi
+# the rest per test run: (wall - building - kernels) / 2 tests run, not 3
+if awk '/^wall / { w = $2; b = $6; k = $9; r = $13 }
+        END { d = (w - b - k) / 2 - r; exit !(w > 1 && d < 0.15 && d > -0.15) }' "$tmp/c5/campaign1"; then ok
+else fail "per-test overhead"; cat "$tmp/c5/campaign1"; fi
+# the progress line (on a terminal): the programs built ahead as they are
+# built, then the tests run and refused apart
+if command -v script >/dev/null 2>&1; then
+  rm -rf "$tmp/c5/logs" "$tmp/c5/keep"
+  script -qec "'$scopecat' gpu run -gpus 1 -jobs 2 -nvcc '$tmp/fake-nvcc' -gpudir '$srcdir/harness' -keep '$tmp/c5/keep' -o '$tmp/c5/logs' '$tmp/c5/in' >/dev/null" /dev/null >"$tmp/c5/tty" 2>&1
+  if grep -q 'gpu run: building: 3 of 3 programs built' "$tmp/c5/tty" &&
+     grep -q 'gpu run: 2 run, 1 refused, 0 left' "$tmp/c5/tty"; then ok
+  else fail "progress line"; cat -v "$tmp/c5/tty"; fi
+else
+  echo "SKIP: no script(1): the progress line not checked"; skipped=$((skipped + 1))
+fi
 
 # bad parameters are refused before anything runs, naming what was expected
 for bad in "-n 0" "-n 12x" "-stress-seq st,xx" "-stress-blocks 9-3" \

@@ -2,9 +2,12 @@
  * (lib/gpu, through the public sc_gpu_* API: placement, refusals with
  * their position, optcheck's expectations, the histogram's shape for
  * tests of many observed values) and the exact histogram's outcome table
- * (tools/gpu/outcome_table.h, the code the kernels run, compiled for the
+ * (harness/outcome_table.h, the code the kernels run, compiled for the
  * host: every instance counted under its own outcome, against counts
- * kept here by plain arrays, with threads racing to insert). */
+ * kept here by plain arrays, with threads racing to insert); the litmus
+ * test of a wrong load `gpu drf` finds (lib/gen/drf.c, sc_drf_litmus):
+ * its text worked out by hand, and the model's verdict on it with and
+ * without each fault the runner injects. */
 #include "scopecat.h"
 
 #include "outcome_table.h"
@@ -13,6 +16,7 @@
 
 #include "check_run.h"
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -296,6 +300,115 @@ START_TEST(table_concurrent_inserts) {
 }
 END_TEST
 
+/* ---- The litmus test of a wrong load (gpu drf) ---------------------------- */
+
+/* An episode of a .gpu ticket lock in CTA `cta`, acquired relaxed then
+ * fenced, released with st.release: the program's correct episode. */
+static sc_drf_episode episode(int cta) {
+  sc_drf_episode e;
+  memset(&e, 0, sizeof e);
+  e.scope = 1, e.ticket = 1, e.acquire = 0, e.release = 1;
+  e.acquire_fence = 1, e.release_fence = 1, e.cta = cta;
+  return e;
+}
+
+static const char *drf_text(sc_drf_shape shape, const sc_drf_episode *r,
+                            const sc_drf_episode *w) {
+  const char *text;
+  sc_error *e;
+  ck_assert_msg(sc_drf_litmus(shape, r, w, "drf-t", "two episodes", &text,
+                              &e) == SC_OK, "%s", sc_error_message(e));
+  return text;
+}
+
+/* Whether ptx-v6.0.cat allows the test's condition (the stale value). */
+static bool drf_allowed(const char *text) {
+  const char *src = getenv("SC_SRCDIR");
+  char path[4096];
+  snprintf(path, sizeof path, "%s/cat/ptx-v6.0.cat", src ? src : ".");
+  sc_model *m;
+  sc_error *e;
+  ck_assert_msg(sc_model_load_file(path, NULL, 0, &m, &e) == SC_OK, "%s",
+                sc_error_message(e));
+  sc_test *t = load(text);
+  sc_sim_options o;
+  memset(&o, 0, sizeof o);
+  sc_result *res;
+  ck_assert_msg(sc_simulate(t, m, &o, &res, &e) == SC_OK, "%s",
+                sc_error_message(e));
+  return sc_result_positive(res) > 0;
+}
+
+/* P1 (CTA 1) missed P0's store: P0 stores x, fences, releases m := 2;
+ * P1 reads m (ticket: a load), fences, loads x, releases m := 4. */
+START_TEST(drf_litmus_missed_store) {
+  sc_drf_episode r = episode(1), w = episode(0);
+  w.release = 0; /* fence.acq_rel then st.relaxed */
+  ck_assert_str_eq(
+      drf_text(SC_DRF_MISSED_EARLIER, &r, &w),
+      "PTX drf-t\n\"two episodes\"\n{\nx=1; m=0; P0:r0=0; P1:r0=0; P1:r1=0;\n}\n"
+      " P0@cta 0,gpu 0           | P1@cta 1,gpu 0           ;\n"
+      " st.weak x, 2             | ld.relaxed.gpu r0, m     ;\n"
+      " fence.acq_rel.gpu        | fence.acq_rel.gpu        ;\n"
+      " st.relaxed.gpu m, 2      | ld.weak r1, x            ;\n"
+      "                          | st.release.gpu m, 4      ;\n"
+      "exists (P1:r0 == 2 /\\ P1:r1 == 1)\n");
+  /* synchronised: the stale value is forbidden; each fault the runner
+   * injects makes it allowed */
+  ck_assert(!drf_allowed(drf_text(SC_DRF_MISSED_EARLIER, &r, &w)));
+  w.release_fence = 0; /* release-relaxed */
+  ck_assert(drf_allowed(drf_text(SC_DRF_MISSED_EARLIER, &r, &w)));
+  w.release_fence = 1, r.acquire_fence = 0; /* no-acquire-fence */
+  ck_assert(drf_allowed(drf_text(SC_DRF_MISSED_EARLIER, &r, &w)));
+  r.acquire_fence = 1, r.scope = w.scope = 0; /* cta-scoped across CTAs */
+  ck_assert(drf_allowed(drf_text(SC_DRF_MISSED_EARLIER, &r, &w)));
+}
+END_TEST
+
+/* P0 (the reader, CAS lock) read the store of P1, an episode after it,
+ * which acquired what P0 released (m = 2: the release used to write 4,
+ * which no acquire waits for, and the model forbade every such test):
+ * only its load moved past its release makes that possible */
+START_TEST(drf_litmus_read_later) {
+  sc_drf_episode r = episode(0), w = episode(0);
+  r.ticket = w.ticket = 0, r.acquire = w.acquire = 1;
+  const char *text = drf_text(SC_DRF_READ_LATER, &r, &w);
+  ck_assert_str_eq(
+      text,
+      "PTX drf-t\n\"two episodes\"\n{\nx=1; m=0; P0:r1=0; P1:r0=0;\n}\n"
+      " P0@cta 0,gpu 0           | P1@cta 0,gpu 0           ;\n"
+      " ld.weak r1, x            | atom.acquire.gpu.cas r0, m, 2, 3 ;\n"
+      " st.release.gpu m, 2      | st.weak x, 2             ;\n"
+      "exists (P0:r1 == 2 /\\ P1:r0 == 2)\n");
+  ck_assert(!drf_allowed(text));
+  r.load_moved = 1; /* load-outside */
+  text = drf_text(SC_DRF_READ_LATER, &r, &w);
+  ck_assert_msg(strstr(text, " st.release.gpu m, 2      | atom.acquire.gpu.cas r0, m, 2, 3 ;\n"
+                             " ld.weak r1, x            | st.weak x, 2             ;\n"),
+                "%s", text);
+  ck_assert(drf_allowed(text));
+}
+END_TEST
+
+/* P0's store (an earlier episode) landed after P1's own: P1 stores 3 and
+ * reads 2 back, which coherence forbids once P1 acquired after P0 */
+START_TEST(drf_litmus_overwritten) {
+  sc_drf_episode r = episode(1), w = episode(0);
+  const char *text = drf_text(SC_DRF_OVERWRITTEN, &r, &w);
+  ck_assert_msg(strstr(text, "exists (P1:r0 == 2 /\\ P1:r1 == 2)\n") &&
+                    strstr(text, " st.weak x, 2             | ld.relaxed.gpu r0, m     ;\n"),
+                "%s", text);
+  ck_assert(!drf_allowed(text));
+  sc_error *e;
+  const char *out;
+  ck_assert_int_eq(sc_drf_litmus(SC_DRF_OVERWRITTEN, &r, &w, "t", "a \"quote\"",
+                                 &out, &e), SC_ERR_USAGE);
+  r.scope = 3;
+  ck_assert_int_eq(sc_drf_litmus(SC_DRF_OVERWRITTEN, &r, &w, "t", "doc", &out,
+                                 &e), SC_ERR_USAGE);
+}
+END_TEST
+
 static Suite *gpu_suite(void) {
   Suite *s = suite_create("gpu");
   TCase *prog = tcase_create("program");
@@ -310,6 +423,11 @@ static Suite *gpu_suite(void) {
   tcase_add_test(table, table_full_counts_the_lost);
   tcase_add_test(table, table_concurrent_inserts);
   suite_add_tcase(s, table);
+  TCase *drf = tcase_create("drf litmus");
+  tcase_add_test(drf, drf_litmus_missed_store);
+  tcase_add_test(drf, drf_litmus_read_later);
+  tcase_add_test(drf, drf_litmus_overwritten);
+  suite_add_tcase(s, drf);
   return s;
 }
 

@@ -1,5 +1,5 @@
 /* drf_prog.h: the program of `scopecat gpu drf` and its checker, one text
- * compiled twice: as C by the host (tools/gpu_drf.c checks recorded
+ * compiled twice: as C by the host (tools/gpu/drf_trace.c checks recorded
  * traces) and as CUDA by the generated program (drf_main.cuh checks on the GPU). */
 
 /* A program is a pure function of its parameters and seed: thread t's

@@ -1,5 +1,6 @@
-/* gpu_env.c: what every `scopecat gpu` command asks of the machine: the
- * folder of the harness templates and the number of visible GPUs (gpu.h). */
+/* env.c: what every `scopecat gpu` command asks of the machine: the
+ * folder of the harness templates, the number of visible GPUs, the CUDA
+ * compiler (gpu.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "gpu.h"
@@ -32,7 +33,7 @@ const char *gpu_dir(const char *given) {
     char *slash = strrchr(exe, '/');
     if (slash)
       *slash = '\0';
-    const char *tries[] = {"gpu", "../gpu", "../tools/gpu", "../../tools/gpu",
+    const char *tries[] = {"gpu", "../gpu", "../harness", "../../harness",
                            "../share/scopecat/gpu"};
     for (size_t i = 0; i < sizeof tries / sizeof *tries; i++) {
       char *d = cli_format("%s/%s/gpu_main.cuh", exe, tries[i]);
@@ -47,7 +48,7 @@ const char *gpu_dir(const char *given) {
 #ifdef SC_SRC_GPUDIR
   return SC_SRC_GPUDIR;
 #else
-  return "tools/gpu";
+  return "harness";
 #endif
 }
 

@@ -1,9 +1,9 @@
 #!/bin/sh
 # family.sh: the H100 run of a generated family (issue 8).
 #
-#   tools/gpu/family.sh select DIR   regenerate the selection into DIR
+#   ptx/results/H100-family/family.sh select DIR   regenerate the selection into DIR
 #                                    (what ptx/families/h100/ holds)
-#   tools/gpu/family.sh [run]        compile ptx/families/h100/ (JOBS nvcc in
+#   ptx/results/H100-family/family.sh [run]        compile ptx/families/h100/ (JOBS nvcc in
 #                                    parallel), run it on the GPU, write one
 #                                    log per test to OUT, then compare them
 #                                    with ptx-rmo.cat (OUT/compare.out); what
@@ -64,13 +64,13 @@ run_family() {
   # compile ahead, in parallel (a kept program built from the same source
   # is reused by `gpu run -keep`)
   ls "$FAMILY"/*.litmus |
-    xargs -P "$JOBS" -n 4 "$SCOPECAT" gpu build -gpudir tools/gpu -keep "$KEEP" \
+    xargs -P "$JOBS" -n 4 "$SCOPECAT" gpu build -gpudir harness -keep "$KEEP" \
       >"$KEEP/build.out" 2>&1 ||
     echo "family.sh: some builds failed (see $KEEP/build.out)"
   t1=$(date +%s)
   n=$(ls "$FAMILY"/*.litmus | wc -l)
   echo "family.sh: built $n tests in $((t1 - t0)) s ($JOBS nvcc at a time)"
-  "$SCOPECAT" gpu run -gpudir tools/gpu -keep "$KEEP" -config "$CONFIG" \
+  "$SCOPECAT" gpu run -gpudir harness -keep "$KEEP" -config "$CONFIG" \
     -n "$N" -o "$OUT" "$FAMILY"/*.litmus >"$KEEP/run.out" 2>&1 ||
     echo "family.sh: gpu run exit status $? (see $KEEP/run.out)"
   t2=$(date +%s)
@@ -89,5 +89,5 @@ run_family() {
 case ${1:-run} in
 select) select_family "${2:?usage: family.sh select DIR}" ;;
 run) mkdir -p "$OUT"; run_family 2>&1 | tee "$OUT/family.out" ;;
-*) echo "usage: tools/gpu/family.sh [run | select DIR]" >&2; exit 2 ;;
+*) echo "usage: ptx/results/H100-family/family.sh [run | select DIR]" >&2; exit 2 ;;
 esac

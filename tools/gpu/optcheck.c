@@ -1,4 +1,4 @@
-/* gpu_optcheck.c: optcheck (ASPLOS'15 Sec. 4.4) for `scopecat gpu`: do
+/* optcheck.c: optcheck (ASPLOS'15 Sec. 4.4) for `scopecat gpu`: do
  * the compiled kernel's threads keep every access and fence of the test,
  * in order? */
 
