@@ -61,8 +61,11 @@ static void sim_usage(FILE *out) {
           "usage: scopecat [sim] [options] FILE|DIR...\n"
           "  -model FILE        the .cat model (default: ptx-rmo.cat for "
           "GPU_PTX tests,\n"
-          "                     ptx-v6.0.cat for PTX, ptx-v7.5.cat with "
-          "proxies)\n"
+          "                     ptx-v7.5.cat for those using fence.sc, "
+          "acq_rel,\n"
+          "                     .acquire, .release or .relaxed; "
+          "ptx-v6.0.cat for PTX,\n"
+          "                     ptx-v7.5.cat with proxies; -v says which)\n"
           "  -bell FILE         run the bell file FILE before the model\n"
           "  -I DIR             search DIR for models and their includes\n"
           "  -set-libdir DIR    search DIR after the -I folders, before the "
@@ -421,6 +424,17 @@ static bool write_drawings(const sim_cli *c, const char *path,
   return true;
 }
 
+/* -v: which model judged the test and why, and which engine ran it. */
+static void say_model_and_engine(const sim_cli *c, const char *path,
+                                 const sc_test *t, const sc_result *r) {
+  const char *why = "named by -model";
+  const char *model = c->model_path ? c->model_path : models_default_why(t, &why);
+  fprintf(stderr, "%s: test %s: model %s (%s)\n", path, sc_test_name(t), model,
+          why);
+  fprintf(stderr, "%s: test %s: engine %s (%s)\n", path, sc_test_name(t),
+          sc_result_engine(r), sc_result_engine_reason(r));
+}
+
 /* The model of test t in *m; false when it did not load: said in full
  * the first time, then in one line per test (herd7 says a model's error
  * once). */
@@ -507,8 +521,7 @@ static bool run_one(const sim_cli *c, sim_run *run, const char *path,
     return false;
   }
   if (c->verbose)
-    fprintf(stderr, "%s: test %s: engine %s (%s)\n", path, sc_test_name(t),
-            sc_result_engine(r), sc_result_engine_reason(r));
+    say_model_and_engine(c, path, t, r);
   const char *text =
       c->json ? sc_result_json(r, c->log_flags) : sc_result_log(r, c->log_flags);
   if (!text) { /* the library had no memory left to print it */
