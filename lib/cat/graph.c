@@ -110,6 +110,39 @@ const char *sc_cat_node_kind_name(sc_cat_node_kind k) {
   return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "?";
 }
 
+/* Whether node x's value changes with fx's rounds (reaches one of its
+ * variables); mark: 0 unknown, 1 no, 2 yes. */
+static bool varies(const sc_cat_fix *fx, const sc_cat_node *x, char *mark) {
+  if (mark[x->id])
+    return mark[x->id] == 2;
+  bool v = x->kind == CN_FIXVAR && x->fix == fx;
+  if (x->a && varies(fx, x->a, mark))
+    v = true;
+  if (x->b && varies(fx, x->b, mark))
+    v = true;
+  if (x->kind == CN_FIX) /* an inner let rec over fx's names */
+    for (int k = 0; k < x->fix->nvars; k++)
+      if (x->fix->next[k] && varies(fx, x->fix->next[k], mark))
+        v = true;
+  mark[x->id] = v ? 2 : 1;
+  return v;
+}
+
+void sc_cat_fix_deps(const sc_cat_graph *g, sc_cat_fix *fx) {
+  if (fx->ndeps >= 0)
+    return;
+  char *mark = sc_alloc((size_t)g->nnodes + 1);
+  for (int k = 0; k < fx->nvars; k++)
+    if (fx->next[k])
+      varies(fx, fx->next[k], mark);
+  fx->deps = sc_alloc(sizeof *fx->deps * ((size_t)g->nnodes + 1));
+  int n = 0;
+  for (int i = 0; i < g->nnodes; i++)
+    if (mark[i] == 2 && g->nodes[i]->kind != CN_FIXVAR)
+      fx->deps[n++] = i;
+  fx->ndeps = n;
+}
+
 /* ---- Lowering values and environments -------------------------------------- */
 
 typedef enum { LV_EMPTY, LV_UNIV, LV_SET, LV_REL, LV_FUN, LV_PRIM, LV_TUPLE, LV_PROC } lv_kind;
@@ -131,6 +164,7 @@ typedef struct lthunk {
   lval *v;
   const sc_cat_exp *exp;
   const lenv *env;
+  const sc_cat_bind *let; /* a top-level let's binding: recorded in lets */
 } lthunk;
 
 struct lenv {
@@ -148,6 +182,7 @@ typedef struct lower {
   sc_cat_graph *g;
   sc_error *err;
   int depth, max_depth;
+  int in_proc; /* procedure calls being lowered */
 } lower;
 
 static lval *lv_new(lv_kind k) {
@@ -244,6 +279,11 @@ static lval *force(lower *c, lthunk *t) {
   }
   t->state = 2;
   t->v = v;
+  if (t->let && (is_mat(v) || v->k == LV_EMPTY || v->k == LV_UNIV)) {
+    sc_cat_graph *g = c->g;
+    sc_grow(&g->lets, &g->caplets, g->nlets + 1, sizeof *g->lets);
+    g->lets[g->nlets++] = (sc_cat_let){t->let, is_mat(v) ? v->node : NULL};
+  }
   return v;
 }
 
@@ -292,6 +332,9 @@ static lval *lookup(lower *c, const sc_cat_exp *e, const lenv *env) {
     v->is_domain = e->name[0] == 'd';
     return v;
   }
+  if (sc_cat_is_prim(e->name)) /* not an unbound name, which `try` would catch */
+    return unsupported(c, e->file, e->line, e->col,
+                       sc_printf("the primitive %s", e->name));
   return fail(c, SC_ERR_SEMANTIC, e->file, e->line, e->col,
               sc_printf("unbound name '%s'", e->name));
 }
@@ -819,6 +862,9 @@ static bool lower_let(lower *c, const sc_cat_ins *ins, const lenv **env) {
     lthunk *th = sc_alloc(sizeof *th);
     th->exp = ins->binds[i].exp;
     th->env = *env;
+    /* as run.c keeps bindings: one binding of a let, or a prelude's */
+    if (!c->in_proc && (ins->is_default || ins->nbinds == 1) && th->exp->kind != EX_FUN)
+      th->let = &ins->binds[i];
     *env = bind(*env, pat->names[0], th);
   }
   return true;
@@ -845,7 +891,12 @@ static bool lower_call(lower *c, const sc_cat_ins *ins, const lenv **env) {
   if (!arg)
     return false;
   const lenv *penv = bind_pat(c, &p->proc->pat, arg, p->env, ins->exp);
-  return penv && lower_prog(c, &p->proc->body, &penv);
+  if (!penv)
+    return false;
+  c->in_proc++;
+  bool ok = lower_prog(c, &p->proc->body, &penv);
+  c->in_proc--;
+  return ok;
 }
 
 static bool lower_ins(lower *c, const sc_cat_ins *ins, const lenv **env) {
@@ -932,7 +983,7 @@ static sc_cat_graph *lower_model(const sc_cat_model *m, const sc_cat_env *env,
   sc_cat_graph *g = sc_alloc(sizeof *g);
   g->table = sc_alloc(sizeof *g->table);
   lower c = {m, env, opts, in, nin, g, NULL, 0,
-             m->limits.max_depth > 0 ? m->limits.max_depth : CAT_MAX_APP_DEPTH};
+             m->limits.max_depth > 0 ? m->limits.max_depth : CAT_MAX_APP_DEPTH, 0};
   const lenv *e = NULL;
   if (!(lower_prog(&c, &m->prelude, &e) && lower_prog(&c, &m->bell, &e) &&
         lower_prog(&c, &m->prog, &e)) &&

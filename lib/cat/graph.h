@@ -57,7 +57,7 @@ struct sc_cat_fix {
   const char *file;
   int line, col;
   /* the ids of the nodes whose value changes from round to round (those
-   * that reach vars), found by the encoder on first use; ndeps < 0: not yet */
+   * that reach vars): sc_cat_fix_deps, on first use; ndeps < 0: not yet */
   int *deps, ndeps;
 };
 
@@ -68,6 +68,15 @@ typedef struct sc_cat_axiom {
   bool positive; /* its result is only ever asserted: acyclic may use clocks */
 } sc_cat_axiom;
 
+/* A top-level `let` binding that the tests needed, with the node it was
+ * lowered to (NULL: {} or _), for the analysis of what depends on the
+ * caller's choices (mono.c).  Bindings inside procedures are left out:
+ * one binding there may be lowered once per call. */
+typedef struct sc_cat_let {
+  const sc_cat_bind *bind;
+  const sc_cat_node *node;
+} sc_cat_let;
+
 typedef struct sc_cat_node_table sc_cat_node_table;
 
 typedef struct sc_cat_graph {
@@ -75,6 +84,8 @@ typedef struct sc_cat_graph {
   int nnodes, capnodes;
   sc_cat_axiom *axioms; /* in the order they run */
   int naxioms, capaxioms;
+  sc_cat_let *lets; /* in the order they were lowered */
+  int nlets, caplets;
   /* a `with x from S` over a name of the caller's was taken as holding */
   bool approximate;
   /* Where the lowering stopped (an unsupported construct, a type error),
@@ -90,6 +101,11 @@ typedef struct sc_cat_graph {
 const sc_cat_graph *sc_cat_graph_of(const sc_cat_model *m, const sc_cat_env *env,
                                     const sc_cat_run_options *opts,
                                     const sc_cat_sym_input *in, int nin);
+
+/* Fill fx->deps (once per graph): the ids of the nodes whose value changes
+ * from one of fx's rounds to the next, those that reach its variables
+ * (through inner fixpoints too). */
+void sc_cat_fix_deps(const sc_cat_graph *g, sc_cat_fix *fx);
 
 /* How tests and messages name a node kind ("union", "fixpoint"...). */
 const char *sc_cat_node_kind_name(sc_cat_node_kind k);

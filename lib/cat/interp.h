@@ -267,5 +267,7 @@ bool sc_cat_analysis_is_static(const sc_cat_analysis *a, const sc_cat_bind *b);
 /* The environment of built-in functions (domain, range, fail...) on top of
  * `env`. */
 const cat_env *sc_cat_add_prims(cat_ctx *c, const cat_env *env);
+/* Whether `name` is one of those built-in functions. */
+bool sc_cat_is_prim(const char *name);
 
 #endif

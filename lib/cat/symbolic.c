@@ -243,39 +243,6 @@ static sc_cat_bool *value(sctx *c, const sc_cat_node *x) {
 
 /* ---- Fixpoints -------------------------------------------------------------- */
 
-/* Whether node x's value changes with fx's rounds (reaches one of its
- * variables); mark: 0 unknown, 1 no, 2 yes. */
-static bool varies(const sc_cat_graph *g, const sc_cat_fix *fx, const sc_cat_node *x,
-                   char *mark) {
-  if (mark[x->id])
-    return mark[x->id] == 2;
-  bool v = x->kind == CN_FIXVAR && x->fix == fx;
-  if (x->a && varies(g, fx, x->a, mark))
-    v = true;
-  if (x->b && varies(g, fx, x->b, mark))
-    v = true;
-  if (x->kind == CN_FIX) /* an inner let rec over fx's names */
-    for (int k = 0; k < x->fix->nvars; k++)
-      if (x->fix->next[k] && varies(g, fx, x->fix->next[k], mark))
-        v = true;
-  mark[x->id] = v ? 2 : 1;
-  return v;
-}
-
-/* The nodes to compute afresh in each of fx's rounds, found once per
- * graph (which outlives this run: the lowering's cache keeps it). */
-static void find_deps(const sc_cat_graph *g, sc_cat_fix *fx) {
-  char *mark = sc_alloc((size_t)g->nnodes + 1);
-  for (int k = 0; k < fx->nvars; k++)
-    if (fx->next[k])
-      varies(g, fx, fx->next[k], mark);
-  fx->deps = sc_alloc(sizeof *fx->deps * ((size_t)g->nnodes + 1));
-  fx->ndeps = 0;
-  for (int i = 0; i < g->nnodes; i++)
-    if (mark[i] == 2 && g->nodes[i]->kind != CN_FIXVAR)
-      fx->deps[fx->ndeps++] = i;
-}
-
 static bool same_vals(sctx *c, const sc_cat_fix *fx, sc_cat_bool **a, sc_cat_bool **b) {
   int total = 0;
   for (int k = 0; k < fx->nvars; k++)
@@ -300,8 +267,7 @@ static bool same_vals(sctx *c, const sc_cat_fix *fx, sc_cat_bool **a, sc_cat_boo
  * previous round's values until they stop changing; the fixpoint's nodes
  * then hold the last values. */
 static bool run_fix(sctx *c, sc_cat_fix *fx) {
-  if (fx->ndeps < 0)
-    find_deps(c->g, fx);
+  sc_cat_fix_deps(c->g, fx);
   int nv = fx->nvars;
   sc_cat_bool **old = sc_alloc(sizeof *old * (size_t)nv);
   sc_cat_bool **cur = sc_alloc(sizeof *cur * (size_t)nv);

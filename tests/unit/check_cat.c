@@ -1189,10 +1189,72 @@ START_TEST(lowering_unsupported) {
   ck_assert_int_eq(sc_error_status(g->error), SC_ERR_UNSUPPORTED);
   ck_assert_str_eq(sc_error_message(g->error),
                    "t.cat:5:1: the symbolic engine cannot encode an enum");
+  /* a primitive the graph has no node for is no unbound name for `try` */
+  g = lowered("\"t\"\nlet x = try classes(po) with po\nacyclic x\n", NULL);
+  ck_assert_int_eq(g->naxioms, 0);
+  ck_assert_str_eq(sc_error_message(g->error),
+                   "t.cat:2:13: the symbolic engine cannot encode the primitive classes");
   g = lowered("\"t\"\nlet x = {rf}\n\nacyclic x\n", NULL);
   ck_assert_int_eq(g->naxioms, 0);
   ck_assert_str_eq(sc_error_message(g->error), /* at the set, not the let */
                    "t.cat:2:9: the symbolic engine cannot encode an explicit set");
+}
+END_TEST
+
+/* The binding named `name` among the let instructions of p (and of the
+ * procedures there). */
+static const sc_cat_bind *let_named(const sc_cat_prog *p, const char *name) {
+  for (int i = 0; i < p->n; i++) {
+    const sc_cat_ins *ins = p->ins[i];
+    if (ins->kind == IN_LET && strcmp(ins->binds[0].pat.names[0], name) == 0)
+      return &ins->binds[0];
+    if (ins->kind == IN_PROCEDURE && let_named(&ins->body, name))
+      return let_named(&ins->body, name);
+  }
+  return NULL;
+}
+
+/* The dependence of each check on the choices, read off the lowered graph:
+ * rf and co grow (inputs 1 and 2), fr grows with both, FW shrinks as co
+ * grows.  c1 = po | rf grows with rf; c2 = fr;po with rf and co;
+ * ~empty W \ FW fails as W \ FW empties, i.e. as FW grows, i.e. as co
+ * shrinks; the let rec r = rf | r;po grows with rf; the check inside the
+ * procedure, called on po then on rf, is one check that grows with rf.
+ * `fixed` (po;po) depends on no choice, hb does, and the procedure's y is
+ * never kept (one binding, two calls). */
+START_TEST(analysis_walks_the_graph) {
+  sc_cat_model *m = load_ok("\"t\"\nlet fixed = po ; po\nlet hb = po | rf\n"
+                            "acyclic hb as c1\nirreflexive fr ; po as c2\n"
+                            "~empty W \\ FW as c3\nlet rec r = rf | r ; po\n"
+                            "acyclic r as c4\nempty fixed & rf as c5\n"
+                            "procedure p(x) = let y = x acyclic y as c6 end\n"
+                            "call p(po)\ncall p(rf)\n");
+  sc_cat_env *env = sc_cat_env_new(3);
+  bind_rel(env, "po", (int[]){0, 1, -1});
+  bind_set(env, "W", (int[]){0, -1});
+  bind_rel(env, "rf", NONE);
+  bind_rel(env, "co", NONE);
+  bind_rel(env, "fr", NONE);
+  bind_set(env, "FW", NONE);
+  const sc_cat_dynamic dyn[] = {{"rf", {1, 0}}, {"co", {2, 0}}, {"fr", {3, 0}},
+                                {"FW", {0, 2}}};
+  sc_cat_analysis *a = sc_cat_analyse(m, env, dyn, 4, NULL);
+  static const struct {
+    const char *name;
+    sc_cat_dep dep;
+  } want[] = {{"c1", {1, 0}}, {"c2", {3, 0}}, {"c3", {0, 2}}, {"c4", {1, 0}},
+              {"c5", {1, 0}}, {"c6", {1, 0}}};
+  ck_assert_int_eq(sc_cat_analysis_nchecks(a), 6);
+  for (int i = 0; i < 6; i++) {
+    sc_cat_dep d;
+    const sc_cat_test *t = sc_cat_analysis_check(a, i, &d);
+    ck_assert_str_eq(t->name, want[i].name);
+    ck_assert_msg(d.up == want[i].dep.up && d.down == want[i].dep.down,
+                  "%s: up %x down %x", t->name, d.up, d.down);
+  }
+  ck_assert(sc_cat_analysis_is_static(a, let_named(&m->prog, "fixed")));
+  ck_assert(!sc_cat_analysis_is_static(a, let_named(&m->prog, "hb")));
+  ck_assert(!sc_cat_analysis_is_static(a, let_named(&m->prog, "y")));
 }
 END_TEST
 
@@ -1283,6 +1345,7 @@ static Suite *cat_suite(void) {
   tcase_add_test(graph, lowering_is_cached);
   tcase_add_test(graph, lowering_let_rec);
   tcase_add_test(graph, lowering_unsupported);
+  tcase_add_test(graph, analysis_walks_the_graph);
   suite_add_tcase(s, graph);
 
   TCase *inc = tcase_create("include");
