@@ -651,28 +651,65 @@ static const lenv *rec_round(lower *c, const sc_cat_bind *binds, int n, lval **o
 
 #define MAX_TYPE_ROUNDS 8 /* a let rec's types settle in two or three */
 
-/* let rec of values: a fixpoint node per event set or relation name; the
- * names whose type stays {} or _ are that constant. */
-static const lenv *bind_rec(lower *c, const sc_cat_bind *binds, int n,
-                            const lenv *env, const char *file, int line, int col) {
+/* How many names of a let rec are values (not functions); -1 after an
+ * error: a tuple, or a name used non-monotonically, whose Kleene
+ * iteration need not be herd's. */
+static int rec_values(lower *c, const sc_cat_bind *binds, int n, const char *file,
+                      int line, int col) {
   int nv = 0;
   for (int i = 0; i < n; i++) {
     if (is_fun_bind(&binds[i]))
       continue;
     if (binds[i].pat.is_tuple) {
       unsupported(c, file, line, col, "a let rec of a tuple");
-      return NULL;
+      return -1;
     }
     for (int j = 0; j < n; j++)
       if (negative_use(binds[j].exp, binds[i].pat.names[0], false)) {
-        unsupported(c, file, line, col, sc_printf("the let rec of %s (not monotone)",
-                                             binds[i].pat.names[0]));
-        return NULL;
+        unsupported(c, file, line, col,
+                    sc_printf("the let rec of %s (not monotone)", binds[i].pat.names[0]));
+        return -1;
       }
     nv++;
   }
-  if (nv == 0)
-    return rec_frame(binds, n, NULL, env);
+  return nv;
+}
+
+/* The fixpoint fx of a let rec whose names have the types of old (their
+ * round values, CN_FIXVAR where a set or relation) and whose bodies
+ * lowered to cur: the names denote its values, the functions see them. */
+static const lenv *rec_fixpoint(lower *c, const sc_cat_bind *binds, int n, int nv,
+                                lval **old, lval **cur, sc_cat_fix *fx,
+                                const lenv *env) {
+  fx->nvars = nv;
+  fx->names = sc_alloc(sizeof *fx->names * (size_t)nv);
+  fx->vars = sc_alloc(sizeof *fx->vars * (size_t)nv);
+  fx->next = sc_alloc(sizeof *fx->next * (size_t)nv);
+  fx->ndeps = -1;
+  lval **fin = sc_alloc(sizeof *fin * (size_t)nv);
+  for (int i = 0, k = 0; i < n; i++) {
+    if (is_fun_bind(&binds[i]))
+      continue;
+    fx->names[k] = binds[i].pat.names[0];
+    fin[k] = old[k]; /* {} or _ stays that constant */
+    if (is_mat(old[k])) {
+      fx->vars[k] = old[k]->node;
+      fx->next[k] = cur[k]->node;
+      fin[k] = lv_node(node(c->g, CN_FIX, old[k]->k == LV_SET, NULL, NULL, k, fx));
+    }
+    k++;
+  }
+  return rec_frame(binds, n, fin, env);
+}
+
+/* let rec: the closed form of the chain shape, else a fixpoint whose
+ * names' types are found from {} (where herd's iteration starts) by
+ * lowering the bodies until their types are the names'. */
+static const lenv *bind_rec(lower *c, const sc_cat_bind *binds, int n,
+                            const lenv *env, const char *file, int line, int col) {
+  int nv = rec_values(c, binds, n, file, line, col);
+  if (nv <= 0)
+    return nv < 0 ? NULL : rec_frame(binds, n, NULL, env);
   if (n == 1) {
     lval *v = rec_chain(c, &binds[0], env);
     if (v)
@@ -683,14 +720,11 @@ static const lenv *bind_rec(lower *c, const sc_cat_bind *binds, int n,
   lval **old = sc_alloc(sizeof *old * (size_t)nv), **cur = sc_alloc(sizeof *cur * (size_t)nv);
   for (int k = 0; k < nv; k++)
     old[k] = lv_new(LV_EMPTY);
-  /* the names' types: from {}, until the bodies' types are the names' */
-  for (int round = 0;; round++) {
-    if (round == MAX_TYPE_ROUNDS) {
-      fail(c, SC_ERR_SEMANTIC, file, line, col,
-           sc_printf("illegal recursion on type %s", lv_type(cur[0])));
-      return NULL;
-    }
+  for (int round = 0; round < MAX_TYPE_ROUNDS; round++) {
     sc_cat_fix *fx = sc_alloc(sizeof *fx);
+    fx->file = file;
+    fx->line = line;
+    fx->col = col;
     for (int k = 0; k < nv; k++)
       if (is_mat(old[k]))
         old[k] = lv_node(node(c->g, CN_FIXVAR, old[k]->k == LV_SET, NULL, NULL, k, fx));
@@ -704,37 +738,14 @@ static const lenv *bind_rec(lower *c, const sc_cat_bind *binds, int n,
       }
       stable &= cur[k]->k == old[k]->k;
     }
-    if (!stable) {
-      for (int k = 0; k < nv; k++)
-        old[k] = cur[k]->k == LV_SET || cur[k]->k == LV_REL ? lv_node(cur[k]->node)
-                                                              : lv_new(cur[k]->k);
-      continue;
-    }
-    /* the fixpoint: the names denote its values, the functions see them */
-    fx->nvars = nv;
-    fx->names = sc_alloc(sizeof *fx->names * (size_t)nv);
-    fx->vars = sc_alloc(sizeof *fx->vars * (size_t)nv);
-    fx->next = sc_alloc(sizeof *fx->next * (size_t)nv);
-    fx->file = file;
-    fx->line = line;
-    fx->col = col;
-    fx->ndeps = -1;
-    lval **fin = sc_alloc(sizeof *fin * (size_t)nv);
-    for (int i = 0, k = 0; i < n; i++) {
-      if (is_fun_bind(&binds[i]))
-        continue;
-      fx->names[k] = binds[i].pat.names[0];
-      if (is_mat(old[k])) {
-        fx->vars[k] = old[k]->node;
-        fx->next[k] = cur[k]->node;
-        fin[k] = lv_node(node(c->g, CN_FIX, old[k]->k == LV_SET, NULL, NULL, k, fx));
-      } else {
-        fin[k] = old[k];
-      }
-      k++;
-    }
-    return rec_frame(binds, n, fin, env);
+    if (stable)
+      return rec_fixpoint(c, binds, n, nv, old, cur, fx, env);
+    for (int k = 0; k < nv; k++)
+      old[k] = cur[k];
   }
+  fail(c, SC_ERR_SEMANTIC, file, line, col,
+       sc_printf("illegal recursion on type %s", lv_type(cur[0])));
+  return NULL;
 }
 
 /* ---- Expressions ---------------------------------------------------------------- */

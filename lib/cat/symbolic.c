@@ -227,6 +227,9 @@ static sc_cat_bool *compute(sctx *c, const sc_cat_node *x) {
         r[i * c->n + j] = b_and(c, a[i], b[j]);
     return r;
   case CN_FIXVAR: /* set by run_fix before any user is computed */
+    if (!c->memo[x->id] && !c->err)
+      sc_fail(&c->err, SC_ERR_SEMANTIC, x->fix->file, x->fix->line, x->fix->col,
+              "internal error: a let rec's name outside its fixpoint");
     return c->memo[x->id];
   case CN_FIX:
     return run_fix(c, x->fix) ? c->memo[x->id] : NULL;
