@@ -174,6 +174,11 @@ struct cat_ctx {
  * still run for ages. */
 #define CAT_DEFAULT_TIMEOUT 60.0
 
+/* The rounds a `let rec` may take over n events: the evaluation options'
+ * limit, else the model's (-max-iterations), else n*n + 2 (at least
+ * CAT_MIN_MAX_FIX), enough for any monotone body (run.c). */
+int sc_cat_max_fix(const sc_cat_model *m, const sc_cat_run_options *opts, int nevents);
+
 /* Has the model used up its time on this execution (sc_model_limits's
  * timeout)?  Records the error the first time.  Cheap enough to call on
  * every function application: unless `now`, the clock is read one call in

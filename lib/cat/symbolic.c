@@ -11,6 +11,7 @@
 
 #include "util/error.h"
 #include "util/gcmem.h"
+#include "util/strbuf.h"
 
 #include <string.h>
 
@@ -20,6 +21,7 @@ const char sc_cat_true_[1] = {1};
 
 typedef struct sctx {
   const sc_cat_graph *g;
+  int max_fix; /* rounds per fixpoint */
   const sc_cat_env *base;
   const sc_cat_bool_ops *ops;
   const sc_cat_sym_input *in;
@@ -266,6 +268,14 @@ static bool same_vals(sctx *c, const sc_cat_fix *fx, sc_cat_bool **a, sc_cat_boo
   return m == 0 || c->ops->equivalent(c->ops->ctx, m, xs, ys);
 }
 
+static const char *fix_names(const sc_cat_fix *fx) {
+  sc_strbuf sb;
+  sc_sb_init(&sb);
+  for (int k = 0; k < fx->nvars; k++)
+    sc_sb_printf(&sb, "%s%s", k ? ", " : "", fx->names[k]);
+  return sb.data;
+}
+
 /* herd's Kleene iteration from {}: each round computes the bodies over the
  * previous round's values until they stop changing; the fixpoint's nodes
  * then hold the last values. */
@@ -277,8 +287,7 @@ static bool run_fix(sctx *c, sc_cat_fix *fx) {
   for (int k = 0; k < nv; k++)
     if (fx->next[k])
       old[k] = mat(c, fx->vars[k]->is_set);
-  int max = c->n * c->n + 2;
-  for (int iter = 0; iter <= max; iter++) {
+  for (int iter = 0; iter < c->max_fix; iter++) {
     for (int i = 0; i < fx->ndeps; i++)
       c->memo[fx->deps[i]] = NULL;
     for (int k = 0; k < nv; k++)
@@ -299,9 +308,10 @@ static bool run_fix(sctx *c, sc_cat_fix *fx) {
     old = cur;
     cur = t;
   }
-  if (!c->err)
+  if (!c->err) /* worded as eval.c's */
     sc_fail(&c->err, SC_ERR_LIMIT, fx->file, fx->line, fx->col,
-            "expected a let rec to reach its fixpoint");
+            "expected 'let rec %s' to reach its fixpoint within %d iterations (the "
+            "-max-iterations limit), found it still changing", fix_names(fx), c->max_fix);
   return false;
 }
 
@@ -391,6 +401,7 @@ sc_status sc_cat_run_symbolic(const sc_cat_model *m, const sc_cat_env *env,
   sctx c;
   memset(&c, 0, sizeof c);
   c.g = sc_cat_graph_of(m, env, opts, in, nin);
+  c.max_fix = sc_cat_max_fix(m, opts, env->nevents);
   c.base = env;
   c.ops = ops;
   c.in = in;

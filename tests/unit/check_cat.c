@@ -1280,6 +1280,31 @@ START_TEST(symbolic_errors_are_enumerations) {
 }
 END_TEST
 
+/* A let rec past its iterations (-max-iterations): the symbolic run stops
+ * with enumeration's words at its place.  r = po | r;r on po = {0->1,
+ * 1->2} is po after one round, which is still a change. */
+START_TEST(symbolic_fixpoint_limit) {
+  sc_cat_model *m = load_ok("\"t\"\nlet x = po\n  let rec r = po | r;r\nacyclic r\n");
+  sc_cat_env *env = sc_cat_env_new(3);
+  bind_rel(env, "po", (int[]){0, 1, 1, 2, -1});
+  sc_cat_run_options opts = {0};
+  opts.max_fixpoint_iterations = 1;
+  sc_cat_outcome out;
+  sc_cat_sym_outcome sout;
+  sc_error *concrete = NULL, *symbolic = NULL;
+  ck_assert_int_eq(sc_cat_run(m, env, &opts, &out, &concrete), SC_ERR_LIMIT);
+  ck_assert_int_eq(sc_cat_run_symbolic(m, env, &opts, &constant_ops, NULL, 0, &sout,
+                                       &symbolic),
+                   SC_ERR_LIMIT);
+  ck_assert_str_eq(sc_error_message(symbolic), sc_error_message(concrete));
+  ck_assert(strstr(sc_error_message(symbolic), "t.cat:3:3: expected 'let rec r'") != NULL);
+  opts.max_fixpoint_iterations = 3; /* po+ after two rounds, the same after three */
+  ck_assert_int_eq(sc_cat_run_symbolic(m, env, &opts, &constant_ops, NULL, 0, &sout,
+                                       &symbolic),
+                   SC_OK);
+}
+END_TEST
+
 /* A recursion without end: the symbolic run stops where enumeration does,
  * naming the option that sets the limit. */
 START_TEST(symbolic_deep_recursion) {
@@ -1338,6 +1363,7 @@ static Suite *cat_suite(void) {
   tcase_add_loop_test(eval, symbolic_errors_are_enumerations, 0,
                       (int)(sizeof eval_errors / sizeof eval_errors[0]));
   tcase_add_test(eval, symbolic_deep_recursion);
+  tcase_add_test(eval, symbolic_fixpoint_limit);
   suite_add_tcase(s, eval);
 
   TCase *graph = tcase_create("graph");
