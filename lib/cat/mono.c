@@ -126,9 +126,20 @@ static sc_cat_dep compute_dep(analyser *a, const sc_cat_node *x) {
   case CN_FIX:
     fix_dep(a, x->fix);
     return a->dep[x->id];
-  default: /* union, intersection, sequence, product, closures, inverse... */
+  case CN_UNION: /* monotone in every operand: no default, so that a new */
+  case CN_INTER: /* node kind is a compiler warning here (-Wswitch) */
+  case CN_SEQ:
+  case CN_PRODUCT:
+  case CN_PLUS:
+  case CN_STAR:
+  case CN_OPT:
+  case CN_INV:
+  case CN_ID:
+  case CN_DOMAIN:
+  case CN_RANGE:
     return join(node_dep(a, x->a), x->b ? node_dep(a, x->b) : none);
   }
+  return unknown;
 }
 
 static sc_cat_dep node_dep(analyser *a, const sc_cat_node *x) {

@@ -235,9 +235,17 @@ static sc_cat_bool *compute(sctx *c, const sc_cat_node *x) {
     return c->memo[x->id];
   case CN_FIX:
     return run_fix(c, x->fix) ? c->memo[x->id] : NULL;
-  default:
+  case CN_COMP: /* no default: a new node kind is a warning (-Wswitch) */
+  case CN_PLUS:
+  case CN_STAR:
+  case CN_OPT:
+  case CN_INV:
+  case CN_ID:
+  case CN_DOMAIN:
+  case CN_RANGE:
     return unary(c, x, a);
   }
+  return NULL;
 }
 
 static sc_cat_bool *value(sctx *c, const sc_cat_node *x) {
