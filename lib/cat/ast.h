@@ -205,6 +205,9 @@ struct sc_cat_model {
   sc_cat_prog prog;
   sc_cat_symtab *syms;
   sc_model_limits limits; /* zero fields: the defaults of interp.h */
+  /* the model lowered for symbolic runs (graph.c), one per signature of
+   * the caller's names, built on first use; a copy starts without */
+  struct sc_cat_graph_cache *graphs;
 };
 
 /* Parse one file's text (no include resolved: load.c does that).

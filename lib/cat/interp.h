@@ -174,6 +174,11 @@ struct cat_ctx {
  * still run for ages. */
 #define CAT_DEFAULT_TIMEOUT 60.0
 
+/* The rounds a `let rec` may take over n events: the evaluation options'
+ * limit, else the model's (-max-iterations), else n*n + 2 (at least
+ * CAT_MIN_MAX_FIX), enough for any monotone body (run.c). */
+int sc_cat_max_fix(const sc_cat_model *m, const sc_cat_run_options *opts, int nevents);
+
 /* Has the model used up its time on this execution (sc_model_limits's
  * timeout)?  Records the error the first time.  Cheap enough to call on
  * every function application: unless `now`, the clock is read one call in
@@ -267,5 +272,7 @@ bool sc_cat_analysis_is_static(const sc_cat_analysis *a, const sc_cat_bind *b);
 /* The environment of built-in functions (domain, range, fail...) on top of
  * `env`. */
 const cat_env *sc_cat_add_prims(cat_ctx *c, const cat_env *env);
+/* Whether `name` is one of those built-in functions. */
+bool sc_cat_is_prim(const char *name);
 
 #endif

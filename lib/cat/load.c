@@ -288,6 +288,7 @@ sc_status sc_cat_model_with_bell(const sc_cat_model *m, const char *path,
     return st;
   sc_cat_model *copy = sc_alloc(sizeof *copy);
   *copy = *m;
+  copy->graphs = NULL; /* lowered without the bell */
   copy->syms = copy_symtab(m->syms);
   if ((st = sc_cat_parse(path, text, copy->syms, NULL, &copy->bell, err)))
     return st;
@@ -307,6 +308,7 @@ sc_cat_model *sc_cat_model_with_limits(const sc_cat_model *m,
                                        const sc_model_limits *limits) {
   sc_cat_model *copy = sc_alloc(sizeof *copy);
   *copy = *m;
+  copy->graphs = NULL; /* lowered under m's limits */
   memset(&copy->limits, 0, sizeof copy->limits);
   if (limits)
     copy->limits = *limits;

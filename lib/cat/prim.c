@@ -286,6 +286,13 @@ static const struct {
   {"oa-changes", prim_unsupported},
 };
 
+bool sc_cat_is_prim(const char *name) {
+  for (size_t i = 0; i < sizeof prims / sizeof prims[0]; i++)
+    if (strcmp(prims[i].name, name) == 0)
+      return true;
+  return false;
+}
+
 const cat_env *sc_cat_add_prims(cat_ctx *c, const cat_env *env) {
   for (size_t i = 0; i < sizeof prims / sizeof prims[0]; i++) {
     const char *name = sc_cat_symbol(c->model->syms, prims[i].name);

@@ -772,13 +772,17 @@ static int default_max_fix(int n) {
   return most < CAT_MIN_MAX_FIX ? CAT_MIN_MAX_FIX : (int)most;
 }
 
+int sc_cat_max_fix(const sc_cat_model *m, const sc_cat_run_options *opts, int nevents) {
+  return opts && opts->max_fixpoint_iterations > 0 ? opts->max_fixpoint_iterations
+         : m->limits.max_iterations > 0            ? m->limits.max_iterations
+                                                   : default_max_fix(nevents);
+}
+
 /* The evaluation options win over the model's limits, which win over the
  * defaults. */
 static void set_limits(cat_ctx *c, const sc_cat_run_options *opts) {
   const sc_model_limits *lim = &c->model->limits;
-  c->max_fix = opts && opts->max_fixpoint_iterations > 0 ? opts->max_fixpoint_iterations
-               : lim->max_iterations > 0                 ? lim->max_iterations
-                                                         : default_max_fix(c->n);
+  c->max_fix = sc_cat_max_fix(c->model, opts, c->n);
   c->max_app_depth = lim->max_depth > 0 ? lim->max_depth : CAT_MAX_APP_DEPTH;
   c->max_run_depth = lim->max_forks > 0 ? lim->max_forks : CAT_MAX_RUN_DEPTH;
   c->timeout = lim->timeout > 0 ? lim->timeout

@@ -4,6 +4,7 @@
  * includes, and herd's 2015 PTX model on hand-built candidate executions.
  * Data files are found under $SC_SRCDIR/tests/data (default "."). */
 #include "cat/cat.h"
+#include "cat/graph.h"  /* the lowering, for its tests */
 #include "cat/interp.h" /* to look inside value sets */
 #include "util/gcmem.h"
 
@@ -1035,6 +1036,296 @@ START_TEST(dat3m_ptx_v6_runs) {
 }
 END_TEST
 
+/* ---- The lowered graph and the symbolic run over it ---------------------- */
+
+/* Boolean operations for symbolic runs over constants only: the run folds
+ * constants itself, so none of these may be called. */
+static sc_cat_bool no_and(void *ctx, sc_cat_bool a, sc_cat_bool b) {
+  (void)ctx, (void)a, (void)b;
+  ck_abort_msg("a constant run made a term");
+  return SC_CAT_FALSE;
+}
+static sc_cat_bool no_not(void *ctx, sc_cat_bool a) { return no_and(ctx, a, a); }
+static sc_cat_bool no_acyclic(void *ctx, int n, const sc_cat_bool *m) {
+  (void)n, (void)m;
+  return no_and(ctx, NULL, NULL);
+}
+static bool no_equivalent(void *ctx, int n, const sc_cat_bool *a, const sc_cat_bool *b) {
+  (void)ctx, (void)n, (void)a, (void)b;
+  ck_abort_msg("a constant run asked for an equivalence");
+  return false;
+}
+static const sc_cat_bool_ops constant_ops = {NULL, no_and, no_and, no_not, no_acyclic,
+                                             no_equivalent};
+
+static sc_status run_symbolic(const sc_cat_model *m, const sc_cat_env *env,
+                              sc_cat_sym_outcome *out, sc_error **err) {
+  return sc_cat_run_symbolic(m, env, NULL, &constant_ops, NULL, 0, out, err);
+}
+
+/* The inputs rf and co (relations over 3 events), the caller's po fixed. */
+static sc_cat_sym_input rf_co[2] = {{"rf", false, NULL, false}, {"co", false, NULL, false}};
+
+static const sc_cat_graph *lowered(const char *text, sc_cat_env **envp) {
+  sc_cat_env *env = sc_cat_env_new(3);
+  bind_rel(env, "po", (int[]){0, 1, 1, 2, -1});
+  bind_set(env, "W", (int[]){0, -1});
+  if (envp)
+    *envp = env;
+  return sc_cat_graph_of(load_ok(text), env, NULL, rf_co, 2);
+}
+
+static int count_kind(const sc_cat_graph *g, sc_cat_node_kind k) {
+  int n = 0;
+  for (int i = 0; i < g->nnodes; i++)
+    n += g->nodes[i]->kind == k;
+  return n;
+}
+
+/* com is lowered once and shared by both tests that use it; the union of
+ * a test is the same node as the one inside the closure; & of the two
+ * inputs is one node.  Nothing else is built: 7 nodes in all. */
+START_TEST(lowering_shares_nodes) {
+  const sc_cat_graph *g = lowered("\"t\"\nlet com = rf | co\nlet hb = (po | com)+\n"
+                                  "acyclic hb as a1\nirreflexive po | com as a2\n"
+                                  "empty rf & co as a3\nlet unused = nosuch\n", NULL);
+  ck_assert_ptr_null(g->error);
+  ck_assert_int_eq(g->naxioms, 3);
+  const sc_cat_node *hb = g->axioms[0].node, *u = g->axioms[1].node;
+  ck_assert_int_eq(hb->kind, CN_PLUS);
+  ck_assert_ptr_eq(hb->a, u); /* shared */
+  ck_assert_int_eq(u->kind, CN_UNION);
+  ck_assert_int_eq(u->a->kind, CN_CONST);
+  ck_assert_str_eq(u->a->name, "po");
+  ck_assert_int_eq(u->b->kind, CN_UNION);
+  ck_assert_int_eq(u->b->a->kind, CN_INPUT);
+  ck_assert_str_eq(u->b->a->name, "rf");
+  ck_assert_str_eq(u->b->b->name, "co");
+  const sc_cat_node *i = g->axioms[2].node;
+  ck_assert_int_eq(i->kind, CN_INTER);
+  ck_assert_ptr_eq(i->a, u->b->a); /* the same rf */
+  ck_assert_int_eq(g->nnodes, 7);
+  for (int k = 0; k < g->nnodes; k++) /* operands come first */
+    ck_assert(!g->nodes[k]->a || g->nodes[k]->a->id < k);
+  ck_assert(g->axioms[0].positive && g->axioms[0].test->kind == TEST_ACYCLIC);
+}
+END_TEST
+
+/* A model is lowered once per signature of the caller's names: the same
+ * names give the same graph, an input that becomes transitive another
+ * (where r+ is r itself). */
+START_TEST(lowering_is_cached) {
+  sc_cat_model *m = load_ok("\"t\"\nacyclic rf+\n");
+  sc_cat_env *env = sc_cat_env_new(3);
+  const sc_cat_graph *g = sc_cat_graph_of(m, env, NULL, rf_co, 2);
+  ck_assert_ptr_eq(sc_cat_graph_of(m, env, NULL, rf_co, 2), g);
+  ck_assert_int_eq(g->axioms[0].node->kind, CN_PLUS);
+  sc_cat_sym_input trans[2] = {{"rf", false, NULL, true}, {"co", false, NULL, false}};
+  const sc_cat_graph *t = sc_cat_graph_of(m, env, NULL, trans, 2);
+  ck_assert_ptr_ne(t, g);
+  ck_assert_int_eq(t->axioms[0].node->kind, CN_INPUT);
+  /* eight signatures are kept, the one used longest ago is dropped */
+  const sc_cat_graph *last = NULL;
+  for (int i = 0; i < 8; i++) {
+    sc_cat_env *other = sc_cat_env_new(3);
+    bind_rel(other, sc_printf("x%d", i), NONE);
+    last = sc_cat_graph_of(m, other, NULL, rf_co, 2);
+    if (i == 6)
+      ck_assert_ptr_eq(sc_cat_graph_of(m, env, NULL, trans, 2), t);
+  }
+  ck_assert_ptr_eq(sc_cat_graph_of(m, env, NULL, trans, 2), t); /* used lately */
+  ck_assert_ptr_ne(sc_cat_graph_of(m, env, NULL, rf_co, 2), g); /* dropped */
+  ck_assert_ptr_nonnull(last);
+}
+END_TEST
+
+/* let rec r = po | r;r is a fixpoint node over one variable: the next
+ * round is po | (var ; var).  Run on po = {0->1, 1->2}: r = po+ =
+ * {0->1, 1->2, 0->2}, so r \ po = {0->2} is not empty (the flag is
+ * raised) and r is acyclic.  The chain shape x = rf | x;po;x needs no
+ * fixpoint: rf;(po;rf)*. */
+START_TEST(lowering_let_rec) {
+  sc_cat_env *env;
+  const char *text = "\"t\"\nlet rec r = po | r;r\nacyclic r as ok\n"
+                     "flag ~empty r \\ po as longer\nlet rec x = rf | x;po;x\n"
+                     "empty x as chain\n";
+  const sc_cat_graph *g = lowered(text, &env);
+  ck_assert_ptr_null(g->error);
+  const sc_cat_node *r = g->axioms[0].node;
+  ck_assert_int_eq(r->kind, CN_FIX);
+  ck_assert_int_eq(r->fix->nvars, 1);
+  ck_assert_str_eq(r->fix->names[0], "r");
+  const sc_cat_node *next = r->fix->next[0];
+  ck_assert_int_eq(next->kind, CN_UNION);
+  ck_assert_int_eq(next->b->kind, CN_SEQ);
+  ck_assert_ptr_eq(next->b->a, r->fix->vars[0]);
+  ck_assert_ptr_eq(next->b->b, r->fix->vars[0]);
+  const sc_cat_node *x = g->axioms[2].node;
+  ck_assert_int_eq(x->kind, CN_SEQ);
+  ck_assert_str_eq(x->a->name, "rf");
+  ck_assert_int_eq(x->b->kind, CN_STAR);
+  ck_assert_int_eq(count_kind(g, CN_FIX), 1);
+  /* the same model without the inputs' names: a run over constants */
+  sc_cat_model *m = load_ok("\"t\"\nlet rec r = po | r;r\nacyclic r as ok\n"
+                            "flag ~empty r \\ po as longer\n");
+  sc_cat_sym_outcome out;
+  sc_error *err = NULL;
+  ck_assert_int_eq(run_symbolic(m, env, &out, &err), SC_OK);
+  ck_assert_ptr_eq(out.allowed, SC_CAT_TRUE);
+  ck_assert_int_eq(out.nflags, 1);
+  ck_assert_str_eq(out.flags[0].name, "longer");
+  ck_assert_ptr_eq(out.flags[0].when, SC_CAT_TRUE);
+}
+END_TEST
+
+/* What the graph cannot express stops the lowering with its line, after
+ * the tests before it: the run reports it, not a verdict. */
+START_TEST(lowering_unsupported) {
+  const sc_cat_graph *g = lowered("\"t\"\nacyclic po\nlet x = try nosuch with rf\n"
+                                  "acyclic x\nenum scopes = 'cta || 'gpu\nacyclic co\n", NULL);
+  ck_assert_int_eq(g->naxioms, 2); /* try took rf */
+  ck_assert_int_eq(g->axioms[1].node->kind, CN_INPUT);
+  ck_assert_ptr_nonnull(g->error);
+  ck_assert_int_eq(sc_error_status(g->error), SC_ERR_UNSUPPORTED);
+  ck_assert_str_eq(sc_error_message(g->error),
+                   "t.cat:5:1: the symbolic engine cannot encode an enum");
+  /* a primitive the graph has no node for is no unbound name for `try` */
+  g = lowered("\"t\"\nlet x = try classes(po) with po\nacyclic x\n", NULL);
+  ck_assert_int_eq(g->naxioms, 0);
+  ck_assert_str_eq(sc_error_message(g->error),
+                   "t.cat:2:13: the symbolic engine cannot encode the primitive classes");
+  g = lowered("\"t\"\nlet x = {rf}\n\nacyclic x\n", NULL);
+  ck_assert_int_eq(g->naxioms, 0);
+  ck_assert_str_eq(sc_error_message(g->error), /* at the set, not the let */
+                   "t.cat:2:9: the symbolic engine cannot encode an explicit set");
+}
+END_TEST
+
+/* The binding named `name` among the let instructions of p (and of the
+ * procedures there). */
+static const sc_cat_bind *let_named(const sc_cat_prog *p, const char *name) {
+  for (int i = 0; i < p->n; i++) {
+    const sc_cat_ins *ins = p->ins[i];
+    if (ins->kind == IN_LET && strcmp(ins->binds[0].pat.names[0], name) == 0)
+      return &ins->binds[0];
+    if (ins->kind == IN_PROCEDURE && let_named(&ins->body, name))
+      return let_named(&ins->body, name);
+  }
+  return NULL;
+}
+
+/* The dependence of each check on the choices, read off the lowered graph:
+ * rf and co grow (inputs 1 and 2), fr grows with both, FW shrinks as co
+ * grows.  c1 = po | rf grows with rf; c2 = fr;po with rf and co;
+ * ~empty W \ FW fails as W \ FW empties, i.e. as FW grows, i.e. as co
+ * shrinks; the let rec r = rf | r;po grows with rf; the check inside the
+ * procedure, called on po then on rf, is one check that grows with rf.
+ * `fixed` (po;po) depends on no choice, hb does, and the procedure's y is
+ * never kept (one binding, two calls). */
+START_TEST(analysis_walks_the_graph) {
+  sc_cat_model *m = load_ok("\"t\"\nlet fixed = po ; po\nlet hb = po | rf\n"
+                            "acyclic hb as c1\nirreflexive fr ; po as c2\n"
+                            "~empty W \\ FW as c3\nlet rec r = rf | r ; po\n"
+                            "acyclic r as c4\nempty fixed & rf as c5\n"
+                            "procedure p(x) = let y = x acyclic y as c6 end\n"
+                            "call p(po)\ncall p(rf)\n");
+  sc_cat_env *env = sc_cat_env_new(3);
+  bind_rel(env, "po", (int[]){0, 1, -1});
+  bind_set(env, "W", (int[]){0, -1});
+  bind_rel(env, "rf", NONE);
+  bind_rel(env, "co", NONE);
+  bind_rel(env, "fr", NONE);
+  bind_set(env, "FW", NONE);
+  const sc_cat_dynamic dyn[] = {{"rf", {1, 0}}, {"co", {2, 0}}, {"fr", {3, 0}},
+                                {"FW", {0, 2}}};
+  sc_cat_analysis *a = sc_cat_analyse(m, env, dyn, 4, NULL);
+  static const struct {
+    const char *name;
+    sc_cat_dep dep;
+  } want[] = {{"c1", {1, 0}}, {"c2", {3, 0}}, {"c3", {0, 2}}, {"c4", {1, 0}},
+              {"c5", {1, 0}}, {"c6", {1, 0}}};
+  ck_assert_int_eq(sc_cat_analysis_nchecks(a), 6);
+  for (int i = 0; i < 6; i++) {
+    sc_cat_dep d;
+    const sc_cat_test *t = sc_cat_analysis_check(a, i, &d);
+    ck_assert_str_eq(t->name, want[i].name);
+    ck_assert_msg(d.up == want[i].dep.up && d.down == want[i].dep.down,
+                  "%s: up %x down %x", t->name, d.up, d.down);
+  }
+  ck_assert(sc_cat_analysis_is_static(a, let_named(&m->prog, "fixed")));
+  ck_assert(!sc_cat_analysis_is_static(a, let_named(&m->prog, "hb")));
+  ck_assert(!sc_cat_analysis_is_static(a, let_named(&m->prog, "y")));
+}
+END_TEST
+
+/* The symbolic run's errors for a model are those of enumeration, at the
+ * same file:line:col with the same words, wherever the symbolic engine
+ * can encode the construct (the rest is SC_ERR_UNSUPPORTED). */
+START_TEST(symbolic_errors_are_enumerations) {
+  sc_cat_model *m = load_ok(eval_errors[_i].text);
+  sc_cat_env *env = sc_cat_env_new(2);
+  bind_rel(env, "po", (int[]){0, 1, -1});
+  bind_set(env, "W", (int[]){0, -1});
+  sc_cat_outcome out;
+  sc_error *concrete = NULL, *symbolic = NULL;
+  ck_assert_int_eq(sc_cat_run(m, env, NULL, &out, &concrete), SC_ERR_SEMANTIC);
+  sc_cat_sym_outcome sout;
+  sc_status st = run_symbolic(m, env, &sout, &symbolic);
+  if (st == SC_ERR_UNSUPPORTED) { /* tags, match */
+    ck_assert(strstr(eval_errors[_i].what, "tag") || strstr(eval_errors[_i].text, "match"));
+    return;
+  }
+  ck_assert_int_eq(st, SC_ERR_SEMANTIC);
+  ck_assert_str_eq(sc_error_message(symbolic), sc_error_message(concrete));
+}
+END_TEST
+
+/* A let rec past its iterations (-max-iterations): the symbolic run stops
+ * with enumeration's words at its place.  r = po | r;r on po = {0->1,
+ * 1->2} is po after one round, which is still a change. */
+START_TEST(symbolic_fixpoint_limit) {
+  sc_cat_model *m = load_ok("\"t\"\nlet x = po\n  let rec r = po | r;r\nacyclic r\n");
+  sc_cat_env *env = sc_cat_env_new(3);
+  bind_rel(env, "po", (int[]){0, 1, 1, 2, -1});
+  sc_cat_run_options opts = {0};
+  opts.max_fixpoint_iterations = 1;
+  sc_cat_outcome out;
+  sc_cat_sym_outcome sout;
+  sc_error *concrete = NULL, *symbolic = NULL;
+  ck_assert_int_eq(sc_cat_run(m, env, &opts, &out, &concrete), SC_ERR_LIMIT);
+  ck_assert_int_eq(sc_cat_run_symbolic(m, env, &opts, &constant_ops, NULL, 0, &sout,
+                                       &symbolic),
+                   SC_ERR_LIMIT);
+  ck_assert_str_eq(sc_error_message(symbolic), sc_error_message(concrete));
+  ck_assert(strstr(sc_error_message(symbolic), "t.cat:3:3: expected 'let rec r'") != NULL);
+  opts.max_fixpoint_iterations = 3; /* po+ after two rounds, the same after three */
+  ck_assert_int_eq(sc_cat_run_symbolic(m, env, &opts, &constant_ops, NULL, 0, &sout,
+                                       &symbolic),
+                   SC_OK);
+}
+END_TEST
+
+/* A recursion without end: the symbolic run stops where enumeration does,
+ * naming the option that sets the limit. */
+START_TEST(symbolic_deep_recursion) {
+  sc_cat_model *m = load_ok("\"deep\"\nlet rec f x = f x\nlet y = f(a)\nempty y\n");
+  sc_cat_env *env = sc_cat_env_new(2);
+  bind_rel(env, "a", NONE);
+  sc_cat_sym_outcome out;
+  sc_error *err = NULL;
+  ck_assert_int_eq(run_symbolic(m, env, &out, &err), SC_ERR_LIMIT);
+  ck_assert_str_eq(sc_error_message(err),
+                   "t.cat:2:15: expected function calls nested at most 1000 deep, "
+                   "found deeper (the -max-depth limit; a recursion without end?)");
+  sc_model_limits lim = {0};
+  lim.max_depth = 5;
+  err = NULL;
+  ck_assert_int_eq(run_symbolic(sc_cat_model_with_limits(m, &lim), env, &out, &err),
+                   SC_ERR_LIMIT);
+  ck_assert(strstr(sc_error_message(err), "at most 5 deep") != NULL);
+}
+END_TEST
+
 static Suite *cat_suite(void) {
   Suite *s = suite_create("cat");
   TCase *parse = tcase_create("parse");
@@ -1069,7 +1360,19 @@ static Suite *cat_suite(void) {
   tcase_add_test(eval, linearisations_extend_the_relation);
   tcase_add_loop_test(eval, evaluation_errors, 0, (int)(sizeof eval_errors / sizeof eval_errors[0]));
   tcase_add_test(eval, environment_misuse);
+  tcase_add_loop_test(eval, symbolic_errors_are_enumerations, 0,
+                      (int)(sizeof eval_errors / sizeof eval_errors[0]));
+  tcase_add_test(eval, symbolic_deep_recursion);
+  tcase_add_test(eval, symbolic_fixpoint_limit);
   suite_add_tcase(s, eval);
+
+  TCase *graph = tcase_create("graph");
+  tcase_add_test(graph, lowering_shares_nodes);
+  tcase_add_test(graph, lowering_is_cached);
+  tcase_add_test(graph, lowering_let_rec);
+  tcase_add_test(graph, lowering_unsupported);
+  tcase_add_test(graph, analysis_walks_the_graph);
+  suite_add_tcase(s, graph);
 
   TCase *inc = tcase_create("include");
   tcase_add_test(inc, include_from_the_models_folder);
