@@ -15,6 +15,7 @@
 #include "util/error.h"
 #include "util/strbuf.h"
 #include "sim/execution.h"
+#include "sim/dynamic.h"
 #include "util/gcmem.h"
 #include "util/oom.h"
 #include "sim/model.h"
@@ -151,9 +152,6 @@ static void record_flags(sc_result *r, const sc_cat_outcome *o) {
 }
 
 /* ---- The search ---------------------------------------------------------- */
-
-/* The choices the model's values depend on (cat/mono.c's inputs). */
-enum { IN_RF = 1, IN_CO = 2, IN_BAR = 4, IN_FENCE = 8 };
 
 /* What the adaptive cutting keeps per depth of the search tree. */
 #define MAX_DEPTH_STATS 256
@@ -699,13 +697,13 @@ static void prune_groups(search *s, candidate *cd, const sc_cat_analysis *an) {
   cd->ngroups = 0;
   if (!s->prune)
     return;
-  const uint32_t mask = IN_RF | IN_CO;
+  const uint32_t mask = SIM_IN_RF | SIM_IN_CO;
   for (int i = 0; i < sc_cat_analysis_nchecks(an); i++) {
     sc_cat_dep d;
     const struct sc_cat_test *t = sc_cat_analysis_check(an, i, &d);
     if ((d.up & d.down & mask) || !((d.up | d.down) & mask))
       continue;
-    bool rfu = d.down & IN_RF, cou = d.down & IN_CO;
+    bool rfu = d.down & SIM_IN_RF, cou = d.down & SIM_IN_CO;
     int g = 0;
     while (g < cd->ngroups &&
            (cd->groups[g].rf_upper != rfu || cd->groups[g].co_upper != cou))
@@ -725,30 +723,20 @@ static void prune_groups(search *s, candidate *cd, const sc_cat_analysis *an) {
   }
 }
 
-/* The names sc_exec_bind_dynamic binds, and what they depend on. */
-static const sc_cat_dynamic dynamic_names[] = {
-  {"rf", {IN_RF, 0}}, {"rfi", {IN_RF, 0}}, {"rfe", {IN_RF, 0}},
-  {"co", {IN_CO, 0}}, {"coi", {IN_CO, 0}}, {"coe", {IN_CO, 0}},
-  {"fr", {IN_RF | IN_CO, 0}}, {"fri", {IN_RF | IN_CO, 0}},
-  {"fre", {IN_RF | IN_CO, 0}},
-  {"FW", {0, IN_CO}}, /* writes with no co successor */
-  {"syncbar", {IN_BAR, 0}}, {"sync_fence", {IN_FENCE, 0}},
-};
-
 /* The environment of the traces in cd->x, what the model's values depend
  * on, and the search's buffers. */
 static void prepare(search *s, candidate *cd) {
   int n = cd->x->nevents;
-  int ndyn = (int)(sizeof dynamic_names / sizeof dynamic_names[0]);
-  const char *names[sizeof dynamic_names / sizeof dynamic_names[0]];
-  for (int i = 0; i < ndyn; i++)
-    names[i] = dynamic_names[i].name;
+  const char *names[SIM_NDYNAMIC];
+  sc_cat_dynamic deps[SIM_NDYNAMIC];
+  sim_dynamic_name_list(names);
+  sim_dynamic_deps(deps);
   cd->env = sc_cat_env_new(n);
   sc_exec_bind_static(cd->x, cd->env);
   sc_exec_bind_dynamic(cd->x, cd->env);
-  sc_cat_env_set_dynamic(cd->env, names, ndyn);
+  sc_cat_env_set_dynamic(cd->env, names, SIM_NDYNAMIC);
   const sc_cat_analysis *an =
-      sc_cat_analyse(s->m->cat, cd->env, dynamic_names, ndyn, &s->eval);
+      sc_cat_analyse(s->m->cat, cd->env, deps, SIM_NDYNAMIC, &s->eval);
   cd->eval = s->eval;
   cd->eval.analysis = an;
   prune_groups(s, cd, an);
