@@ -470,7 +470,7 @@ START_TEST(model_limits_usage) {
 END_TEST
 
 /* ==== What Dat3M's PTX models see (sim/ptx_names.c, sim/barrier.c, the
- * PTX choices of sim/enumerate.c), on small tests worked out by hand in
+ * PTX choices of sim/simulate.c), on small tests worked out by hand in
  * the comments.  Events are numbered as sim/execution.h says: initial
  * writes first (one per location that is no alias), then each thread's
  * events in program order. */
