@@ -3,6 +3,8 @@
  * rf, co and their consequences are bound per candidate. */
 #include "sim/execution.h"
 
+#include "sim/dynamic.h"
+
 #include "util/gcmem.h"
 #include "util/strbuf.h"
 
@@ -228,38 +230,47 @@ void sc_exec_bind_static(const sc_execution *x, sc_cat_env *env) {
   sc_exec_bind_ptx(x, env);
 }
 
-/* r, r & int and r & ext under the names given (rf, rfi, rfe...). */
-static void bind_with_variants(const sc_execution *x, sc_cat_env *env,
-                               const char *const names[3], const sc_rel *r) {
-  int n = x->nevents;
-  sc_rel *i = sc_rel_new(n), *e = sc_rel_new(n);
-  sc_rel_inter(i, r, x->internal);
-  sc_rel_diff(e, r, x->internal);
-  sc_cat_env_bind_rel(env, names[0], r);
-  sc_cat_env_bind_rel(env, names[1], i);
-  sc_cat_env_bind_rel(env, names[2], e);
+/* The pairs of r a dynamic name keeps: all, those of one thread (& int)
+ * or those across threads (\ int). */
+static const sc_rel *part_of(const sc_execution *x, const sc_rel *r,
+                             sim_dyn_part part) {
+  if (part == SIM_DYN_WHOLE)
+    return r;
+  sc_rel *out = sc_rel_new(x->nevents);
+  if (part == SIM_DYN_INTERNAL)
+    sc_rel_inter(out, r, x->internal);
+  else
+    sc_rel_diff(out, r, x->internal);
+  return out;
 }
 
-void sc_exec_bind_dynamic(const sc_execution *x, sc_cat_env *env) {
-  static const char *const rf[3] = {"rf", "rfi", "rfe"};
-  static const char *const co[3] = {"co", "coi", "coe"};
-  static const char *const fr_[3] = {"fr", "fri", "fre"};
+/* The writes with no co successor. */
+static sc_set *co_last_writes(const sc_execution *x) {
   int n = x->nevents;
-  sc_rel *rfinv = sc_rel_new(n), *fr = sc_rel_new(n);
-  sc_rel_inverse(rfinv, x->rf);
-  sc_rel_seq(fr, rfinv, x->co);
-  bind_with_variants(x, env, rf, x->rf);
-  bind_with_variants(x, env, co, x->co);
-  bind_with_variants(x, env, fr_, fr);
   sc_set *fw = sc_set_new(n), *has_next = sc_set_new(n);
   for (int i = 0; i < n; i++)
     if (x->events[i].kind == SC_EV_WRITE)
       sc_set_add(fw, i);
   sc_rel_domain(has_next, x->co);
   sc_set_diff(fw, fw, has_next);
-  sc_cat_env_bind_set(env, "FW", fw);
-  sc_cat_env_bind_rel(env, "syncbar", x->syncbar);
-  sc_cat_env_bind_rel(env, "sync_fence", x->sync_fence);
+  return fw;
+}
+
+/* Every name of dynamic.h's table, each from its source. */
+void sc_exec_bind_dynamic(const sc_execution *x, sc_cat_env *env) {
+  sc_rel *rfinv = sc_rel_new(x->nevents), *fr = sc_rel_new(x->nevents);
+  sc_rel_inverse(rfinv, x->rf);
+  sc_rel_seq(fr, rfinv, x->co);
+  const sc_rel *source[SIM_DYN_NSOURCES] = {
+    [SIM_DYN_RF] = x->rf, [SIM_DYN_CO] = x->co, [SIM_DYN_FR] = fr,
+    [SIM_DYN_SYNCBAR] = x->syncbar, [SIM_DYN_SYNC_FENCE] = x->sync_fence};
+  for (int i = 0; i < SIM_NDYNAMIC; i++) {
+    const sim_dynamic *d = &sim_dynamic_names[i];
+    if (sim_dyn_is_set(d->source))
+      sc_cat_env_bind_set(env, d->name, co_last_writes(x));
+    else
+      sc_cat_env_bind_rel(env, d->name, part_of(x, source[d->source], d->part));
+  }
 }
 
 /* ---- Final state ---------------------------------------------------------------- */

@@ -42,8 +42,8 @@ sc_execution *sc_exec_new(const sc_test *t, const sc_trace **traces);
 
 /* Bind every name that does not depend on rf or co into `env`. */
 void sc_exec_bind_static(const sc_execution *x, sc_cat_env *env);
-/* Bind rf, co and what derives from them (fr, the e/i variants, FW), and
- * syncbar and sync_fence. */
+/* Bind the names chosen per candidate: dynamic.h's table (rf, co, what
+ * derives from them, syncbar, sync_fence). */
 void sc_exec_bind_dynamic(const sc_execution *x, sc_cat_env *env);
 
 /* ---- Dat3M's PTX names (ptx_names.c) ---- */

@@ -13,7 +13,8 @@
  *     successor, so that it may read it for ever (a co-later write would
  *     have to become visible).
  * The runs come from sem.c, the barrier schedules from barrier.c; the
- * engines (enumerate.c, symbolic.c) test or encode the fairness here. */
+ * engines (engine_enum.c, engine_smt.c with symbolic.c) test or encode the
+ * fairness here. */
 #include "sim/liveness.h"
 
 #include "util/gcmem.h"

@@ -1,7 +1,7 @@
 /* ptx_names.c: the names Dat3M's PTX models (ptx-v6.0.cat, ptx-v7.5.cat)
  * see, bound beside herd's: the tags of each event's semantics, scope and
  * proxy, and the relations sr, scta and vloc.  The per-candidate syncbar
- * and sync_fence are chosen by the enumerator (barrier.c, enumerate.c); this
+ * and sync_fence are chosen by the driver (barrier.c, simulate.c); this
  * file says which fence.sc pairs sync_fence must order.  Dat3M's meaning
  * of each name, as read from its PTX front end and relation analysis, is
  * the table in README's "Names a model sees". */

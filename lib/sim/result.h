@@ -1,5 +1,5 @@
 /* result.h: what a simulation found for one test (struct sc_result of the
- * public header): filled by the enumerator (enumerate.c), read by the
+ * public header): filled by the outcome sink (sink.c), read by the
  * report layer (its public face is report/result.c). */
 #ifndef SC_RESULT_H
 #define SC_RESULT_H

@@ -596,7 +596,8 @@ static sc_status check_events(const sc_test *t, const sc_thread_traces *all,
 sc_status sc_sem_traces(const sc_test *t, const sc_sem_limits *limits,
                         const sc_value_sets *values, sc_thread_traces **out,
                         sc_error **err) {
-  sc_sem_limits lim = {DEFAULT_UNROLL, DEFAULT_MAX_TRACES, false};
+  sc_sem_limits lim = {.unroll = DEFAULT_UNROLL, .max_traces = DEFAULT_MAX_TRACES,
+                       .liveness = false};
   if (limits)
     lim.liveness = limits->liveness;
   if (limits && limits->unroll >= 0)

@@ -2,7 +2,7 @@
  * values and yields its trace: memory events, fences and barriers in
  * program order, with values, locations and the register dataflow
  * dependencies (addr, data, ctrl) between them.  Which values reads may
- * return is the caller's question (enumerate.c).  The only place that knows
+ * return is the caller's question (traces.c).  The only place that knows
  * what a PTX instruction means; knows nothing of rf, co or models. */
 #ifndef SC_SEM_H
 #define SC_SEM_H

@@ -5,6 +5,8 @@
 #include "config.h"
 #include "sim/symbolic.h"
 
+#include "sim/dynamic.h"
+
 #include "scopecat.h"
 #include "util/error.h"
 #include "util/gcmem.h"
@@ -26,8 +28,7 @@ bool sc_sym_available(const char **why) {
 
 sc_sym_session *sc_sym_open(void) { return NULL; }
 void sc_sym_close(sc_sym_session *ss) {
-  if (ss)
-    session_drop(ss);
+  (void)ss; /* sc_sym_open never makes one here */
 }
 
 sc_status sc_sym_solve(sc_sym_session *ss, const sc_sym_problem *p, sc_error **err) {
@@ -246,6 +247,29 @@ static sc_cat_bool *split(const sc_cat_bool *r, const sc_rel *internal, int n, b
   return out;
 }
 
+/* The names of dynamic.h's table made of rf and co, over the solver's
+ * choices, in *in (room for SIM_NDYNAMIC); how many.  co is asserted
+ * transitive (order_total, order_partial): the model's co+ is co itself. */
+static int symbolic_inputs(const sc_execution *x, const sc_cat_bool *rf,
+                           const sc_cat_bool *co, const sc_cat_bool *fr,
+                           const sc_cat_bool *fw, sc_cat_sym_input *in) {
+  const sc_cat_bool *source[SIM_DYN_NSOURCES] = {
+    [SIM_DYN_RF] = rf, [SIM_DYN_CO] = co, [SIM_DYN_FR] = fr, [SIM_DYN_FW] = fw};
+  int n = x->nevents, k = 0;
+  for (int i = 0; i < SIM_NDYNAMIC; i++) {
+    const sim_dynamic *d = &sim_dynamic_names[i];
+    if (!d->of_rf_co)
+      continue;
+    const sc_cat_bool *m = source[d->source];
+    if (d->part != SIM_DYN_WHOLE)
+      m = split(m, x->internal, n, d->part == SIM_DYN_INTERNAL);
+    in[k++] = (sc_cat_sym_input){
+      .name = d->name, .is_set = sim_dyn_is_set(d->source), .m = m,
+      .transitive = d->source == SIM_DYN_CO && d->part == SIM_DYN_WHOLE};
+  }
+  return k;
+}
+
 static sc_status solver_failed(const sc_sym_problem *p, zctx *c, sc_error **err) {
   Z3_string why = Z3_solver_get_reason_unknown(c->z, c->s);
   if (p->timeout > 0 && why && (strstr(why, "timeout") || strstr(why, "canceled")))
@@ -409,7 +433,8 @@ static sc_status solve(const sc_sym_problem *p, zctx *c, sc_error **err) {
     else
       order_total(c, co, n, p->writes[l], p->nwrites[l]);
   }
-  sc_cat_bool_ops ops = {c, z_and, z_or, z_not, z_acyclic, z_equivalent};
+  sc_cat_bool_ops ops = {.ctx = c, .and_ = z_and, .or_ = z_or, .not_ = z_not,
+                         .acyclic = z_acyclic, .equivalent = z_equivalent};
   /* fr = rf^-1; co, and FW: the writes with no co successor */
   sc_cat_bool *fr = sc_alloc(sizeof(sc_cat_bool) * (size_t)(n * n + 1));
   for (int w = 0; w < n; w++)
@@ -429,30 +454,23 @@ static sc_status solve(const sc_sym_problem *p, zctx *c, sc_error **err) {
       last = sc_cat_bool_and(&ops, last, sc_cat_bool_not(&ops, co[w * n + v]));
     fw[w] = last;
   }
-  /* co is asserted transitive above: the model's co+ is co itself */
-  sc_cat_sym_input in[10] = {
-    {"rf", false, rf, false}, {"rfi", false, split(rf, x->internal, n, true), false},
-    {"rfe", false, split(rf, x->internal, n, false), false},
-    {"co", false, co, true}, {"coi", false, split(co, x->internal, n, true), false},
-    {"coe", false, split(co, x->internal, n, false), false},
-    {"fr", false, fr, false}, {"fri", false, split(fr, x->internal, n, true), false},
-    {"fre", false, split(fr, x->internal, n, false), false},
-    {"FW", true, fw, false}};
+  sc_cat_sym_input in[SIM_NDYNAMIC];
+  int nin = symbolic_inputs(x, rf, co, fr, fw, in);
   sc_cat_sym_outcome out;
-  sc_status st = sc_cat_run_symbolic(p->m->cat, p->env, p->eval, &ops, in, 10, &out, err);
+  sc_status st = sc_cat_run_symbolic(p->m->cat, p->env, p->eval, &ops, in, nin, &out, err);
   if (st)
     return st;
   if (c->failed)
     return sc_fail(err, SC_ERR_LIMIT, p->t->file, 0, 0,
                    "expected the solver to decide a let rec's fixpoint, found it gave up");
-  choices ch = {rf, co, out.approximate};
+  choices ch = {.rf = rf, .co = co, .approximate = out.approximate};
   if (p->witness) {
     Z3_solver_assert(c->z, c->s, lift(c, out.allowed));
     return live_witness(p, c, &ch, fw, err);
   }
   /* -through keeps the executions the model forbids: its states need no
    * verdict (its flags do) */
-  choices states = {rf, co, out.approximate && !p->through};
+  choices states = {.rf = rf, .co = co, .approximate = out.approximate && !p->through};
   if (!p->through)
     Z3_solver_assert(c->z, c->s, lift(c, out.allowed));
   /* per observed location: which maximal write it ends with */

@@ -470,7 +470,7 @@ START_TEST(model_limits_usage) {
 END_TEST
 
 /* ==== What Dat3M's PTX models see (sim/ptx_names.c, sim/barrier.c, the
- * PTX choices of sim/enumerate.c), on small tests worked out by hand in
+ * PTX choices of sim/simulate.c), on small tests worked out by hand in
  * the comments.  Events are numbered as sim/execution.h says: initial
  * writes first (one per location that is no alias), then each thread's
  * events in program order. */
@@ -1210,6 +1210,59 @@ START_TEST(smt_unsupported) {
 }
 END_TEST
 
+/* The engine table (sim/simulate.c): each engine -engine names, with the
+ * reason the result gives; a value past the table is a usage error; an
+ * engine that draws nothing refuses -show, and one this build lacks says
+ * why.  The words are those sc_simulate has always given. */
+static sc_status sim_engine_show(sc_engine e, sc_show show, sc_result **r,
+                                 sc_error **err) {
+  sc_test *t;
+  sc_model *m;
+  sc_sim_options o;
+  memset(&o, 0, sizeof o);
+  o.unroll = -1;
+  o.engine = e;
+  o.show = show;
+  ck_assert_int_eq(sc_test_load_string(SB_TEST, "t.litmus", NULL, &t, err), SC_OK);
+  ck_assert_int_eq(sc_model_load_string(model_sc, "m.cat", NULL, 0, &m, err), SC_OK);
+  return sc_simulate(t, m, &o, r, err);
+}
+
+START_TEST(engine_table) {
+  sc_result *r;
+  sc_error *err;
+  ck_assert_int_eq(sim_engine_show(SC_ENGINE_ENUM, SC_SHOW_NONE, &r, &err), SC_OK);
+  ck_assert_str_eq(sc_result_engine(r), "enum");
+  ck_assert_str_eq(sc_result_engine_reason(r), "-engine enum");
+  ck_assert_int_eq(sc_result_state_count(r), 3); /* SB under SC: not 0,0 */
+  ck_assert_int_eq(sim_engine_show((sc_engine)3, SC_SHOW_NONE, &r, &err), SC_ERR_USAGE);
+  ck_assert_str_eq(sc_error_message(err), "unknown engine 3");
+  ck_assert_int_eq(sim_engine_show((sc_engine)-1, SC_SHOW_NONE, &r, &err), SC_ERR_USAGE);
+  ck_assert_str_eq(sc_error_message(err), "unknown engine -1");
+  const char *why = NULL;
+  if (sc_engine_smt_available(&why)) {
+    ck_assert_int_eq(sim_engine_show(SC_ENGINE_SMT, SC_SHOW_ALL, &r, &err),
+                     SC_ERR_UNSUPPORTED);
+    ck_assert_ptr_nonnull(strstr(sc_error_message(err),
+                                 "expected no -show with -engine smt (it draws "
+                                 "enumerated executions: use -engine enum)"));
+    ck_assert_int_eq(sim_engine_show(SC_ENGINE_SMT, SC_SHOW_NONE, &r, &err), SC_OK);
+    ck_assert_str_eq(sc_result_engine_reason(r), "-engine smt");
+    ck_assert_int_eq(sim_engine_show(SC_ENGINE_AUTO, SC_SHOW_ALL, &r, &err), SC_OK);
+    ck_assert_str_eq(sc_result_engine_reason(r), "auto: -show draws enumerated executions");
+  } else {
+    ck_assert_int_eq(sim_engine_show(SC_ENGINE_SMT, SC_SHOW_NONE, &r, &err),
+                     SC_ERR_UNSUPPORTED);
+    ck_assert_ptr_nonnull(strstr(sc_error_message(err),
+                                 "expected the symbolic engine (-engine smt), but "
+                                 "this scopecat was built without Z3"));
+    ck_assert_int_eq(sim_engine_show(SC_ENGINE_AUTO, SC_SHOW_NONE, &r, &err), SC_OK);
+    ck_assert_str_eq(sc_result_engine_reason(r), "auto: no symbolic engine in this build");
+  }
+  ck_assert_str_eq(sc_result_engine(r), "enum");
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("sim");
   TCase *tc = tcase_create("enumerate");
@@ -1251,6 +1304,9 @@ int main(void) {
   tcase_add_test(lv, liveness_barriers);
   tcase_add_test(lv, liveness_model_and_usage);
   suite_add_tcase(s, lv);
+  TCase *engines = tcase_create("engines");
+  tcase_add_test(engines, engine_table);
+  suite_add_tcase(s, engines);
   if (sc_engine_smt_available(NULL)) {
     TCase *sym = tcase_create("smt");
     tcase_add_test(sym, smt_sb_under_sc);

@@ -1,0 +1,46 @@
+/* engine.h: the simulator's engines behind one small interface.  The
+ * driver (simulate.c) finds the traces, makes each combination of them a
+ * candidate (with its barrier and fence.sc orders) and hands it to an
+ * engine, which chooses rf and co and puts what the model allows into the
+ * sink (sink.h).  A new engine is one file defining a sim_engine and one
+ * row in simulate.c's table. */
+#ifndef SC_SIM_ENGINE_H
+#define SC_SIM_ENGINE_H
+
+#include "sim/search.h"
+
+typedef struct sim_engine {
+  const char *name;      /* as -engine names it, and the result says */
+  const char *what;      /* for messages: "the symbolic engine" */
+  /* Positive and Negative count final states, not executions, and no
+   * execution is drawn (README: Engines) */
+  bool counts_states;
+  /* each thread's shortest traces come first (traces.h) */
+  bool shortest_first;
+  /* whether this build has it; *why says why not */
+  bool (*available)(const char **why);
+  /* every rf and co of the candidate (its traces, barrier and fence.sc
+   * orders fixed); SIM_STOP when the search has its answer */
+  sc_status (*combination)(sim_search *s, sim_candidate *cd);
+  /* the search is over: what the engine kept from one combination to the
+   * next is let go */
+  void (*finish)(sim_search *s);
+} sim_engine;
+
+extern const sim_engine sim_engine_enum; /* engine_enum.c */
+extern const sim_engine sim_engine_smt;  /* engine_smt.c */
+
+/* ---- What the symbolic engine borrows from the enumerator ---- */
+
+/* The look before any choice of rf and co (reads with one candidate write
+ * read from it): *may is false when a check that only gets worse as rf
+ * and co grow fails already; an error or SIM_STOP from the budget. */
+sc_status sim_enum_root_look(sim_search *s, sim_candidate *cd, bool *may);
+
+/* When the traces fix the state, one allowed execution settles the
+ * combination: a quick enumeration looks for one, within a few looks.
+ * *settled when it found one or enumerated them all; an error is the
+ * search's. */
+sc_status sim_enum_probe(sim_search *s, sim_candidate *cd, bool *settled);
+
+#endif

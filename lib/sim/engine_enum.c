@@ -1,0 +1,324 @@
+/* engine_enum.c: the enumeration engine.  For one combination of traces,
+ * every rf (each read from a write of the same location and value) and
+ * every co (per location, an order of its writes after the initial one:
+ * total as in herd, partial for the PTX dialect as in Dat3M) is built and
+ * given to the model, and the outcomes of the executions it allows go to
+ * the sink.  The search is a tree of choices, one read or one write's
+ * place at a time, cut early where a check that only gets worse as rf and
+ * co grow (cat/mono.c) already fails.  With -liveness a fair allowed
+ * execution is the witness instead. */
+#include "sim/engine.h"
+
+#include "sim/liveness.h"
+#include "sim/sink.h"
+#include "util/error.h"
+
+#include <string.h>
+
+/* co from the orders so far; every write follows its initial write. */
+static void build_co(sc_rel *co, const co_choice *cc, int nlocs) {
+  sc_rel_clear(co);
+  for (int l = 0; l < nlocs; l++) {
+    const co_choice *c = &cc[l];
+    for (int i = 0; i < c->n; i++) {
+      if (c->init >= 0)
+        sc_rel_add(co, c->init, c->writes[i]);
+      for (uint32_t b = c->below[i]; b; b &= b - 1)
+        sc_rel_add(co, c->writes[__builtin_ctz(b)], c->writes[i]);
+    }
+  }
+}
+
+/* Every pair a completion of the orders so far may have in co: the pairs
+ * chosen, and those with a write still to place (a total order puts it
+ * after the placed ones: only pairs of unplaced writes are open). */
+static void build_co_upper(sc_rel *up, const sc_rel *co, const co_choice *cc,
+                           int nlocs, bool partial) {
+  sc_rel_assign(up, co);
+  for (int l = 0; l < nlocs; l++) {
+    const co_choice *c = &cc[l];
+    for (int a = 0; a < c->n; a++)
+      for (int b = 0; b < c->n; b++) {
+        bool pa = c->placed >> a & 1, pb = c->placed >> b & 1;
+        if (a != b && (partial ? !(pa && pb) : !(pa || pb)))
+          sc_rel_add(up, c->writes[a], c->writes[b]);
+      }
+  }
+}
+
+/* Every pair rf may have: the reads chosen, and any write for the others. */
+static void build_rf_upper(sim_candidate *cd) {
+  sc_rel_assign(cd->rf_up, cd->rf_low);
+  for (int k = 0; k < cd->rf_left; k++)
+    for (int j = 0; j < cd->ncands[k]; j++)
+      sc_rel_add(cd->rf_up, cd->cands[k][j], cd->reads[k]);
+}
+
+/* The writes an observed location may end with: the maximal ones of its
+ * co (one, unless co is partial); an empty mask when it has no writes
+ * but the initial one. */
+static uint32_t last_writes(const co_choice *c) {
+  uint32_t before_something = 0;
+  for (int i = 0; i < c->n; i++)
+    before_something |= c->below[i];
+  return c->placed & ~before_something;
+}
+
+/* Every outcome of an allowed execution.  When co leaves several writes of
+ * an observed location unordered at its end, the location may end with
+ * the value of any of them (Dat3M): one outcome each. */
+static void record_outcomes(sim_search *s, sim_candidate *cd,
+                            const sc_cat_outcome *out, int from) {
+  sc_execution *x = cd->x;
+  for (int i = from; i < s->r->nobserved; i++) {
+    const sc_lval *o = &s->r->observed[i];
+    if (o->kind != SC_LVAL_LOC)
+      continue;
+    int l = sc_physical_loc(s->t, o->loc);
+    uint32_t last = last_writes(&cd->co[l]);
+    if (__builtin_popcount(last) < 2 || x->final_write[l] >= 0)
+      continue; /* decided, or decided by an earlier term */
+    for (uint32_t b = last; b; b &= b - 1) {
+      x->final_write[l] = cd->co[l].writes[__builtin_ctz(b)];
+      record_outcomes(s, cd, out, i + 1);
+    }
+    x->final_write[l] = -1;
+    return;
+  }
+  sim_sink_execution(s, x, out);
+}
+
+/* One candidate: rf, co and the other choices are set in x. */
+static sc_status evaluate(sim_search *s, sim_candidate *cd) {
+  if (s->r->liveness == SC_LIVE_FAIL)
+    return SC_OK; /* one witness is the answer */
+  sc_status st = sim_check_budget(s);
+  if (st)
+    return st;
+  /* -speedcheck: with co total the final state is known before the
+   * model runs; herd runs it only where that state decides (worth_going) */
+  if (s->opts.speedcheck && !s->partial_co && !s->opts.through &&
+      ((s->t->filter && !sc_exec_holds(cd->x, s->t->filter)) ||
+       !sc_sim_decides(s->t, sc_exec_holds(cd->x, s->t->cond))))
+    return SC_OK;
+  sc_exec_bind_dynamic(cd->x, cd->env);
+  sc_cat_outcome out;
+  st = sc_cat_run(s->m->cat, cd->env, &cd->eval, &out, &s->err);
+  if (st)
+    return st;
+  if (s->opts.liveness) { /* a witness, not a state (liveness.c) */
+    if (out.allowed && sc_live_fair(cd->x))
+      sim_sink_liveness_witness(s, cd->x);
+    return SC_OK;
+  }
+  if (out.allowed || s->opts.through)
+    record_outcomes(s, cd, &out, 0);
+  if (out.allowed && s->probe.left) {
+    s->probe.found = true; /* one is all the probe asks for */
+    return SIM_STOP;
+  }
+  return SC_OK;
+}
+
+/* ---- Cutting branches ------------------------------------------------------ */
+
+/* Whether looking at the partial candidates of this depth still pays: at
+ * first always, then while they are cut often enough, then one in 16 (a
+ * look never changes what is found, only how fast). */
+static bool worth_a_look(sim_search *s, int depth) {
+  if (depth >= MAX_DEPTH_STATS)
+    depth = MAX_DEPTH_STATS - 1;
+  sim_cut_stats *c = &s->stats;
+  long t = c->tries[depth];
+  if (t < 64 || c->cuts[depth] * 20 >= t || (c->passes[depth]++ & 15) == 0) {
+    c->tries[depth]++;
+    return true;
+  }
+  return false;
+}
+
+/* Whether the partial candidate in cd may still complete to an execution
+ * the model allows (*may): not when a check that only gets worse as edges
+ * are added (cat/mono.c) already fails on the bounds.  SIM_STOP when the
+ * probe has spent its looks; SC_ERR_LIMIT past the time limit. */
+static sc_status may_complete(sim_search *s, sim_candidate *cd, int depth, bool *may) {
+  *may = true;
+  if (s->probe.left && --s->probe.left == 0) {
+    s->probe.spent = true;
+    return SIM_STOP;
+  }
+  if (!cd->ngroups || !worth_a_look(s, depth))
+    return SC_OK;
+  if ((++s->stats.nodes & 255) == 0 && s->opts.timeout > 0 &&
+      sc_seconds() - s->start > s->opts.timeout)
+    return sim_out_of_time(s);
+  sc_execution *x = cd->x;
+  for (int g = 0; g < cd->ngroups && *may; g++) {
+    const prune_group *pg = &cd->groups[g];
+    if (pg->rf_upper)
+      build_rf_upper(cd);
+    if (pg->co_upper)
+      build_co_upper(cd->co_up, cd->co_low, cd->co, cd->nlocs, s->partial_co);
+    x->rf = pg->rf_upper ? cd->rf_up : cd->rf_low;
+    x->co = pg->co_upper ? cd->co_up : cd->co_low;
+    sc_exec_bind_dynamic(x, cd->env);
+    sc_cat_outcome out;
+    sc_error *err = NULL;
+    /* an error is for the complete candidates to report, if they meet it */
+    if (sc_cat_run(s->m->cat, cd->env, &pg->eval, &out, &err) == SC_OK &&
+        !out.allowed)
+      *may = false;
+  }
+  x->rf = cd->rf_low;
+  x->co = cd->co_low;
+  if (!*may)
+    s->stats.cuts[depth < MAX_DEPTH_STATS ? depth : MAX_DEPTH_STATS - 1]++;
+  return SC_OK;
+}
+
+/* ---- The search tree ------------------------------------------------------- */
+
+/* Reads and locations are chosen in the order the odometers of full
+ * enumeration turned them (the last read and the last location vary
+ * slowest), so that the executions kept come in the same order. */
+static sc_status co_level(sim_search *s, sim_candidate *cd, int l);
+
+typedef struct co_walk {
+  sim_search *s;
+  sim_candidate *cd;
+  int l;
+  sc_status st;
+} co_walk;
+
+static int co_step(void *ctx, const uint32_t *below, uint32_t placed) {
+  co_walk *w = ctx;
+  co_choice *c = &w->cd->co[w->l];
+  memcpy(c->below, below, sizeof(uint32_t) * (size_t)c->n);
+  c->placed = placed;
+  if (placed == sc_order_all(c->n)) {
+    w->st = co_level(w->s, w->cd, w->l - 1);
+    return w->st ? -1 : 1;
+  }
+  build_co(w->cd->co_low, w->cd->co, w->cd->nlocs);
+  bool may;
+  w->st = may_complete(w->s, w->cd, c->depth + __builtin_popcount(placed), &may);
+  return w->st ? -1 : may;
+}
+
+/* The orders of location l, then those of the locations before it; every
+ * choice made: one candidate. */
+static sc_status rf_level(sim_search *s, sim_candidate *cd, int k);
+
+/* What comes once rf, or co, is chosen. */
+static sc_status after_rf(sim_search *s, sim_candidate *cd) {
+  return s->co_first ? evaluate(s, cd) : co_level(s, cd, cd->nlocs - 1);
+}
+
+static sc_status after_co(sim_search *s, sim_candidate *cd) {
+  build_co(cd->co_low, cd->co, cd->nlocs);
+  return s->co_first ? rf_level(s, cd, cd->nreads) : evaluate(s, cd);
+}
+
+static sc_status co_level(sim_search *s, sim_candidate *cd, int l) {
+  if (l < 0)
+    return after_co(s, cd);
+  co_choice *c = &cd->co[l];
+  if (c->n == 0)
+    return co_level(s, cd, l - 1);
+  co_walk w = {.s = s, .cd = cd, .l = l, .st = SC_OK};
+  if (s->partial_co)
+    sc_orders_walk_partial(c->n, NULL, co_step, &w);
+  else
+    sc_orders_walk_total(c->n, co_step, &w);
+  memset(c->below, 0, sizeof c->below);
+  c->placed = 0;
+  build_co(cd->co_low, cd->co, cd->nlocs); /* the levels above see their co */
+  return w.st;
+}
+
+/* Reads k-1 down to 0 still to choose, then what follows rf.  A read with
+ * one candidate write was given it from the start (each_rf). */
+static sc_status rf_level(sim_search *s, sim_candidate *cd, int k) {
+  if (k == 0)
+    return after_rf(s, cd);
+  int r = k - 1, depth = cd->rf_depth + cd->nreads - k;
+  if (cd->ncands[r] == 1) {
+    cd->rf_left = r;
+    /* with rf complete and co to choose, the last look before co */
+    bool may = true;
+    sc_status st = r == 0 && !s->co_first && cd->co_choices && cd->rf_choices
+                       ? may_complete(s, cd, depth, &may)
+                       : SC_OK;
+    return st ? st : may ? rf_level(s, cd, r) : SC_OK;
+  }
+  cd->rf_left = r;
+  for (int j = 0; j < cd->ncands[r]; j++) {
+    sc_rel_add(cd->rf_low, cd->cands[r][j], cd->reads[r]);
+    bool may;
+    sc_status st = may_complete(s, cd, depth, &may);
+    if (!st && may)
+      st = rf_level(s, cd, r);
+    sc_rel_remove(cd->rf_low, cd->cands[r][j], cd->reads[r]);
+    cd->rf_left = r;
+    if (st)
+      return st;
+  }
+  return SC_OK;
+}
+
+/* The look before any choice of rf and co: the reads with one candidate
+ * write read from it from the start, as every completion has it, and a
+ * check that only gets worse as rf and co grow may fail already (the
+ * reads' values may already be wrong). */
+sc_status sim_enum_root_look(sim_search *s, sim_candidate *cd, bool *may) {
+  sc_rel_clear(cd->rf_low);
+  for (int k = 0; k < cd->nreads; k++)
+    if (cd->ncands[k] == 1)
+      sc_rel_add(cd->rf_low, cd->cands[k][0], cd->reads[k]);
+  cd->rf_left = cd->nreads;
+  build_co(cd->co_low, cd->co, cd->nlocs);
+  return may_complete(s, cd, 0, may);
+}
+
+/* Every rf and co for the traces in x. */
+static sc_status each_rf(sim_search *s, sim_candidate *cd) {
+  bool may;
+  sc_status st = sim_enum_root_look(s, cd, &may);
+  if (st || !may)
+    return st;
+  return s->co_first ? co_level(s, cd, cd->nlocs - 1) : rf_level(s, cd, cd->nreads);
+}
+
+
+/* The looks (partial and complete candidates) the probe may take. */
+#define PROBE_LOOKS 64L
+
+sc_status sim_enum_probe(sim_search *s, sim_candidate *cd, bool *settled) {
+  s->probe = (sim_probe){.left = PROBE_LOOKS, .found = false, .spent = false};
+  sc_status st = each_rf(s, cd);
+  s->probe.left = 0;
+  *settled = s->probe.found || !s->probe.spent;
+  if (st == SIM_STOP && (s->probe.found || s->probe.spent))
+    return SC_OK; /* the probe's own stop */
+  return st;
+}
+
+static bool enum_available(const char **why) {
+  if (why)
+    *why = NULL;
+  return true;
+}
+
+static void enum_finish(sim_search *s) {
+  (void)s; /* nothing is kept from one combination to the next */
+}
+
+const sim_engine sim_engine_enum = {
+  .name = "enum",
+  .what = "the enumerator",
+  .counts_states = false,
+  .shortest_first = false,
+  .available = enum_available,
+  .combination = each_rf,
+  .finish = enum_finish,
+};

@@ -1,0 +1,152 @@
+/* engine_smt.c: the symbolic engine as the driver sees it.  For one
+ * combination of traces, rf and co become solver choices (symbolic.c, with
+ * Z3) and the final states of the allowed executions are put into the sink
+ * one by one.  Under -engine auto (hybrid) a combination with few choices
+ * is enumerated instead, and where the traces fix the final state a quick
+ * probe of the enumerator may settle it before the solver is asked. */
+#include "sim/engine.h"
+
+#include "sim/liveness.h"
+#include "sim/sink.h"
+#include "sim/symbolic.h"
+#include "util/error.h"
+#include "util/gcmem.h"
+
+/* -engine auto, once symbolic: a combination with this many rf and co
+ * choices or fewer is enumerated (cheaper than a solver call); its states
+ * are counted as the solver's are.  -engine smt asks the solver always.
+ * Small: at 1024, Ticketlock-diff-gpu (ptx/dat3m) enumerated 2916
+ * candidates in several times the solver's time for the same combinations. */
+#define SMT_ENUMERATE_AT_MOST 16L
+
+/* -engine auto, once symbolic: the executions a concrete run may refute
+ * (an encoding that over-approximates: `with co from S`, symbolic.h) before
+ * the test is enumerated instead.  herd's cos.cat needs none (its S holds
+ * every co); S = {co0} refutes every co of 8 writers, 40320 of them. */
+#define MOST_REFUTED 256
+
+/* ---- The sink, as the solver calls it ------------------------------------- */
+
+static bool sink_found(void *ctx, sc_execution *x) {
+  return sim_sink_execution(ctx, x, NULL);
+}
+
+static void sink_flag(void *ctx, const char *name) {
+  sim_sink_flag(ctx, name);
+}
+
+static bool sink_flag_known(void *ctx, const char *name) {
+  return sim_sink_flag_known(ctx, name);
+}
+
+/* -liveness: the solver found a fair allowed execution (rf, co set in x). */
+static void sink_liveness_witness(void *ctx, sc_execution *x) {
+  sim_sink_liveness_witness(ctx, x);
+}
+
+/* ---- One combination ------------------------------------------------------ */
+
+/* When no observed location has a write to choose from, the traces fix the
+ * one state this combination may end in: known already (or cut by the
+ * filter), it is not worth a solver call, unless a flag may be raised on
+ * the way; under auto the enumerator's probe may settle it.  *settled when
+ * no solver call is needed. */
+static sc_status settle_fixed_state(sim_search *s, sim_candidate *cd, bool *settled) {
+  *settled = false;
+  if (s->may_flag || s->opts.liveness)
+    return SC_OK;
+  for (int l = 0; l < cd->nlocs; l++)
+    if (s->smt.final_locs[l] && cd->co[l].n > 0)
+      return SC_OK;
+  *settled = (s->t->filter && !sc_exec_holds(cd->x, s->t->filter)) ||
+             sim_sink_state_known(s, cd->x);
+  if (*settled || !s->smt.hybrid || s->opts.through)
+    return SC_OK;
+  return sim_enum_probe(s, cd, settled);
+}
+
+/* Each location's initial write and writes, as the problem lists them. */
+static void location_writes(const sim_candidate *cd, sc_sym_problem *p) {
+  int nl = cd->nlocs;
+  int *init = sc_alloc_atomic(sizeof(int) * (size_t)(nl + 1));
+  int **writes = sc_alloc(sizeof(int *) * (size_t)(nl + 1));
+  int *nwrites = sc_alloc_atomic(sizeof(int) * (size_t)(nl + 1));
+  for (int l = 0; l < nl; l++) {
+    init[l] = cd->co[l].init;
+    writes[l] = cd->co[l].writes;
+    nwrites[l] = cd->co[l].n;
+  }
+  p->nlocs = nl;
+  p->init = init;
+  p->writes = writes;
+  p->nwrites = nwrites;
+}
+
+/* The solver's problem for cd, within `left` seconds (0: no limit). */
+static sc_sym_problem *problem_of(sim_search *s, sim_candidate *cd, double left) {
+  sc_cat_run_options *eval = sc_alloc(sizeof *eval);
+  *eval = s->eval;
+  eval->transient = false;
+  sc_sym_problem *p = sc_alloc(sizeof *p);
+  *p = (sc_sym_problem){
+    .t = s->t, .m = s->m, .x = cd->x, .env = cd->env, .eval = eval,
+    .nreads = cd->nreads, .reads = cd->reads, .cands = cd->cands,
+    .ncands = cd->ncands, .partial_co = s->partial_co,
+    .through = s->opts.through != 0, .final_locs = s->smt.final_locs,
+    .timeout = left, .limit = s->opts.timeout, .found = sink_found,
+    .flag = sink_flag, .flag_known = sink_flag_known, .ctx = s,
+    .most_refuted = s->smt.hybrid ? MOST_REFUTED : 0, .stop = &s->done};
+  location_writes(cd, p);
+  if (s->opts.liveness) {
+    p->spin_reads = sc_alloc_atomic(sizeof(int) * (size_t)(cd->x->nevents + 1));
+    p->nspin_reads = sc_live_spin_reads(cd->x, p->spin_reads);
+    p->witness = sink_liveness_witness;
+  }
+  return p;
+}
+
+/* rf and co for the traces in cd->x as solver choices. */
+static sc_status solve(sim_search *s, sim_candidate *cd) {
+  s->r->candidates++;
+  sc_exec_bind_dynamic(cd->x, cd->env); /* syncbar, sync_fence */
+  if (!s->smt.session)
+    s->smt.session = sc_sym_open();
+  double left = 0;
+  if (s->opts.timeout > 0) {
+    left = s->opts.timeout - (sc_seconds() - s->start);
+    if (left <= 0)
+      return sim_out_of_time(s);
+  }
+  return sc_sym_solve(s->smt.session, problem_of(s, cd, left), &s->err);
+}
+
+/* rf and co for the traces in cd->x: enumerated, or left to the solver. */
+static sc_status smt_combination(sim_search *s, sim_candidate *cd) {
+  if (s->smt.hybrid &&
+      sim_choices_upto(s, cd, SMT_ENUMERATE_AT_MOST) <= SMT_ENUMERATE_AT_MOST)
+    return sim_engine_enum.combination(s, cd);
+  bool may;
+  sc_status st = sim_enum_root_look(s, cd, &may); /* the enumerator's first look */
+  if (st || !may)
+    return st;
+  bool settled;
+  st = settle_fixed_state(s, cd, &settled);
+  if (st || settled)
+    return st;
+  return solve(s, cd);
+}
+
+static void smt_finish(sim_search *s) {
+  sc_sym_close(s->smt.session);
+  s->smt.session = NULL;
+}
+
+const sim_engine sim_engine_smt = {
+  .name = "smt",
+  .what = "the symbolic engine",
+  .counts_states = true,
+  .shortest_first = true,
+  .available = sc_sym_available,
+  .combination = smt_combination,
+  .finish = smt_finish,
+};

@@ -1,0 +1,203 @@
+/* search.c: what the engines share of a search: its budget (candidates,
+ * time, progress), one combination of traces made a candidate (each
+ * read's possible writes, each location's writes to order, the model's
+ * environment and the enumerator's prune groups), and the count of the
+ * choices a candidate leaves. */
+#include "sim/search.h"
+
+#include "sim/dynamic.h"
+#include "sim/traces.h"
+#include "util/error.h"
+#include "util/gcmem.h"
+
+#include <string.h>
+
+/* ---- The budget ------------------------------------------------------------ */
+
+sc_status sim_out_of_time(sim_search *s) {
+  return sc_fail(&s->err, SC_ERR_LIMIT, s->t->file, 0, 0,
+                 "expected to finish within %g s (the -timeout limit)",
+                 s->opts.timeout);
+}
+
+sc_status sim_check_budget(sim_search *s) {
+  if (s->done)
+    return SIM_STOP; /* unwinds the search */
+  long n = ++s->r->candidates;
+  if (s->probe.left && --s->probe.left == 0) {
+    s->probe.spent = true;
+    return SIM_STOP;
+  }
+  if (n > s->opts.max_executions)
+    return sc_fail(&s->err, SC_ERR_LIMIT, s->t->file, 0, 0,
+                   "expected at most %ld candidate executions (the "
+                   "-max-executions limit)", s->opts.max_executions);
+  if ((n & 255) == 0) {
+    double t = sc_seconds();
+    if (s->opts.timeout > 0 && t - s->start > s->opts.timeout)
+      return sim_out_of_time(s);
+    if (s->opts.progress && t - s->last_progress > 0.25) {
+      s->last_progress = t;
+      s->opts.progress(s->opts.progress_ctx, n, t - s->start);
+    }
+  }
+  return SC_OK;
+}
+
+/* ---- One combination of traces as a candidate ------------------------------ */
+
+/* sim_may_feed for events of an execution; initial writes feed any read of
+ * their location and value. */
+static bool write_may_feed(const sc_execution *x, int w, int r) {
+  const sc_event *we = &x->events[w], *re = &x->events[r];
+  if (we->thread < 0)
+    return we->kind == SC_EV_WRITE && we->loc == re->loc && we->value == re->value;
+  const sc_trace *tw = x->traces[we->thread], *tr = x->traces[re->thread];
+  return sim_may_feed(tw, w - x->thread_first[we->thread], tr,
+                      r - x->thread_first[re->thread]);
+}
+
+bool sim_rf_choices(sim_candidate *cd) {
+  sc_execution *x = cd->x;
+  int n = x->nevents;
+  cd->reads = sc_alloc_atomic(sizeof(int) * (size_t)(n + 1));
+  cd->cands = sc_alloc(sizeof(int *) * (size_t)(n + 1));
+  cd->ncands = sc_alloc_atomic(sizeof(int) * (size_t)(n + 1));
+  cd->nreads = 0;
+  for (int i = 0; i < n; i++) {
+    if (x->events[i].kind != SC_EV_READ)
+      continue;
+    int k = cd->nreads;
+    cd->cands[k] = sc_alloc_atomic(sizeof(int) * (size_t)n);
+    cd->ncands[k] = 0;
+    for (int w = 0; w < n; w++)
+      if (write_may_feed(x, w, i))
+        cd->cands[k][cd->ncands[k]++] = w;
+    if (cd->ncands[k] == 0)
+      return false;
+    cd->reads[cd->nreads++] = i;
+  }
+  return true;
+}
+
+/* Per location, its writes; each starts unordered. */
+sc_status sim_co_choices(sim_search *s, sim_candidate *cd) {
+  sc_execution *x = cd->x;
+  int n = x->nevents;
+  cd->nlocs = s->t->nlocs;
+  cd->co = sc_alloc(sizeof(co_choice) * (size_t)(cd->nlocs + 1));
+  for (int l = 0; l < cd->nlocs; l++) {
+    cd->co[l].writes = sc_alloc_atomic(sizeof(int) * (size_t)(n + 1));
+    cd->co[l].init = -1;
+  }
+  for (int i = 0; i < n; i++) {
+    const sc_event *e = &x->events[i];
+    if (e->kind != SC_EV_WRITE)
+      continue;
+    co_choice *c = &cd->co[e->loc];
+    if (e->thread < 0)
+      c->init = i;
+    else if (c->n == SC_ORDER_MAX_ITEMS)
+      return sc_fail(&s->err, SC_ERR_LIMIT, s->t->file, 0, 0,
+                     "expected at most %d writes to location %s",
+                     SC_ORDER_MAX_ITEMS, s->t->locs[e->loc].name);
+    else
+      c->writes[c->n++] = i;
+  }
+  int depth = s->co_first ? 1 : 1 + cd->nreads; /* depth 0: the root */
+  for (int l = cd->nlocs - 1; l >= 0; l--) {
+    cd->co[l].depth = depth;
+    depth += cd->co[l].n;
+    cd->co_choices |= cd->co[l].n > 1;
+  }
+  cd->rf_depth = s->co_first ? depth : 1;
+  for (int k = 0; k < cd->nreads; k++)
+    cd->rf_choices |= cd->ncands[k] > 1;
+  return SC_OK;
+}
+
+/* The checks that may cut branches, grouped by the bounds they need: a
+ * check whose failure grows with rf (or co) looks at the choices so far,
+ * one whose failure grows as rf (or co) shrinks looks at the upper bound;
+ * one that depends on rf or co both ways, or on neither, is left to the
+ * complete candidates. */
+static void prune_groups(sim_search *s, sim_candidate *cd, const sc_cat_analysis *an) {
+  cd->ngroups = 0;
+  if (!s->prune)
+    return;
+  const uint32_t mask = SIM_IN_RF | SIM_IN_CO;
+  for (int i = 0; i < sc_cat_analysis_nchecks(an); i++) {
+    sc_cat_dep d;
+    const struct sc_cat_test *t = sc_cat_analysis_check(an, i, &d);
+    if ((d.up & d.down & mask) || !((d.up | d.down) & mask))
+      continue;
+    bool rfu = d.down & SIM_IN_RF, cou = d.down & SIM_IN_CO;
+    int g = 0;
+    while (g < cd->ngroups &&
+           (cd->groups[g].rf_upper != rfu || cd->groups[g].co_upper != cou))
+      g++;
+    prune_group *pg = &cd->groups[g];
+    if (g == cd->ngroups) {
+      cd->ngroups++;
+      *pg = (prune_group){.rf_upper = rfu, .co_upper = cou,
+                          .checks = sc_alloc(sizeof(void *) * 64), .n = 0,
+                          .eval = cd->eval};
+    }
+    if (pg->n < 64)
+      pg->checks[pg->n++] = t;
+  }
+  for (int g = 0; g < cd->ngroups; g++) {
+    cd->groups[g].eval.only = cd->groups[g].checks;
+    cd->groups[g].eval.nonly = cd->groups[g].n;
+  }
+}
+
+void sim_prepare(sim_search *s, sim_candidate *cd) {
+  int n = cd->x->nevents;
+  const char *names[SIM_NDYNAMIC];
+  sc_cat_dynamic deps[SIM_NDYNAMIC];
+  sim_dynamic_name_list(names);
+  sim_dynamic_deps(deps);
+  cd->env = sc_cat_env_new(n);
+  sc_exec_bind_static(cd->x, cd->env);
+  sc_exec_bind_dynamic(cd->x, cd->env);
+  sc_cat_env_set_dynamic(cd->env, names, SIM_NDYNAMIC);
+  const sc_cat_analysis *an =
+      sc_cat_analyse(s->m->cat, cd->env, deps, SIM_NDYNAMIC, &s->eval);
+  cd->eval = s->eval;
+  cd->eval.analysis = an;
+  prune_groups(s, cd, an);
+  cd->rf_low = cd->x->rf;
+  cd->co_low = cd->x->co;
+  cd->rf_up = sc_rel_new(n);
+  cd->co_up = sc_rel_new(n);
+}
+
+/* n times the orders of w writes: w! total ones; the labelled strict
+ * partial orders when co is partial. */
+long sim_times_orders(long n, int w, bool partial, long most) {
+  static const long posets[] = {1, 1, 3, 19, 219, 4231, 130023};
+  if (partial) {
+    if (w > 6)
+      return most + 1;
+    n *= posets[w];
+  } else {
+    for (int i = 2; i <= w && n <= most; i++)
+      n *= i;
+  }
+  return n <= most ? n : most + 1;
+}
+
+/* How many rf and co choices the traces in cd leave, up to `most` (then
+ * most + 1): the reads' candidate writes, the orders of each location's
+ * writes (n! total ones; labelled strict partial orders when co is
+ * partial). */
+long sim_choices_upto(const sim_search *s, const sim_candidate *cd, long most) {
+  long n = 1;
+  for (int k = 0; k < cd->nreads && n <= most; k++)
+    n *= cd->ncands[k];
+  for (int l = 0; l < cd->nlocs && n <= most; l++)
+    n = sim_times_orders(n, cd->co[l].n, s->partial_co, most);
+  return n <= most ? n : most + 1;
+}
+

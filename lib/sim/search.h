@@ -1,0 +1,136 @@
+/* search.h: one simulation's state, shared by the driver (simulate.c), the
+ * engines (engine.h) and the outcome sink (sink.h): what the test, the
+ * model and the options ask for, the budget, and one combination of
+ * traces as a candidate whose rf and co are still to choose (search.c
+ * builds it). */
+#ifndef SC_SIM_SEARCH_H
+#define SC_SIM_SEARCH_H
+
+#include "rel/order.h"
+#include "sim/execution.h"
+#include "sim/model.h"
+#include "sim/result.h"
+
+/* A status internal to lib/sim: the search stops because it has what it
+ * asked for (-speedcheck fast's verdict; the probe's allowed execution, or
+ * its looks spent), not because of an error.  The driver and the probe
+ * turn it back into SC_OK: the library never returns it. */
+#define SIM_STOP ((sc_status)0x100)
+
+/* What the adaptive cutting keeps per depth of the search tree. */
+#define MAX_DEPTH_STATS 256
+
+struct sim_engine;
+
+/* The enumerator's cuts: partial candidates looked at, and per depth those
+ * looked at, those cut, and the passes over it (engine_enum.c). */
+typedef struct sim_cut_stats {
+  long nodes;
+  long tries[MAX_DEPTH_STATS], cuts[MAX_DEPTH_STATS], passes[MAX_DEPTH_STATS];
+} sim_cut_stats;
+
+/* The probe: under -engine auto, once symbolic, a quick enumeration for one
+ * allowed execution before a solver call (sim_enum_probe): looks left (0:
+ * not probing), and how it ended. */
+typedef struct sim_probe {
+  long left;
+  bool found, spent;
+} sim_probe;
+
+/* The symbolic engine's state (engine_smt.c). */
+typedef struct sim_smt_state {
+  bool *final_locs; /* per location, whether its final value is read */
+  bool hybrid;      /* under -engine auto: small combinations are enumerated */
+  struct sc_sym_session *session; /* the solver's context */
+} sim_smt_state;
+
+typedef struct sim_search {
+  const sc_test *t;
+  const sc_model *m;
+  sc_sim_options opts;
+  sc_cat_run_options eval;
+  const struct sim_engine *engine;
+  sc_result *r;
+  double start, last_progress;
+  int64_t *values;      /* scratch: the observed values of one execution */
+  bool partial_co;      /* co need not be total (the PTX dialect, as Dat3M) */
+  bool want_syncbar;    /* the model names syncbar: barriers are scheduled */
+  bool want_sync_fence; /* the model names sync_fence: fence.sc is ordered */
+  bool prune;           /* cut branches early (not -noprune, not -through) */
+  bool may_flag;        /* the model may raise a flag */
+  /* co is chosen before rf: with co known, fr and po cut most rf choices.
+   * Only when nothing reported depends on the order executions are met
+   * in (no drawings, no flags: states are sorted, counts are sums). */
+  bool co_first;
+  bool done;            /* -speedcheck fast: an execution decided the
+                           condition, the search stops */
+  sim_cut_stats stats;
+  sim_probe probe;
+  sim_smt_state smt;
+  sc_error *err;
+} sim_search;
+
+/* Per location: its writes (not the initial one) and the order co puts
+ * them in so far (rel/order.h's walk: complete once every write is placed). */
+typedef struct co_choice {
+  int init;    /* the initial write */
+  int *writes;
+  int n;
+  uint32_t below[SC_ORDER_MAX_ITEMS];
+  uint32_t placed;
+  int depth;   /* the search depth before its first write is placed */
+} co_choice;
+
+/* Checks that can cut a branch, run together on the same bounds: rf and co
+ * as chosen so far (lower bounds of every completion's), or their upper
+ * bounds (every edge a completion may still add). */
+typedef struct prune_group {
+  bool rf_upper, co_upper;
+  const struct sc_cat_test **checks;
+  int n;
+  sc_cat_run_options eval;
+} prune_group;
+
+/* The choices made for one execution, and the search's scratch. */
+typedef struct sim_candidate {
+  sc_execution *x;
+  sc_cat_env *env;
+  co_choice *co; /* per location */
+  int nlocs;
+  int nreads;    /* rf: read k reads from cands[k][pick] */
+  int *reads, **cands, *ncands;
+  int rf_left;   /* reads 0..rf_left-1 are not chosen yet */
+  bool co_choices; /* some location has two writes or more to order */
+  int rf_depth;    /* the search depth of the first read chosen */
+  bool rf_choices; /* some read has two candidate writes or more */
+  sc_rel *rf_low, *co_low; /* the choices so far: x->rf and x->co point here */
+  sc_rel *rf_up, *co_up; /* upper bounds, for prune groups that want them */
+  prune_group groups[4];
+  int ngroups;
+  sc_cat_run_options eval; /* s->eval, keeping the model's fixed values */
+} sim_candidate;
+
+/* ---- The budget ---- */
+
+/* The -timeout error. */
+sc_status sim_out_of_time(sim_search *s);
+/* One more candidate: SIM_STOP once the search has its answer or the probe
+ * its looks; SC_ERR_LIMIT past -max-executions or -timeout; progress. */
+sc_status sim_check_budget(sim_search *s);
+
+/* ---- One combination of traces as a candidate ---- */
+
+/* The candidate writes of each read of cd->x; false when a read has none
+ * (the traces read a value nobody writes). */
+bool sim_rf_choices(sim_candidate *cd);
+/* The environment of the traces in cd->x, what the model's values depend
+ * on (dynamic.h), the enumerator's prune groups, and the buffers. */
+void sim_prepare(sim_search *s, sim_candidate *cd);
+/* Per location, its writes, each unordered; the search depths. */
+sc_status sim_co_choices(sim_search *s, sim_candidate *cd);
+/* n times the orders of w writes, up to `most` (then most + 1). */
+long sim_times_orders(long n, int w, bool partial, long most);
+/* How many rf and co choices cd leaves, up to `most` (then most + 1). */
+long sim_choices_upto(const sim_search *s, const sim_candidate *cd, long most);
+
+#endif

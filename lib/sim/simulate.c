@@ -1,0 +1,440 @@
+/* simulate.c: the simulator's front door (sc_simulate) and its driver.
+ * The traces of each thread are found (traces.c); then for each choice of
+ * one trace per thread, and, when the model names them, every barrier
+ * synchronisation and fence.sc order, the combination is handed to an
+ * engine (engine.h), which chooses rf and co and puts the final states of
+ * the executions the model allows into the sink (sink.c).  -engine auto
+ * picks the engine per test from an estimate of the candidates.  With
+ * -liveness only the combinations with a stuck run are searched, for one
+ * witness (liveness.c) instead of the states. */
+#define _POSIX_C_SOURCE 200809L
+#include "sim/engine.h"
+
+#include "sim/liveness.h"
+#include "sim/sink.h"
+#include "sim/traces.h"
+#include "util/error.h"
+#include "util/gcmem.h"
+#include "util/oom.h"
+#include "util/strbuf.h"
+
+#include <string.h>
+
+#define DEFAULT_MAX_EXECUTIONS 10000000L
+#define DEFAULT_MAX_SHOWN 100
+/* -engine auto: enumerate when the estimate of the candidates (the rf and
+ * co choices of every combination of traces) is at most this, else go
+ * symbolic. */
+#define AUTO_MAX_EXECUTIONS 20000L
+
+/* One combination, its barrier and fence.sc orders chosen, to the engine. */
+static sc_status engine_combination(sim_search *s, sim_candidate *cd) {
+  if (s->done)
+    return SIM_STOP; /* -speedcheck fast has its verdict */
+  if (s->r->liveness == SC_LIVE_FAIL)
+    return SC_OK; /* one witness is the answer */
+  return s->engine->combination(s, cd);
+}
+
+/* Every order of the fence.sc events that relates each pair in sr (the
+ * morally strong pairs, Dat3M's sync_fence), when the model names it. */
+static sc_status each_fence_order(sim_search *s, sim_candidate *cd) {
+  sc_execution *x = cd->x;
+  if (!s->want_sync_fence)
+    return engine_combination(s, cd);
+  int fences[SC_ORDER_MAX_ITEMS], k = 0;
+  for (int e = 0; e < x->nevents; e++)
+    if (sc_exec_is_fence_sc(x, e)) {
+      if (k == SC_ORDER_MAX_ITEMS)
+        return sc_fail(&s->err, SC_ERR_LIMIT, s->t->file, 0, 0,
+                       "expected at most %d fence.sc events", SC_ORDER_MAX_ITEMS);
+      fences[k++] = e;
+    }
+  uint32_t comparable[SC_ORDER_MAX_ITEMS];
+  for (int i = 0; i < k; i++) {
+    comparable[i] = 0;
+    for (int j = 0; j < k; j++)
+      if (i != j && sc_exec_same_scope(x, fences[i], fences[j]))
+        comparable[i] |= UINT32_C(1) << j;
+  }
+  sc_order_list *orders = sc_orders_partial(k, comparable, s->opts.max_executions);
+  if (!orders)
+    return sc_fail(&s->err, SC_ERR_LIMIT, s->t->file, 0, 0,
+                   "expected at most %ld orders of the fence.sc events (the "
+                   "-max-executions limit)", s->opts.max_executions);
+  for (int o = 0; o < orders->n; o++) {
+    const uint32_t *below = sc_order_at(orders, o);
+    sc_rel_clear(x->sync_fence);
+    for (int i = 0; i < k; i++)
+      for (uint32_t b = below[i]; b; b &= b - 1)
+        sc_rel_add(x->sync_fence, fences[__builtin_ctz(b)], fences[i]);
+    sc_status st = engine_combination(s, cd);
+    if (st)
+      return st;
+  }
+  return SC_OK;
+}
+
+/* Every way the barriers may synchronise, when the model names syncbar (a
+ * model that does not sees barriers as plain events, as herd7 does). */
+static sc_status each_barrier_sync(sim_search *s, sim_candidate *cd) {
+  if (!s->want_syncbar && !s->opts.liveness) /* liveness: quorums count */
+    return each_fence_order(s, cd);
+  sc_rel **syncs;
+  int n;
+  sc_status st = sc_barrier_syncs(cd->x, s->opts.max_executions, &syncs, &n, &s->err);
+  for (int i = 0; i < n && !st; i++) {
+    sc_rel_assign(cd->x->syncbar, syncs[i]);
+    st = each_fence_order(s, cd);
+  }
+  return st;
+}
+
+
+
+/* The candidate of one combination of traces, in *cd, its environment
+ * prepared; false when it has none worth a search. */
+static bool candidate_of(sim_search *s, const sc_trace **chosen, sim_candidate *cd) {
+  const sc_test *t = s->t;
+  if (s->opts.liveness && (s->r->liveness == SC_LIVE_FAIL ||
+                           !sc_live_any_stuck(chosen, t->nthreads)))
+    return false; /* found, or no thread stuck: no witness */
+  if (!sim_reads_can_be_fed(t, chosen))
+    return false;
+  memset(cd, 0, sizeof *cd);
+  cd->x = sc_exec_new(t, chosen);
+  if (!sim_rf_choices(cd))
+    return false; /* some read finds no write of its value */
+  if (s->opts.liveness &&
+      !sc_live_fair_candidates(cd->x, cd->nreads, cd->reads, cd->cands, cd->ncands))
+    return false; /* a repeated read can read no co-maximal write */
+  sim_prepare(s, cd);
+  return true;
+}
+
+/* Every choice of one trace per thread. */
+static sc_status each_trace_choice(sim_search *s, const sc_thread_traces *all) {
+  const sc_test *t = s->t;
+  if (sim_any_thread_without_traces(all, t->nthreads))
+    return SC_OK;
+  int *pick = sc_alloc_atomic(sizeof(int) * (size_t)(t->nthreads + 1));
+  memset(pick, 0, sizeof(int) * (size_t)(t->nthreads + 1));
+  const sc_trace **chosen = sc_alloc(sizeof(sc_trace *) * (size_t)(t->nthreads + 1));
+  do {
+    sim_choose(chosen, pick, all, t->nthreads);
+    sim_candidate cd;
+    if (!candidate_of(s, chosen, &cd))
+      continue;
+    sc_status st = sim_co_choices(s, &cd);
+    if (!st)
+      st = each_barrier_sync(s, &cd);
+    if (st)
+      return st;
+  } while (sim_next_choice(pick, all, t->nthreads));
+  return SC_OK;
+}
+
+/* The rf and co choices of one combination of traces, as sim_choices_upto
+ * counts them, up to `most` (then most + 1), from the traces alone (no
+ * execution built: a large test is not made twice); writes_at: scratch,
+ * one per location. */
+static long combination_choices(const sim_search *s, const sc_trace **chosen,
+                                int *writes_at, long most) {
+  const sc_test *t = s->t;
+  memset(writes_at, 0, sizeof(int) * (size_t)(t->nlocs + 1));
+  long n = 1;
+  for (int a = 0; a < t->nthreads; a++)
+    for (int i = 0; i < chosen[a]->nevents && n <= most; i++) {
+      const sc_trace_event *e = &chosen[a]->events[i];
+      if (e->kind == SC_EV_WRITE) {
+        writes_at[e->loc]++;
+        continue;
+      }
+      if (e->kind != SC_EV_READ)
+        continue;
+      long feeders = e->value == sc_value_of(t->locs[e->loc].init); /* the initial write */
+      for (int b = 0; b < t->nthreads; b++)
+        for (int j = 0; j < chosen[b]->nevents; j++)
+          feeders += sim_may_feed(chosen[b], j, chosen[a], i);
+      n *= feeders;
+    }
+  for (int l = 0; l < t->nlocs && n <= most; l++)
+    n = sim_times_orders(n, writes_at[l], s->partial_co, most);
+  return n <= most ? n : most + 1;
+}
+
+/* -engine auto's estimate of enumeration's cost, before any model is run:
+ * the rf and co choices of every combination of traces, summed, up to
+ * `most` (then most + 1).  Barrier and fence.sc orders are left out (both
+ * engines go through them alike), and so are the branches the enumerator
+ * cuts early: an upper bound of the candidates, cheap next to one of them. */
+static long estimate_candidates(sim_search *s, const sc_thread_traces *all, long most) {
+  const sc_test *t = s->t;
+  if (sim_any_thread_without_traces(all, t->nthreads))
+    return 0;
+  int *pick = sc_alloc_atomic(sizeof(int) * (size_t)(t->nthreads + 1));
+  memset(pick, 0, sizeof(int) * (size_t)(t->nthreads + 1));
+  const sc_trace **chosen = sc_alloc(sizeof(sc_trace *) * (size_t)(t->nthreads + 1));
+  int *writes_at = sc_alloc_atomic(sizeof(int) * (size_t)(t->nlocs + 1));
+  long sum = 0;
+  do {
+    sim_choose(chosen, pick, all, t->nthreads);
+    if (sim_reads_can_be_fed(t, chosen))
+      sum += combination_choices(s, chosen, writes_at, most - sum);
+  } while (sum <= most && sim_next_choice(pick, all, t->nthreads));
+  return sum <= most ? sum : most + 1;
+}
+
+/* -engine auto: enumerate when the estimate is small, else go symbolic
+ * (hybrid: small combinations are enumerated); when the model cannot be
+ * encoded, enumerate after all.  The choice and its reason go in the
+ * result. */
+static sc_status auto_search(sim_search *s, const sc_thread_traces *all) {
+  /* -liveness has no counts to keep exact, and the symbolic engine
+   * enumerates its small combinations anyway: it goes there at once */
+  long est = s->opts.liveness ? AUTO_MAX_EXECUTIONS + 1
+                              : estimate_candidates(s, all, AUTO_MAX_EXECUTIONS);
+  const char *why_smt =
+      s->opts.liveness ? "auto: -liveness, symbolic (small combinations enumerated)"
+                       : sc_printf("auto: over %ld candidates (estimate)", AUTO_MAX_EXECUTIONS);
+  if (est <= AUTO_MAX_EXECUTIONS) {
+    s->r->engine_reason =
+        sc_printf("auto: at most %ld candidates (estimate, up to %ld enumerated)",
+                  est, AUTO_MAX_EXECUTIONS);
+    return each_trace_choice(s, all);
+  }
+  s->engine = &sim_engine_smt;
+  s->smt.hybrid = true;
+  s->r = sim_sink_new_result(s);
+  s->r->engine_reason = why_smt;
+  const sc_thread_traces *ordered = s->opts.liveness ? all /* search_once's */
+                                                     : sim_shortest_first(all, s->t->nthreads);
+  sc_status st = each_trace_choice(s, ordered);
+  s->engine->finish(s);
+  if (st != SC_ERR_UNSUPPORTED)
+    return st;
+  const char *reason =
+      sc_printf("%s, but %s", why_smt,
+                s->err ? sc_error_message(s->err) : "the model cannot be encoded");
+  s->engine = &sim_engine_enum;
+  s->smt.hybrid = false;
+  s->err = NULL;
+  s->r = sim_sink_new_result(s);
+  s->r->engine_reason = reason;
+  return each_trace_choice(s, all);
+}
+
+/* The tags the bell file declares for events of `type`, joined for a
+ * message; NULL when it declares none for that type (unconstrained). */
+static const char *declared_tags(const sc_cat_model *m, const char *type,
+                                 const char *annotation, bool *declared) {
+  sc_strbuf all;
+  sc_sb_init(&all);
+  bool any = false;
+  *declared = false;
+  for (int i = 0; i < sc_cat_model_declaration_count(m); i++) {
+    const char *const *tags;
+    int ntags;
+    if (strcmp(sc_cat_model_declaration(m, i, &tags, &ntags), type) != 0)
+      continue;
+    any = true;
+    for (int k = 0; k < ntags; k++) {
+      sc_sb_printf(&all, "%s'%s", all.len ? " " : "", tags[k]);
+      *declared |= strcmp(tags[k], annotation) == 0;
+    }
+  }
+  return any ? all.data : NULL;
+}
+
+/* With a bell file, every annotation an instruction gives an event of a
+ * declared type must be declared for it, as herd7 checks a test against
+ * the bell's `instructions` before running it. */
+static sc_status check_declarations(const sc_test *t, const sc_cat_model *m,
+                                    sc_error **err) {
+  if (sc_cat_model_declaration_count(m) == 0)
+    return SC_OK;
+  for (int th = 0; th < t->nthreads; th++)
+    for (int pc = 0; pc < t->threads[th].ninstrs; pc++) {
+      const sc_instr *in = &t->threads[th].code[pc];
+      const char *types[3], *annots[2];
+      int nt = sc_instr_event_types(in, types), na = sc_instr_annotations(in, annots);
+      for (int a = 0; a < na; a++)
+        for (int k = 0; k < nt; k++) {
+          bool ok;
+          const char *tags = declared_tags(m, types[k], annots[a], &ok);
+          if (tags && !ok)
+            return sc_fail(err, SC_ERR_SEMANTIC, t->file, in->line, in->col,
+                           "expected an annotation the bell file declares for "
+                           "%s events (%s), found '%s'", types[k], tags,
+                           annots[a]);
+        }
+    }
+  return SC_OK;
+}
+
+/* The locations whose final value a proposition reads. */
+static void prop_locs(const sc_test *t, const sc_prop *p, bool *locs) {
+  if (!p)
+    return;
+  if (p->kind == SC_PROP_EQ || p->kind == SC_PROP_NE) {
+    if (p->lhs.kind == SC_LVAL_LOC)
+      locs[sc_physical_loc(t, p->lhs.loc)] = true;
+    if (p->rhs.kind == SC_LVAL_LOC)
+      locs[sc_physical_loc(t, p->rhs.loc)] = true;
+  }
+  prop_locs(t, p->a, locs);
+  prop_locs(t, p->b, locs);
+}
+
+/* Per location, whether its final value is read: an observed term's, or
+ * the filter's. */
+static bool *final_locations(const sc_test *t, const sc_result *r) {
+  bool *locs = sc_alloc_atomic(sizeof(bool) * (size_t)(t->nlocs + 1));
+  memset(locs, 0, sizeof(bool) * (size_t)(t->nlocs + 1));
+  for (int i = 0; i < r->nobserved; i++)
+    if (r->observed[i].kind == SC_LVAL_LOC)
+      locs[sc_physical_loc(t, r->observed[i].loc)] = true;
+  prop_locs(t, t->filter, locs);
+  return locs;
+}
+
+/* The search's state for test t and model m under the options o, with
+ * engine e. */
+static void search_init(sim_search *s, const sc_test *t, const sc_model *m,
+                        const sc_sim_options *o, const sim_engine *e) {
+  memset(s, 0, sizeof *s);
+  s->t = t;
+  s->m = m;
+  s->opts = *o;
+  if (s->opts.max_executions <= 0)
+    s->opts.max_executions = DEFAULT_MAX_EXECUTIONS;
+  if (s->opts.max_shown <= 0)
+    s->opts.max_shown = DEFAULT_MAX_SHOWN;
+  s->engine = e;
+  s->partial_co = t->dialect == SC_DIALECT_PTX;
+  s->want_syncbar = sc_cat_model_names(m->cat, "syncbar");
+  s->want_sync_fence = sc_cat_model_names(m->cat, "sync_fence");
+  s->eval = (sc_cat_run_options){
+    .variants = s->opts.variants, .nvariants = s->opts.nvariants,
+    .skipchecks = s->opts.skipchecks, .nskip = s->opts.nskip,
+    .transient = true /* the sink reads the outcome at once */};
+  s->prune = !s->opts.noprune && !s->opts.through;
+  s->may_flag = sc_cat_model_may_flag(m->cat, &s->eval);
+  s->co_first = s->prune && s->opts.show == SC_SHOW_NONE && !s->may_flag;
+  s->r = sim_sink_new_result(s);
+  s->smt.final_locs = final_locations(t, s->r);
+  s->values = sc_alloc_atomic(sizeof(int64_t) * (size_t)(s->r->nobserved + 1));
+  s->start = s->last_progress = sc_seconds();
+}
+
+/* One search with engine e, or, when `choose` (-engine auto), with the one
+ * auto_search picks. */
+static sc_status search_once(const sc_test *t, const sc_model *m,
+                             const sc_sim_options *opts, const sim_engine *e,
+                             bool choose, sc_result **out, sc_error **err) {
+  sim_search s;
+  search_init(&s, t, m, opts, e);
+  sc_sem_limits lim = {.unroll = s.opts.unroll, .max_traces = 0,
+                       .liveness = s.opts.liveness != 0};
+  sc_status st = check_declarations(t, m->cat, err);
+  if (st)
+    return st;
+  sc_thread_traces *all;
+  st = sim_find_traces(t, &lim, &all, err);
+  if (st)
+    return st;
+  /* the symbolic road, and -liveness under either engine (the two then
+   * meet the same first combination with a witness: the same threads
+   * stuck), take each thread's shortest traces first */
+  if (s.engine->shortest_first || s.opts.liveness)
+    all = sim_shortest_first(all, t->nthreads);
+  st = choose ? auto_search(&s, all) : each_trace_choice(&s, all);
+  s.engine->finish(&s);
+  if (st == SIM_STOP)
+    st = SC_OK; /* -speedcheck fast has its verdict */
+  if (st && !s.done) {
+    if (err)
+      *err = s.err;
+    return st;
+  }
+  s.r->seconds = sc_seconds() - s.start;
+  *out = s.r;
+  return SC_OK;
+}
+
+/* The engines -engine names; SC_ENGINE_AUTO picks one (auto_search).  A
+ * new engine: its file, and its row here. */
+static const sim_engine *const engines[] = {
+  [SC_ENGINE_ENUM] = &sim_engine_enum,
+  [SC_ENGINE_SMT] = &sim_engine_smt,
+};
+
+/* -engine enum, smt...: the one named, when this build has it. */
+static sc_status search_with(const sc_test *t, const sc_model *m,
+                             const sc_sim_options *o, const sim_engine *e,
+                             sc_result **out, sc_error **err) {
+  const char *why = NULL;
+  if (!e->available(&why))
+    return sc_fail(err, SC_ERR_UNSUPPORTED, t->file, 0, 0,
+                   "expected %s (-engine %s), but %s", e->what, e->name, why);
+  /* an engine that draws nothing still draws a liveness witness */
+  if (e->counts_states && o->show != SC_SHOW_NONE && !o->liveness)
+    return sc_fail(err, SC_ERR_UNSUPPORTED, t->file, 0, 0,
+                   "expected no -show with -engine %s (it draws enumerated "
+                   "executions: use -engine enum)", e->name);
+  sc_status st = search_once(t, m, o, e, false, out, err);
+  if (!st)
+    (*out)->engine_reason = sc_printf("-engine %s", e->name);
+  return st;
+}
+
+/* -engine auto: chosen per test when the symbolic engine is there and
+ * nothing is to be drawn, else enumeration. */
+static sc_status search_auto(const sc_test *t, const sc_model *m,
+                             const sc_sim_options *o, sc_result **out,
+                             sc_error **err) {
+  const char *why = NULL;
+  if (sim_engine_smt.available(&why) && (o->show == SC_SHOW_NONE || o->liveness))
+    return search_once(t, m, o, &sim_engine_enum, true, out, err);
+  sc_status st = search_once(t, m, o, &sim_engine_enum, false, out, err);
+  if (!st)
+    (*out)->engine_reason = why ? "auto: no symbolic engine in this build"
+                                : "auto: -show draws enumerated executions";
+  return st;
+}
+
+static sc_status simulate_unguarded(const sc_test *t, const sc_model *m,
+                                    const sc_sim_options *opts, sc_result **out,
+                                    sc_error **err) {
+  sc_gc_init();
+  *out = NULL;
+  if (!t || !m)
+    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0, "no test or no model given");
+  sc_sim_options o;
+  memset(&o, 0, sizeof o);
+  if (opts)
+    o = *opts;
+  else
+    o.unroll = -1;
+  if (o.liveness && o.through)
+    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0,
+                   "expected no -through with -liveness (a witness is an "
+                   "execution the model allows)");
+  if (o.engine == SC_ENGINE_AUTO)
+    return search_auto(t, m, &o, out, err);
+  int nengines = (int)(sizeof engines / sizeof engines[0]);
+  if ((int)o.engine < 0 || (int)o.engine >= nengines || !engines[o.engine])
+    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0, "unknown engine %d", (int)o.engine);
+  return search_with(t, m, &o, engines[o.engine], out, err);
+}
+
+sc_status sc_simulate(const sc_test *t, const sc_model *m,
+                      const sc_sim_options *opts, sc_result **out,
+                      sc_error **err) {
+  sc_oom_guard g;
+  if (!SC_OOM_ENTER(g))
+    return sc_oom_fail(&g, t->file, err);
+  sc_status st = simulate_unguarded(t, m, opts, out, err);
+  sc_oom_leave(&g);
+  return st;
+}

@@ -1,0 +1,243 @@
+/* sink.c: where both engines put what they find: the result's observed
+ * terms, its final states and their counts, the flags raised, the
+ * executions kept to be drawn (with the cycle that forbids each), and the
+ * liveness witness. */
+#include "sim/sink.h"
+
+#include "sim/engine.h"
+#include "sim/liveness.h"
+#include "util/gcmem.h"
+
+#include <string.h>
+
+/* ---- Observed terms and states ------------------------------------------- */
+
+static void observe(sc_result *r, sc_lval lv, int *cap) {
+  if (lv.kind != SC_LVAL_REG && lv.kind != SC_LVAL_LOC)
+    return;
+  for (int i = 0; i < r->nobserved; i++) {
+    const sc_lval *o = &r->observed[i];
+    if (o->kind == lv.kind && o->loc == lv.loc &&
+        (lv.kind == SC_LVAL_LOC || (o->thread == lv.thread && o->reg == lv.reg)))
+      return;
+  }
+  sc_grow(&r->observed, cap, r->nobserved + 1, sizeof(sc_lval));
+  r->observed[r->nobserved++] = lv;
+}
+
+static void observe_prop(sc_result *r, const sc_prop *p, int *cap) {
+  if (!p)
+    return;
+  if (p->kind == SC_PROP_EQ || p->kind == SC_PROP_NE) {
+    observe(r, p->lhs, cap);
+    observe(r, p->rhs, cap);
+  }
+  observe_prop(r, p->a, cap);
+  observe_prop(r, p->b, cap);
+}
+
+/* Registers before locations; registers by thread, then name; locations
+ * by name. */
+static int compare_lvals(const sc_test *t, const sc_lval *a, const sc_lval *b) {
+  if (a->kind != b->kind)
+    return a->kind == SC_LVAL_REG ? -1 : 1;
+  if (a->kind == SC_LVAL_LOC)
+    return strcmp(t->locs[a->loc].name, t->locs[b->loc].name);
+  if (a->thread != b->thread)
+    return a->thread - b->thread;
+  return strcmp(t->threads[a->thread].regs[a->reg].name,
+                t->threads[b->thread].regs[b->reg].name);
+}
+
+/* herd shows the terms of the condition and of `locations [...]`, in the
+ * order of compare_lvals (an insertion sort: there are a handful). */
+static void choose_observed(sc_result *r, const sc_test *t) {
+  int cap = 0;
+  for (int i = 0; i < t->nobserved; i++)
+    observe(r, t->observed[i], &cap);
+  observe_prop(r, t->cond, &cap);
+  for (int i = 1; i < r->nobserved; i++) {
+    sc_lval key = r->observed[i];
+    int j = i;
+    for (; j > 0 && compare_lvals(t, &r->observed[j - 1], &key) > 0; j--)
+      r->observed[j] = r->observed[j - 1];
+    r->observed[j] = key;
+  }
+}
+
+static int compare_values(const int64_t *a, const int64_t *b, int n) {
+  for (int i = 0; i < n; i++)
+    if (a[i] != b[i])
+      return a[i] < b[i] ? -1 : 1;
+  return 0;
+}
+
+/* Whether some state has these values. */
+static bool state_known(const sc_result *r, const int64_t *values) {
+  int lo = 0, hi = r->nstates;
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    int c = compare_values(r->states[mid].values, values, r->nobserved);
+    if (c == 0)
+      return true;
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return false;
+}
+
+/* Count one allowed execution ending in `values` (kept sorted). */
+static void record_state(sc_result *r, const int64_t *values, bool holds) {
+  int lo = 0, hi = r->nstates;
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    int c = compare_values(r->states[mid].values, values, r->nobserved);
+    if (c == 0) {
+      r->states[mid].count++;
+      return;
+    }
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  sc_grow(&r->states, &r->capstates, r->nstates + 1, sizeof(sc_state));
+  memmove(&r->states[lo + 1], &r->states[lo],
+          sizeof(sc_state) * (size_t)(r->nstates - lo));
+  sc_state *s = &r->states[lo];
+  s->values = sc_alloc_atomic(sizeof(int64_t) * (size_t)(r->nobserved + 1));
+  memcpy(s->values, values, sizeof(int64_t) * (size_t)r->nobserved);
+  s->count = 1;
+  s->holds = holds;
+  r->nstates++;
+}
+
+static void record_flag(sc_result *r, const char *name) {
+  for (int k = 0; k < r->nflags; k++)
+    if (strcmp(r->flags[k], name) == 0)
+      return;
+  sc_grow(&r->flags, &r->capflags, r->nflags + 1, sizeof(char *));
+  r->flags[r->nflags++] = name;
+}
+
+
+static bool wants_picture(const sim_search *s, bool holds) {
+  switch (s->opts.show) {
+  case SC_SHOW_NONE: return false;
+  case SC_SHOW_PROP: return holds;
+  case SC_SHOW_NEG: return !holds;
+  case SC_SHOW_COND: return sc_sim_decides(s->t, holds);
+  case SC_SHOW_ALL: return true;
+  }
+  return false;
+}
+
+/* Why the model forbids x: a cycle in the relation of its first failed
+ * check (acyclic, irreflexive), drawn bold; NULL when there is none. */
+static const sc_cycle *forbidding_cycle(const sc_execution *x,
+                                        const sc_cat_outcome *out) {
+  for (int i = 0; i < out->nchecks; i++) {
+    const sc_cat_check *c = &out->checks[i];
+    if (c->passed || c->is_flag || c->skipped)
+      continue;
+    const sc_rel *r = c->value ? sc_cat_value_rel(c->value, x->nevents) : NULL;
+    int *events = sc_alloc_atomic(sizeof(int) * (size_t)(x->nevents + 1));
+    int k = r ? sc_rel_find_cycle(r, events) : 0;
+    if (k == 0)
+      return NULL;
+    sc_cycle *cycle = sc_alloc(sizeof *cycle);
+    *cycle = (sc_cycle){.check = c->name, .events = events, .n = k};
+    return cycle;
+  }
+  return NULL;
+}
+
+/* Under -speedcheck, whether an execution ending where the condition's
+ * proposition `holds` (or not) is counted; fast stops the search at the
+ * first one counted. */
+static bool speedcheck_counts(sim_search *s, bool holds) {
+  if (s->opts.speedcheck == SC_SPEEDCHECK_FALSE)
+    return true;
+  if (!sc_sim_decides(s->t, holds))
+    return false;
+  s->done = s->opts.speedcheck == SC_SPEEDCHECK_FAST;
+  return true;
+}
+
+/* Kept to be drawn, when -show asks for it and -max-shown leaves room. */
+static void keep_picture(sim_search *s, sc_execution *x, const sc_cat_outcome *out,
+                         bool holds) {
+  sc_result *r = s->r;
+  if (!wants_picture(s, holds) || r->nshown >= s->opts.max_shown)
+    return;
+  sc_grow(&r->execs, &r->capexecs, r->nshown + 1, sizeof(sc_execution *));
+  sc_grow(&r->cycles, &r->capcycles, r->nshown + 1, sizeof(sc_cycle *));
+  r->cycles[r->nshown] = out->allowed ? NULL : forbidding_cycle(x, out);
+  r->execs[r->nshown++] = sc_exec_snapshot(x);
+}
+
+/* The observed values of x's final state in s->values. */
+static void read_values(sim_search *s, const sc_execution *x) {
+  for (int i = 0; i < s->r->nobserved; i++)
+    s->values[i] = sc_exec_lval(x, &s->r->observed[i]);
+}
+
+/* ---- The sink ---------------------------------------------------------------- */
+
+sc_result *sim_sink_new_result(const sim_search *s) {
+  sc_result *r = sc_alloc(sizeof(sc_result));
+  r->test = s->t;
+  r->engine = s->engine->name;
+  r->speedcheck = s->opts.speedcheck;
+  r->liveness = s->opts.liveness ? SC_LIVE_PASS : SC_LIVE_NONE; /* till a witness */
+  choose_observed(r, s->t);
+  return r;
+}
+
+bool sim_sink_execution(sim_search *s, sc_execution *x, const sc_cat_outcome *out) {
+  if (s->done || (s->t->filter && !sc_exec_holds(x, s->t->filter)))
+    return false;
+  bool holds = sc_exec_holds(x, s->t->cond);
+  if (!speedcheck_counts(s, holds))
+    return false;
+  read_values(s, x);
+  /* an engine that counts states (README: Engines) counts each once, also
+   * those of the combinations it has enumerated */
+  bool per_state = s->engine->counts_states;
+  if (!per_state || !state_known(s->r, s->values)) {
+    if (holds)
+      s->r->positive++;
+    else
+      s->r->negative++;
+    record_state(s->r, s->values, holds);
+  }
+  if (!out)
+    return true;
+  for (int i = 0; i < out->nflags; i++)
+    record_flag(s->r, out->flags[i]);
+  if (!per_state)
+    keep_picture(s, x, out, holds);
+  return true;
+}
+
+void sim_sink_flag(sim_search *s, const char *name) {
+  record_flag(s->r, name);
+}
+
+bool sim_sink_flag_known(const sim_search *s, const char *name) {
+  for (int k = 0; k < s->r->nflags; k++)
+    if (strcmp(s->r->flags[k], name) == 0)
+      return true;
+  return false;
+}
+
+bool sim_sink_state_known(sim_search *s, const sc_execution *x) {
+  read_values(s, x);
+  return state_known(s->r, s->values);
+}
+
+void sim_sink_liveness_witness(sim_search *s, const sc_execution *x) {
+  sc_live_witness(s->r, x, s->opts.show != SC_SHOW_NONE);
+}
