@@ -1,7 +1,9 @@
 /* sem.c: running a thread's PTX code.  A run is driven by the values its
  * reads return; every path is found by depth-first search over those
  * values (a run stops at the first read it has no value for, and is
- * replayed once per value the location may hold). */
+ * replayed once per value the location may hold).  A run is cut where
+ * the unroll bound says, where a loop iteration repeats a state (past
+ * SC_SEM_REPEAT_UNROLL), and the search stops at its deadline. */
 #include "sim/sem.h"
 
 #include "util/error.h"
@@ -79,6 +81,17 @@ typedef struct run {
   uint64_t *taint;      /* per register: reads its value depends on */
   uint64_t ctrl;        /* reads that decided a branch so far */
   int *backjumps;       /* per pc */
+  /* repeated states (not in liveness searches): the loop heads (targets of
+   * backward jumps) and the registers live at each pc, [pc * nregs + reg];
+   * per head, the events, registers and their reads at the last arrival
+   * (head_nev -1: not arrived at yet in this run) */
+  const bool *head, *live_in;
+  int *head_nev;
+  int64_t *head_regs;
+  uint64_t *head_taint;
+  double deadline;      /* sc_seconds() past which the search fails, 0: none */
+  double timeout;       /* the -timeout limit it comes from, for the message */
+  unsigned long ticks;  /* steps taken, for a look at the clock now and then */
   sc_trace_event ev[SC_TRACE_MAX];
   int nev;
   int need_loc;         /* RUN_NEED_VALUE: the location to read */
@@ -136,6 +149,30 @@ static bool spin_iteration(const run *r, int head) {
   const int64_t *then = &r->arrival_regs[(size_t)head * (size_t)r->th->nregs];
   for (int i = 0; i < r->th->nregs; i++)
     if (r->live[i] && r->regs[i] != then[i])
+      return false;
+  return true;
+}
+
+/* Whether the iteration that a backward jump to `head` closes repeats a
+ * state: no write nor barrier since the run last arrived at the head, and
+ * each register live there as it was then, in value and in the reads it
+ * depends on.  Then what the run does next it could do from that arrival
+ * on, with the same values read, making the same events, dependencies
+ * included (ctrl only grows: the iteration's part of it goes with its
+ * reads); left out, the iteration's reads and fences only add order.  So
+ * cutting the run here loses no final state: the shorter run is met anyway
+ * (see sc_sem_traces). */
+static bool repeats_state(const run *r, int head) {
+  if (r->head_nev[head] < 0)
+    return false; /* jumped into, never through: no iteration to repeat */
+  for (int i = r->head_nev[head]; i < r->nev; i++)
+    if (r->ev[i].kind == SC_EV_WRITE || r->ev[i].kind == SC_EV_BARRIER)
+      return false;
+  size_t at = (size_t)head * (size_t)r->th->nregs;
+  for (int i = 0; i < r->th->nregs; i++)
+    if (r->live_in[at + (size_t)i] &&
+        (r->regs[i] != r->head_regs[at + (size_t)i] ||
+         r->taint[i] != r->head_taint[at + (size_t)i]))
       return false;
   return true;
 }
@@ -330,6 +367,9 @@ static run_result jump(run *r, int pc, int target_label, int *next) {
     return RUN_ERROR;
   if (to <= pc && ++r->backjumps[pc] > r->lim->unroll)
     return RUN_CUT;
+  if (to <= pc && r->backjumps[pc] > SC_SEM_REPEAT_UNROLL && !r->lim->liveness &&
+      repeats_state(r, to))
+    return RUN_CUT; /* the cut run feeds values as any other (keep_cut_run) */
   *next = to;
   return RUN_DONE;
 }
@@ -415,6 +455,22 @@ static run_result step(run *r, int pc, int *next) {
   return RUN_DONE;
 }
 
+/* A run notes each arrival at a loop head: the state repeats_state
+ * compares. */
+static void arrive_at_head(run *r, int pc) {
+  size_t at = (size_t)pc * (size_t)r->th->nregs, n = (size_t)r->th->nregs;
+  r->head_nev[pc] = r->nev;
+  memcpy(&r->head_regs[at], r->regs, sizeof(int64_t) * n);
+  memcpy(&r->head_taint[at], r->taint, sizeof(uint64_t) * n);
+}
+
+/* Whether the search is past its deadline: the clock is read once in 4096
+ * steps (a step is tens of nanoseconds). */
+static bool past_deadline(run *r) {
+  return r->deadline > 0 && (++r->ticks & 4095) == 0 &&
+         sc_seconds() > r->deadline;
+}
+
 /* A liveness run notes each arrival at pc, and the step it takes there. */
 static void arrive(run *r, int pc) {
   const sc_thread *th = r->th;
@@ -443,9 +499,19 @@ static run_result run_thread(run *r) {
   r->npath = 0;
   if (r->lim->liveness) /* -1: not arrived at yet in this run */
     memset(r->arrival_step, 0xff, sizeof(int) * (size_t)(th->ninstrs + 1));
+  else
+    memset(r->head_nev, 0xff, sizeof(int) * (size_t)(th->ninstrs + 1));
   for (int pc = 0; pc < th->ninstrs;) {
+    if (past_deadline(r)) {
+      sc_fail(&r->err, SC_ERR_LIMIT, r->t->file, 0, 0,
+              "expected to finish within %g s (the -timeout limit)",
+              r->timeout);
+      return RUN_ERROR;
+    }
     if (r->lim->liveness)
       arrive(r, pc);
+    else if (r->head[pc])
+      arrive_at_head(r, pc);
     run_result rr = step(r, pc, &pc);
     if (rr != RUN_DONE)
       return rr;
@@ -540,17 +606,120 @@ static sc_status explore(explorer *x, int ngiven) {
   return SC_OK;
 }
 
-static sc_status explore_thread(const sc_test *t, int thread,
-                                const sc_sem_limits *lim,
+/* ---- Loop heads and live registers ---------------------------------------- */
+
+/* Where control may go after instruction pc: its successors, 1 or 2. */
+static int successors(const sc_thread *th, int pc, int succ[2]) {
+  const sc_instr *in = &th->code[pc];
+  bool branch = in->op == SC_OP_BRA || in->op == SC_OP_BEQ || in->op == SC_OP_BNE;
+  if (!branch || in->target < 0) {
+    succ[0] = pc + 1;
+    return 1;
+  }
+  succ[0] = th->labels[in->target].pc;
+  if (in->op == SC_OP_BRA && in->guard < 0)
+    return 1; /* an unguarded bra always jumps */
+  succ[1] = pc + 1;
+  return 2;
+}
+
+/* The register an instruction surely sets (not under a guard, which may
+ * leave it as it was), -1 if none. */
+static int sure_def(const sc_instr *in) {
+  if (in->guard >= 0 || in->dst.kind != SC_OPND_REG)
+    return -1;
+  switch (in->op) {
+  case SC_OP_LD:
+  case SC_OP_ATOM: /* a failing cas too: dst takes the old value */
+  case SC_OP_MOV:
+  case SC_OP_CVT:
+  case SC_OP_ADD:
+  case SC_OP_SUB:
+  case SC_OP_AND:
+  case SC_OP_OR:
+  case SC_OP_XOR:
+  case SC_OP_SETP:
+    return in->dst.index;
+  default:
+    return -1;
+  }
+}
+
+static bool reads_operand(sc_operand o, int reg) {
+  return o.kind == SC_OPND_REG && o.index == reg;
+}
+
+/* Whether an instruction may read register reg: its guard, sources or
+ * address (all of them, whatever the opcode: more than it reads is only
+ * less cutting). */
+static bool uses(const sc_instr *in, int reg) {
+  if (in->guard == reg || reads_operand(in->addr.base, reg))
+    return true;
+  for (int i = 0; i < in->nsrc && i < 3; i++)
+    if (reads_operand(in->src[i], reg))
+      return true;
+  return false;
+}
+
+/* The registers live at each pc, [pc * nregs + reg]: those that some path
+ * from pc reads before it writes them; the end of the code reads every
+ * register (the final state).  The least fixpoint, by rounds. */
+static bool *registers_live_in(const sc_thread *th) {
+  size_t n = (size_t)th->nregs;
+  bool *live = sc_alloc_atomic(sizeof(bool) * ((size_t)(th->ninstrs + 1) * n + 1));
+  memset(live, 0, sizeof(bool) * ((size_t)(th->ninstrs + 1) * n + 1));
+  for (size_t i = 0; i < n; i++)
+    live[(size_t)th->ninstrs * n + i] = true;
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (int pc = th->ninstrs - 1; pc >= 0; pc--) {
+      const sc_instr *in = &th->code[pc];
+      int succ[2], nsucc = successors(th, pc, succ), def = sure_def(in);
+      for (int reg = 0; reg < th->nregs; reg++) {
+        bool l = uses(in, reg);
+        for (int k = 0; k < nsucc && !l; k++)
+          l = reg != def && live[(size_t)succ[k] * n + (size_t)reg];
+        if (l && !live[(size_t)pc * n + (size_t)reg])
+          live[(size_t)pc * n + (size_t)reg] = grew = true;
+      }
+    }
+  }
+  return live;
+}
+
+/* The loop heads: the pcs a backward jump goes to. */
+static bool *loop_heads(const sc_thread *th) {
+  bool *head = sc_alloc_atomic(sizeof(bool) * (size_t)(th->ninstrs + 1));
+  memset(head, 0, sizeof(bool) * (size_t)(th->ninstrs + 1));
+  for (int pc = 0; pc < th->ninstrs; pc++) {
+    int succ[2], nsucc = successors(th, pc, succ);
+    for (int k = 0; k < nsucc; k++)
+      if (succ[k] <= pc)
+        head[succ[k]] = true;
+  }
+  return head;
+}
+
+/* What bounds a search: the limits, and its deadline (0: none) with the
+ * -timeout it comes from. */
+typedef struct bounds {
+  sc_sem_limits lim;
+  double deadline, timeout;
+} bounds;
+
+static sc_status explore_thread(const sc_test *t, int thread, const bounds *b,
                                 const sc_value_sets *values,
                                 sc_thread_traces *out, sc_error **err) {
   explorer x;
   memset(&x, 0, sizeof x);
   const sc_thread *th = &t->threads[thread];
+  const sc_sem_limits *lim = &b->lim;
   x.r.t = t;
   x.r.thread = thread;
   x.r.th = th;
   x.r.lim = lim;
+  x.r.deadline = b->deadline;
+  x.r.timeout = b->timeout;
   x.r.regs = sc_alloc_atomic(sizeof(int64_t) * (size_t)(th->nregs + 1));
   x.r.taint = sc_alloc_atomic(sizeof(uint64_t) * (size_t)(th->nregs + 1));
   x.r.backjumps = sc_alloc_atomic(sizeof(int) * (size_t)(th->ninstrs + 1));
@@ -561,6 +730,13 @@ static sc_status explore_thread(const sc_test *t, int thread,
     x.r.live = sc_alloc_atomic(sizeof(bool) * (size_t)(th->nregs + 1));
     x.r.written = sc_alloc_atomic(sizeof(bool) * (size_t)(th->nregs + 1));
     x.r.arrival_regs = sc_alloc_atomic(sizeof(int64_t) * cells);
+  } else {
+    size_t cells = (size_t)(th->ninstrs + 1) * (size_t)(th->nregs + 1);
+    x.r.head = loop_heads(th);
+    x.r.live_in = registers_live_in(th);
+    x.r.head_nev = sc_alloc_atomic(sizeof(int) * (size_t)(th->ninstrs + 1));
+    x.r.head_regs = sc_alloc_atomic(sizeof(int64_t) * cells);
+    x.r.head_taint = sc_alloc_atomic(sizeof(uint64_t) * cells);
   }
   x.r.out = out;
   x.values = values;
@@ -593,21 +769,23 @@ static sc_status check_events(const sc_test *t, const sc_thread_traces *all,
   return SC_OK;
 }
 
-sc_status sc_sem_traces(const sc_test *t, const sc_sem_limits *limits,
-                        const sc_value_sets *values, sc_thread_traces **out,
-                        sc_error **err) {
-  sc_sem_limits lim = {DEFAULT_UNROLL, DEFAULT_MAX_TRACES, false};
+sc_status sc_sem_traces_timed(const sc_test *t, const sc_sem_limits *limits,
+                              double start, double timeout,
+                              const sc_value_sets *values,
+                              sc_thread_traces **out, sc_error **err) {
+  bounds b = {{DEFAULT_UNROLL, DEFAULT_MAX_TRACES, false},
+              timeout > 0 ? start + timeout : 0, timeout};
   if (limits)
-    lim.liveness = limits->liveness;
+    b.lim.liveness = limits->liveness;
   if (limits && limits->unroll >= 0)
-    lim.unroll = limits->unroll;
+    b.lim.unroll = limits->unroll;
   if (limits && limits->max_traces > 0)
-    lim.max_traces = limits->max_traces;
+    b.lim.max_traces = limits->max_traces;
 
   sc_thread_traces *all =
       sc_alloc(sizeof(sc_thread_traces) * (size_t)(t->nthreads + 1));
   for (int th = 0; th < t->nthreads; th++) {
-    sc_status st = explore_thread(t, th, &lim, values, &all[th], err);
+    sc_status st = explore_thread(t, th, &b, values, &all[th], err);
     if (st)
       return st;
   }
@@ -617,4 +795,10 @@ sc_status sc_sem_traces(const sc_test *t, const sc_sem_limits *limits,
     return st;
   *out = all;
   return SC_OK;
+}
+
+sc_status sc_sem_traces(const sc_test *t, const sc_sem_limits *limits,
+                        const sc_value_sets *values, sc_thread_traces **out,
+                        sc_error **err) {
+  return sc_sem_traces_timed(t, limits, 0, 0, values, out, err);
 }
