@@ -12,7 +12,8 @@
 # may read 0) and herd's uni.cat and uniproc.cat only coherence: x=1 too.
 # Each run stays far from the -timeout (before the cut, -unroll 20 took
 # minutes).  -liveness is unchanged by the cut (its spin runs are per
-# iteration): the same verdict under -unroll 2 and 4.
+# iteration): the same verdict under -unroll 2 and 4.  A loop of no
+# events under -unroll 2000000000 ends at once.
 . "${SC_SRCDIR:-.}/tests/sh/lib.sh"
 
 spin="$srcdir/tests/data/spinlock.litmus"
@@ -60,5 +61,17 @@ for u in 2 4; do
   expect 0 "$scopecat" sim -liveness -model "$srcdir/cat/ptx-v7.5.cat" -unroll "$u" "$spin"
   has "$tmp/out" "Liveness spinlock Pass"
 done
+
+# a loop of no events that changes nothing (goto to itself) under
+# -unroll 2000000000: its every run is cut at the third jump, at once
+# (before: two billion jumps, 100 s past a 1 s -timeout, then a result);
+# no run completes, so no state
+printf 'PTX empty\n{ x=0; }\n P0@cta 0,gpu 0 ;\n LC0: ;\n goto LC0 ;\nexists (x=0)\n' \
+  >"$tmp/empty.litmus"
+start=$(date +%s)
+expect 0 "$scopecat" sim -timeout 1 -unroll 2000000000 "$tmp/empty.litmus"
+took=$(($(date +%s) - start))
+if [ "$took" -le 5 ]; then ok; else fail "the empty loop took ${took}s"; fi
+has "$tmp/out" "States 0"
 
 finish
