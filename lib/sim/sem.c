@@ -81,11 +81,14 @@ typedef struct run {
   uint64_t *taint;      /* per register: reads its value depends on */
   uint64_t ctrl;        /* reads that decided a branch so far */
   int *backjumps;       /* per pc */
-  /* repeated states (not in liveness searches): the loop heads (targets of
-   * backward jumps) and the registers live at each pc, [pc * nregs + reg];
-   * per head, the events, registers and their reads at the last arrival
-   * (head_nev -1: not arrived at yet in this run) */
-  const bool *head, *live_in;
+  /* repeated states (not in liveness searches): per pc, its number as a
+   * loop head (a target of backward jumps), -1 when none; per head, the
+   * registers live there (a bit set of `words` words), and the events,
+   * registers and their reads at the last arrival (head_nev -1: not
+   * arrived at yet in this run) */
+  int *head_of;
+  int nheads, words;
+  uint64_t *live_at_head;
   int *head_nev;
   int64_t *head_regs;
   uint64_t *head_taint;
@@ -163,14 +166,16 @@ static bool spin_iteration(const run *r, int head) {
  * cutting the run here loses no final state: the shorter run is met anyway
  * (see sc_sem_traces). */
 static bool repeats_state(const run *r, int head) {
-  if (r->head_nev[head] < 0)
+  int h = r->head_of[head];
+  if (h < 0 || r->head_nev[h] < 0)
     return false; /* jumped into, never through: no iteration to repeat */
-  for (int i = r->head_nev[head]; i < r->nev; i++)
+  for (int i = r->head_nev[h]; i < r->nev; i++)
     if (r->ev[i].kind == SC_EV_WRITE || r->ev[i].kind == SC_EV_BARRIER)
       return false;
-  size_t at = (size_t)head * (size_t)r->th->nregs;
+  const uint64_t *live = &r->live_at_head[(size_t)h * (size_t)r->words];
+  size_t at = (size_t)h * (size_t)r->th->nregs;
   for (int i = 0; i < r->th->nregs; i++)
-    if (r->live_in[at + (size_t)i] &&
+    if ((live[i / 64] >> (i % 64) & 1) &&
         (r->regs[i] != r->head_regs[at + (size_t)i] ||
          r->taint[i] != r->head_taint[at + (size_t)i]))
       return false;
@@ -455,11 +460,11 @@ static run_result step(run *r, int pc, int *next) {
   return RUN_DONE;
 }
 
-/* A run notes each arrival at a loop head: the state repeats_state
+/* A run notes each arrival at loop head h: the state repeats_state
  * compares. */
-static void arrive_at_head(run *r, int pc) {
-  size_t at = (size_t)pc * (size_t)r->th->nregs, n = (size_t)r->th->nregs;
-  r->head_nev[pc] = r->nev;
+static void arrive_at_head(run *r, int h) {
+  size_t n = (size_t)r->th->nregs, at = (size_t)h * n;
+  r->head_nev[h] = r->nev;
   memcpy(&r->head_regs[at], r->regs, sizeof(int64_t) * n);
   memcpy(&r->head_taint[at], r->taint, sizeof(uint64_t) * n);
 }
@@ -469,6 +474,12 @@ static void arrive_at_head(run *r, int pc) {
 static bool past_deadline(run *r) {
   return r->deadline > 0 && (++r->ticks & 4095) == 0 &&
          sc_seconds() > r->deadline;
+}
+
+static run_result out_of_time(run *r) {
+  sc_fail(&r->err, SC_ERR_LIMIT, r->t->file, 0, 0,
+          "expected to finish within %g s (the -timeout limit)", r->timeout);
+  return RUN_ERROR;
 }
 
 /* A liveness run notes each arrival at pc, and the step it takes there. */
@@ -499,19 +510,15 @@ static run_result run_thread(run *r) {
   r->npath = 0;
   if (r->lim->liveness) /* -1: not arrived at yet in this run */
     memset(r->arrival_step, 0xff, sizeof(int) * (size_t)(th->ninstrs + 1));
-  else
-    memset(r->head_nev, 0xff, sizeof(int) * (size_t)(th->ninstrs + 1));
+  else if (r->nheads > 0)
+    memset(r->head_nev, 0xff, sizeof(int) * (size_t)r->nheads);
   for (int pc = 0; pc < th->ninstrs;) {
-    if (past_deadline(r)) {
-      sc_fail(&r->err, SC_ERR_LIMIT, r->t->file, 0, 0,
-              "expected to finish within %g s (the -timeout limit)",
-              r->timeout);
-      return RUN_ERROR;
-    }
+    if (past_deadline(r))
+      return out_of_time(r);
     if (r->lim->liveness)
       arrive(r, pc);
-    else if (r->head[pc])
-      arrive_at_head(r, pc);
+    else if (r->nheads > 0 && r->head_of[pc] >= 0)
+      arrive_at_head(r, r->head_of[pc]);
     run_result rr = step(r, pc, &pc);
     if (rr != RUN_DONE)
       return rr;
@@ -645,59 +652,92 @@ static int sure_def(const sc_instr *in) {
   }
 }
 
-static bool reads_operand(sc_operand o, int reg) {
-  return o.kind == SC_OPND_REG && o.index == reg;
+static void add_register(uint64_t *set, sc_operand o) {
+  if (o.kind == SC_OPND_REG)
+    set[o.index / 64] |= (uint64_t)1 << (o.index % 64);
 }
 
-/* Whether an instruction may read register reg: its guard, sources or
- * address (all of them, whatever the opcode: more than it reads is only
- * less cutting). */
-static bool uses(const sc_instr *in, int reg) {
-  if (in->guard == reg || reads_operand(in->addr.base, reg))
-    return true;
+/* Add the registers an instruction may read to the bit set: its guard,
+ * sources and address, whatever the opcode (more than it reads only cuts
+ * less). */
+static void add_uses(const sc_instr *in, uint64_t *set) {
+  if (in->guard >= 0)
+    add_register(set, (sc_operand){.kind = SC_OPND_REG, .index = in->guard});
+  add_register(set, in->addr.base);
   for (int i = 0; i < in->nsrc && i < 3; i++)
-    if (reads_operand(in->src[i], reg))
-      return true;
-  return false;
+    add_register(set, in->src[i]);
 }
 
-/* The registers live at each pc, [pc * nregs + reg]: those that some path
- * from pc reads before it writes them; the end of the code reads every
- * register (the final state).  The least fixpoint, by rounds. */
-static bool *registers_live_in(const sc_thread *th) {
-  size_t n = (size_t)th->nregs;
-  bool *live = sc_alloc_atomic(sizeof(bool) * ((size_t)(th->ninstrs + 1) * n + 1));
-  memset(live, 0, sizeof(bool) * ((size_t)(th->ninstrs + 1) * n + 1));
-  for (size_t i = 0; i < n; i++)
-    live[(size_t)th->ninstrs * n + i] = true;
-  for (bool grew = true; grew;) {
-    grew = false;
-    for (int pc = th->ninstrs - 1; pc >= 0; pc--) {
-      const sc_instr *in = &th->code[pc];
-      int succ[2], nsucc = successors(th, pc, succ), def = sure_def(in);
-      for (int reg = 0; reg < th->nregs; reg++) {
-        bool l = uses(in, reg);
-        for (int k = 0; k < nsucc && !l; k++)
-          l = reg != def && live[(size_t)succ[k] * n + (size_t)reg];
-        if (l && !live[(size_t)pc * n + (size_t)reg])
-          live[(size_t)pc * n + (size_t)reg] = grew = true;
-      }
-    }
-  }
-  return live;
-}
-
-/* The loop heads: the pcs a backward jump goes to. */
-static bool *loop_heads(const sc_thread *th) {
-  bool *head = sc_alloc_atomic(sizeof(bool) * (size_t)(th->ninstrs + 1));
-  memset(head, 0, sizeof(bool) * (size_t)(th->ninstrs + 1));
+/* Number the loop heads, the pcs a backward jump goes to (r->head_of). */
+static void number_heads(run *r) {
+  const sc_thread *th = r->th;
+  memset(r->head_of, 0xff, sizeof(int) * (size_t)(th->ninstrs + 1));
+  r->nheads = 0;
   for (int pc = 0; pc < th->ninstrs; pc++) {
     int succ[2], nsucc = successors(th, pc, succ);
     for (int k = 0; k < nsucc; k++)
-      if (succ[k] <= pc)
-        head[succ[k]] = true;
+      if (succ[k] <= pc && r->head_of[succ[k]] < 0)
+        r->head_of[succ[k]] = r->nheads++;
   }
-  return head;
+}
+
+/* The registers live at each loop head (r->live_at_head): those that some
+ * path from there reads before it writes them; the end of the code reads
+ * every register (the final state).  The least fixpoint over every pc, by
+ * backward rounds (about one per loop nesting level), the deadline looked
+ * at as it goes. */
+static run_result live_at_heads(run *r) {
+  const sc_thread *th = r->th;
+  size_t w = (size_t)r->words, cells = (size_t)(th->ninstrs + 1) * w;
+  uint64_t *live = sc_alloc_atomic(sizeof(uint64_t) * (cells + 1));
+  uint64_t *set = sc_alloc_atomic(sizeof(uint64_t) * (w + 1));
+  memset(live, 0, sizeof(uint64_t) * cells);
+  for (int i = 0; i < th->nregs; i++)
+    add_register(&live[(size_t)th->ninstrs * w],
+                 (sc_operand){.kind = SC_OPND_REG, .index = i});
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (int pc = th->ninstrs - 1; pc >= 0; pc--) {
+      if (past_deadline(r))
+        return out_of_time(r);
+      const sc_instr *in = &th->code[pc];
+      int succ[2], nsucc = successors(th, pc, succ), def = sure_def(in);
+      memset(set, 0, sizeof(uint64_t) * w);
+      for (int k = 0; k < nsucc; k++)
+        for (size_t j = 0; j < w; j++)
+          set[j] |= live[(size_t)succ[k] * w + j];
+      if (def >= 0)
+        set[def / 64] &= ~((uint64_t)1 << (def % 64));
+      add_uses(in, set);
+      for (size_t j = 0; j < w; j++)
+        if (set[j] & ~live[(size_t)pc * w + j]) {
+          live[(size_t)pc * w + j] |= set[j];
+          grew = true;
+        }
+    }
+  }
+  r->live_at_head = sc_alloc_atomic(sizeof(uint64_t) * (size_t)r->nheads * w + 1);
+  for (int pc = 0; pc < th->ninstrs; pc++)
+    if (r->head_of[pc] >= 0)
+      memcpy(&r->live_at_head[(size_t)r->head_of[pc] * w], &live[(size_t)pc * w],
+             sizeof(uint64_t) * w);
+  return RUN_DONE;
+}
+
+/* What a run needs to find repeated states: the loop heads, the registers
+ * live there, room for the state at each arrival. */
+static run_result prepare_repeats(run *r) {
+  const sc_thread *th = r->th;
+  r->head_of = sc_alloc_atomic(sizeof(int) * (size_t)(th->ninstrs + 1));
+  number_heads(r);
+  if (r->nheads == 0)
+    return RUN_DONE; /* no loop */
+  r->words = (th->nregs + 63) / 64;
+  size_t cells = (size_t)r->nheads * (size_t)(th->nregs + 1);
+  r->head_nev = sc_alloc_atomic(sizeof(int) * (size_t)r->nheads);
+  r->head_regs = sc_alloc_atomic(sizeof(int64_t) * cells);
+  r->head_taint = sc_alloc_atomic(sizeof(uint64_t) * cells);
+  return live_at_heads(r);
 }
 
 /* What bounds a search: the limits, and its deadline (0: none) with the
@@ -730,18 +770,13 @@ static sc_status explore_thread(const sc_test *t, int thread, const bounds *b,
     x.r.live = sc_alloc_atomic(sizeof(bool) * (size_t)(th->nregs + 1));
     x.r.written = sc_alloc_atomic(sizeof(bool) * (size_t)(th->nregs + 1));
     x.r.arrival_regs = sc_alloc_atomic(sizeof(int64_t) * cells);
-  } else {
-    size_t cells = (size_t)(th->ninstrs + 1) * (size_t)(th->nregs + 1);
-    x.r.head = loop_heads(th);
-    x.r.live_in = registers_live_in(th);
-    x.r.head_nev = sc_alloc_atomic(sizeof(int) * (size_t)(th->ninstrs + 1));
-    x.r.head_regs = sc_alloc_atomic(sizeof(int64_t) * cells);
-    x.r.head_taint = sc_alloc_atomic(sizeof(uint64_t) * cells);
   }
   x.r.out = out;
   x.values = values;
   x.given = sc_alloc_atomic(sizeof(int64_t) * SC_TRACE_MAX);
-  sc_status st = explore(&x, 0);
+  sc_status st = !lim->liveness && prepare_repeats(&x.r) == RUN_ERROR
+                     ? x.r.err->status
+                     : explore(&x, 0);
   if (st && err)
     *err = x.r.err;
   return st;
