@@ -162,9 +162,13 @@ static bool spin_iteration(const run *r, int head) {
  * depends on.  Then what the run does next it could do from that arrival
  * on, with the same values read, making the same events, dependencies
  * included (ctrl only grows: the iteration's part of it goes with its
- * reads); left out, the iteration's reads and fences only add order.  So
- * cutting the run here loses no final state: the shorter run is met anyway
- * (see sc_sem_traces). */
+ * reads).  An execution of the run without the iteration is one with the
+ * iteration's reads and fences taken out, its other relations as they
+ * were: a model that allowed the longer allows it (so the bundled models
+ * and herd's, whose checks get no stronger with fewer events: their only
+ * differences, `\`, are pointwise or against co or the fence.sc order).
+ * So cutting the run here loses no final state: the shorter run is met
+ * anyway (see sc_sem_traces). */
 static bool repeats_state(const run *r, int head) {
   int h = r->head_of[head];
   if (h < 0 || r->head_nev[h] < 0)
