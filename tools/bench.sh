@@ -327,6 +327,16 @@ for shape in 2x4 2x6 2x8 3x4 3x5 4x3 4x4; do
   family "scoped-$shape" 1 "enum auto" -- "${files[@]}"
 done
 
+# spinlock-unroll-N, N = 10, 20, 40: tests/data/spinlock.litmus (two
+# threads take a spin lock: atom.cas acquire retried while it reads 1, then
+# x += 1 and st.release) under cat/ptx-v7.5.cat and -unroll N.  Each failed
+# cas repeats a state; past the second backward jump such runs are cut, so
+# the cost no longer grows with N (it did: minutes at N = 20).
+for n in 10 20 40; do
+  family "spinlock-unroll-$n" 1 "enum auto" -unroll "$n" \
+    -model "$srcdir/cat/ptx-v7.5.cat" -- "$srcdir/tests/data/spinlock.litmus"
+done
+
 {
   echo "# make bench: $made_on"
   echo

@@ -1,7 +1,9 @@
 /* sem.c: running a thread's PTX code.  A run is driven by the values its
  * reads return; every path is found by depth-first search over those
  * values (a run stops at the first read it has no value for, and is
- * replayed once per value the location may hold). */
+ * replayed once per value the location may hold).  A run is cut where
+ * the unroll bound says, where a loop iteration repeats a state (past
+ * SC_SEM_REPEAT_UNROLL), and the search stops at its deadline. */
 #include "sim/sem.h"
 
 #include "util/error.h"
@@ -79,6 +81,20 @@ typedef struct run {
   uint64_t *taint;      /* per register: reads its value depends on */
   uint64_t ctrl;        /* reads that decided a branch so far */
   int *backjumps;       /* per pc */
+  /* repeated states (not in liveness searches): per pc, its number as a
+   * loop head (a target of backward jumps), -1 when none; per head, the
+   * registers live there (a bit set of `words` words), and the events,
+   * registers and their reads at the last arrival (head_nev -1: not
+   * arrived at yet in this run) */
+  int *head_of;
+  int nheads, words;
+  uint64_t *live_at_head;
+  int *head_nev;
+  int64_t *head_regs;
+  uint64_t *head_taint;
+  double deadline;      /* sc_seconds() past which the search fails, 0: none */
+  double timeout;       /* the -timeout limit it comes from, for the message */
+  unsigned long ticks;  /* steps taken, for a look at the clock now and then */
   sc_trace_event ev[SC_TRACE_MAX];
   int nev;
   int need_loc;         /* RUN_NEED_VALUE: the location to read */
@@ -136,6 +152,36 @@ static bool spin_iteration(const run *r, int head) {
   const int64_t *then = &r->arrival_regs[(size_t)head * (size_t)r->th->nregs];
   for (int i = 0; i < r->th->nregs; i++)
     if (r->live[i] && r->regs[i] != then[i])
+      return false;
+  return true;
+}
+
+/* Whether the iteration that a backward jump to `head` closes repeats a
+ * state: no write nor barrier since the run last arrived at the head, and
+ * each register live there as it was then, in value and in the reads it
+ * depends on.  Then what the run does next it could do from that arrival
+ * on, with the same values read, making the same events, dependencies
+ * included (ctrl only grows: the iteration's part of it goes with its
+ * reads).  An execution of the run without the iteration is one with the
+ * iteration's reads and fences taken out, its other relations as they
+ * were: a model that allowed the longer allows it (so the bundled models
+ * and herd's, whose checks get no stronger with fewer events: their only
+ * differences, `\`, are pointwise or against co or the fence.sc order).
+ * So cutting the run here loses no final state: the shorter run is met
+ * anyway (see sc_sem_traces). */
+static bool repeats_state(const run *r, int head) {
+  int h = r->head_of[head];
+  if (h < 0 || r->head_nev[h] < 0)
+    return false; /* jumped into, never through: no iteration to repeat */
+  for (int i = r->head_nev[h]; i < r->nev; i++)
+    if (r->ev[i].kind == SC_EV_WRITE || r->ev[i].kind == SC_EV_BARRIER)
+      return false;
+  const uint64_t *live = &r->live_at_head[(size_t)h * (size_t)r->words];
+  size_t at = (size_t)h * (size_t)r->th->nregs;
+  for (int i = 0; i < r->th->nregs; i++)
+    if ((live[i / 64] >> (i % 64) & 1) &&
+        (r->regs[i] != r->head_regs[at + (size_t)i] ||
+         r->taint[i] != r->head_taint[at + (size_t)i]))
       return false;
   return true;
 }
@@ -330,6 +376,9 @@ static run_result jump(run *r, int pc, int target_label, int *next) {
     return RUN_ERROR;
   if (to <= pc && ++r->backjumps[pc] > r->lim->unroll)
     return RUN_CUT;
+  if (to <= pc && r->backjumps[pc] > SC_SEM_REPEAT_UNROLL && !r->lim->liveness &&
+      repeats_state(r, to))
+    return RUN_CUT; /* the cut run feeds values as any other (keep_cut_run) */
   *next = to;
   return RUN_DONE;
 }
@@ -415,6 +464,28 @@ static run_result step(run *r, int pc, int *next) {
   return RUN_DONE;
 }
 
+/* A run notes each arrival at loop head h: the state repeats_state
+ * compares. */
+static void arrive_at_head(run *r, int h) {
+  size_t n = (size_t)r->th->nregs, at = (size_t)h * n;
+  r->head_nev[h] = r->nev;
+  memcpy(&r->head_regs[at], r->regs, sizeof(int64_t) * n);
+  memcpy(&r->head_taint[at], r->taint, sizeof(uint64_t) * n);
+}
+
+/* Whether the search is past its deadline: the clock is read once in 4096
+ * steps (a step is tens of nanoseconds). */
+static bool past_deadline(run *r) {
+  return r->deadline > 0 && (++r->ticks & 4095) == 0 &&
+         sc_seconds() > r->deadline;
+}
+
+static run_result out_of_time(run *r) {
+  sc_fail(&r->err, SC_ERR_LIMIT, r->t->file, 0, 0,
+          "expected to finish within %g s (the -timeout limit)", r->timeout);
+  return RUN_ERROR;
+}
+
 /* A liveness run notes each arrival at pc, and the step it takes there. */
 static void arrive(run *r, int pc) {
   const sc_thread *th = r->th;
@@ -443,9 +514,15 @@ static run_result run_thread(run *r) {
   r->npath = 0;
   if (r->lim->liveness) /* -1: not arrived at yet in this run */
     memset(r->arrival_step, 0xff, sizeof(int) * (size_t)(th->ninstrs + 1));
+  else if (r->nheads > 0)
+    memset(r->head_nev, 0xff, sizeof(int) * (size_t)r->nheads);
   for (int pc = 0; pc < th->ninstrs;) {
+    if (past_deadline(r))
+      return out_of_time(r);
     if (r->lim->liveness)
       arrive(r, pc);
+    else if (r->nheads > 0 && r->head_of[pc] >= 0)
+      arrive_at_head(r, r->head_of[pc]);
     run_result rr = step(r, pc, &pc);
     if (rr != RUN_DONE)
       return rr;
@@ -540,17 +617,153 @@ static sc_status explore(explorer *x, int ngiven) {
   return SC_OK;
 }
 
-static sc_status explore_thread(const sc_test *t, int thread,
-                                const sc_sem_limits *lim,
+/* ---- Loop heads and live registers ---------------------------------------- */
+
+/* Where control may go after instruction pc: its successors, 1 or 2. */
+static int successors(const sc_thread *th, int pc, int succ[2]) {
+  const sc_instr *in = &th->code[pc];
+  bool branch = in->op == SC_OP_BRA || in->op == SC_OP_BEQ || in->op == SC_OP_BNE;
+  if (!branch || in->target < 0) {
+    succ[0] = pc + 1;
+    return 1;
+  }
+  succ[0] = th->labels[in->target].pc;
+  if (in->op == SC_OP_BRA && in->guard < 0)
+    return 1; /* an unguarded bra always jumps */
+  succ[1] = pc + 1;
+  return 2;
+}
+
+/* The register an instruction surely sets (not under a guard, which may
+ * leave it as it was), -1 if none. */
+static int sure_def(const sc_instr *in) {
+  if (in->guard >= 0 || in->dst.kind != SC_OPND_REG)
+    return -1;
+  switch (in->op) {
+  case SC_OP_LD:
+  case SC_OP_ATOM: /* a failing cas too: dst takes the old value */
+  case SC_OP_MOV:
+  case SC_OP_CVT:
+  case SC_OP_ADD:
+  case SC_OP_SUB:
+  case SC_OP_AND:
+  case SC_OP_OR:
+  case SC_OP_XOR:
+  case SC_OP_SETP:
+    return in->dst.index;
+  default:
+    return -1;
+  }
+}
+
+static void add_register(uint64_t *set, sc_operand o) {
+  if (o.kind == SC_OPND_REG)
+    set[o.index / 64] |= (uint64_t)1 << (o.index % 64);
+}
+
+/* Add the registers an instruction may read to the bit set: its guard,
+ * sources and address, whatever the opcode (more than it reads only cuts
+ * less). */
+static void add_uses(const sc_instr *in, uint64_t *set) {
+  if (in->guard >= 0)
+    add_register(set, (sc_operand){.kind = SC_OPND_REG, .index = in->guard});
+  add_register(set, in->addr.base);
+  for (int i = 0; i < in->nsrc && i < 3; i++)
+    add_register(set, in->src[i]);
+}
+
+/* Number the loop heads, the pcs a backward jump goes to (r->head_of). */
+static void number_heads(run *r) {
+  const sc_thread *th = r->th;
+  memset(r->head_of, 0xff, sizeof(int) * (size_t)(th->ninstrs + 1));
+  r->nheads = 0;
+  for (int pc = 0; pc < th->ninstrs; pc++) {
+    int succ[2], nsucc = successors(th, pc, succ);
+    for (int k = 0; k < nsucc; k++)
+      if (succ[k] <= pc && r->head_of[succ[k]] < 0)
+        r->head_of[succ[k]] = r->nheads++;
+  }
+}
+
+/* The registers live at each loop head (r->live_at_head): those that some
+ * path from there reads before it writes them; the end of the code reads
+ * every register (the final state).  The least fixpoint over every pc, by
+ * backward rounds (about one per loop nesting level), the deadline looked
+ * at as it goes. */
+static run_result live_at_heads(run *r) {
+  const sc_thread *th = r->th;
+  size_t w = (size_t)r->words, cells = (size_t)(th->ninstrs + 1) * w;
+  uint64_t *live = sc_alloc_atomic(sizeof(uint64_t) * (cells + 1));
+  uint64_t *set = sc_alloc_atomic(sizeof(uint64_t) * (w + 1));
+  memset(live, 0, sizeof(uint64_t) * cells);
+  for (int i = 0; i < th->nregs; i++)
+    add_register(&live[(size_t)th->ninstrs * w],
+                 (sc_operand){.kind = SC_OPND_REG, .index = i});
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (int pc = th->ninstrs - 1; pc >= 0; pc--) {
+      if (past_deadline(r))
+        return out_of_time(r);
+      const sc_instr *in = &th->code[pc];
+      int succ[2], nsucc = successors(th, pc, succ), def = sure_def(in);
+      memset(set, 0, sizeof(uint64_t) * w);
+      for (int k = 0; k < nsucc; k++)
+        for (size_t j = 0; j < w; j++)
+          set[j] |= live[(size_t)succ[k] * w + j];
+      if (def >= 0)
+        set[def / 64] &= ~((uint64_t)1 << (def % 64));
+      add_uses(in, set);
+      for (size_t j = 0; j < w; j++)
+        if (set[j] & ~live[(size_t)pc * w + j]) {
+          live[(size_t)pc * w + j] |= set[j];
+          grew = true;
+        }
+    }
+  }
+  r->live_at_head = sc_alloc_atomic(sizeof(uint64_t) * (size_t)r->nheads * w + 1);
+  for (int pc = 0; pc < th->ninstrs; pc++)
+    if (r->head_of[pc] >= 0)
+      memcpy(&r->live_at_head[(size_t)r->head_of[pc] * w], &live[(size_t)pc * w],
+             sizeof(uint64_t) * w);
+  return RUN_DONE;
+}
+
+/* What a run needs to find repeated states: the loop heads, the registers
+ * live there, room for the state at each arrival. */
+static run_result prepare_repeats(run *r) {
+  const sc_thread *th = r->th;
+  r->head_of = sc_alloc_atomic(sizeof(int) * (size_t)(th->ninstrs + 1));
+  number_heads(r);
+  if (r->nheads == 0)
+    return RUN_DONE; /* no loop */
+  r->words = (th->nregs + 63) / 64;
+  size_t cells = (size_t)r->nheads * (size_t)(th->nregs + 1);
+  r->head_nev = sc_alloc_atomic(sizeof(int) * (size_t)r->nheads);
+  r->head_regs = sc_alloc_atomic(sizeof(int64_t) * cells);
+  r->head_taint = sc_alloc_atomic(sizeof(uint64_t) * cells);
+  return live_at_heads(r);
+}
+
+/* What bounds a search: the limits, and its deadline (0: none) with the
+ * -timeout it comes from. */
+typedef struct bounds {
+  sc_sem_limits lim;
+  double deadline, timeout;
+} bounds;
+
+static sc_status explore_thread(const sc_test *t, int thread, const bounds *b,
                                 const sc_value_sets *values,
                                 sc_thread_traces *out, sc_error **err) {
   explorer x;
   memset(&x, 0, sizeof x);
   const sc_thread *th = &t->threads[thread];
+  const sc_sem_limits *lim = &b->lim;
   x.r.t = t;
   x.r.thread = thread;
   x.r.th = th;
   x.r.lim = lim;
+  x.r.deadline = b->deadline;
+  x.r.timeout = b->timeout;
   x.r.regs = sc_alloc_atomic(sizeof(int64_t) * (size_t)(th->nregs + 1));
   x.r.taint = sc_alloc_atomic(sizeof(uint64_t) * (size_t)(th->nregs + 1));
   x.r.backjumps = sc_alloc_atomic(sizeof(int) * (size_t)(th->ninstrs + 1));
@@ -565,7 +778,9 @@ static sc_status explore_thread(const sc_test *t, int thread,
   x.r.out = out;
   x.values = values;
   x.given = sc_alloc_atomic(sizeof(int64_t) * SC_TRACE_MAX);
-  sc_status st = explore(&x, 0);
+  sc_status st = !lim->liveness && prepare_repeats(&x.r) == RUN_ERROR
+                     ? x.r.err->status
+                     : explore(&x, 0);
   if (st && err)
     *err = x.r.err;
   return st;
@@ -593,22 +808,26 @@ static sc_status check_events(const sc_test *t, const sc_thread_traces *all,
   return SC_OK;
 }
 
-sc_status sc_sem_traces(const sc_test *t, const sc_sem_limits *limits,
-                        const sc_value_sets *values, sc_thread_traces **out,
-                        sc_error **err) {
-  sc_sem_limits lim = {.unroll = DEFAULT_UNROLL, .max_traces = DEFAULT_MAX_TRACES,
-                       .liveness = false};
+sc_status sc_sem_traces_timed(const sc_test *t, const sc_sem_limits *limits,
+                              double start, double timeout,
+                              const sc_value_sets *values,
+                              sc_thread_traces **out, sc_error **err) {
+  bounds b = {.lim = {.unroll = DEFAULT_UNROLL,
+                      .max_traces = DEFAULT_MAX_TRACES,
+                      .liveness = false},
+              .deadline = timeout > 0 ? start + timeout : 0,
+              .timeout = timeout};
   if (limits)
-    lim.liveness = limits->liveness;
+    b.lim.liveness = limits->liveness;
   if (limits && limits->unroll >= 0)
-    lim.unroll = limits->unroll;
+    b.lim.unroll = limits->unroll;
   if (limits && limits->max_traces > 0)
-    lim.max_traces = limits->max_traces;
+    b.lim.max_traces = limits->max_traces;
 
   sc_thread_traces *all =
       sc_alloc(sizeof(sc_thread_traces) * (size_t)(t->nthreads + 1));
   for (int th = 0; th < t->nthreads; th++) {
-    sc_status st = explore_thread(t, th, &lim, values, &all[th], err);
+    sc_status st = explore_thread(t, th, &b, values, &all[th], err);
     if (st)
       return st;
   }
@@ -618,4 +837,10 @@ sc_status sc_sem_traces(const sc_test *t, const sc_sem_limits *limits,
     return st;
   *out = all;
   return SC_OK;
+}
+
+sc_status sc_sem_traces(const sc_test *t, const sc_sem_limits *limits,
+                        const sc_value_sets *values, sc_thread_traces **out,
+                        sc_error **err) {
+  return sc_sem_traces_timed(t, limits, 0, 0, values, out, err);
 }

@@ -82,9 +82,25 @@ typedef struct sc_sem_limits {
   bool liveness;  /* also the stuck runs (sc_stuck), each where it sticks */
 } sc_sem_limits;
 
+/* A backward jump that closes an iteration which repeats a state is taken
+ * at most this often (herd7's default -unroll, so that up to it the runs,
+ * and the executions counted, are herd7's): see sc_sem_traces. */
+#define SC_SEM_REPEAT_UNROLL 2
+
 /* All traces of every thread, each read taking any value of its location's
  * set in `values`.  A path that jumps backwards more than `unroll` times
- * from one branch is cut, as herd7's -unroll does.  With `liveness`, a
+ * from one branch is cut, as herd7's -unroll does.  It is also cut (but
+ * for liveness searches) at a backward jump past the
+ * SC_SEM_REPEAT_UNROLL-th from its branch that closes an iteration which
+ * repeats a state: it wrote nothing, met no barrier, and left each
+ * register live at the loop head (one that some path from there reads
+ * before writing; the end reads them all) with the same value, depending
+ * on the same reads, as when the run last arrived there.  Such a run,
+ * with the iteration left out, is one that the search meets anyway, with
+ * the same writes and final registers and the same events but the
+ * iteration's reads and fences: so every final state is still found
+ * (Dat3M's side-effect-free spin loops; a spin lock's failed attempts).
+ * With `liveness`, a
  * run is also kept stuck at each backward jump that closes an iteration
  * with no side effect (before the bound is looked at) and at each bar.sync
  * (the run continues as well).  Errors: an access to
@@ -106,5 +122,14 @@ typedef struct sc_thread_traces {
 sc_status sc_sem_traces(const sc_test *t, const sc_sem_limits *limits,
                         const sc_value_sets *values, sc_thread_traces **out,
                         sc_error **err);
+
+/* sc_sem_traces within a -timeout: a search `timeout` seconds (> 0; 0:
+ * none) past `start` (sc_seconds()) fails, SC_ERR_LIMIT "expected to
+ * finish within <timeout> s (the -timeout limit)", however large the
+ * bounds (-unroll 2000000000 over a loop without events). */
+sc_status sc_sem_traces_timed(const sc_test *t, const sc_sem_limits *limits,
+                              double start, double timeout,
+                              const sc_value_sets *values,
+                              sc_thread_traces **out, sc_error **err);
 
 #endif

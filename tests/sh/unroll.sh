@@ -1,0 +1,77 @@
+#!/bin/sh
+# unroll.sh: -unroll past herd7's default on a loop whose iterations repeat
+# a state (lib/sim/sem.c cuts them past the second backward jump).
+# data/spinlock.litmus: two threads take a spin lock (atom.cas acquire,
+# retried while it reads 1), add 1 to x, release it (st.release); each
+# failed cas reads only and leaves the registers as they were.  Under
+# -unroll 2 the runs are herd7's, so its States are the reference: under
+# -unroll 10, 15, 20 and 40 each model must give the same States and the
+# same verdict.  Worked out by hand: the PTX models (release/acquire at gpu
+# scope, the cas atomic) and herd's sc.cat (SC, rmw atomic) leave x only
+# at 2; cat/sc.cat, rmo.cat and ptx-rmo.cat have no rmw atomicity (both cas
+# may read 0) and herd's uni.cat and uniproc.cat only coherence: x=1 too.
+# Each run stays far from the -timeout (before the cut, -unroll 20 took
+# minutes).  -liveness is unchanged by the cut (its spin runs are per
+# iteration): the same verdict under -unroll 2 and 4.  A loop of no
+# events under -unroll 2000000000 ends at once.
+. "${SC_SRCDIR:-.}/tests/sh/lib.sh"
+
+spin="$srcdir/tests/data/spinlock.litmus"
+
+# states MODEL UNROLL: the States block and verdict into $tmp/MODEL-UNROLL
+states() {
+  out="$tmp/$(basename "$1" .cat)-$2"
+  expect 0 "$scopecat" sim -nohash -timeout 60 -model "$1" -unroll "$2" "$spin"
+  awk '/^States /, /^(Ok|No)$/' "$tmp/out" >"$out"
+}
+
+# check MODEL STATES...: the States under -unroll 2 are STATES (x=...;
+# lines), and under every larger -unroll the same
+check() {
+  model=$1
+  shift
+  name=$(basename "$model" .cat)
+  states "$model" 2
+  printf 'States %d\n' $# >"$tmp/want"
+  printf '%s\n' "$@" >>"$tmp/want"
+  if head -n $(($# + 1)) "$tmp/$name-2" | cmp -s - "$tmp/want"; then ok; else
+    fail "$model: -unroll 2 States are not: $*"; cat "$tmp/$name-2"
+  fi
+  for u in 10 15 20 40; do
+    states "$model" "$u"
+    if cmp -s "$tmp/$name-2" "$tmp/$name-$u"; then ok; else
+      fail "$model: -unroll $u differs from -unroll 2"
+      diff "$tmp/$name-2" "$tmp/$name-$u"
+    fi
+  done
+}
+
+check "$srcdir/cat/ptx-v7.5.cat" "x=2;"
+check "$srcdir/cat/ptx-v6.0.cat" "x=2;"
+check "$srcdir/tests/data/herd/sc.cat" "x=2;"
+check "$srcdir/cat/sc.cat" "x=1;" "x=2;"
+check "$srcdir/cat/rmo.cat" "x=1;" "x=2;"
+check "$srcdir/cat/ptx-rmo.cat" "x=1;" "x=2;"
+check "$srcdir/tests/data/herd/uni.cat" "x=1;" "x=2;"
+check "$srcdir/tests/data/herd/uniproc.cat" "x=1;" "x=2;"
+
+# the verdict of -liveness: a thread may spin for ever only while the
+# other holds the lock, which it releases: Pass, whatever the bound
+for u in 2 4; do
+  expect 0 "$scopecat" sim -liveness -model "$srcdir/cat/ptx-v7.5.cat" -unroll "$u" "$spin"
+  has "$tmp/out" "Liveness spinlock Pass"
+done
+
+# a loop of no events that changes nothing (goto to itself) under
+# -unroll 2000000000: its every run is cut at the third jump, at once
+# (before: two billion jumps, 100 s past a 1 s -timeout, then a result);
+# no run completes, so no state
+printf 'PTX empty\n{ x=0; }\n P0@cta 0,gpu 0 ;\n LC0: ;\n goto LC0 ;\nexists (x=0)\n' \
+  >"$tmp/empty.litmus"
+start=$(date +%s)
+expect 0 "$scopecat" sim -timeout 1 -unroll 2000000000 "$tmp/empty.litmus"
+took=$(($(date +%s) - start))
+if [ "$took" -le 5 ]; then ok; else fail "the empty loop took ${took}s"; fi
+has "$tmp/out" "States 0"
+
+finish

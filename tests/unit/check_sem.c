@@ -1,0 +1,216 @@
+/* check_sem.c: unit tests of the trace builder (lib/sim/sem.c) alone: how
+ * many runs of one thread it keeps under -unroll, where it cuts a loop
+ * iteration that repeats a state and where it must not, and its deadline.
+ * The runs are counted by hand in the comments, from the values each
+ * location may hold (given to the builder, as enumerate.c's fixpoint
+ * would). */
+#include "sim/sem.h"
+
+#include "scopecat.h"
+
+#include <check.h>
+
+#include "check_run.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static sc_test *load(const char *text) {
+  sc_test *t;
+  sc_error *err;
+  ck_assert_msg(sc_test_load_string(text, "t.litmus", NULL, &t, &err) == SC_OK,
+                "%s", sc_error_message(err));
+  return t;
+}
+
+static int loc_named(const sc_test *t, const char *name) {
+  for (int l = 0; l < t->nlocs; l++)
+    if (strcmp(t->locs[l].name, name) == 0)
+      return l;
+  ck_abort_msg("no location %s", name);
+  return -1;
+}
+
+/* Each location's initial value and those listed as "loc=value ..." */
+static sc_value_sets *values(const sc_test *t, const char *list) {
+  sc_value_sets *vs = sc_values_initial(t);
+  char name[16];
+  long v;
+  int used;
+  while (sscanf(list, " %15[a-z]=%ld%n", name, &v, &used) == 2) {
+    sc_values_add(vs, loc_named(t, name), v);
+    list += used;
+  }
+  return vs;
+}
+
+/* The runs of thread 0 under `unroll` (liveness searches or not). */
+static sc_thread_traces *runs(const char *text, const char *vals, int unroll,
+                              bool liveness) {
+  sc_test *t = load(text);
+  sc_sem_limits lim = {unroll, 0, liveness};
+  sc_thread_traces *all;
+  sc_error *err = NULL;
+  ck_assert_msg(sc_sem_traces(t, &lim, values(t, vals), &all, &err) == SC_OK, "%s",
+                err ? sc_error_message(err) : "");
+  return &all[0];
+}
+
+static int stuck_runs(const sc_thread_traces *a) {
+  int n = 0;
+  for (int i = 0; i < a->ntraces; i++)
+    n += a->traces[i].stuck != SC_STUCK_NONE;
+  return n;
+}
+
+/* tests/data/spinlock.litmus's thread: a failed cas (m holds 1) reads only
+ * and jumps back with r0 = 1; r0 and r1 are set before they are read on
+ * every path from the head (dead there), so each failed attempt repeats
+ * the state.  Runs: k failed attempts, then the lock taken (x holds 0).
+ * Up to the second backward jump the runs are herd7's: -unroll 1 keeps
+ * k = 0, 1; -unroll 2 keeps k = 0..2.  Past it a repeating iteration is
+ * cut: -unroll 10 keeps k = 0..2 too (it kept k = 0..10: 11 runs, each
+ * pairing with the other thread's runs into ever more candidates). */
+#define SPINLOCK                                                  \
+  "PTX spinlock\n{ m=0; x=0; P0:r0=0; P0:r1=0; }\n"               \
+  " P0@cta 0,gpu 0                   ;\n"                         \
+  " LC00:                            ;\n"                         \
+  " atom.acquire.gpu.cas r0, m, 0, 1 ;\n"                         \
+  " bne r0, 0, LC00                  ;\n"                         \
+  " ld.weak r1, x                    ;\n"                         \
+  " add r1, r1, 1                    ;\n"                         \
+  " st.weak x, r1                    ;\n"                         \
+  " st.release.gpu m, 0              ;\n"                         \
+  "exists (x=1)\n"
+
+START_TEST(spin_lock_repeats_cut) {
+  ck_assert_int_eq(runs(SPINLOCK, "m=1", 1, false)->ntraces, 2);
+  ck_assert_int_eq(runs(SPINLOCK, "m=1", 2, false)->ntraces, 3);
+  ck_assert_int_eq(runs(SPINLOCK, "m=1", 10, false)->ntraces, 3);
+  ck_assert_int_eq(runs(SPINLOCK, "m=1", 40, false)->ntraces, 3);
+  /* the longest kept run: two failed cas (reads), the lock (read and
+   * write), ld x, st x, st m */
+  const sc_thread_traces *a = runs(SPINLOCK, "m=1", 10, false);
+  int longest = 0;
+  for (int i = 0; i < a->ntraces; i++)
+    if (a->traces[i].nevents > longest)
+      longest = a->traces[i].nevents;
+  ck_assert_int_eq(longest, 7);
+}
+END_TEST
+
+/* A liveness search keeps every run as before: its stuck runs are one per
+ * failed attempt.  -unroll 10: the 11 completed runs (k = 0..10), and a
+ * stuck copy at each of the 11 backward jumps a run reading 1 takes (the
+ * 11th is cut, after its stuck copy is kept). */
+START_TEST(liveness_keeps_every_run) {
+  const sc_thread_traces *a = runs(SPINLOCK, "m=1", 10, true);
+  ck_assert_int_eq(stuck_runs(a), 11);
+  ck_assert_int_eq(a->ntraces - stuck_runs(a), 11);
+}
+END_TEST
+
+/* r1 counts the iterations: it is read (add) before it is written, live
+ * at the head, and differs each time round: no iteration repeats a state.
+ * x holds 0 and 1: runs read 0 k times then 1, k = 0..10 under -unroll 10. */
+START_TEST(changed_register_not_cut) {
+  const char *t = "PTX count\n{ x=0; P0:r1=0; }\n"
+                  " P0@cta 0,gpu 0 ;\n"
+                  " LC0:           ;\n"
+                  " ld.weak r0, x  ;\n"
+                  " add r1, r1, 1  ;\n"
+                  " bne r0, 1, LC0 ;\n"
+                  "exists (x=1)\n";
+  ck_assert_int_eq(runs(t, "x=1", 10, false)->ntraces, 11);
+}
+END_TEST
+
+/* An iteration that writes (atom.exch) changes memory: never cut for a
+ * repeat.  m holds 0 and 1: runs read 1 k times then 0, k = 0..10. */
+START_TEST(writing_iteration_not_cut) {
+  const char *t = "PTX exch\n{ m=0; }\n"
+                  " P0@cta 0,gpu 0                ;\n"
+                  " LC0:                          ;\n"
+                  " atom.relaxed.gpu.exch r0, m, 1 ;\n"
+                  " bne r0, 0, LC0                ;\n"
+                  "exists (m=1)\n";
+  ck_assert_int_eq(runs(t, "m=1", 10, false)->ntraces, 11);
+}
+END_TEST
+
+/* r2 is read only after the loop (the end reads every register), and
+ * written only on the way round: it is live at the head.  An iteration
+ * reading y = v sets r2 from a read of its own: not the state it left,
+ * even when v is r2's old value (the reads behind it differ, and so would
+ * a later dependency on r2).  Dat3M's spin test, which looks only at the
+ * registers the iteration reads before writing, would call each of them a
+ * spin; cutting there would lose the final states with r2 = 1.  x and y
+ * hold 0 and 1: k iterations (x = 0, then y = 0 or 1) then x = 1: under
+ * -unroll 5, 1 + 2 + 4 + 8 + 16 + 32 = 63 runs, every one kept. */
+START_TEST(register_read_after_loop_not_cut) {
+  const char *t = "PTX exitreg\n{ x=0; y=0; P0:r2=0; }\n"
+                  " P0@cta 0,gpu 0 ;\n"
+                  " LC0:           ;\n"
+                  " ld.weak r0, x  ;\n"
+                  " beq r0, 1, LC1 ;\n"
+                  " ld.weak r2, y  ;\n"
+                  " goto LC0       ;\n"
+                  " LC1:           ;\n"
+                  "exists (x=1)\n";
+  ck_assert_int_eq(runs(t, "x=1 y=1", 5, false)->ntraces, 63);
+}
+END_TEST
+
+/* A loop of no events whose iteration changes nothing (a bra to itself)
+ * is cut at its third jump whatever the bound: its runs (none complete)
+ * take no time under -unroll 2000000000. */
+START_TEST(empty_loop_cut_at_once) {
+  const char *t = "PTX empty\n{ x=0; }\n"
+                  " P0@cta 0,gpu 0 ;\n"
+                  " LC0:           ;\n"
+                  " goto LC0       ;\n"
+                  "exists (x=0)\n";
+  double start = sc_seconds();
+  ck_assert_int_eq(runs(t, "", 2000000000, false)->ntraces, 0);
+  ck_assert(sc_seconds() - start < 1.0);
+}
+END_TEST
+
+/* A loop of no events whose iteration changes a register (a counter)
+ * repeats no state: under -unroll 2000000000 its one run would take
+ * minutes.  With a 0.2 s -timeout the search fails with the timeout's
+ * message, well within a second (it ran to the end before: Check's
+ * time limit fails this test then). */
+START_TEST(deadline_in_long_loop) {
+  sc_test *t = load("PTX counter\n{ x=0; P0:r0=0; }\n"
+                    " P0@cta 0,gpu 0 ;\n"
+                    " LC0:           ;\n"
+                    " add r0, r0, 1  ;\n"
+                    " goto LC0       ;\n"
+                    "exists (x=0)\n");
+  sc_sem_limits lim = {2000000000, 0, false};
+  sc_thread_traces *all;
+  sc_error *err = NULL;
+  double start = sc_seconds();
+  ck_assert_int_eq(sc_sem_traces_timed(t, &lim, start, 0.2, sc_values_initial(t),
+                                       &all, &err),
+                   SC_ERR_LIMIT);
+  ck_assert(sc_seconds() - start < 1.0);
+  ck_assert_str_eq(sc_error_message(err),
+                   "t.litmus: expected to finish within 0.2 s (the -timeout limit)");
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("sem");
+  TCase *tc = tcase_create("unroll");
+  tcase_add_test(tc, spin_lock_repeats_cut);
+  tcase_add_test(tc, liveness_keeps_every_run);
+  tcase_add_test(tc, changed_register_not_cut);
+  tcase_add_test(tc, writing_iteration_not_cut);
+  tcase_add_test(tc, register_read_after_loop_not_cut);
+  tcase_add_test(tc, empty_loop_cut_at_once);
+  tcase_add_test(tc, deadline_in_long_loop);
+  suite_add_tcase(s, tc);
+  return sc_check_run(s);
+}
