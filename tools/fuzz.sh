@@ -62,7 +62,7 @@ build() {
         printf '%s\n' "$config" >"$out/config.h"
     flags=(-std=c11 -g -O1 -fno-omit-frame-pointer -Wall -Wextra
            -fsanitize=address,undefined -fno-sanitize-recover=all
-           -I"$top/include" -I"$top/lib" -I"$top/tools/gpu" -I"$out")
+           -I"$top/include" -I"$top/lib" -I"$top/harness" -I"$out")
     for f in "$top"/lib/*/*.c; do
         # lib/LAYER/NAME.c: two layers may have a file of one name (lex.c)
         o=$out/obj/$(basename "$(dirname "$f")")_$(basename "${f%.c}").o
