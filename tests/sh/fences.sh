@@ -166,8 +166,12 @@ expect 0 "$scopecat" parse -summary "$tmp/pfixed"
 has "$tmp/out" "mp-relaxed.gpu+fence.acq_rel.gpu@0.4+fence.acq_rel.gpu@1.2: PTX"
 expect 0 "$scopecat" sim -nohash "$tmp/pfixed"
 if [ "$(grep -c ' Never ' "$tmp/out")" -eq 3 ]; then ok; else fail "PTX fixes not all forbidden"; fi
-# one fence is not enough for mp (fence.sc.gpu: sb needs both threads)
+# one fence is not enough for mp (fence.sc.gpu: sb needs both threads),
+# but fences everywhere are: no fix within -max 1, and no claim that an
+# RMW or a dependency is needed
 expect 0 "$scopecat" fences -max 1 "$tmp/pmp.litmus"
-has "$tmp/out" "no set of fences forbids it"
+has "$tmp/out" "Test mp-relaxed.gpu: allowed; no fix within -max 1 fences (2 positions"
+lacks "$tmp/out" "no set of fences forbids it"
+lacks "$tmp/out" "RMW"
 
 finish
