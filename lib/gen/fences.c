@@ -256,6 +256,26 @@ static int all_widest_allow(search *s, const position **at, int n) {
   return allows_with(s, twice, kind, n * nwidest);
 }
 
+/* Whether the widest fences at the positions `at` leave the condition
+ * allowed (-1: failed): first one fence of the first widest kind at each
+ * (membar.sys, or fence.acq_rel.sys: no fence.sc, whose orders make a
+ * simulation dearer), and when that is not enough every widest kind at
+ * once.  *first_works: the first choice forbids it (narrow need not
+ * simulate it again). */
+static int widest_allow(search *s, const position **at, int n,
+                        bool *first_works) {
+  const fence_kind *widest[2];
+  int nwidest = widest_kinds(s, widest);
+  const fence_kind **kind = sc_alloc(sizeof(fence_kind *) * (size_t)(n + 1));
+  for (int k = 0; k < n; k++)
+    kind[k] = widest[0];
+  int allowed = allows_with(s, at, kind, n);
+  *first_works = allowed == 0;
+  if (allowed != 1 || nwidest == 1)
+    return allowed;
+  return all_widest_allow(s, at, n);
+}
+
 /* ---- Narrowing the kinds ---------------------------------------------------- */
 
 /* A choice of kinds for the n positions of a set, by index in s->kinds. */
@@ -378,7 +398,7 @@ static bool above_a_choice(const search *s, int first, const fence_kind **c,
  * (acq_rel or sc per fence; membar has one) starts from its .sys fences,
  * and when they forbid the condition narrows scopes from there; of the
  * narrowest choices found, those above no cheaper one are the fixes. */
-static void narrow(search *s, const position **at, int n) {
+static void narrow(search *s, const position **at, int n, bool first_works) {
   const fence_kind *widest[2];
   int nwidest = widest_kinds(s, widest);
   long tops = 1;
@@ -390,8 +410,7 @@ static void narrow(search *s, const position **at, int n) {
     long rest = top;
     for (int k = 0; k < n; k++, rest /= nwidest)
       idx[k] = (int)(widest[rest % nwidest] - s->kinds);
-    /* with one widest kind, the top is the test all_widest_allow ran */
-    if (nwidest == 1)
+    if (top == 0 && first_works) /* widest_allow's first choice */
       push_choice(s, &tried, idx, n, true);
     if (works(s, at, n, idx, &tried) == 1)
       narrow_scopes(s, at, n, idx, &tried, &lowest);
@@ -434,8 +453,9 @@ static void choose(search *s, const position **at, int k, int n, int from) {
     s->where.candidate++;
     if (covers_a_fix(s, at, n))
       return;
-    if (all_widest_allow(s, at, n) == 0)
-      narrow(s, at, n);
+    bool first_works;
+    if (widest_allow(s, at, n, &first_works) == 0)
+      narrow(s, at, n, first_works);
     return;
   }
   for (int i = from; i < s->a->npos; i++) {
@@ -509,7 +529,8 @@ static sc_status fence_advise_unguarded(const sc_test *t, const sc_model *m,
   for (int i = 0; i < a->npos; i++)
     at[i] = &a->pos[i];
   s.where.fences = a->npos;
-  allowed = a->npos ? all_widest_allow(&s, at, a->npos) : 1;
+  bool first_works;
+  allowed = a->npos ? widest_allow(&s, at, a->npos, &first_works) : 1;
   if (allowed < 0)
     return s.status;
   if (allowed) {
