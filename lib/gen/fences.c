@@ -1,8 +1,13 @@
 /* fences.c: fence advice.  Which fence insertions, between consecutive
- * accesses of a thread, make a model forbid a test's condition?  Position
- * sets are tried by increasing size (supersets of a fix are skipped, so
- * every fix is minimal), each with the widest fences first; a set that
- * works is then narrowed to every cheapest choice of fence kinds. */
+ * accesses of a thread, make a model forbid a test's condition?  The test
+ * with the widest fences at every position comes first (if it is still
+ * allowed, no fence helps); then position sets are tried by increasing
+ * size (supersets of a fix are skipped, so every fix is minimal), each
+ * with the widest fences first; a set that works is then narrowed, scope
+ * by scope, to every cheapest choice of fence kinds.  The search assumes
+ * what makes that sound: a fence added, or a scope widened, never lets the
+ * model allow more.  Simulations run on the caller's engine, within the
+ * search's time limit, and report progress. */
 #include "gen/fences.h"
 
 #include "util/error.h"
