@@ -158,12 +158,16 @@ static bool past_deadline(const search *s) {
 }
 
 static sc_status out_of_time(search *s) {
+  const char *where =
+      s->where.candidate
+          ? sc_printf("at insertion %ld of %ld", s->where.candidate,
+                      s->where.candidates)
+          : "before the first insertion";
   return sc_fail(s->err, SC_ERR_LIMIT, s->t->file, 0, 0,
                  "expected the fence search of %s to finish within %g s (the "
-                 "-timeout limit): stopped at insertion %ld of %ld, after %ld "
-                 "simulations, with no verdict",
-                 s->t->name, s->opts->timeout, s->where.candidate,
-                 s->where.candidates, s->a->simulations);
+                 "-timeout limit): stopped %s, after %ld simulations, with no "
+                 "verdict",
+                 s->t->name, s->opts->timeout, where, s->a->simulations);
 }
 
 /* Whether the model allows the condition's proposition in `t`; -1 when
