@@ -576,18 +576,42 @@ sc_status sc_drf_litmus(sc_drf_shape shape, const sc_drf_episode *reader,
  * fix's positions hold another fix's, and no fence of a fix can be made
  * narrower (or acq_rel instead of sc).  Fixes come cheapest first: fewest
  * fences, then narrowest scopes, then weakest semantics.  At most
- * max_fences fences (default 4) are tried. */
+ * max_fences fences (default SC_FENCES_DEFAULT_MAX) are tried.  Each
+ * simulation runs with the options `sim` (engine, limits), and stops at
+ * the first execution that shows the condition (for exists and ~exists,
+ * herd's -speedcheck fast: only the verdict matters here). */
+enum { SC_FENCES_DEFAULT_MAX = 4 };
+
+/* Where a fence search stands, for progress lines: insertion `candidate`
+ * (a set of positions, from 1) of the `candidates` that sets of 1 to
+ * max_fences positions make, with `fences` fences. */
+typedef struct sc_fence_progress {
+  long candidate, candidates;
+  int fences;
+  long simulations;           /* run so far */
+  double seconds;             /* since the search began */
+} sc_fence_progress;
+
 typedef struct sc_fence_options {
   int ptx_fences;             /* 1: fence.sc/.acq_rel; 0: membar */
-  int max_fences;             /* default 4 */
+  int max_fences;             /* default SC_FENCES_DEFAULT_MAX */
   const sc_sim_options *sim;  /* may be NULL */
+  double timeout;             /* seconds for the whole search, 0: none;
+                                 past it, SC_ERR_LIMIT ("the -timeout
+                                 limit") and no advice */
+  /* Called before each simulation and, during long ones, about four times
+   * a second; may be NULL.  The library itself never prints. */
+  void (*progress)(void *ctx, const sc_fence_progress *where);
+  void *progress_ctx;
 } sc_fence_options;
 
 typedef enum sc_fence_verdict {
   SC_FENCES_FIXED,            /* some fence sets forbid the condition */
   SC_FENCES_ALREADY_FORBIDDEN,/* the model forbids it without fences */
-  SC_FENCES_NONE_SUFFICE      /* not even the strongest fence at every
+  SC_FENCES_NONE_SUFFICE,     /* not even the strongest fences at every
                                  position: an RMW or a dependency is needed */
+  SC_FENCES_NONE_WITHIN_MAX   /* fences at every position forbid it, but no
+                                 set of at most max_fences fences does */
 } sc_fence_verdict;
 
 typedef struct sc_fence_advice sc_fence_advice;

@@ -1,6 +1,7 @@
 /* cmd_fences.c: `scopecat fences`: for each test whose condition the model
  * allows, the minimal fence insertions that forbid it, cheapest first,
- * and (-o) the patched tests. */
+ * and (-o) the patched tests.  The simulations run on sim's engines and
+ * limits; a progress line goes to stderr when it is a terminal. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli_opts.h"
 #include "models.h"
@@ -26,6 +27,14 @@ static void fences_usage(FILE *out) {
           "                of membar.cta/.gl/.sys (the default for tests in\n"
           "                the PTX dialect)\n"
           "  -max N        at most N fences (default 4)\n"
+          "  -engine E     enum, smt (symbolic, with Z3) or auto (default),\n"
+          "                as sim's, for each simulation of the search\n"
+          "  -timeout S    give up a test's search after S seconds (no\n"
+          "                verdict; the exit status is 1)\n"
+          "  -max-executions N  give up a simulation after N candidate\n"
+          "                executions\n"
+          "  -unroll N     follow each backward jump at most N times\n"
+          "                (default 2)\n"
           "  -o DIR        write each fixed test to DIR/NAME.litmus\n"
           "  -reduce       Alg. 1 (binary then linear reduction from a fence\n"
           "                at every position), the model standing in for the\n"
@@ -51,6 +60,8 @@ typedef struct fences_cli {
   cli_list dirs;          /* -I */
   model_dirs models;      /* the -I folders, then the bundled ones */
   sc_fence_options opts;
+  sc_sim_options sim;     /* -engine, -max-executions, -unroll */
+  bool progress;          /* stderr is a terminal */
   const char *outdir;
   bool reduce;            /* -reduce: Alg. 1 with the model as the check */
   bool gpu;               /* -gpu: Alg. 1 with the hardware (or -oracle) */
@@ -68,6 +79,16 @@ static const cli_opt fences_opts[] = {
     {.name = "ptx", .kind = CLI_SET, AT(opts.ptx_fences), .lo = 1},
     {.name = "max", .kind = CLI_INT, AT(opts.max_fences), .lo = 1,
      .hi = INT_MAX, .bad = "-max expects a positive integer"},
+    {.name = "engine", .kind = CLI_CHOICE, AT(sim.engine),
+     .choices = cli_engine_words,
+     .bad = "-engine expects enum, smt or auto, found '%v'"},
+    {.name = "timeout", .kind = CLI_SECONDS, AT(opts.timeout),
+     .bad = "-timeout expects seconds, found '%v'"},
+    {.name = "max-executions", .kind = CLI_LONG, AT(sim.max_executions),
+     .lo = 0, .hi = LONG_MAX,
+     .bad = "%o expects a non-negative integer, found '%v'"},
+    {.name = "unroll", .kind = CLI_INT, AT(sim.unroll), .lo = 0,
+     .hi = INT_MAX, .bad = "%o expects a non-negative integer, found '%v'"},
     {.name = "o", .kind = CLI_STRING, AT(outdir)},
     {.name = "reduce", .kind = CLI_FLAG, AT(reduce)},
     {.name = "gpu", .kind = CLI_FLAG, AT(gpu)},
@@ -83,6 +104,8 @@ static const cli_command fences_command = {
 
 /* Returns -1 on success, else the exit status. */
 static int parse_options(fences_cli *c, int argc, char **argv) {
+  c->sim.unroll = -1;
+  c->sim.engine = SC_ENGINE_AUTO;
   int missing;
   int rc = cli_parse(&fences_command, c, argc, argv, &missing);
   if (rc != CLI_GO_ON)
@@ -90,6 +113,11 @@ static int parse_options(fences_cli *c, int argc, char **argv) {
   if ((c->oracle || c->gpu_options) && !c->gpu) {
     fprintf(stderr, "scopecat fences: -oracle and -gpu-options go with "
                     "-gpu\n");
+    return EXIT_USAGE;
+  }
+  if (c->opts.timeout > 0 && (c->gpu || c->reduce)) {
+    fprintf(stderr, "scopecat fences: -timeout bounds the search for "
+                    "minimal fixes, not -reduce or -gpu\n");
     return EXIT_USAGE;
   }
   if (c->gpu && c->reduce) {
@@ -102,6 +130,7 @@ static int parse_options(fences_cli *c, int argc, char **argv) {
     return EXIT_USAGE;
   }
   cli_shard_files(&c->files, c->shard);
+  c->opts.sim = &c->sim;
   for (int i = 0; i < c->dirs.n; i++)
     models_add_dir(&c->models, c->dirs.items[i]);
   models_add_bundled(&c->models);
@@ -122,8 +151,13 @@ static bool write_test(const char *dir, const sc_test *t) {
   return true;
 }
 
+/* The -max in force: the option, or the library's default. */
+static int max_fences(const sc_fence_options *opts) {
+  return opts->max_fences > 0 ? opts->max_fences : SC_FENCES_DEFAULT_MAX;
+}
+
 static void print_advice(const sc_test *t, const sc_fence_advice *a,
-                         bool reduced) {
+                         const sc_fence_options *opts, bool reduced) {
   printf("Test %s: ", sc_test_name(t));
   switch (sc_fence_advice_verdict(a)) {
   case SC_FENCES_ALREADY_FORBIDDEN:
@@ -133,6 +167,13 @@ static void print_advice(const sc_test *t, const sc_fence_advice *a,
     printf("allowed, and no set of fences forbids it (%d positions, "
            "%ld simulations): an RMW or a dependency is needed\n",
            sc_fence_advice_positions(a), sc_fence_advice_simulations(a));
+    return;
+  case SC_FENCES_NONE_WITHIN_MAX:
+    printf("allowed; no fix within -max %d fences (%d positions, %ld "
+           "simulations): fences at every position forbid it, so a larger "
+           "-max may find one\n",
+           max_fences(opts), sc_fence_advice_positions(a),
+           sc_fence_advice_simulations(a));
     return;
   case SC_FENCES_FIXED:
     break;
@@ -146,13 +187,20 @@ static void print_advice(const sc_test *t, const sc_fence_advice *a,
            sc_test_name(sc_fence_advice_test(a, i)));
 }
 
+/* The model and the simulation options, for model_forbids. */
+typedef struct model_check {
+  const sc_model *m;
+  const sc_sim_options *sim;
+} model_check;
+
 /* The check of Alg. 1 when the model stands in for the hardware: the test
  * passes when the model forbids its condition (iterations do not matter). */
 static int model_forbids(const sc_test *t, long iterations, void *ctx) {
+  const model_check *mc = ctx;
   (void)iterations;
   sc_result *r;
   sc_error *err;
-  if (sc_simulate(t, ctx, NULL, &r, &err) != SC_OK) {
+  if (sc_simulate(t, mc->m, mc->sim, &r, &err) != SC_OK) {
     fprintf(stderr, "%s\n", sc_error_message(err));
     return -1;
   }
@@ -238,11 +286,13 @@ static int oracle_check(const sc_test *t, long iterations, void *ctx) {
   return !witnessed;
 }
 
-/* Fences in the cheapest fix (0 when none is needed, -1 when none). */
+/* Fences in the cheapest fix (0 when none is needed, -1 when none was
+ * found). */
 static int fewest(const sc_fence_advice *a) {
   switch (sc_fence_advice_verdict(a)) {
   case SC_FENCES_ALREADY_FORBIDDEN: return 0;
-  case SC_FENCES_NONE_SUFFICE: return -1;
+  case SC_FENCES_NONE_SUFFICE:
+  case SC_FENCES_NONE_WITHIN_MAX: return -1;
   case SC_FENCES_FIXED: break;
   }
   return sc_fence_advice_size(a, 0);
@@ -251,6 +301,7 @@ static int fewest(const sc_fence_advice *a) {
 /* The empirical answer beside the model's: how many fences each needs,
  * and whether the model forbids what the hardware found enough. */
 static void print_empirical(const fences_cli *c, const sc_model *m,
+                            const sc_fence_options *opts,
                             const sc_fence_advice *model,
                             const sc_fence_advice *hw, int runs) {
   printf("  empirical (%s, %d runs): ",
@@ -266,7 +317,11 @@ static void print_empirical(const fences_cli *c, const sc_model *m,
     printf("%d fence%s: %s\n     -> %s\n", h, h == 1 ? "" : "s",
            sc_fence_advice_text(hw, 0),
            sc_test_name(sc_fence_advice_test(hw, 0)));
-  if (mo < 0)
+  if (mo < 0 &&
+      sc_fence_advice_verdict(model) == SC_FENCES_NONE_WITHIN_MAX)
+    printf("  the model has no fix within -max %d fences\n",
+           max_fences(opts));
+  else if (mo < 0)
     printf("  hardware needed fewer fences than the model, which no fence "
            "set satisfies\n");
   else if (h < mo)
@@ -279,7 +334,7 @@ static void print_empirical(const fences_cli *c, const sc_model *m,
   const sc_test *reduced = h ? sc_fence_advice_test(hw, 0) : NULL;
   sc_result *r;
   sc_error *err;
-  if (reduced && sc_simulate(reduced, m, NULL, &r, &err) == SC_OK &&
+  if (reduced && sc_simulate(reduced, m, &c->sim, &r, &err) == SC_OK &&
       sc_result_positive(r) > 0)
     printf("  the model still allows %s: what forbids it on hardware is "
            "stronger than the model\n", sc_test_name(reduced));
@@ -289,11 +344,14 @@ static bool advise_gpu(const fences_cli *c, const sc_test *t,
                        const sc_model *m, const sc_fence_options *opts) {
   sc_fence_advice *model, *hw;
   sc_error *err;
-  if (sc_fence_advise(t, m, opts, &model, &err) != SC_OK) {
+  sc_status advised = sc_fence_advise(t, m, opts, &model, &err);
+  if (c->progress)
+    fprintf(stderr, "\r\033[K");
+  if (advised != SC_OK) {
     fprintf(stderr, "%s\n", sc_error_message(err));
     return false;
   }
-  print_advice(t, model, false);
+  print_advice(t, model, opts, false);
   char tmpl[] = "/tmp/scopecat-fences-XXXXXX";
   oracle o = {c, mkdtemp(tmpl), 0};
   if (!o.dir) {
@@ -309,13 +367,37 @@ static bool advise_gpu(const fences_cli *c, const sc_test *t,
     fprintf(stderr, "%s\n", sc_error_message(err));
     return false;
   }
-  print_empirical(c, m, model, hw, o.runs);
+  print_empirical(c, m, opts, model, hw, o.runs);
   bool ok = true;
   for (int i = 0; c->outdir && i < sc_fence_advice_count(model); i++)
     ok &= write_test(c->outdir, sc_fence_advice_test(model, i));
   if (c->outdir && sc_fence_advice_count(hw) > 0)
     ok &= write_test(c->outdir, sc_fence_advice_test(hw, 0));
   return ok;
+}
+
+/* The progress line (stderr is a terminal): the test, the insertion being
+ * tried and of how many, the simulations so far, the time. */
+typedef struct fence_line {
+  const char *test;
+  double drawn; /* when it was last drawn */
+} fence_line;
+
+static void show_progress(void *ctx, const sc_fence_progress *p) {
+  fence_line *line = ctx;
+  double now = sc_seconds();
+  if (now - line->drawn < 0.1)
+    return;
+  line->drawn = now;
+  const char *what =
+      p->candidate > 0
+          ? cli_format("insertion %ld of %ld (%d fence%s)", p->candidate,
+                       p->candidates, p->fences, p->fences == 1 ? "" : "s")
+      : p->fences > 0 ? "fences at every position"
+                      : "the test as it is";
+  fprintf(stderr, "\r\033[K[fences %s] %s, %ld simulations, %.1f s",
+          line->test, what, p->simulations, p->seconds);
+  fflush(stderr);
 }
 
 static bool advise(fences_cli *c, const char *path) {
@@ -333,14 +415,24 @@ static bool advise(fences_cli *c, const char *path) {
   sc_fence_options opts = c->opts;
   if (sc_test_dialect(t) == SC_DIALECT_PTX)
     opts.ptx_fences = 1;
+  fence_line line = {sc_test_name(t), 0};
+  if (c->progress) {
+    opts.progress = show_progress;
+    opts.progress_ctx = &line;
+  }
   if (c->gpu)
     return advise_gpu(c, t, m, &opts);
-  if ((c->reduce ? sc_fence_reduce(t, &opts, model_forbids, m, 1, &a, &err)
-                 : sc_fence_advise(t, m, &opts, &a, &err)) != SC_OK) {
+  model_check check = {m, &c->sim};
+  sc_status st = c->reduce
+                     ? sc_fence_reduce(t, &opts, model_forbids, &check, 1, &a, &err)
+                     : sc_fence_advise(t, m, &opts, &a, &err);
+  if (c->progress)
+    fprintf(stderr, "\r\033[K");
+  if (st != SC_OK) {
     fprintf(stderr, "%s\n", sc_error_message(err));
     return false;
   }
-  print_advice(t, a, c->reduce);
+  print_advice(t, a, &opts, c->reduce);
   bool ok = true;
   for (int i = 0; c->outdir && i < sc_fence_advice_count(a); i++)
     ok &= write_test(c->outdir, sc_fence_advice_test(a, i));
@@ -354,6 +446,7 @@ int cmd_fences(int argc, char **argv) {
   if (status >= 0 && (status != EXIT_SOME_FAILED || c.files.n == 0))
     return status;
   int failed = status == EXIT_SOME_FAILED;
+  c.progress = isatty(2);
   for (int i = 0; i < c.files.n; i++)
     failed += !advise(&c, c.files.paths[i]);
   return failed ? EXIT_SOME_FAILED : EXIT_ALL_RAN;

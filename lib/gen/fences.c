@@ -1,8 +1,13 @@
 /* fences.c: fence advice.  Which fence insertions, between consecutive
- * accesses of a thread, make a model forbid a test's condition?  Position
- * sets are tried by increasing size (supersets of a fix are skipped, so
- * every fix is minimal), each with the widest fences first; a set that
- * works is then narrowed to every cheapest choice of fence kinds. */
+ * accesses of a thread, make a model forbid a test's condition?  The test
+ * with the widest fences at every position comes first (if it is still
+ * allowed, no fence helps); then position sets are tried by increasing
+ * size (supersets of a fix are skipped, so every fix is minimal), each
+ * with the widest fences first; a set that works is then narrowed, scope
+ * by scope, to every cheapest choice of fence kinds.  The search assumes
+ * what makes that sound: a fence added, or a scope widened, never lets the
+ * model allow more.  Simulations run on the caller's engine, within the
+ * search's time limit, and report progress. */
 #include "gen/fences.h"
 
 #include "util/error.h"
@@ -10,6 +15,7 @@
 #include "util/oom.h"
 #include "util/strbuf.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,23 +127,80 @@ sc_test *sc_fence_patch(const sc_test *t, const fix *f) {
 typedef struct search {
   const sc_test *t;
   const sc_model *m;
-  const sc_sim_options *sim;
+  const sc_fence_options *opts;
+  sc_sim_options sim;          /* the caller's, stopping at a witness */
   sc_fence_advice *a;
   const fence_kind *kinds;
   int nkinds, max_fences;
+  double start;                /* when the search began (sc_seconds) */
+  sc_fence_progress where;
   sc_error **err;
   sc_status status;
 } search;
 
+static void report(search *s) {
+  if (!s->opts->progress)
+    return;
+  s->where.simulations = s->a->simulations;
+  s->where.seconds = sc_seconds() - s->start;
+  s->opts->progress(s->opts->progress_ctx, &s->where);
+}
+
+/* sc_sim_options.progress: a long simulation keeps the line's clock going. */
+static void simulation_progress(void *ctx, long candidates, double seconds) {
+  (void)candidates;
+  (void)seconds;
+  report(ctx);
+}
+
+static bool past_deadline(const search *s) {
+  return s->opts->timeout > 0 && sc_seconds() - s->start >= s->opts->timeout;
+}
+
+static sc_status out_of_time(search *s) {
+  const char *where =
+      s->where.candidate
+          ? sc_printf("at insertion %ld of %ld", s->where.candidate,
+                      s->where.candidates)
+          : "before the first insertion";
+  return sc_fail(s->err, SC_ERR_LIMIT, s->t->file, 0, 0,
+                 "expected the fence search of %s to finish within %g s (the "
+                 "-timeout limit): stopped %s, after %ld simulations, with no "
+                 "verdict",
+                 s->t->name, s->opts->timeout, where, s->a->simulations);
+}
+
 /* Whether the model allows the condition's proposition in `t`; -1 when
- * the simulation failed (s->status says why). */
+ * the simulation failed or the search ran out of time (s->status says
+ * why).  Each simulation gets what is left of the search's time. */
 static int allows(search *s, const sc_test *t) {
-  sc_result *r;
+  sc_sim_options o = s->sim;
+  if (s->opts->timeout > 0) {
+    double left = s->opts->timeout - (sc_seconds() - s->start);
+    if (left <= 0) {
+      s->status = out_of_time(s);
+      return -1;
+    }
+    if (o.timeout <= 0 || o.timeout > left)
+      o.timeout = left;
+  }
   s->a->simulations++;
-  s->status = sc_simulate(t, s->m, s->sim, &r, s->err);
+  report(s);
+  sc_result *r;
+  s->status = sc_simulate(t, s->m, &o, &r, s->err);
+  if (s->status == SC_ERR_LIMIT && past_deadline(s))
+    s->status = out_of_time(s); /* the search's limit, not the test's */
   if (s->status != SC_OK)
     return -1;
   return sc_result_positive(r) > 0;
+}
+
+/* Whether the fences `kind` at positions `at` leave the condition
+ * allowed (-1: failed). */
+static int allows_with(search *s, const position **at,
+                       const fence_kind **kind, int n) {
+  fix f = {n, at, kind, NULL, NULL, 0};
+  return allows(s, sc_fence_patch(s->t, &f));
 }
 
 const char *sc_fence_describe(const sc_test *t, const fix *f) {
@@ -156,7 +219,7 @@ const char *sc_fence_describe(const sc_test *t, const fix *f) {
 }
 
 static void add_fix(search *s, const position **at, const fence_kind **kind,
-                    int n, sc_test *test) {
+                    int n) {
   sc_fence_advice *a = s->a;
   sc_grow(&a->fixes, &a->capfixes, a->nfixes + 1, sizeof(fix));
   fix *f = &a->fixes[a->nfixes++];
@@ -165,10 +228,211 @@ static void add_fix(search *s, const position **at, const fence_kind **kind,
   f->kind = sc_alloc(sizeof(fence_kind *) * (size_t)n);
   memcpy(f->at, at, sizeof(position *) * (size_t)n);
   memcpy(f->kind, kind, sizeof(fence_kind *) * (size_t)n);
-  f->test = test;
+  f->test = sc_fence_patch(s->t, f);
   f->text = sc_fence_describe(s->t, f);
   for (int k = 0; k < n; k++)
     f->cost += kind_cost(kind[k]);
+}
+
+/* ---- The widest fences ------------------------------------------------------ */
+
+/* The widest-scoped kinds: membar.sys; or fence.acq_rel.sys and
+ * fence.sc.sys, since in Dat3M's models fence.sc is not also acq_rel, so
+ * neither is stronger than the other. */
+static int widest_kinds(const search *s, const fence_kind **widest) {
+  int n = 0;
+  for (int i = 0; i < s->nkinds; i++)
+    if (s->kinds[i].scope == SC_SCOPE_SYS)
+      widest[n++] = &s->kinds[i];
+  return n;
+}
+
+/* Whether the model still allows the condition with every widest kind at
+ * each of the positions `at` (two fences a position for PTX fences).  A
+ * fence added never allows more, so when this allows the condition no
+ * choice of one fence at each of these positions forbids it: one
+ * simulation rules out the 2^n choices of widest kinds.  -1: failed. */
+static int all_widest_allow(search *s, const position **at, int n) {
+  const fence_kind *widest[2];
+  int nwidest = widest_kinds(s, widest);
+  const position **twice = sc_alloc(sizeof(position *) * (size_t)(n * nwidest + 1));
+  const fence_kind **kind = sc_alloc(sizeof(fence_kind *) * (size_t)(n * nwidest + 1));
+  for (int k = 0; k < n; k++)
+    for (int w = 0; w < nwidest; w++) {
+      twice[k * nwidest + w] = at[k];
+      kind[k * nwidest + w] = widest[w];
+    }
+  return allows_with(s, twice, kind, n * nwidest);
+}
+
+/* Whether the widest fences at the positions `at` leave the condition
+ * allowed (-1: failed): first one fence of the first widest kind at each
+ * (membar.sys, or fence.acq_rel.sys: no fence.sc, whose orders make a
+ * simulation dearer), and when that is not enough every widest kind at
+ * once.  *first_works: the first choice forbids it (narrow need not
+ * simulate it again). */
+static int widest_allow(search *s, const position **at, int n,
+                        bool *first_works) {
+  const fence_kind *widest[2];
+  int nwidest = widest_kinds(s, widest);
+  const fence_kind **kind = sc_alloc(sizeof(fence_kind *) * (size_t)(n + 1));
+  for (int k = 0; k < n; k++)
+    kind[k] = widest[0];
+  int allowed = allows_with(s, at, kind, n);
+  *first_works = allowed == 0;
+  if (allowed != 1 || nwidest == 1)
+    return allowed;
+  return all_widest_allow(s, at, n);
+}
+
+/* ---- Narrowing the kinds ---------------------------------------------------- */
+
+/* A choice of kinds for the n positions of a set, by index in s->kinds. */
+typedef struct choice {
+  int *idx;
+  int cost;
+  long code;  /* sum of idx[k] * nkinds^k: the order of a full scan */
+  bool works; /* the condition is forbidden with it */
+} choice;
+
+typedef struct choices {
+  choice *items;
+  int n, cap;
+} choices;
+
+/* The choice `idx` in cs, NULL when it is not there. */
+static const choice *find_choice(const choices *cs, const int *idx, int n) {
+  for (int i = 0; i < cs->n; i++)
+    if (memcmp(cs->items[i].idx, idx, sizeof(int) * (size_t)n) == 0)
+      return &cs->items[i];
+  return NULL;
+}
+
+static void push_choice(const search *s, choices *cs, const int *idx, int n,
+                        bool works) {
+  sc_grow(&cs->items, &cs->cap, cs->n + 1, sizeof(choice));
+  choice *c = &cs->items[cs->n++];
+  c->idx = sc_alloc_atomic(sizeof(int) * (size_t)n);
+  memcpy(c->idx, idx, sizeof(int) * (size_t)n);
+  c->cost = 0;
+  c->code = 0;
+  c->works = works;
+  for (int k = n - 1; k >= 0; k--) {
+    c->cost += kind_cost(&s->kinds[idx[k]]);
+    c->code = c->code * s->nkinds + idx[k];
+  }
+}
+
+/* The kind of the same semantics one scope narrower, -1 when none. */
+static int narrower_kind(const search *s, int i) {
+  int best = -1;
+  for (int j = 0; j < s->nkinds; j++)
+    if (s->kinds[j].sem == s->kinds[i].sem &&
+        s->kinds[j].scope < s->kinds[i].scope &&
+        (best < 0 || s->kinds[j].scope > s->kinds[best].scope))
+      best = j;
+  return best;
+}
+
+static const fence_kind **kinds_of(const search *s, const int *idx, int n) {
+  const fence_kind **c = sc_alloc(sizeof(fence_kind *) * (size_t)(n + 1));
+  for (int k = 0; k < n; k++)
+    c[k] = &s->kinds[idx[k]];
+  return c;
+}
+
+/* Whether choice `idx` forbids the condition, simulated once and then
+ * remembered in `tried` (-1: failed). */
+static int works(search *s, const position **at, int n, const int *idx,
+                 choices *tried) {
+  const choice *known = find_choice(tried, idx, n);
+  if (known)
+    return known->works;
+  int allowed = allows_with(s, at, kinds_of(s, idx, n), n);
+  if (allowed < 0)
+    return -1;
+  push_choice(s, tried, idx, n, !allowed);
+  return !allowed;
+}
+
+/* From the working choice `idx`, every choice reached by narrowing one
+ * fence's scope at a time while the condition stays forbidden; those with
+ * no working narrower neighbour go to `lowest`.  A narrower scope never
+ * forbids more, so every working choice of these semantics is reached. */
+static void narrow_scopes(search *s, const position **at, int n,
+                          const int *idx, choices *tried, choices *lowest) {
+  bool lower_works = false;
+  int *down = sc_alloc_atomic(sizeof(int) * (size_t)n);
+  for (int k = 0; k < n; k++) {
+    int j = narrower_kind(s, idx[k]);
+    if (j < 0)
+      continue;
+    memcpy(down, idx, sizeof(int) * (size_t)n);
+    down[k] = j;
+    bool seen = find_choice(tried, down, n) != NULL;
+    int w = works(s, at, n, down, tried);
+    if (w < 0)
+      return;
+    lower_works |= w;
+    if (w && !seen)
+      narrow_scopes(s, at, n, down, tried, lowest);
+  }
+  if (!lower_works && !find_choice(lowest, idx, n))
+    push_choice(s, lowest, idx, n, true);
+}
+
+static int by_cost_then_code(const void *x, const void *y) {
+  const choice *a = x, *b = y;
+  if (a->cost != b->cost)
+    return a->cost - b->cost;
+  return (a->code > b->code) - (a->code < b->code);
+}
+
+/* Whether choice c is at least as strong, fence by fence, as a working
+ * choice kept for the same positions. */
+static bool above_a_choice(const search *s, int first, const fence_kind **c,
+                           int n) {
+  for (int i = first; i < s->a->nfixes; i++) {
+    bool above = true;
+    for (int k = 0; k < n && above; k++)
+      above = kind_le(s->a->fixes[i].kind[k], c[k]);
+    if (above)
+      return true;
+  }
+  return false;
+}
+
+/* Every pointwise-minimal choice of kinds for positions `at` that makes
+ * the condition forbidden, cheapest first.  Each choice of semantics
+ * (acq_rel or sc per fence; membar has one) starts from its .sys fences,
+ * and when they forbid the condition narrows scopes from there; of the
+ * narrowest choices found, those above no cheaper one are the fixes. */
+static void narrow(search *s, const position **at, int n, bool first_works) {
+  const fence_kind *widest[2];
+  int nwidest = widest_kinds(s, widest);
+  long tops = 1;
+  for (int k = 0; k < n; k++)
+    tops *= nwidest;
+  choices tried = {0}, lowest = {0};
+  int *idx = sc_alloc_atomic(sizeof(int) * (size_t)(n + 1));
+  for (long top = 0; top < tops && s->status == SC_OK; top++) {
+    long rest = top;
+    for (int k = 0; k < n; k++, rest /= nwidest)
+      idx[k] = (int)(widest[rest % nwidest] - s->kinds);
+    if (top == 0 && first_works) /* widest_allow's first choice */
+      push_choice(s, &tried, idx, n, true);
+    if (works(s, at, n, idx, &tried) == 1)
+      narrow_scopes(s, at, n, idx, &tried, &lowest);
+  }
+  if (s->status != SC_OK || lowest.n == 0)
+    return;
+  qsort(lowest.items, (size_t)lowest.n, sizeof(choice), by_cost_then_code);
+  int first = s->a->nfixes;
+  for (int i = 0; i < lowest.n; i++) {
+    const fence_kind **c = kinds_of(s, lowest.items[i].idx, n);
+    if (!above_a_choice(s, first, c, n))
+      add_fix(s, at, c, n);
+  }
 }
 
 /* ---- The search ------------------------------------------------------------- */
@@ -190,95 +454,38 @@ static bool covers_a_fix(const search *s, const position **at, int n) {
   return false;
 }
 
-/* Whether choice c (kind indices) is at least as strong, fence by fence,
- * as a working choice kept for the same positions. */
-static bool above_a_choice(const search *s, int first, const fence_kind **c,
-                           int n) {
-  for (int i = first; i < s->a->nfixes; i++) {
-    bool above = true;
-    for (int k = 0; k < n && above; k++)
-      above = kind_le(s->a->fixes[i].kind[k], c[k]);
-    if (above)
-      return true;
-  }
-  return false;
-}
-
-/* Every pointwise-minimal choice of kinds for positions `at` that makes
- * the condition forbidden, cheapest first. */
-static void narrow(search *s, const position **at, int n) {
-  int first = s->a->nfixes;
-  int *idx = sc_alloc_atomic(sizeof(int) * (size_t)n);
-  const fence_kind **c = sc_alloc(sizeof(fence_kind *) * (size_t)n);
-  long total = 1;
-  for (int k = 0; k < n; k++)
-    total *= s->nkinds;
-  /* choices in order of cost, so that a cheaper working one is kept
-   * before any choice above it is tried */
-  for (int cost = 0; cost <= 5 * n; cost++)
-    for (long code = 0; code < total; code++) {
-      long rest = code;
-      int sum = 0;
-      for (int k = 0; k < n; k++) {
-        idx[k] = (int)(rest % s->nkinds);
-        rest /= s->nkinds;
-        c[k] = &s->kinds[idx[k]];
-        sum += kind_cost(c[k]);
-      }
-      if (sum != cost || above_a_choice(s, first, c, n))
-        continue;
-      fix f = {n, at, c, NULL, NULL, 0};
-      sc_test *p = sc_fence_patch(s->t, &f);
-      int allowed = allows(s, p);
-      if (allowed < 0)
-        return;
-      if (!allowed)
-        add_fix(s, at, c, n, p);
-    }
-}
-
-/* Whether some choice of the widest-scoped kinds (.sys: membar.sys; or
- * fence.acq_rel.sys and fence.sc.sys, since in Dat3M's models fence.sc is
- * not also acq_rel, so neither is stronger than the other) at positions
- * `at` forbids the condition: if none does, no narrower one will.
- * Returns -1 when a simulation failed. */
-static int some_widest_forbids(search *s, const position **at, int n) {
-  const fence_kind **widest = sc_alloc(sizeof(fence_kind *) * (size_t)s->nkinds);
-  int nwidest = 0;
-  for (int i = 0; i < s->nkinds; i++)
-    if (s->kinds[i].scope == SC_SCOPE_SYS)
-      widest[nwidest++] = &s->kinds[i];
-  const fence_kind **c = sc_alloc(sizeof(fence_kind *) * (size_t)n);
-  long total = 1;
-  for (int k = 0; k < n; k++)
-    total *= nwidest;
-  for (long code = 0; code < total; code++) {
-    long rest = code;
-    for (int k = 0; k < n; k++, rest /= nwidest)
-      c[k] = widest[rest % nwidest];
-    fix f = {n, at, c, NULL, NULL, 0};
-    int allowed = allows(s, sc_fence_patch(s->t, &f));
-    if (allowed <= 0)
-      return allowed < 0 ? -1 : 1;
-  }
-  return 0;
-}
-
 /* Position sets of size n, in order, from position `from` on. */
 static void choose(search *s, const position **at, int k, int n, int from) {
   if (s->status != SC_OK)
     return;
   if (k == n) {
+    s->where.candidate++;
     if (covers_a_fix(s, at, n))
       return;
-    if (some_widest_forbids(s, at, n) == 1)
-      narrow(s, at, n);
+    bool first_works;
+    if (widest_allow(s, at, n, &first_works) == 0)
+      narrow(s, at, n, first_works);
     return;
   }
   for (int i = from; i < s->a->npos; i++) {
     at[k] = &s->a->pos[i];
+    s->where.fences = n;
     choose(s, at, k + 1, n, i + 1);
   }
+}
+
+/* Sets of 1 to `most` of n positions (LONG_MAX when more). */
+static long position_sets(int n, int most) {
+  long total = 0, c = 1; /* c: n choose k */
+  for (int k = 1; k <= most; k++) {
+    if (c > LONG_MAX / (n - k + 1))
+      return LONG_MAX;
+    c = c * (n - k + 1) / k;
+    if (total > LONG_MAX - c)
+      return LONG_MAX;
+    total += c;
+  }
+  return total;
 }
 
 static int by_cost(const void *x, const void *y) {
@@ -296,10 +503,27 @@ static sc_status fence_advise_unguarded(const sc_test *t, const sc_model *m,
   if (!opts)
     opts = &none;
   sc_fence_advice *a = sc_alloc(sizeof *a);
-  search s = {t, m, opts->sim, a, opts->ptx_fences ? sc_ptx_fence_kinds : sc_membar_kinds,
-              opts->ptx_fences ? 6 : 3,
-              opts->max_fences > 0 ? opts->max_fences : 4, err, SC_OK};
+  search s = {.t = t, .m = m, .opts = opts, .a = a,
+              .kinds = opts->ptx_fences ? sc_ptx_fence_kinds : sc_membar_kinds,
+              .nkinds = opts->ptx_fences ? 6 : 3,
+              .max_fences = opts->max_fences > 0 ? opts->max_fences
+                                                 : SC_FENCES_DEFAULT_MAX,
+              .start = sc_seconds(), .err = err, .status = SC_OK};
+  if (opts->sim)
+    s.sim = *opts->sim;
+  else
+    s.sim.unroll = -1;
+  /* only the verdict matters: stop at the first witness (not for forall,
+   * whose deciding executions are those where the proposition fails) */
+  if (t->quant != SC_FORALL)
+    s.sim.speedcheck = SC_SPEEDCHECK_FAST;
+  if (opts->progress) {
+    s.sim.progress = simulation_progress;
+    s.sim.progress_ctx = &s;
+  }
   a->pos = sc_fence_positions(t, &a->npos);
+  int most = a->npos < s.max_fences ? a->npos : s.max_fences;
+  s.where.candidates = position_sets(a->npos, most);
   int allowed = allows(&s, t);
   if (allowed < 0)
     return s.status;
@@ -308,15 +532,28 @@ static sc_status fence_advise_unguarded(const sc_test *t, const sc_model *m,
     *out = a;
     return SC_OK;
   }
+  /* fences at every position first: when even they leave the condition
+   * allowed, no fence set will, whatever -max says */
   const position **at = sc_alloc(sizeof(position *) * (size_t)(a->npos + 1));
-  int most = a->npos < s.max_fences ? a->npos : s.max_fences;
+  for (int i = 0; i < a->npos; i++)
+    at[i] = &a->pos[i];
+  s.where.fences = a->npos;
+  bool first_works;
+  allowed = a->npos ? widest_allow(&s, at, a->npos, &first_works) : 1;
+  if (allowed < 0)
+    return s.status;
+  if (allowed) {
+    a->verdict = SC_FENCES_NONE_SUFFICE;
+    *out = a;
+    return SC_OK;
+  }
   for (int n = 1; n <= most && s.status == SC_OK; n++)
     choose(&s, at, 0, n, 0);
   if (s.status != SC_OK)
     return s.status;
   if (a->nfixes > 1)
     qsort(a->fixes, (size_t)a->nfixes, sizeof(fix), by_cost);
-  a->verdict = a->nfixes ? SC_FENCES_FIXED : SC_FENCES_NONE_SUFFICE;
+  a->verdict = a->nfixes ? SC_FENCES_FIXED : SC_FENCES_NONE_WITHIN_MAX;
   *out = a;
   return SC_OK;
 }

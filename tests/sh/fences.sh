@@ -166,8 +166,67 @@ expect 0 "$scopecat" parse -summary "$tmp/pfixed"
 has "$tmp/out" "mp-relaxed.gpu+fence.acq_rel.gpu@0.4+fence.acq_rel.gpu@1.2: PTX"
 expect 0 "$scopecat" sim -nohash "$tmp/pfixed"
 if [ "$(grep -c ' Never ' "$tmp/out")" -eq 3 ]; then ok; else fail "PTX fixes not all forbidden"; fi
-# one fence is not enough for mp (fence.sc.gpu: sb needs both threads)
+# one fence is not enough for mp (fence.sc.gpu: sb needs both threads),
+# but fences everywhere are: no fix within -max 1, and no claim that an
+# RMW or a dependency is needed
 expect 0 "$scopecat" fences -max 1 "$tmp/pmp.litmus"
-has "$tmp/out" "no set of fences forbids it"
+has "$tmp/out" "Test mp-relaxed.gpu: allowed; no fix within -max 1 fences (2 positions"
+lacks "$tmp/out" "no set of fences forbids it"
+lacks "$tmp/out" "RMW"
+
+# five threads passing a message along five CTAs (tests/data/fences.md):
+# one fence.acq_rel.gpu per thread, five in all; the default -max 4 finds
+# no fix, and says so without claiming that an RMW or a dependency is needed
+data="$srcdir/tests/data"
+expect 0 "$scopecat" fences "$data/fences-mp5.litmus"
+has "$tmp/out" "Test fences-mp5: allowed; no fix within -max 4 fences (5 positions"
+lacks "$tmp/out" "RMW"
+expect 0 "$scopecat" fences -max 5 -o "$tmp/mp5" "$data/fences-mp5.litmus"
+has "$tmp/out" "Test fences-mp5: allowed; 1 minimal fix (5 positions"
+has "$tmp/out" "  1. fence.acq_rel.gpu in P0 between st.relaxed.gpu [x], 1 and st.relaxed.gpu [y], 1; fence.acq_rel.gpu in P1 between ld.relaxed.gpu r1, [y] and st.relaxed.gpu [z], 1; fence.acq_rel.gpu in P2 between ld.relaxed.gpu r1, [z] and st.relaxed.gpu [w], 1; fence.acq_rel.gpu in P3 between ld.relaxed.gpu r1, [w] and st.relaxed.gpu [a], 1; fence.acq_rel.gpu in P4 between ld.relaxed.gpu r1, [a] and ld.relaxed.gpu r2, [x]"
+expect 0 "$scopecat" sim -nohash "$tmp/mp5"
+has "$tmp/out" "Observation fences-mp5+fence.acq_rel.gpu@0.2+fence.acq_rel.gpu@1.2+fence.acq_rel.gpu@2.2+fence.acq_rel.gpu@3.2+fence.acq_rel.gpu@4.2 Never"
+# a thread with one access and no position: an RMW or a dependency is
+# needed, since the test with every position fenced (itself) is allowed
+expect 0 "$scopecat" fences "$tmp/one.litmus"
+has "$tmp/out" "an RMW or a dependency is needed"
+
+# a two-thread spin lock answers within a minute on the default engine
+# (sim answers it in a fraction of a second; the search used to run for
+# tens of minutes): a fence.acq_rel.gpu before each unlock
+expect 0 "$scopecat" fences -timeout 120 "$data/fences-spinlock.litmus"
+has "$tmp/out" "Test fences-spinlock: allowed; 1 minimal fix (6 positions"
+has "$tmp/out" "  1. fence.acq_rel.gpu in P0 between st.weak [x], 1 and st.relaxed.gpu [m], 0; fence.acq_rel.gpu in P1 between st.weak [x], 2 and st.relaxed.gpu [m], 0"
+
+# -timeout bounds a test's search: a message naming the limit, no verdict,
+# exit status 1, and the next test still runs
+expect 1 "$scopecat" fences -timeout 0.5 "$data/fences-spinlock-relaxed.litmus" "$seeds/sb.litmus"
+has "$tmp/err" "expected the fence search of fences-spinlock-relaxed to finish within 0.5 s (the -timeout limit)"
+lacks "$tmp/out" "Test fences-spinlock-relaxed"
+has "$tmp/out" "Test sb: allowed; 1 minimal fix"
+expect 2 "$scopecat" fences -timeout soon "$seeds/sb.litmus"
+has "$tmp/err" "-timeout expects seconds, found 'soon'"
+expect 2 "$scopecat" fences -engine fast "$seeds/sb.litmus"
+has "$tmp/err" "-engine expects enum, smt or auto, found 'fast'"
+expect 2 "$scopecat" fences -reduce -timeout 5 "$seeds/sb.litmus"
+# no progress line when stderr is no terminal
+expect 0 "$scopecat" fences "$seeds/sb.litmus"
+lacks "$tmp/err" "simulations"
+
+# -engine enum and -engine smt give the same advice (and the same number
+# of simulations) where both finish
+if "$scopecat" sim -engine smt "$seeds/sb.litmus" >/dev/null 2>&1; then
+  for t in "$data/fences-spinlock.litmus" "$data/fences-mp5.litmus" \
+           "$tmp/pmp.litmus" "$tmp/pmprel.litmus" "$tmp/psb.litmus" \
+           "$tmp/mp.litmus" "$tmp/mp-cc.litmus" "$seeds/dlb-lb.litmus"; do
+    expect 0 "$scopecat" fences -engine enum "$t"
+    cp "$tmp/out" "$tmp/enum.out"
+    expect 0 "$scopecat" fences -engine smt "$t"
+    if cmp -s "$tmp/enum.out" "$tmp/out"; then ok; else
+      fail "enum and smt differ on $t: $(diff "$tmp/enum.out" "$tmp/out")"; fi
+  done
+else
+  echo "skipped: -engine smt (built without Z3)"
+fi
 
 finish
