@@ -16,7 +16,7 @@
  * (run.c).  A check whose failure only grows with some choices and
  * only shrinks with the others fails on every completion of a partial
  * candidate once it fails on the right bounds of that partial candidate:
- * the enumerator cuts the branch (sim/enumerate.c). */
+ * the enumerator cuts the branch (sim/engine_enum.c). */
 #include "cat/graph.h"
 
 #include "util/gcmem.h"

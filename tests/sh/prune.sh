@@ -1,5 +1,5 @@
 #!/bin/sh
-# prune.sh: cutting branches early (lib/sim/enumerate.c, lib/cat/mono.c) changes
+# prune.sh: cutting branches early (lib/sim/engine_enum.c, lib/cat/mono.c) changes
 # nothing scopecat reports.  The same tests run with the cuts and without
 # (-noprune) must print the same blocks (the Time lines aside),
 # the same JSON (the count of candidates and the time aside) and the same
