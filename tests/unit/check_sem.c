@@ -44,11 +44,12 @@ static sc_value_sets *values(const sc_test *t, const char *list) {
   return vs;
 }
 
-/* The runs of thread 0 under `unroll` (liveness searches or not). */
+/* The runs of thread 0 under `unroll` (liveness searches or not), with
+ * the repeated-state cut (for a model that allows it). */
 static sc_thread_traces *runs(const char *text, const char *vals, int unroll,
                               bool liveness) {
   sc_test *t = load(text);
-  sc_sem_limits lim = {unroll, 0, liveness};
+  sc_sem_limits lim = {unroll, 0, liveness, true};
   sc_thread_traces *all;
   sc_error *err = NULL;
   ck_assert_msg(sc_sem_traces(t, &lim, values(t, vals), &all, &err) == SC_OK, "%s",
@@ -188,7 +189,7 @@ START_TEST(deadline_in_long_loop) {
                     " add r0, r0, 1  ;\n"
                     " goto LC0       ;\n"
                     "exists (x=0)\n");
-  sc_sem_limits lim = {2000000000, 0, false};
+  sc_sem_limits lim = {2000000000, 0, false, true};
   sc_thread_traces *all;
   sc_error *err = NULL;
   double start = sc_seconds();
