@@ -18,18 +18,25 @@
  * intersection, inverse, identity [a], product and a? (a | id) keep the
  * worse class of their operands: they are pointwise of pointwise
  * operands, and monotone.  Sequence, the closures + and *, domain and
- * range are monotone but not pointwise (an event removed may have linked
- * two that remain): SUBSET at best.  a \ b and ~b are monotone in a and
- * antitone in b: a smaller b makes them larger, so they are only known
- * when b is pointwise (then a \ b has a's class and ~b is pointwise).  A
- * `let rec`'s least fixpoint is SUBSET at best: each round's value on X'
- * is within its value on X restricted to R when the bodies are, with the
- * names themselves taken as SUBSET (round 0: both empty).
+ * range are monotone but not pointwise when an event removed may have
+ * linked two that remain: SUBSET at best, but pointwise of pointwise
+ * operands when the linking events are never removed (a node is `kept`
+ * when its value holds only such events: the names the caller says, and
+ * what is made of them; a;b links through a's targets and b's sources,
+ * a+ and domain(a) through a's events): herd's co+ and rf^-1;co.
+ * a \ b and ~b are monotone in a and antitone in b: a smaller b makes
+ * them larger, so they are only known when b is pointwise (then a \ b
+ * has a's class and ~b is pointwise).  A `let rec`'s least fixpoint is
+ * SUBSET at best: each round's value on X' is within its value on X
+ * restricted to R when the bodies are, with the names themselves taken
+ * as SUBSET (round 0: both empty).
  * A check is safe when it is not negated (~empty r fails as r shrinks)
- * and its node is not UNKNOWN.  A flag or undefined_unless is unsafe: a
- * flag that the longer execution raised may be lost with the events.  A
- * model the lowering stops on (an enum, forall, match...) is unsafe: its
- * checks after that point are unknown.
+ * and its node is not UNKNOWN.  A flag or undefined_unless is safe only
+ * when its value is {} on every execution (herd's aarch64fences.cat on
+ * DMB names a PTX test never binds): any other may be raised by the
+ * longer execution alone, its events gone from the shorter.  A model the
+ * lowering stops on (an enum, forall, match...) is unsafe: its checks
+ * after that point are unknown.
  * `with x from S` over a caller's name is a test of x against S that the
  * lowering leaves out (graph.h's approximate): it is taken as safe, which
  * holds for herd's cos.cat (S, the linearisations of co0 per location, is
