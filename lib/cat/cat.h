@@ -193,6 +193,29 @@ int sc_cat_analysis_nchecks(const sc_cat_analysis *a);
 const struct sc_cat_test *sc_cat_analysis_check(const sc_cat_analysis *a, int i,
                                                 sc_cat_dep *dep);
 
+/* What the caller knows of its names when events are taken out of an
+ * execution, the remaining ones keeping their pairs of every name but
+ * those of `shrinking`, which may lose some; the names of `kept` hold
+ * only events that are never taken out (the writes, say). */
+typedef struct sc_cat_removal {
+  const char *const *shrinking;
+  int nshrinking;
+  const char *const *kept;
+  int nkept;
+} sc_cat_removal;
+
+/* Whether taking events out of any execution that m allows (over base's
+ * names, dyn's being the choices as for sc_cat_analyse) as `how` says
+ * (a static table: the answer is kept per model, signature and `how`)
+ * leaves one that m allows: each check of m is a plain acyclic,
+ * irreflexive or empty test of a value that only shrinks with the events
+ * (removal.c says which values do), and each flag tests {}.  False for a
+ * negated check and for a model that cannot be lowered. */
+bool sc_cat_model_drop_events_safe(const sc_cat_model *m, const sc_cat_env *base,
+                                   const sc_cat_dynamic *dyn, int ndyn,
+                                   const sc_cat_removal *how,
+                                   const sc_cat_run_options *opts);
+
 /* Whether some flag or undefined_unless test of the model (its includes,
  * procedures and branches too) may raise a flag; skipped ones do not. */
 bool sc_cat_model_may_flag(const sc_cat_model *m, const sc_cat_run_options *opts);

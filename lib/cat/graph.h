@@ -92,6 +92,10 @@ typedef struct sc_cat_graph {
    * reported after the axioms before it have run; NULL when it did not. */
   const sc_error *error;
   sc_cat_node_table *table; /* for sharing */
+  /* removal.c's answer for the caller's `drop_events_for` (NULL: not
+   * asked yet) */
+  const struct sc_cat_removal *drop_events_for;
+  bool drop_events_safe;
 } sc_cat_graph;
 
 /* Lower model m for a symbolic run over env's names with the inputs
@@ -106,6 +110,11 @@ const sc_cat_graph *sc_cat_graph_of(const sc_cat_model *m, const sc_cat_env *env
  * from one of fx's rounds to the next, those that reach its variables
  * (through inner fixpoints too). */
 void sc_cat_fix_deps(const sc_cat_graph *g, sc_cat_fix *fx);
+
+/* The inputs of a lowering over the caller's choices: the names of dyn
+ * that base binds (in[], their dependences in dep[]), how many. */
+int sc_cat_choice_inputs(const sc_cat_env *base, const sc_cat_dynamic *dyn, int ndyn,
+                         sc_cat_sym_input *in, sc_cat_dep *dep);
 
 /* How tests and messages name a node kind ("union", "fixpoint"...). */
 const char *sc_cat_node_kind_name(sc_cat_node_kind k);

@@ -204,7 +204,7 @@ static bool skipped(const sc_cat_run_options *opts, const char *name) {
 }
 
 /* The inputs of the lowering: the choices' names that env binds. */
-static int choice_inputs(const sc_cat_env *base, const sc_cat_dynamic *dyn, int ndyn,
+int sc_cat_choice_inputs(const sc_cat_env *base, const sc_cat_dynamic *dyn, int ndyn,
                          sc_cat_sym_input *in, sc_cat_dep *dep) {
   int n = 0;
   for (int i = 0; i < ndyn; i++)
@@ -222,7 +222,7 @@ sc_cat_analysis *sc_cat_analyse(const sc_cat_model *m, const sc_cat_env *base,
                                 const sc_cat_run_options *opts) {
   sc_cat_sym_input *in = sc_alloc(sizeof *in * (size_t)(ndyn + 1));
   sc_cat_dep *input_dep = sc_alloc(sizeof *input_dep * (size_t)(ndyn + 1));
-  int nin = choice_inputs(base, dyn, ndyn, in, input_dep);
+  int nin = sc_cat_choice_inputs(base, dyn, ndyn, in, input_dep);
   const sc_cat_graph *g = sc_cat_graph_of(m, base, opts, in, nin);
   analyser a = {g, input_dep, sc_alloc(sizeof(sc_cat_dep) * ((size_t)g->nnodes + 1)),
                 sc_alloc(sizeof(bool) * ((size_t)g->nnodes + 1)), FIRST_TEMP_INPUT};

@@ -164,11 +164,11 @@ static bool spin_iteration(const run *r, int head) {
  * included (ctrl only grows: the iteration's part of it goes with its
  * reads).  An execution of the run without the iteration is one with the
  * iteration's reads and fences taken out, its other relations as they
- * were: a model that allowed the longer allows it (so the bundled models
- * and herd's, whose checks get no stronger with fewer events: their only
- * differences, `\`, are pointwise or against co or the fence.sc order).
- * So cutting the run here loses no final state: the shorter run is met
- * anyway (see sc_sem_traces). */
+ * were (ctrl and the membar relations may lose pairs): a model whose
+ * checks get no stronger with fewer events allows it when it allowed the
+ * longer (cat/removal.c's condition; the caller sets limits' repeat_cut
+ * only for such a model).  So cutting the run here loses no final state:
+ * the shorter run is met anyway (see sc_sem_traces). */
 static bool repeats_state(const run *r, int head) {
   int h = r->head_of[head];
   if (h < 0 || r->head_nev[h] < 0)
@@ -376,8 +376,8 @@ static run_result jump(run *r, int pc, int target_label, int *next) {
     return RUN_ERROR;
   if (to <= pc && ++r->backjumps[pc] > r->lim->unroll)
     return RUN_CUT;
-  if (to <= pc && r->backjumps[pc] > SC_SEM_REPEAT_UNROLL && !r->lim->liveness &&
-      repeats_state(r, to))
+  if (to <= pc && r->backjumps[pc] > SC_SEM_REPEAT_UNROLL && r->nheads > 0 &&
+      repeats_state(r, to)) /* nheads: prepare_repeats ran */
     return RUN_CUT; /* the cut run feeds values as any other (keep_cut_run) */
   *next = to;
   return RUN_DONE;
@@ -778,7 +778,8 @@ static sc_status explore_thread(const sc_test *t, int thread, const bounds *b,
   x.r.out = out;
   x.values = values;
   x.given = sc_alloc_atomic(sizeof(int64_t) * SC_TRACE_MAX);
-  sc_status st = !lim->liveness && prepare_repeats(&x.r) == RUN_ERROR
+  bool repeats = lim->repeat_cut && !lim->liveness;
+  sc_status st = repeats && prepare_repeats(&x.r) == RUN_ERROR
                      ? x.r.err->status
                      : explore(&x, 0);
   if (st && err)
@@ -817,8 +818,10 @@ sc_status sc_sem_traces_timed(const sc_test *t, const sc_sem_limits *limits,
                       .liveness = false},
               .deadline = timeout > 0 ? start + timeout : 0,
               .timeout = timeout};
-  if (limits)
+  if (limits) {
     b.lim.liveness = limits->liveness;
+    b.lim.repeat_cut = limits->repeat_cut;
+  }
   if (limits && limits->unroll >= 0)
     b.lim.unroll = limits->unroll;
   if (limits && limits->max_traces > 0)

@@ -80,6 +80,10 @@ typedef struct sc_sem_limits {
   int unroll;     /* backward jumps per branch instruction, default 2 */
   int max_traces; /* traces per thread, default 100000 */
   bool liveness;  /* also the stuck runs (sc_stuck), each where it sticks */
+  /* cut the runs whose iteration repeats a state (below): only for a model
+   * that allows an execution with fewer events when it allowed the one
+   * with more (sim/repeat_gate.h says which); off: herd7's full unrolling */
+  bool repeat_cut;
 } sc_sem_limits;
 
 /* A backward jump that closes an iteration which repeats a state is taken
@@ -89,8 +93,8 @@ typedef struct sc_sem_limits {
 
 /* All traces of every thread, each read taking any value of its location's
  * set in `values`.  A path that jumps backwards more than `unroll` times
- * from one branch is cut, as herd7's -unroll does.  It is also cut (but
- * for liveness searches) at a backward jump past the
+ * from one branch is cut, as herd7's -unroll does.  With `repeat_cut`
+ * it is also cut (but for liveness searches) at a backward jump past the
  * SC_SEM_REPEAT_UNROLL-th from its branch that closes an iteration which
  * repeats a state: it wrote nothing, met no barrier, and left each
  * register live at the loop head (one that some path from there reads

@@ -11,6 +11,7 @@
 #include "sim/engine.h"
 
 #include "sim/liveness.h"
+#include "sim/repeat_gate.h"
 #include "sim/sink.h"
 #include "sim/traces.h"
 #include "util/error.h"
@@ -335,7 +336,8 @@ static sc_status search_once(const sc_test *t, const sc_model *m,
   sim_search s;
   search_init(&s, t, m, opts, e);
   sc_sem_limits lim = {.unroll = s.opts.unroll, .max_traces = 0,
-                       .liveness = s.opts.liveness != 0};
+                       .liveness = s.opts.liveness != 0,
+                       .repeat_cut = sim_repeat_cut_safe(t, m->cat, &s.eval)};
   sc_status st = check_declarations(t, m->cat, err);
   if (st)
     return st;

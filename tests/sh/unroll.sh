@@ -74,4 +74,34 @@ took=$(($(date +%s) - start))
 if [ "$took" -le 5 ]; then ok; else fail "the empty loop took ${took}s"; fi
 has "$tmp/out" "States 0"
 
+
+# The cut stands for a shorter run: the longer one's execution with a
+# repeated iteration's reads and fences taken out.  A model that forbids
+# the shorter run where it allowed the longer keeps full unrolling.
+# spin-mp: P0 spins on flag (ld.acquire, an iteration of one read that
+# repeats a state) until it reads P1's release, then reads x.  Under SC
+# (the first check) P0 reads flag=0 k times, then 1, then x=1.  The second
+# check asks for k >= 3 (five reads in P0, or each relaxed read after four
+# acquire reads): -unroll 2 keeps k <= 2, no execution; -unroll 3 and 4
+# reach k = 3: the state 0:r1=1, as herd7's unrolling finds it (the cut,
+# applied to these models, lost it: States 0).
+printf 'PTX spin-mp\n{ x=0; flag=0; P0:r0=0; P0:r1=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n LC00: | st.relaxed.gpu x, 1 ;\n ld.acquire.gpu r0, flag | st.release.gpu flag, 1 ;\n bne r0, 1, LC00 | ;\n ld.relaxed.gpu r1, x | ;\nexists (P0:r1=1)\n' \
+  >"$tmp/spin-mp.litmus"
+printf '"SC, and a thread reads five times"\nacyclic po | rf | co | fr as sc\n~empty [R];po;[R];po;[R];po;[R];po;[R] as five-reads\n' \
+  >"$tmp/negated.cat"
+printf '"SC, and each relaxed read follows four acquire reads"\nacyclic po | rf | co | fr as sc\nempty (R & RLX) \\ range([R & ACQ];po;[R & ACQ];po;[R & ACQ];po;[R & ACQ];po) as four-acquires\n' \
+  >"$tmp/difference.cat"
+for model in negated difference; do
+  expect 0 "$scopecat" sim -nohash -model "$tmp/$model.cat" -unroll 2 "$tmp/spin-mp.litmus"
+  has "$tmp/out" "States 0"
+  for u in 3 4; do
+    expect 0 "$scopecat" sim -nohash -model "$tmp/$model.cat" -unroll "$u" "$tmp/spin-mp.litmus"
+    awk '/^States /, /^(Ok|No)$/' "$tmp/out" >"$tmp/got"
+    printf 'States 1\n0:r1=1;\nOk\n' >"$tmp/want"
+    if cmp -s "$tmp/got" "$tmp/want"; then ok; else
+      fail "$model.cat -unroll $u: States are not 0:r1=1"; cat "$tmp/got"
+    fi
+  done
+done
+
 finish

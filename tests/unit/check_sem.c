@@ -1,9 +1,11 @@
 /* check_sem.c: unit tests of the trace builder (lib/sim/sem.c) alone: how
  * many runs of one thread it keeps under -unroll, where it cuts a loop
- * iteration that repeats a state and where it must not, and its deadline.
+ * iteration that repeats a state and where it must not, and its deadline;
+ * which models allow that cut (sim/repeat_gate.c).
  * The runs are counted by hand in the comments, from the values each
  * location may hold (given to the builder, as enumerate.c's fixpoint
  * would). */
+#include "sim/repeat_gate.h"
 #include "sim/sem.h"
 
 #include "scopecat.h"
@@ -44,11 +46,12 @@ static sc_value_sets *values(const sc_test *t, const char *list) {
   return vs;
 }
 
-/* The runs of thread 0 under `unroll` (liveness searches or not). */
+/* The runs of thread 0 under `unroll` (liveness searches or not), with
+ * the repeated-state cut (for a model that allows it). */
 static sc_thread_traces *runs(const char *text, const char *vals, int unroll,
                               bool liveness) {
   sc_test *t = load(text);
-  sc_sem_limits lim = {unroll, 0, liveness};
+  sc_sem_limits lim = {unroll, 0, liveness, true};
   sc_thread_traces *all;
   sc_error *err = NULL;
   ck_assert_msg(sc_sem_traces(t, &lim, values(t, vals), &all, &err) == SC_OK, "%s",
@@ -188,7 +191,7 @@ START_TEST(deadline_in_long_loop) {
                     " add r0, r0, 1  ;\n"
                     " goto LC0       ;\n"
                     "exists (x=0)\n");
-  sc_sem_limits lim = {2000000000, 0, false};
+  sc_sem_limits lim = {2000000000, 0, false, true};
   sc_thread_traces *all;
   sc_error *err = NULL;
   double start = sc_seconds();
@@ -198,6 +201,65 @@ START_TEST(deadline_in_long_loop) {
   ck_assert(sc_seconds() - start < 1.0);
   ck_assert_str_eq(sc_error_message(err),
                    "t.litmus: expected to finish within 0.2 s (the -timeout limit)");
+}
+END_TEST
+
+/* Without repeat_cut (a model that may forbid the shorter run) the
+ * spin lock's runs are herd7's full unrolling: -unroll 10 keeps k = 0..10,
+ * 11 runs (the cut kept 3 whatever the model). */
+START_TEST(no_repeat_cut_unrolls_fully) {
+  sc_test *t = load(SPINLOCK);
+  sc_sem_limits lim = {10, 0, false, false};
+  sc_thread_traces *all;
+  sc_error *err = NULL;
+  ck_assert(sc_sem_traces(t, &lim, values(t, "m=1"), &all, &err) == SC_OK);
+  ck_assert_int_eq(all[0].ntraces, 11);
+  ck_assert(sc_sem_traces(t, NULL, values(t, "m=1"), &all, &err) == SC_OK);
+  ck_assert_int_eq(all[0].ntraces, 3); /* the default -unroll 2: k = 0..2 */
+}
+END_TEST
+
+/* The gate (sim/repeat_gate.c over cat/removal.c) on the names a
+ * candidate of tests/data/spinlock.litmus binds: every bundled model and
+ * herd's uni, uniproc and sc keep the cut (their checks are plain, their
+ * differences against po-loc-like names, co+ or the writes' co0, their
+ * flags on names these tests never bind); a model with a negated check, a
+ * difference against a sequence through reads, or one against ctrl does
+ * not. */
+static const struct {
+  const char *model; /* a file under the source folder, or a model's text */
+  bool safe;
+} gate_cases[] = {
+  {"cat/sc.cat", true},
+  {"cat/rmo.cat", true},
+  {"cat/ptx-rmo.cat", true},
+  {"cat/ptx-v6.0.cat", true},
+  {"cat/ptx-v7.5.cat", true},
+  {"tests/data/herd/uni.cat", true},
+  {"tests/data/herd/uniproc.cat", true},
+  {"tests/data/herd/sc.cat", true},
+  {"\"t\"\nacyclic po | rf | co | fr\n~empty [R];po;[R];po;[R] as n\n", false},
+  {"\"t\"\nempty (R & RLX) \\ range([R & ACQ];po;[R & ACQ];po)\n", false},
+  {"\"t\"\nempty (po & (R * W)) \\ (addr | data | ctrl)\n", false},
+  {"\"t\"\nempty (po & (R * W)) \\ (addr | data | rmw)\n", true},
+};
+
+START_TEST(repeat_gate_models) {
+  const char *src = getenv("SC_SRCDIR");
+  const char *name = gate_cases[_i].model;
+  sc_test *t;
+  sc_cat_model *m;
+  sc_error *err = NULL;
+  char path[4096];
+  snprintf(path, sizeof path, "%s/tests/data/spinlock.litmus", src && *src ? src : ".");
+  ck_assert_msg(sc_test_load_file(path, NULL, &t, &err) == SC_OK, "%s",
+                sc_error_message(err));
+  snprintf(path, sizeof path, "%s/%s", src && *src ? src : ".", name);
+  sc_status st = name[0] == '"' ? sc_cat_load_string(name, "t.cat", NULL, 0, &m, &err)
+                                : sc_cat_load_file(path, NULL, 0, &m, &err);
+  ck_assert_msg(st == SC_OK, "%s", sc_error_message(err));
+  sc_cat_run_options eval = {0};
+  ck_assert_msg(sim_repeat_cut_safe(t, m, &eval) == gate_cases[_i].safe, "%s", name);
 }
 END_TEST
 
@@ -211,6 +273,9 @@ int main(void) {
   tcase_add_test(tc, register_read_after_loop_not_cut);
   tcase_add_test(tc, empty_loop_cut_at_once);
   tcase_add_test(tc, deadline_in_long_loop);
+  tcase_add_test(tc, no_repeat_cut_unrolls_fully);
+  tcase_add_loop_test(tc, repeat_gate_models, 0,
+                      (int)(sizeof gate_cases / sizeof gate_cases[0]));
   suite_add_tcase(s, tc);
   return sc_check_run(s);
 }
