@@ -38,10 +38,11 @@
  * lowering stops on (an enum, forall, match...) is unsafe: its checks
  * after that point are unknown.
  * `with x from S` over a caller's name is a test of x against S that the
- * lowering leaves out (graph.h's approximate): it is taken as safe, which
- * holds for herd's cos.cat (S, the linearisations of co0 per location, is
- * made of the writes alone, none of them removed) but is not proven for
- * every S a user may write. */
+ * lowering leaves out (graph.h's approximate): the graph cannot show
+ * what S is made of, so such a model is unsafe.  (herd's cos.cat builds
+ * S from the writes alone, none of them removed, so the cut would hold
+ * there; but an S a user writes may read rf or the reads, and a wrong
+ * answer costs more than unrolling as herd7 does.) */
 #include "cat/graph.h"
 
 #include "util/gcmem.h"
@@ -204,7 +205,7 @@ static bool axiom_safe(classifier *c, const sc_cat_axiom *ax) {
 }
 
 static bool graph_safe(const sc_cat_graph *g, const sc_cat_removal *how) {
-  if (g->error)
+  if (g->error || g->approximate)
     return false;
   classifier c = {how, sc_alloc(sizeof(node_info) * ((size_t)g->nnodes + 1))};
   for (int i = 0; i < g->naxioms; i++)

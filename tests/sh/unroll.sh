@@ -26,7 +26,8 @@ states() {
 }
 
 # check MODEL STATES...: the States under -unroll 2 are STATES (x=...;
-# lines), and under every larger -unroll the same
+# lines), and under every larger -unroll in $unrolls the same
+unrolls="10 15 20 40"
 check() {
   model=$1
   shift
@@ -37,7 +38,7 @@ check() {
   if head -n $(($# + 1)) "$tmp/$name-2" | cmp -s - "$tmp/want"; then ok; else
     fail "$model: -unroll 2 States are not: $*"; cat "$tmp/$name-2"
   fi
-  for u in 10 15 20 40; do
+  for u in $unrolls; do
     states "$model" "$u"
     if cmp -s "$tmp/$name-2" "$tmp/$name-$u"; then ok; else
       fail "$model: -unroll $u differs from -unroll 2"
@@ -48,12 +49,16 @@ check() {
 
 check "$srcdir/cat/ptx-v7.5.cat" "x=2;"
 check "$srcdir/cat/ptx-v6.0.cat" "x=2;"
-check "$srcdir/tests/data/herd/sc.cat" "x=2;"
 check "$srcdir/cat/sc.cat" "x=1;" "x=2;"
 check "$srcdir/cat/rmo.cat" "x=1;" "x=2;"
 check "$srcdir/cat/ptx-rmo.cat" "x=1;" "x=2;"
+# herd's models build co with `with co from generate_cos(...)`, whose S the
+# gate cannot see into: no cut, full unrolling as herd7, so small bounds
+unrolls="3 4"
+check "$srcdir/tests/data/herd/sc.cat" "x=2;"
 check "$srcdir/tests/data/herd/uni.cat" "x=1;" "x=2;"
 check "$srcdir/tests/data/herd/uniproc.cat" "x=1;" "x=2;"
+unrolls="10 15 20 40"
 
 # the verdict of -liveness: a thread may spin for ever only while the
 # other holds the lock, which it releases: Pass, whatever the bound

@@ -220,12 +220,12 @@ START_TEST(no_repeat_cut_unrolls_fully) {
 END_TEST
 
 /* The gate (sim/repeat_gate.c over cat/removal.c) on the names a
- * candidate of tests/data/spinlock.litmus binds: every bundled model and
- * herd's uni, uniproc and sc keep the cut (their checks are plain, their
- * differences against po-loc-like names, co+ or the writes' co0, their
- * flags on names these tests never bind); a model with a negated check, a
- * difference against a sequence through reads, or one against ctrl does
- * not. */
+ * candidate of tests/data/spinlock.litmus binds: every bundled model keeps
+ * the cut (their checks are plain, their differences against po-loc-like
+ * names or co+, their flags on names these tests never bind); herd's uni,
+ * uniproc and sc do not (their co comes from `with co from S`, an S the
+ * lowered graph does not show), nor does a model with a negated check, a
+ * difference against a sequence through reads, or one against ctrl. */
 static const struct {
   const char *model; /* a file under the source folder, or a model's text */
   bool safe;
@@ -235,9 +235,9 @@ static const struct {
   {"cat/ptx-rmo.cat", true},
   {"cat/ptx-v6.0.cat", true},
   {"cat/ptx-v7.5.cat", true},
-  {"tests/data/herd/uni.cat", true},
-  {"tests/data/herd/uniproc.cat", true},
-  {"tests/data/herd/sc.cat", true},
+  {"tests/data/herd/uni.cat", false},
+  {"tests/data/herd/uniproc.cat", false},
+  {"tests/data/herd/sc.cat", false},
   {"\"t\"\nacyclic po | rf | co | fr\n~empty [R];po;[R];po;[R] as n\n", false},
   {"\"t\"\nempty (R & RLX) \\ range([R & ACQ];po;[R & ACQ];po)\n", false},
   {"\"t\"\nempty (po & (R * W)) \\ (addr | data | ctrl)\n", false},
