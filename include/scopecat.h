@@ -201,6 +201,16 @@ typedef enum sc_speedcheck {
  * why is not NULL) says so and how to get it. */
 int sc_engine_smt_available(const char **why);
 
+/* Which coherence order (co) a simulation gives the model: per location,
+ * a total order of its writes (herd's), or a strict partial order
+ * (Dat3M's PTX models, whose `let co = co+` says "the co in PTX is not
+ * total").  MODEL, the default: partial when the model's first binding of
+ * co is a `let` that reads the co it is given, total otherwise (herd's
+ * models and those written in their style); TOTAL and PARTIAL (the CLI's
+ * -co total|partial): as named, whatever the model says.  The test's
+ * dialect plays no part.  sc_result_co says which one a result had. */
+typedef enum sc_co { SC_CO_MODEL, SC_CO_TOTAL, SC_CO_PARTIAL } sc_co;
+
 /* Options of a simulation; zero fields take the defaults. */
 typedef struct sc_sim_options {
   const char *const *skipchecks; /* herd's -skipcheck: checks not to apply */
@@ -228,6 +238,8 @@ typedef struct sc_sim_options {
   int liveness;          /* instead of the final states, whether some fair
                             execution leaves a thread stuck for ever
                             (sc_result_liveness) */
+  sc_co co;              /* the co the model sees, default SC_CO_MODEL
+                            (see sc_co) */
 } sc_sim_options;
 
 /* Names of m that match nothing, found without running it (a typo that
@@ -265,6 +277,11 @@ int sc_result_validated(const sc_result *r); /* herd's Ok */
 /* The engine that produced r, "enum" or "smt", and why it was chosen. */
 const char *sc_result_engine(const sc_result *r);
 const char *sc_result_engine_reason(const sc_result *r);
+/* The co the model saw, "total" or "partial" (sc_co), and why: "-co
+ * partial", "the model rebinds co at FILE:LINE", "herd's: the model does
+ * not rebind co"... */
+const char *sc_result_co(const sc_result *r);
+const char *sc_result_co_reason(const sc_result *r);
 long sc_result_positive(const sc_result *r); /* allowed executions where the
                                                 condition's proposition holds */
 long sc_result_negative(const sc_result *r);

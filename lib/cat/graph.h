@@ -110,4 +110,8 @@ void sc_cat_fix_deps(const sc_cat_graph *g, sc_cat_fix *fx);
 /* How tests and messages name a node kind ("union", "fixpoint"...). */
 const char *sc_cat_node_kind_name(sc_cat_node_kind k);
 
+/* Whether expression e names `name` anywhere (binders not followed: a
+ * name it binds itself counts too). */
+bool sc_cat_exp_mentions(const sc_cat_exp *e, const char *name);
+
 #endif

@@ -113,6 +113,8 @@ static void put_engine(sc_strbuf *sb, const sc_result *r, unsigned flags) {
   put_json_string(sb, r->engine ? r->engine : "enum");
   sc_sb_puts(sb, ",\"engine_reason\":");
   put_json_string(sb, r->engine_reason ? r->engine_reason : "");
+  sc_sb_printf(sb, ",\"co\":\"%s\",\"co_reason\":", r->partial_co ? "partial" : "total");
+  put_json_string(sb, r->co_reason ? r->co_reason : "");
   sc_sb_puts(sb, "}\n");
 }
 

@@ -28,6 +28,13 @@ const char *sc_result_engine_reason(const sc_result *r) {
   return r && r->engine_reason ? r->engine_reason : "";
 }
 
+const char *sc_result_co(const sc_result *r) {
+  return r->partial_co ? "partial" : "total";
+}
+const char *sc_result_co_reason(const sc_result *r) {
+  return r->co_reason ? r->co_reason : "";
+}
+
 const char *sc_result_observation(const sc_result *r) {
   return sc_sim_observation(r);
 }

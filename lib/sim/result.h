@@ -30,6 +30,8 @@ struct sc_result {
   sc_speedcheck speedcheck;  /* only executions that decide the condition */
   const char *engine;        /* "enum" or "smt" */
   const char *engine_reason; /* why that engine */
+  bool partial_co;           /* the model saw a partial co, not a total one */
+  const char *co_reason;     /* why (model.c) */
   struct sc_execution **execs; /* the executions kept to show */
   const struct sc_cycle **cycles; /* each one's forbidding cycle, or NULL */
   int nshown, capexecs, capcycles;

@@ -311,7 +311,7 @@ static void search_init(sim_search *s, const sc_test *t, const sc_model *m,
   if (s->opts.max_shown <= 0)
     s->opts.max_shown = DEFAULT_MAX_SHOWN;
   s->engine = e;
-  s->partial_co = t->dialect == SC_DIALECT_PTX;
+  s->partial_co = sim_model_partial_co(m, o, &s->co_reason);
   s->want_syncbar = sc_cat_model_names(m->cat, "syncbar");
   s->want_sync_fence = sc_cat_model_names(m->cat, "sync_fence");
   s->eval = (sc_cat_run_options){
@@ -358,6 +358,8 @@ static sc_status search_once(const sc_test *t, const sc_model *m,
     return st;
   }
   s.r->seconds = sc_seconds() - s.start;
+  s.r->partial_co = s.partial_co;
+  s.r->co_reason = s.co_reason;
   *out = s.r;
   return SC_OK;
 }
