@@ -270,7 +270,7 @@ const char *sc_result_log(const sc_result *r, unsigned flags);
 /* The same as one JSON object on one line: test, file, kind, quantifier,
  * condition, states (values, count, holds), validated, positive,
  * negative, observation, flags, candidates, time, hash, engine,
- * engine_reason. */
+ * engine_reason, co, co_reason, unroll_cut (runs, threads). */
 const char *sc_result_json(const sc_result *r, unsigned flags);
 
 int sc_result_validated(const sc_result *r); /* herd's Ok */
@@ -282,6 +282,13 @@ const char *sc_result_engine_reason(const sc_result *r);
  * not rebind co"... */
 const char *sc_result_co(const sc_result *r);
 const char *sc_result_co_reason(const sc_result *r);
+/* The runs of thread `thread` that the unroll bound (sc_sim_options.unroll)
+ * cut (-1 for no such thread).  Their executions are none of the result's:
+ * a result with no state and runs cut says only that no execution ends
+ * within the bound (a lock never released: its waiters never finish).
+ * herd's block then ends with a line "Unroll NAME ..." (herd's tools skip
+ * it), the JSON has "unroll_cut" (runs, threads). */
+long sc_result_cut_runs(const sc_result *r, int thread);
 long sc_result_positive(const sc_result *r); /* allowed executions where the
                                                 condition's proposition holds */
 long sc_result_negative(const sc_result *r);
@@ -317,6 +324,14 @@ int sc_result_liveness_stuck(const sc_result *r, int thread);
 /* On Fail, the witness (its events, rf and co as sc_execution_* give
  * them); NULL otherwise. */
 const struct sc_execution *sc_result_liveness_witness(const sc_result *r);
+/* With liveness asked: 1 when the test has a loop whose iterations write
+ * memory (a st, red, or atom other than cas between its head and its
+ * backward branch: an atom.exch lock), which liveness does not check (a
+ * thread turning in it for ever is no spin: Pass says nothing of it); the
+ * first such loop's thread and the line of its branch in *thread, *line.
+ * 0 otherwise.  The log's Liveness line is then followed by "Unchecked
+ * NAME ...", the JSON has "unchecked_loop". */
+int sc_result_liveness_unchecked(const sc_result *r, int *thread, int *line);
 
 /* The executions chosen by sc_sim_options.show, as Graphviz DOT digraphs
  * (one per execution, in one text); NULL when none was shown. */

@@ -40,10 +40,19 @@ struct sc_result {
   int liveness;
   struct sc_execution *witness;
   const int *stuck;
+  /* -liveness: the first loop whose iterations write (liveness.c: not
+   * checked), its thread and its backward branch; -1 and NULL if none */
+  int unchecked_thread;
+  const sc_instr *unchecked_branch;
+  /* per thread, the runs the unroll bound cut (in no execution) */
+  const long *cut_runs;
 };
 
 enum { SC_LIVE_NONE = -1, SC_LIVE_FAIL = 0, SC_LIVE_PASS = 1 };
 
+
+/* The runs the unroll bound cut, over every thread. */
+long sc_sim_cut_runs(const sc_result *r);
 
 /* Whether the condition is validated (herd7's Ok), and herd7's
  * Observation word: Never, Always or Sometimes (result.c). */

@@ -495,6 +495,7 @@ static bool same_accesses(const sc_trace *a, const sc_trace_event *ev, int nev) 
 /* Keep a run the unroll bound cut, up to the cut (see sc_thread_traces). */
 static sc_status keep_cut_run(run *r) {
   sc_thread_traces *o = r->out;
+  o->cut_runs++;
   bool writes = false;
   for (int i = 0; i < r->nev && !writes; i++)
     writes = r->ev[i].kind == SC_EV_WRITE;

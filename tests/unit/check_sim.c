@@ -1364,6 +1364,104 @@ START_TEST(co_first_binding) {
 }
 END_TEST
 
+/* ---- What the unroll bound cut, and loops -liveness leaves out (23.7) ---------- */
+
+/* Two threads take a lock with atom.exch and neither releases it.  Each
+ * thread's runs (unroll 2): the exchange reads 0 and it leaves; or reads 1
+ * (the other's write), jumps back, and so on; the run reading 1 three
+ * times jumps back a third time and is cut: one cut run per thread.  Both
+ * reading 0 breaks atomicity (each write comes between the other's read
+ * of the initial value and its write, in a total co), and reading 1 then 0
+ * breaks coherence: no execution, States 0, which the result must not
+ * leave looking like "no execution at all". */
+#define EXCH_LOCK                                                      \
+  "PTX lock\n{ l=0; }\n"                                               \
+  " P0@cta 0,gpu 0                 | P1@cta 0,gpu 0                 ;\n" \
+  " LC00:                          | LC10:                          ;\n" \
+  " atom.acquire.gpu.exch r0, l, 1 | atom.acquire.gpu.exch r0, l, 1 ;\n" \
+  " bne r0, 0, LC00                | bne r0, 0, LC10                ;\n" \
+  "exists (P0:r0 == 0 /\\ P1:r0 == 0)\n"
+static const char sc_atomic[] = "\"SC, atomic\"\nlet com = rf | co | fr\n"
+                                "acyclic po | com as sc\n"
+                                "empty rmw & ((fr & ext); (co & ext)) as atomic\n";
+
+START_TEST(unroll_cut_runs) {
+  sc_result *r = sim(EXCH_LOCK, sc_atomic);
+  ck_assert_int_eq(sc_result_state_count(r), 0);
+  ck_assert_int_eq(sc_result_cut_runs(r, 0), 1);
+  ck_assert_int_eq(sc_result_cut_runs(r, 1), 1);
+  ck_assert_int_eq(sc_result_cut_runs(r, 2), -1);
+  ck_assert_int_eq(sc_result_cut_runs(r, -1), -1);
+  const char *log = sc_result_log(r, SC_LOG_NOTIME | SC_LOG_NOHASH);
+  ck_assert_ptr_nonnull(strstr(log, "States 0\n"));
+  ck_assert_ptr_nonnull(strstr(log, "\nUnroll lock the -unroll bound cut 2 runs of "
+                                    "threads P0 P1: no execution within the bound "
+                                    "(States 0), not none at all\n\n"));
+  const char *json = sc_result_json(r, SC_LOG_NOTIME);
+  ck_assert_ptr_nonnull(strstr(json, "\"unroll_cut\":{\"runs\":2,\"threads\":[\"P0\",\"P1\"]}"));
+  /* a test with no loop: nothing cut, no line, an empty "unroll_cut" */
+  r = sim(SB_TEST, model_sc);
+  ck_assert_int_eq(sc_result_cut_runs(r, 0), 0);
+  ck_assert_ptr_null(strstr(sc_result_log(r, 0), "Unroll"));
+  ck_assert_ptr_nonnull(strstr(sc_result_json(r, 0), "\"unroll_cut\":{\"runs\":0,\"threads\":[]}"));
+}
+END_TEST
+
+/* A lock that states remain beside: one thread takes it, the other finds
+ * it free once released.  The waiting run reading 1 three times is cut;
+ * the states are those of the runs within the bound, and the line says
+ * the cut runs' executions are not among them. */
+START_TEST(unroll_cut_beside_states) {
+  const char *test = "PTX lock2\n{ l=0; }\n"
+                     " P0@cta 0,gpu 0                 | P1@cta 0,gpu 0    ;\n"
+                     " LC00:                          | st.relaxed.gpu l, 1 ;\n"
+                     " atom.acquire.gpu.exch r0, l, 1 | st.relaxed.gpu l, 0 ;\n"
+                     " bne r0, 0, LC00                |                   ;\n"
+                     "exists (P0:r0 == 0)\n";
+  sc_result *r = sim(test, sc_atomic);
+  ck_assert_int_eq(sc_result_state_count(r), 1);
+  ck_assert_int_eq(sc_result_cut_runs(r, 0), 1);
+  ck_assert_int_eq(sc_result_cut_runs(r, 1), 0);
+  ck_assert_ptr_nonnull(strstr(sc_result_log(r, SC_LOG_NOHASH),
+                               "\nUnroll lock2 the -unroll bound cut 1 run of thread P0: "
+                               "their executions are not among these states\n\n"));
+}
+END_TEST
+
+/* -liveness: the exch lock never released leaves a thread turning for
+ * ever, each turn a write: no spin by liveness.c's definition, so Pass;
+ * the result says that such a loop is not checked (its thread, the line of
+ * its branch).  A cas lock's failing turns write nothing: checked (a spin),
+ * no such word. */
+START_TEST(liveness_unchecked_loop) {
+  sc_result *r;
+  ck_assert_int_eq(live_both(EXCH_LOCK, sc_atomic, &r), 1);
+  int th = -1, line = -1;
+  ck_assert_int_eq(sc_result_liveness_unchecked(r, &th, &line), 1);
+  ck_assert_int_eq(th, 0);
+  ck_assert_int_eq(line, 6);
+  ck_assert_str_eq(sc_result_log(r, 0),
+                   "Liveness lock Pass\n"
+                   "Unchecked lock the loop of P0 closed at line 6 writes at each "
+                   "turn: -liveness does not check such loops\n");
+  ck_assert_ptr_nonnull(strstr(sc_result_json(r, 0),
+                               "\"unchecked_loop\":{\"thread\":\"P0\",\"line\":6}"));
+  const char *cas = "PTX caslock\n{ l=0; }\n"
+                    " P0@cta 0,gpu 0                      | P1@cta 0,gpu 0                      ;\n"
+                    " LC00:                               | LC10:                               ;\n"
+                    " atom.acquire.gpu.cas r0, l, 0, 1    | atom.acquire.gpu.cas r0, l, 0, 1    ;\n"
+                    " bne r0, 0, LC00                     | bne r0, 0, LC10                     ;\n"
+                    "exists (P0:r0 == 0 /\\ P1:r0 == 0)\n";
+  ck_assert_int_eq(live_both(cas, sc_atomic, &r), 0); /* the loser spins */
+  ck_assert_int_eq(sc_result_liveness_unchecked(r, &th, &line), 0);
+  ck_assert_str_eq(sc_result_log(r, 0), "Liveness caslock Fail\n");
+  ck_assert_ptr_nonnull(strstr(sc_result_json(r, 0), "\"unchecked_loop\":null"));
+  /* without -liveness there is no such word */
+  r = sim(EXCH_LOCK, sc_atomic);
+  ck_assert_int_eq(sc_result_liveness_unchecked(r, &th, &line), 0);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("sim");
   TCase *tc = tcase_create("enumerate");
@@ -1406,6 +1504,9 @@ int main(void) {
   tcase_add_test(lv, liveness_spin_loop);
   tcase_add_test(lv, liveness_barriers);
   tcase_add_test(lv, liveness_model_and_usage);
+  tcase_add_test(lv, unroll_cut_runs);
+  tcase_add_test(lv, unroll_cut_beside_states);
+  tcase_add_test(lv, liveness_unchecked_loop);
   suite_add_tcase(s, lv);
   TCase *engines = tcase_create("engines");
   tcase_add_test(engines, engine_table);
