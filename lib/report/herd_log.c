@@ -31,8 +31,9 @@ void sc_herd_state(sc_strbuf *sb, const sc_result *r, const sc_state *s) {
 
 
 
-/* The threads whose runs the unroll bound cut, "P1" or "threads P0 P1". */
-const char *sc_cut_threads(const sc_result *r) {
+/* The threads whose runs the unroll bound cut: "thread P1", "threads P0
+ * P1". */
+static const char *cut_threads(const sc_result *r) {
   sc_strbuf sb;
   sc_sb_init(&sb);
   int n = 0;
@@ -51,7 +52,7 @@ static void put_unroll(sc_strbuf *sb, const sc_result *r) {
   if (cut == 0)
     return;
   sc_sb_printf(sb, "Unroll %s the -unroll bound cut %ld run%s of %s: ", r->test->name,
-               cut, cut == 1 ? "" : "s", sc_cut_threads(r));
+               cut, cut == 1 ? "" : "s", cut_threads(r));
   sc_sb_puts(sb, r->nstates == 0
                      ? "no execution within the bound (States 0), not none at all\n"
                      : "their executions are not among these states\n");

@@ -11,10 +11,6 @@
 const char *sc_herd_log(const sc_result *r, unsigned flags);
 void sc_herd_state(sc_strbuf *sb, const sc_result *r, const sc_state *s);
 
-/* The threads whose runs the unroll bound cut: "thread P1", "threads P0
- * P1" (herd_log.c). */
-const char *sc_cut_threads(const sc_result *r);
-
 /* One JSON object for the result, on one line (json.c). */
 const char *sc_json_result(const sc_result *r, unsigned flags);
 
