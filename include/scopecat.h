@@ -201,6 +201,16 @@ typedef enum sc_speedcheck {
  * why is not NULL) says so and how to get it. */
 int sc_engine_smt_available(const char **why);
 
+/* Which coherence order (co) a simulation gives the model: per location,
+ * a total order of its writes (herd's), or a strict partial order
+ * (Dat3M's PTX models, whose `let co = co+` says "the co in PTX is not
+ * total").  MODEL, the default: partial when the model's first binding of
+ * co is a `let` that reads the co it is given, total otherwise (herd's
+ * models and those written in their style); TOTAL and PARTIAL (the CLI's
+ * -co total|partial): as named, whatever the model says.  The test's
+ * dialect plays no part.  sc_result_co says which one a result had. */
+typedef enum sc_co { SC_CO_MODEL, SC_CO_TOTAL, SC_CO_PARTIAL } sc_co;
+
 /* Options of a simulation; zero fields take the defaults. */
 typedef struct sc_sim_options {
   const char *const *skipchecks; /* herd's -skipcheck: checks not to apply */
@@ -228,6 +238,8 @@ typedef struct sc_sim_options {
   int liveness;          /* instead of the final states, whether some fair
                             execution leaves a thread stuck for ever
                             (sc_result_liveness) */
+  sc_co co;              /* the co the model sees, default SC_CO_MODEL
+                            (see sc_co) */
 } sc_sim_options;
 
 /* Names of m that match nothing, found without running it (a typo that
@@ -258,13 +270,25 @@ const char *sc_result_log(const sc_result *r, unsigned flags);
 /* The same as one JSON object on one line: test, file, kind, quantifier,
  * condition, states (values, count, holds), validated, positive,
  * negative, observation, flags, candidates, time, hash, engine,
- * engine_reason. */
+ * engine_reason, co, co_reason, unroll_cut (runs, threads). */
 const char *sc_result_json(const sc_result *r, unsigned flags);
 
 int sc_result_validated(const sc_result *r); /* herd's Ok */
 /* The engine that produced r, "enum" or "smt", and why it was chosen. */
 const char *sc_result_engine(const sc_result *r);
 const char *sc_result_engine_reason(const sc_result *r);
+/* The co the model saw, "total" or "partial" (sc_co), and why: "-co
+ * partial", "the model rebinds co at FILE:LINE", "herd's: the model does
+ * not rebind co"... */
+const char *sc_result_co(const sc_result *r);
+const char *sc_result_co_reason(const sc_result *r);
+/* The runs of thread `thread` that the unroll bound (sc_sim_options.unroll)
+ * cut (-1 for no such thread).  Their executions are none of the result's:
+ * a result with no state and runs cut says only that no execution ends
+ * within the bound (a lock never released: its waiters never finish).
+ * herd's block then ends with a line "Unroll NAME ..." (herd's tools skip
+ * it), the JSON has "unroll_cut" (runs, threads). */
+long sc_result_cut_runs(const sc_result *r, int thread);
 long sc_result_positive(const sc_result *r); /* allowed executions where the
                                                 condition's proposition holds */
 long sc_result_negative(const sc_result *r);
@@ -300,6 +324,14 @@ int sc_result_liveness_stuck(const sc_result *r, int thread);
 /* On Fail, the witness (its events, rf and co as sc_execution_* give
  * them); NULL otherwise. */
 const struct sc_execution *sc_result_liveness_witness(const sc_result *r);
+/* With liveness asked: 1 when the test has a loop whose iterations write
+ * memory (a st, red, or atom other than cas between its head and its
+ * backward branch: an atom.exch lock), which liveness does not check (a
+ * thread turning in it for ever is no spin: Pass says nothing of it); the
+ * first such loop's thread and the line of its branch in *thread, *line.
+ * 0 otherwise.  The log's Liveness line is then followed by "Unchecked
+ * NAME ...", the JSON has "unchecked_loop". */
+int sc_result_liveness_unchecked(const sc_result *r, int *thread, int *line);
 
 /* The executions chosen by sc_sim_options.show, as Graphviz DOT digraphs
  * (one per execution, in one text); NULL when none was shown. */

@@ -1,6 +1,7 @@
 /* cmd_parse.c: `scopecat parse`: tests printed back in canonical form (in
- * their own dialect), or a one-line summary each (-summary), or checked to
- * parse back equal (-check); warnings about what they may not mean. */
+ * their own dialect, or in the one -dialect names when it can say the same
+ * test), or a one-line summary each (-summary), or checked to parse back
+ * equal (-check); warnings about what they may not mean. */
 
 /* A test that fails to parse is reported and the others still run. */
 #include "cli_opts.h"
@@ -30,8 +31,32 @@ static int round_trip_holds(const char *path, const sc_test *t) {
   return 1;
 }
 
+/* The text of `t` in dialect d, when it means the same test: printed in
+ * d, parsed, printed back in t's own dialect, it parses to t again (a test
+ * the other dialect cannot say would not); NULL, said on stderr, if not. */
+static const char *in_dialect(const char *path, const sc_test *t, sc_dialect d) {
+  const char *word = d == SC_DIALECT_PTX ? "PTX" : "GPU_PTX";
+  const char *text = cli_text(sc_test_to_dialect(t, d));
+  sc_test *there, *back;
+  sc_error *err;
+  if (sc_test_load_string(text, path, NULL, &there, &err) != SC_OK ||
+      sc_test_load_string(cli_text(sc_test_to_dialect(there, sc_test_dialect(t))),
+                          path, NULL, &back, &err) != SC_OK ||
+      !sc_test_equal(t, back)) {
+    fprintf(stderr, "%s: expected a test that the %s dialect can say, found "
+                    "one whose %s text parses to another test\n", path, word,
+            word);
+    return NULL;
+  }
+  return text;
+}
+
+/* -dialect's words, in sc_dialect's order; -1: the test's own. */
+static const char *const dialect_words[] = {"gpu_ptx", "ptx", NULL};
+
 typedef struct parse_cli {
   int mode;              /* -summary, -check: a show_mode */
+  int dialect;           /* -dialect: an sc_dialect, -1: the test's own */
   sc_select *sel;        /* -select */
   cli_shard shard;       /* -shard I/N */
   file_list files;
@@ -41,6 +66,8 @@ typedef struct parse_cli {
 static const cli_opt parse_opts[] = {
     {.name = "summary", .kind = CLI_SET, AT(mode), .lo = SHOW_SUMMARY},
     {.name = "check", .kind = CLI_SET, AT(mode), .lo = SHOW_CHECK},
+    {.name = "dialect", .kind = CLI_CHOICE, AT(dialect), .choices = dialect_words,
+     .bad = "-dialect expects gpu_ptx or ptx, found '%v'"},
     {.name = "select", .kind = CLI_SELECT, AT(sel), .bad = "%w",
      .missing = "-select needs a pattern"},
     CLI_SHARD_OPTION(parse_cli, shard),
@@ -50,7 +77,7 @@ static const cli_command parse_command = {
     "parse", parse_opts, {.kind = CLI_TESTS, AT(files)}, NULL, false};
 
 int cmd_parse(int argc, char **argv) {
-  parse_cli c = {SHOW_CANONICAL, NULL, {0, 0}, {0}};
+  parse_cli c = {SHOW_CANONICAL, -1, NULL, {0, 0}, {0}};
   int missing;
   int rc = cli_parse(&parse_command, &c, argc, argv, &missing);
   if (rc != CLI_GO_ON)
@@ -58,8 +85,9 @@ int cmd_parse(int argc, char **argv) {
   show_mode mode = (show_mode)c.mode;
   sc_select *sel = c.sel;
   if (c.files.n == 0 && missing == 0) {
-    fprintf(stderr, "usage: scopecat parse [-summary|-check] [-select REGEX] "
-                    "[-shard I/N] [-max-heap SIZE] FILE|DIR...\n");
+    fprintf(stderr, "usage: scopecat parse [-summary|-check] [-dialect "
+                    "gpu_ptx|ptx] [-select REGEX] [-shard I/N] [-max-heap SIZE] "
+                    "FILE|DIR...\n");
     return EXIT_USAGE;
   }
   cli_shard_files(&c.files, c.shard);
@@ -79,9 +107,16 @@ int cmd_parse(int argc, char **argv) {
     const char *const *warnings = sc_test_warnings(t, &nw);
     cli_print_lines(warnings, nw);
     switch (mode) {
-    case SHOW_CANONICAL:
-      printf("%s%s", i ? "\n" : "", cli_text(sc_test_to_string(t)));
+    case SHOW_CANONICAL: {
+      const char *text = c.dialect < 0
+                             ? cli_text(sc_test_to_string(t))
+                             : in_dialect(files.paths[i], t, (sc_dialect)c.dialect);
+      if (text)
+        printf("%s%s", i ? "\n" : "", text);
+      else
+        failed++;
       break;
+    }
     case SHOW_SUMMARY:
       printf("%s\n", cli_text(sc_test_summary(t)));
       break;

@@ -87,7 +87,13 @@ static void sim_usage(FILE *out) {
           "early)\n"
           "  -engine E          enum, smt (symbolic, with Z3) or auto "
           "(default)\n"
-          "  -v                 say which engine ran each test, and why\n"
+          "  -v                 say which model, engine and co each test "
+          "had, and why\n"
+          "  -co WHICH          the co the model sees: model (default: "
+          "partial when the\n"
+          "                     model rebinds co from it, as Dat3M's PTX "
+          "models do, else\n"
+          "                     herd's total co), total or partial\n"
           "  -speedcheck M      herd's: false (default), true (count only "
           "executions that\n"
           "                     decide the condition) or fast (stop at the "
@@ -139,6 +145,8 @@ static const char *const speedcheck_words[] = {"false", "true", "fast", NULL};
 static const char *const show_words[] = {"none", "prop", "neg", "cond", "all",
                                          NULL};
 static const char *const graph_words[] = {"svg", "png", NULL};
+/* in sc_co's order */
+static const char *const co_words[] = {"model", "total", "partial", NULL};
 
 #define AT(field) .offset = offsetof(sim_cli, field)
 #define COUNT "%o expects a non-negative integer, found '%v'"
@@ -202,6 +210,8 @@ static const cli_opt sim_opts[] = {
      .bad = "-speedcheck expects false, true or fast, found '%v'"},
     {.name = "v", .kind = CLI_FLAG, AT(verbose)},
     {.name = "liveness", .kind = CLI_SET, AT(opts.liveness), .lo = 1},
+    {.name = "co", .kind = CLI_CHOICE, AT(opts.co), .choices = co_words,
+     .bad = "-co expects model, total or partial, found '%v'"},
     {.name = "version", .kind = CLI_VERSION},
     {0}};
 
@@ -424,7 +434,8 @@ static bool write_drawings(const sim_cli *c, const char *path,
   return true;
 }
 
-/* -v: which model judged the test and why, and which engine ran it. */
+/* -v: which model judged the test and why, which engine ran it and which
+ * co the model saw. */
 static void say_model_and_engine(const sim_cli *c, const char *path,
                                  const sc_test *t, const sc_result *r) {
   const char *why = "named by -model";
@@ -433,6 +444,8 @@ static void say_model_and_engine(const sim_cli *c, const char *path,
           why);
   fprintf(stderr, "%s: test %s: engine %s (%s)\n", path, sc_test_name(t),
           sc_result_engine(r), sc_result_engine_reason(r));
+  fprintf(stderr, "%s: test %s: co %s (%s)\n", path, sc_test_name(t),
+          sc_result_co(r), sc_result_co_reason(r));
 }
 
 /* The model of test t in *m; false when it did not load: said in full

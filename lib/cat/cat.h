@@ -49,6 +49,23 @@ const char *sc_cat_model_filename(const sc_cat_model *m);
  * caller need not compute a base relation the model never names. */
 bool sc_cat_model_names(const sc_cat_model *m, const char *name);
 
+/* How the model first binds `name`, a name of the caller's (co...), in the
+ * order it runs: the bell, then the model, includes followed, the branch
+ * of each `if "variant"` that opts' variants pick (opts may be NULL);
+ * what procedures, forall and match bodies bind is theirs, not looked at. */
+typedef enum sc_cat_rebind {
+  SC_CAT_KEEPS,     /* it never binds it: the caller's value is used */
+  SC_CAT_REBINDS,   /* a `let` whose expression reads the caller's value
+                       (Dat3M's `let co = co+`) */
+  SC_CAT_REPLACES   /* `with name from S`, a `let rec`, or a `let` that
+                       does not read it: the caller's value is not used */
+} sc_cat_rebind;
+/* *file and *line: where the binding is (NULL and 0 for SC_CAT_KEEPS). */
+struct sc_cat_run_options;
+sc_cat_rebind sc_cat_model_first_binding(const sc_cat_model *m, const char *name,
+                                         const struct sc_cat_run_options *opts,
+                                         const char **file, int *line);
+
 /* The bell file's `instructions T[{'a, 'b}]` (and `default`) declarations:
  * how many, the event type T of declaration i ("R", "W", "F"...), and the
  * tags it lets events of that type carry (*tags, *ntags). */

@@ -558,24 +558,26 @@ static bool negative_use(const sc_cat_exp *e, const char *name, bool neg) {
   return negative_use(e->body, name, neg);
 }
 
-static bool mentions(const sc_cat_exp *e, const char *name) {
+bool sc_cat_exp_mentions(const sc_cat_exp *e, const char *name) {
   if (!e)
     return false;
   if (e->kind == EX_VAR && strcmp(e->name, name) == 0)
     return true;
   for (int i = 0; i < e->nargs; i++)
-    if (mentions(e->args[i], name))
+    if (sc_cat_exp_mentions(e->args[i], name))
       return true;
   for (int i = 0; i < e->nbinds; i++)
-    if (mentions(e->binds[i].exp, name))
+    if (sc_cat_exp_mentions(e->binds[i].exp, name))
       return true;
   for (int i = 0; i < e->ncases; i++)
-    if (mentions(e->cases[i], name))
+    if (sc_cat_exp_mentions(e->cases[i], name))
       return true;
-  return mentions(e->body, name) || mentions(e->dflt, name) ||
-         mentions(e->empty_case, name) || mentions(e->elt_case, name) ||
-         mentions(e->c1, name) || mentions(e->c2, name) ||
-         mentions(e->ifso, name) || mentions(e->ifnot, name);
+  const sc_cat_exp *more[] = {e->body, e->dflt, e->empty_case, e->elt_case,
+                              e->c1, e->c2, e->ifso, e->ifnot};
+  for (size_t i = 0; i < sizeof more / sizeof more[0]; i++)
+    if (sc_cat_exp_mentions(more[i], name))
+      return true;
+  return false;
 }
 
 /* let rec X = A | (X; B; X), A and B free of X (ptx-v6.0.cat's
@@ -589,10 +591,10 @@ static lval *rec_chain(lower *c, const sc_cat_bind *b, const lenv *env) {
     return NULL;
   for (int k = 0; k < 2; k++) {
     const sc_cat_exp *a = e->args[k], *q = e->args[1 - k];
-    if (mentions(a, x) || q->kind != EX_SEQ || q->nargs != 3 ||
+    if (sc_cat_exp_mentions(a, x) || q->kind != EX_SEQ || q->nargs != 3 ||
         q->args[0]->kind != EX_VAR || strcmp(q->args[0]->name, x) != 0 ||
         q->args[2]->kind != EX_VAR || strcmp(q->args[2]->name, x) != 0 ||
-        mentions(q->args[1], x))
+        sc_cat_exp_mentions(q->args[1], x))
       continue;
     lval *av = lower_exp(c, a, env), *bv = av ? lower_exp(c, q->args[1], env) : NULL;
     if (!bv)

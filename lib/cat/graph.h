@@ -119,4 +119,8 @@ int sc_cat_choice_inputs(const sc_cat_env *base, const sc_cat_dynamic *dyn, int 
 /* How tests and messages name a node kind ("union", "fixpoint"...). */
 const char *sc_cat_node_kind_name(sc_cat_node_kind k);
 
+/* Whether expression e names `name` anywhere (binders not followed: a
+ * name it binds itself counts too). */
+bool sc_cat_exp_mentions(const sc_cat_exp *e, const char *name);
+
 #endif

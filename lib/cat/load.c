@@ -1,8 +1,11 @@
 /* load.c: from model files to an sc_cat_model.  Reads files, interns
  * names, finds included files along the search path (refusing include
- * cycles), and parses the built-in prelude.  It evaluates nothing. */
+ * cycles), and parses the built-in prelude; then what callers ask of a
+ * model's text (the names it uses, the bell's declarations, how it binds
+ * a caller's name).  It evaluates nothing. */
 #define _XOPEN_SOURCE 700
 #include "cat/ast.h"
+#include "cat/graph.h"
 
 #include "util/error.h"
 #include "util/file.h"
@@ -364,4 +367,75 @@ const char *sc_cat_model_declaration(const sc_cat_model *m, int i,
   *tags = list;
   *ntags = n;
   return ins->name;
+}
+
+/* ---- How a model binds a caller's name ----------------------------------- */
+
+typedef struct first_binding {
+  const char *name;
+  cat_ctx variants; /* only its options: the variants `if` tests */
+  sc_cat_rebind how;
+  const char *file;
+  int line;
+} first_binding;
+
+static bool binds_name(const sc_cat_pat *p, const char *name) {
+  for (int i = 0; i < p->n; i++)
+    if (p->names[i] && strcmp(p->names[i], name) == 0)
+      return true;
+  return false;
+}
+
+static bool found_at(first_binding *fb, sc_cat_rebind how, const sc_cat_ins *ins) {
+  fb->how = how;
+  fb->file = ins->file;
+  fb->line = ins->line;
+  return true;
+}
+
+/* The binding of fb->name in instruction ins, if it has one; true when
+ * found (fb filled in). */
+static bool find_in_prog(first_binding *fb, const sc_cat_prog *p);
+
+static bool find_in_ins(first_binding *fb, const sc_cat_ins *ins) {
+  switch (ins->kind) {
+  case IN_LET:
+  case IN_REC:
+    for (int i = 0; i < ins->nbinds; i++) {
+      const sc_cat_bind *b = &ins->binds[i];
+      if (!binds_name(&b->pat, fb->name))
+        continue;
+      bool reads = ins->kind == IN_LET && sc_cat_exp_mentions(b->exp, fb->name);
+      return found_at(fb, reads ? SC_CAT_REBINDS : SC_CAT_REPLACES, ins);
+    }
+    return false;
+  case IN_WITHFROM:
+    return strcmp(ins->name, fb->name) == 0 && found_at(fb, SC_CAT_REPLACES, ins);
+  case IN_INCLUDE:
+    return ins->included && find_in_prog(fb, ins->included);
+  case IN_IFVARIANT:
+    return find_in_prog(fb, sc_cat_variant_set(&fb->variants, ins->vcond)
+                                ? &ins->body : &ins->other);
+  default:
+    return false;
+  }
+}
+
+static bool find_in_prog(first_binding *fb, const sc_cat_prog *p) {
+  for (int i = 0; i < p->n; i++)
+    if (find_in_ins(fb, p->ins[i]))
+      return true;
+  return false;
+}
+
+sc_cat_rebind sc_cat_model_first_binding(const sc_cat_model *m, const char *name,
+                                         const struct sc_cat_run_options *opts,
+                                         const char **file, int *line) {
+  first_binding fb = {.name = name, .how = SC_CAT_KEEPS};
+  fb.variants.opts = opts;
+  if (!find_in_prog(&fb, &m->bell))
+    find_in_prog(&fb, &m->prog);
+  *file = fb.file;
+  *line = fb.line;
+  return fb.how;
 }

@@ -1,6 +1,8 @@
 /* herd_log.c: results in herd7's log format (the block herd7 prints per
  * test), which herdtools' scripts (mcompare7...) read.  The Hash is the
- * MD5 of the test's canonical text: equal for equal tests, not herd7's own. */
+ * MD5 of the test's canonical text: equal for equal tests, not herd7's own.
+ * scopecat's own lines after it (Unroll) are of the "Word NAME ..." shape
+ * that herd's log reader skips. */
 #include "util/error.h"
 #include "util/gcmem.h"
 #include "report/report.h"
@@ -28,6 +30,33 @@ void sc_herd_state(sc_strbuf *sb, const sc_result *r, const sc_state *s) {
 
 
 
+
+/* The threads whose runs the unroll bound cut: "thread P1", "threads P0
+ * P1". */
+static const char *cut_threads(const sc_result *r) {
+  sc_strbuf sb;
+  sc_sb_init(&sb);
+  int n = 0;
+  for (int th = 0; r->cut_runs && th < r->test->nthreads; th++)
+    if (r->cut_runs[th] > 0)
+      sc_sb_printf(&sb, "%s%s", n++ ? " " : "", r->test->threads[th].name);
+  return n > 1 ? sc_printf("threads %s", sb.data) : sc_printf("thread %s", sb.data);
+}
+
+/* After the block, when the unroll bound cut runs: a line that herd's
+ * tools skip ("Unroll NAME ..."), as herd7's "Loop" before Ok/No says
+ * that some execution went too far, so that States 0 is not read as
+ * "no execution at all". */
+static void put_unroll(sc_strbuf *sb, const sc_result *r) {
+  long cut = sc_sim_cut_runs(r);
+  if (cut == 0)
+    return;
+  sc_sb_printf(sb, "Unroll %s the -unroll bound cut %ld run%s of %s: ", r->test->name,
+               cut, cut == 1 ? "" : "s", cut_threads(r));
+  sc_sb_puts(sb, r->nstates == 0
+                     ? "no execution within the bound (States 0), not none at all\n"
+                     : "their executions are not among these states\n");
+}
 
 static const char *quantifier(sc_quantifier q) {
   return q == SC_EXISTS ? "exists" : q == SC_FORALL ? "forall" : "~exists";
@@ -59,6 +88,7 @@ const char *sc_herd_log(const sc_result *r, unsigned flags) {
     sc_sb_printf(&sb, "Time %s %.2f\n", t->name, r->seconds);
   if (!(flags & SC_LOG_NOHASH))
     sc_sb_printf(&sb, "Hash=%s\n", sc_test_hash(t));
+  put_unroll(&sb, r);
   sc_sb_putc(&sb, '\n');
   return sb.data;
 }

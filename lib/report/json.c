@@ -104,6 +104,19 @@ static void put_stuck(sc_strbuf *sb, const sc_result *r) {
   sc_sb_putc(sb, ']');
 }
 
+/* The runs the unroll bound cut, and by which threads (none: 0, []). */
+static void put_cut(sc_strbuf *sb, const sc_result *r) {
+  sc_sb_printf(sb, ",\"unroll_cut\":{\"runs\":%ld,\"threads\":[", sc_sim_cut_runs(r));
+  const char *sep = "";
+  for (int th = 0; r->cut_runs && th < r->test->nthreads; th++)
+    if (r->cut_runs[th] > 0) {
+      sc_sb_puts(sb, sep);
+      put_json_string(sb, r->test->threads[th].name);
+      sep = ",";
+    }
+  sc_sb_puts(sb, "]}");
+}
+
 static void put_engine(sc_strbuf *sb, const sc_result *r, unsigned flags) {
   if (!(flags & SC_LOG_NOTIME))
     sc_sb_printf(sb, ",\"time\":%.3f", r->seconds);
@@ -113,6 +126,9 @@ static void put_engine(sc_strbuf *sb, const sc_result *r, unsigned flags) {
   put_json_string(sb, r->engine ? r->engine : "enum");
   sc_sb_puts(sb, ",\"engine_reason\":");
   put_json_string(sb, r->engine_reason ? r->engine_reason : "");
+  sc_sb_printf(sb, ",\"co\":\"%s\",\"co_reason\":", r->partial_co ? "partial" : "total");
+  put_json_string(sb, r->co_reason ? r->co_reason : "");
+  put_cut(sb, r);
   sc_sb_puts(sb, "}\n");
 }
 
@@ -128,6 +144,15 @@ static const char *json_liveness(const sc_result *r, unsigned flags) {
   sc_sb_printf(&sb, ",\"liveness\":\"%s\"",
                r->liveness == SC_LIVE_PASS ? "Pass" : "Fail");
   put_stuck(&sb, r);
+  /* a loop whose iterations write: not checked (liveness.c) */
+  sc_sb_puts(&sb, ",\"unchecked_loop\":");
+  if (r->unchecked_branch) {
+    sc_sb_puts(&sb, "{\"thread\":");
+    put_json_string(&sb, r->test->threads[r->unchecked_thread].name);
+    sc_sb_printf(&sb, ",\"line\":%d}", r->unchecked_branch->line);
+  } else {
+    sc_sb_puts(&sb, "null");
+  }
   sc_sb_printf(&sb, ",\"candidates\":%ld", r->candidates);
   if (r->nshown)
     put_executions(&sb, r);

@@ -28,6 +28,13 @@ const char *sc_result_engine_reason(const sc_result *r) {
   return r && r->engine_reason ? r->engine_reason : "";
 }
 
+const char *sc_result_co(const sc_result *r) {
+  return r->partial_co ? "partial" : "total";
+}
+const char *sc_result_co_reason(const sc_result *r) {
+  return r->co_reason ? r->co_reason : "";
+}
+
 const char *sc_result_observation(const sc_result *r) {
   return sc_sim_observation(r);
 }
@@ -84,16 +91,41 @@ const sc_execution *sc_result_liveness_witness(const sc_result *r) {
   return r->witness;
 }
 
+int sc_result_liveness_unchecked(const sc_result *r, int *thread, int *line) {
+  if (r->liveness == SC_LIVE_NONE || !r->unchecked_branch)
+    return 0;
+  *thread = r->unchecked_thread;
+  *line = r->unchecked_branch->line;
+  return 1;
+}
+
+long sc_result_cut_runs(const sc_result *r, int thread) {
+  if (thread < 0 || thread >= r->test->nthreads)
+    return -1;
+  return r->cut_runs ? r->cut_runs[thread] : 0;
+}
+
 /* A liveness result prints one line, "Liveness NAME Pass|Fail", instead
- * of herd7's block (it has no final states). */
+ * of herd7's block (it has no final states); then, when the test has a
+ * loop whose iterations write, a line saying that such loops are not
+ * checked (a line of its own: readers of the Liveness line stay as they
+ * are). */
+static const char *liveness_log(const sc_result *r) {
+  const char *verdict = sc_printf("Liveness %s %s\n", r->test->name,
+                                  r->liveness == SC_LIVE_PASS ? "Pass" : "Fail");
+  int th, line;
+  if (!sc_result_liveness_unchecked(r, &th, &line))
+    return verdict;
+  return sc_printf("%sUnchecked %s the loop of %s closed at line %d writes at "
+                   "each turn: -liveness does not check such loops\n",
+                   verdict, r->test->name, r->test->threads[th].name, line);
+}
+
 const char *sc_result_log(const sc_result *r, unsigned flags) {
   sc_oom_guard g;
   if (!SC_OOM_ENTER(g))
     return sc_oom_null(&g);
-  const char *s = r->liveness == SC_LIVE_NONE
-                      ? sc_herd_log(r, flags)
-                      : sc_printf("Liveness %s %s\n", r->test->name,
-                                  r->liveness == SC_LIVE_PASS ? "Pass" : "Fail");
+  const char *s = r->liveness == SC_LIVE_NONE ? sc_herd_log(r, flags) : liveness_log(r);
   sc_oom_leave(&g);
   return s;
 }

@@ -1,10 +1,10 @@
 /* engine_enum.c: the enumeration engine.  For one combination of traces,
  * every rf (each read from a write of the same location and value) and
  * every co (per location, an order of its writes after the initial one:
- * total as in herd, partial for the PTX dialect as in Dat3M) is built and
- * given to the model, and the outcomes of the executions it allows go to
- * the sink.  The search is a tree of choices, one read or one write's
- * place at a time, cut early where a check that only gets worse as rf and
+ * total as in herd, partial for a model that expects it, as Dat3M's PTX
+ * models do: model.c) is built and given to the model, and the outcomes
+ * of the executions it allows go to the sink.  The search is a tree of
+ * choices, one read or one write's place at a time, cut early where a check that only gets worse as rf and
  * co grow (cat/mono.c) already fails.  With -liveness a fair allowed
  * execution is the witness instead. */
 #include "sim/engine.h"

@@ -14,7 +14,9 @@
  *     have to become visible).
  * The runs come from sem.c, the barrier schedules from barrier.c; the
  * engines (engine_enum.c, engine_smt.c with symbolic.c) test or encode the
- * fairness here. */
+ * fairness here.  Loops whose iterations write (an atom.exch lock) are
+ * outside this definition: a thread that turns in one for ever is not
+ * found; sc_live_writing_loop finds such loops so that a Pass can say so. */
 #include "sim/liveness.h"
 
 #include "util/gcmem.h"
@@ -113,4 +115,32 @@ void sc_live_witness(sc_result *r, const sc_execution *x, bool draw) {
   r->execs[0] = r->witness;
   r->cycles[0] = NULL;
   r->nshown = 1;
+}
+
+/* Whether instruction `in` writes memory whenever it runs. */
+static bool always_writes(const sc_instr *in) {
+  return in->op == SC_OP_ST || in->op == SC_OP_RED ||
+         (in->op == SC_OP_ATOM && in->atomop != SC_ATOM_CAS);
+}
+
+static bool is_branch(const sc_instr *in) {
+  return in->op == SC_OP_BRA || in->op == SC_OP_BEQ || in->op == SC_OP_BNE;
+}
+
+bool sc_live_writing_loop(const sc_test *t, int *thread, const sc_instr **branch) {
+  for (int th = 0; th < t->nthreads; th++) {
+    const sc_thread *tr = &t->threads[th];
+    for (int pc = 0; pc < tr->ninstrs; pc++) {
+      const sc_instr *in = &tr->code[pc];
+      if (!is_branch(in) || in->target < 0 || tr->labels[in->target].pc > pc)
+        continue;
+      for (int i = tr->labels[in->target].pc; i <= pc; i++)
+        if (always_writes(&tr->code[i])) {
+          *thread = th;
+          *branch = in;
+          return true;
+        }
+    }
+  }
+  return false;
 }

@@ -28,4 +28,12 @@ bool sc_live_fair(const sc_execution *x);
  * kept to be drawn when `draw`.  Later witnesses are ignored. */
 void sc_live_witness(sc_result *r, const sc_execution *x, bool draw);
 
+/* The first loop of t whose iterations write memory, which liveness does
+ * not check (a thread stuck in it is no spin: each turn has an effect):
+ * a backward branch whose body, from its target to it, holds a st, a red
+ * or an atom other than cas (a failing cas writes nothing: it spins).
+ * False when there is none; else its thread and branch in *thread and
+ * *branch. */
+bool sc_live_writing_loop(const sc_test *t, int *thread, const sc_instr **branch);
+
 #endif

@@ -1,5 +1,5 @@
 /* model.c: the public face of sc_model, a parsed .cat model (see
- * cat/cat.h) with its bell file and limits. */
+ * cat/cat.h) with its bell file and limits, and the co a model expects. */
 #include "cat/cat.h"
 #include "util/error.h"
 #include "util/gcmem.h"
@@ -127,3 +127,33 @@ const char *sc_model_title(const sc_model *m) {
   return sc_cat_model_title(m->cat);
 }
 
+
+/* herd's models, and those written in their style, take co total per
+ * location; Dat3M's PTX models rebind it from the one they are given
+ * (`let co = co+`: "the co in PTX is not total") and expect it partial.
+ * A model that makes its own (`with co from S`: herd's cos.cat, whose S
+ * holds total orders only) gets the total one, whose candidates S can
+ * hold. */
+bool sim_model_partial_co(const sc_model *m, const sc_sim_options *o,
+                          const char **why) {
+  if (o->co == SC_CO_TOTAL || o->co == SC_CO_PARTIAL) {
+    bool partial = o->co == SC_CO_PARTIAL;
+    *why = partial ? "-co partial" : "-co total";
+    return partial;
+  }
+  sc_cat_run_options variants = {.variants = o->variants, .nvariants = o->nvariants};
+  const char *file;
+  int line;
+  switch (sc_cat_model_first_binding(m->cat, "co", &variants, &file, &line)) {
+  case SC_CAT_REBINDS:
+    *why = sc_printf("the model rebinds co at %s:%d", file, line);
+    return true;
+  case SC_CAT_REPLACES:
+    *why = sc_printf("herd's: the model binds its own co at %s:%d", file, line);
+    return false;
+  case SC_CAT_KEEPS:
+    break;
+  }
+  *why = "herd's: the model does not rebind co";
+  return false;
+}

@@ -1,8 +1,8 @@
 /* result.c: what a result says beyond its counts: whether the test's
  * condition is validated under its quantifier, herd7's Observation word,
  * the kind word and the Witnesses counts of herd7's block (herd's
- * top_herd.ml: check_cond, observation, dump_as_kind, check_wit).  Read by
- * the printers and by the public accessors. */
+ * top_herd.ml: check_cond, observation, dump_as_kind, check_wit), the runs
+ * the unroll bound cut.  Read by the printers and by the public accessors. */
 #include "sim/result.h"
 
 bool sc_sim_validated(const sc_result *r) {
@@ -45,4 +45,11 @@ void sc_sim_witnesses(const sc_result *r, long *positive, long *negative) {
   bool swap = r->test->quant == SC_NOT_EXISTS;
   *positive = swap ? r->negative : r->positive;
   *negative = swap ? r->positive : r->negative;
+}
+
+long sc_sim_cut_runs(const sc_result *r) {
+  long n = 0;
+  for (int th = 0; r->cut_runs && th < r->test->nthreads; th++)
+    n += r->cut_runs[th];
+  return n;
 }

@@ -30,6 +30,8 @@ struct sc_result {
   sc_speedcheck speedcheck;  /* only executions that decide the condition */
   const char *engine;        /* "enum" or "smt" */
   const char *engine_reason; /* why that engine */
+  bool partial_co;           /* the model saw a partial co, not a total one */
+  const char *co_reason;     /* why (model.c) */
   struct sc_execution **execs; /* the executions kept to show */
   const struct sc_cycle **cycles; /* each one's forbidding cycle, or NULL */
   int nshown, capexecs, capcycles;
@@ -38,10 +40,19 @@ struct sc_result {
   int liveness;
   struct sc_execution *witness;
   const int *stuck;
+  /* -liveness: the first loop whose iterations write (liveness.c: not
+   * checked), its thread and its backward branch; -1 and NULL if none */
+  int unchecked_thread;
+  const sc_instr *unchecked_branch;
+  /* per thread, the runs the unroll bound cut (in no execution) */
+  const long *cut_runs;
 };
 
 enum { SC_LIVE_NONE = -1, SC_LIVE_FAIL = 0, SC_LIVE_PASS = 1 };
 
+
+/* The runs the unroll bound cut, over every thread. */
+long sc_sim_cut_runs(const sc_result *r);
 
 /* Whether the condition is validated (herd7's Ok), and herd7's
  * Observation word: Never, Always or Sometimes (result.c). */

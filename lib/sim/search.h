@@ -53,7 +53,9 @@ typedef struct sim_search {
   sc_result *r;
   double start, last_progress;
   int64_t *values;      /* scratch: the observed values of one execution */
-  bool partial_co;      /* co need not be total (the PTX dialect, as Dat3M) */
+  bool partial_co;      /* co need not be total (the model expects it so,
+                           as Dat3M's PTX models do: model.c) */
+  const char *co_reason; /* why co is total or partial */
   bool want_syncbar;    /* the model names syncbar: barriers are scheduled */
   bool want_sync_fence; /* the model names sync_fence: fence.sc is ordered */
   bool prune;           /* cut branches early (not -noprune, not -through) */

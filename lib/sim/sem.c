@@ -68,7 +68,12 @@ sc_value_sets *sc_values_initial(const sc_test *t) {
 
 /* ---- One run ------------------------------------------------------------- */
 
-typedef enum run_result { RUN_DONE, RUN_NEED_VALUE, RUN_CUT, RUN_ERROR } run_result;
+/* RUN_CUT: the -unroll bound cut the run (a loss the result reports);
+ * RUN_REPEAT: an iteration that repeats a state was not followed (no
+ * state is lost: see repeats_state). */
+typedef enum run_result {
+  RUN_DONE, RUN_NEED_VALUE, RUN_CUT, RUN_REPEAT, RUN_ERROR
+} run_result;
 
 typedef struct run {
   const sc_test *t;
@@ -378,7 +383,7 @@ static run_result jump(run *r, int pc, int target_label, int *next) {
     return RUN_CUT;
   if (to <= pc && r->backjumps[pc] > SC_SEM_REPEAT_UNROLL && r->nheads > 0 &&
       repeats_state(r, to)) /* nheads: prepare_repeats ran */
-    return RUN_CUT; /* the cut run feeds values as any other (keep_cut_run) */
+    return RUN_REPEAT; /* the cut run feeds values as any other (keep_cut_run) */
   *next = to;
   return RUN_DONE;
 }
@@ -569,9 +574,12 @@ static bool same_accesses(const sc_trace *a, const sc_trace_event *ev, int nev) 
   return true;
 }
 
-/* Keep a run the unroll bound cut, up to the cut (see sc_thread_traces). */
-static sc_status keep_cut_run(run *r) {
+/* Keep a run cut short, up to the cut (see sc_thread_traces); count it
+ * when the -unroll bound cut it (`by_bound`), not a repeated state. */
+static sc_status keep_cut_run(run *r, bool by_bound) {
   sc_thread_traces *o = r->out;
+  if (by_bound)
+    o->cut_runs++;
   bool writes = false;
   for (int i = 0; i < r->nev && !writes; i++)
     writes = r->ev[i].kind == SC_EV_WRITE;
@@ -597,11 +605,13 @@ static sc_status explore(explorer *x, int ngiven) {
   run *r = &x->r;
   r->given = x->given;
   r->ngiven = ngiven;
-  switch (run_thread(r)) {
+  run_result rr = run_thread(r);
+  switch (rr) {
   case RUN_DONE:
     return keep_trace(r, SC_STUCK_NONE, 0);
   case RUN_CUT:
-    return keep_cut_run(r);
+  case RUN_REPEAT:
+    return keep_cut_run(r, rr == RUN_CUT);
   case RUN_ERROR:
     return r->err->status;
   case RUN_NEED_VALUE:

@@ -121,6 +121,8 @@ typedef struct sc_thread_traces {
    * found over these too (never as traces of an execution). */
   sc_trace *cut;
   int ncut, cut_cap;
+  long cut_runs; /* every run the bound cut, counted (cut keeps the
+                    distinct ones that write) */
 } sc_thread_traces;
 
 sc_status sc_sem_traces(const sc_test *t, const sc_sem_limits *limits,

@@ -312,7 +312,7 @@ static void search_init(sim_search *s, const sc_test *t, const sc_model *m,
   if (s->opts.max_shown <= 0)
     s->opts.max_shown = DEFAULT_MAX_SHOWN;
   s->engine = e;
-  s->partial_co = t->dialect == SC_DIALECT_PTX;
+  s->partial_co = sim_model_partial_co(m, o, &s->co_reason);
   s->want_syncbar = sc_cat_model_names(m->cat, "syncbar");
   s->want_sync_fence = sc_cat_model_names(m->cat, "sync_fence");
   s->eval = (sc_cat_run_options){
@@ -326,6 +326,26 @@ static void search_init(sim_search *s, const sc_test *t, const sc_model *m,
   s->smt.final_locs = final_locations(t, s->r);
   s->values = sc_alloc_atomic(sizeof(int64_t) * (size_t)(s->r->nobserved + 1));
   s->start = s->last_progress = sc_seconds();
+}
+
+/* Per thread, the runs the unroll bound cut. */
+static const long *cut_runs(const sc_thread_traces *all, int nthreads) {
+  long *n = sc_alloc_atomic(sizeof(long) * (size_t)(nthreads + 1));
+  for (int th = 0; th < nthreads; th++)
+    n[th] = all[th].cut_runs;
+  return n;
+}
+
+/* What a result says besides its states: which co the model saw, the runs
+ * the unroll bound cut, and under -liveness the first loop it does not
+ * check. */
+static void note_how(sim_search *s, const long *cuts) {
+  s->r->partial_co = s->partial_co;
+  s->r->co_reason = s->co_reason;
+  s->r->cut_runs = cuts;
+  s->r->unchecked_thread = -1;
+  if (s->opts.liveness)
+    sc_live_writing_loop(s->t, &s->r->unchecked_thread, &s->r->unchecked_branch);
 }
 
 /* One search with engine e, or, when `choose` (-engine auto), with the one
@@ -345,6 +365,7 @@ static sc_status search_once(const sc_test *t, const sc_model *m,
   st = sim_find_traces(t, &lim, &all, err);
   if (st)
     return st;
+  const long *cuts = cut_runs(all, t->nthreads);
   /* the symbolic road, and -liveness under either engine (the two then
    * meet the same first combination with a witness: the same threads
    * stuck), take each thread's shortest traces first */
@@ -360,6 +381,7 @@ static sc_status search_once(const sc_test *t, const sc_model *m,
     return st;
   }
   s.r->seconds = sc_seconds() - s.start;
+  note_how(&s, cuts);
   *out = s.r;
   return SC_OK;
 }

@@ -748,14 +748,15 @@ START_TEST(spin_reads_own_write) {
 }
 END_TEST
 
-/* Two weak writes in two threads: in the PTX dialect co may order them
- * either way or not at all (3 candidates); unordered, x ends with either
- * value (Dat3M): 4 outcomes, 2 with x=1.  GPU_PTX keeps herd's total co. */
+/* Two weak writes in two threads: under a model that rebinds co from the
+ * one it is given, as Dat3M's do, co may order them either way or not at
+ * all (3 candidates); unordered, x ends with either value (Dat3M): 4
+ * outcomes, 2 with x=1.  Any other model keeps herd's total co. */
 START_TEST(partial_co_and_final_values) {
   sc_result *r = sim_ptx("PTX co\n{ x=0; }\n"
                      " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
                      " st.weak x, 1   | st.weak x, 2   ;\n"
-                     "exists (x == 1)\n", "PTX\n");
+                     "exists (x == 1)\n", "PTX\nlet co = co+\n");
   ck_assert_int_eq(sc_result_candidates(r), 3);
   ck_assert_int_eq(sc_result_positive(r), 2);
   ck_assert_int_eq(sc_result_negative(r), 2);
@@ -1263,6 +1264,204 @@ START_TEST(engine_table) {
 }
 END_TEST
 
+/* ---- The co a model sees (issue 23 item 1) ------------------------------------- */
+
+/* One thread writes x=1 then x=2 (Dat3M's CoWW).  With herd's total co the
+ * write of 2 is co-last in the one order po-loc | com keeps acyclic: one
+ * state, x=2.  With a partial co the two writes may also stay unordered,
+ * both co-maximal, and x may end with either: x=1 and x=2.  Which one
+ * follows the model (its `let co = co+`), not the test's dialect, unless
+ * the options name one. */
+#define COWW_PTX                                                       \
+  "PTX CoWW\n{ x=0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\n"           \
+  " st.weak x, 2 ;\n~exists (x == 1)\n"
+#define COWW_GPU_PTX                                                   \
+  "GPU_PTX CoWW\n{ x=0; 0:.reg .b64 r1 = x; }\n P0 ;\n"                 \
+  " st.cg.s32 [r1], 1 ;\n st.cg.s32 [r1], 2 ;\n~exists (x=1)\n"
+static const char herd_style[] = "\"SC\"\nlet com = rf | co | fr\n"
+                                 "acyclic po | com as sc\n";
+static const char rebinds_co[] = "\"Dat3M-like\"\n"
+                                 "(* the co in PTX is not total *)\n"
+                                 "let co = co+\nlet fr = rf^-1; co\n"
+                                 "acyclic po | rf | co | fr as sc\n";
+
+static sc_result *coww(const char *test, const char *model, sc_co co) {
+  sc_test *t;
+  sc_model *m;
+  sc_result *r;
+  sc_error *err;
+  sc_sim_options o;
+  memset(&o, 0, sizeof o);
+  o.unroll = -1;
+  o.co = co;
+  ck_assert(sc_test_load_string(test, "t.litmus", NULL, &t, &err) == SC_OK);
+  ck_assert(sc_model_load_string(model, "m.cat", NULL, 0, &m, &err) == SC_OK);
+  ck_assert_msg(sc_simulate(t, m, &o, &r, &err) == SC_OK, "%s",
+                sc_error_message(err));
+  return r;
+}
+
+START_TEST(co_follows_the_model) {
+  const char *tests[] = {COWW_PTX, COWW_GPU_PTX};
+  for (int i = 0; i < 2; i++) {
+    sc_result *r = coww(tests[i], herd_style, SC_CO_MODEL);
+    ck_assert_str_eq(sc_result_co(r), "total");
+    ck_assert_str_eq(sc_result_co_reason(r), "herd's: the model does not rebind co");
+    ck_assert_int_eq(sc_result_state_count(r), 1);
+    ck_assert_str_eq(sc_result_state(r, 0), "x=2;");
+    ck_assert_int_eq(sc_result_validated(r), 1);
+    r = coww(tests[i], rebinds_co, SC_CO_MODEL);
+    ck_assert_str_eq(sc_result_co(r), "partial");
+    ck_assert_str_eq(sc_result_co_reason(r), "the model rebinds co at m.cat:3");
+    ck_assert_int_eq(sc_result_state_count(r), 2);
+    ck_assert_int_eq(sc_result_validated(r), 0);
+    /* the options override the model, both ways */
+    r = coww(tests[i], rebinds_co, SC_CO_TOTAL);
+    ck_assert_str_eq(sc_result_co(r), "total");
+    ck_assert_str_eq(sc_result_co_reason(r), "-co total");
+    ck_assert_int_eq(sc_result_state_count(r), 1);
+    r = coww(tests[i], herd_style, SC_CO_PARTIAL);
+    ck_assert_str_eq(sc_result_co_reason(r), "-co partial");
+    ck_assert_int_eq(sc_result_state_count(r), 2);
+  }
+}
+END_TEST
+
+/* The first binding of co decides: a `let rec co` or a `let co` that does
+ * not read co makes a co of the model's own (total given); a binding in a
+ * variant's branch counts only when the variant is set; one after another
+ * binding of co reads the model's co, not the given one. */
+START_TEST(co_first_binding) {
+  struct { const char *model; const char *variant; const char *co, *why; } cases[] = {
+    {"\"m\"\nlet rec co = co | (co; co)\n", NULL, "total",
+     "herd's: the model binds its own co at m.cat:2"},
+    {"\"m\"\nlet co = po-loc & (W * W)\nlet co = co+\n", NULL, "total",
+     "herd's: the model binds its own co at m.cat:2"},
+    {"\"m\"\nif \"dat3m\" let co = co+ end\n", NULL, "total",
+     "herd's: the model does not rebind co"},
+    {"\"m\"\nif \"dat3m\" let co = co+ end\n", "dat3m", "partial",
+     "the model rebinds co at m.cat:2"},
+    {"\"m\"\nlet fr = rf^-1; co\nlet co = co+ | 0\n", NULL, "partial",
+     "the model rebinds co at m.cat:3"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    sc_test *t;
+    sc_model *m;
+    sc_result *r;
+    sc_error *err;
+    sc_sim_options o;
+    memset(&o, 0, sizeof o);
+    o.unroll = -1;
+    o.variants = &cases[i].variant;
+    o.nvariants = cases[i].variant != NULL;
+    ck_assert(sc_test_load_string(COWW_PTX, "t.litmus", NULL, &t, &err) == SC_OK);
+    ck_assert_msg(sc_model_load_string(cases[i].model, "m.cat", NULL, 0, &m, &err) == SC_OK,
+                  "%s", sc_error_message(err));
+    ck_assert_msg(sc_simulate(t, m, &o, &r, &err) == SC_OK, "%s", sc_error_message(err));
+    ck_assert_str_eq(sc_result_co(r), cases[i].co);
+    ck_assert_str_eq(sc_result_co_reason(r), cases[i].why);
+  }
+}
+END_TEST
+
+/* ---- What the unroll bound cut, and loops -liveness leaves out (23.7) ---------- */
+
+/* Two threads take a lock with atom.exch and neither releases it.  Each
+ * thread's runs (unroll 2): the exchange reads 0 and it leaves; or reads 1
+ * (the other's write), jumps back, and so on; the run reading 1 three
+ * times jumps back a third time and is cut: one cut run per thread.  Both
+ * reading 0 breaks atomicity (each write comes between the other's read
+ * of the initial value and its write, in a total co), and reading 1 then 0
+ * breaks coherence: no execution, States 0, which the result must not
+ * leave looking like "no execution at all". */
+#define EXCH_LOCK                                                      \
+  "PTX lock\n{ l=0; }\n"                                               \
+  " P0@cta 0,gpu 0                 | P1@cta 0,gpu 0                 ;\n" \
+  " LC00:                          | LC10:                          ;\n" \
+  " atom.acquire.gpu.exch r0, l, 1 | atom.acquire.gpu.exch r0, l, 1 ;\n" \
+  " bne r0, 0, LC00                | bne r0, 0, LC10                ;\n" \
+  "exists (P0:r0 == 0 /\\ P1:r0 == 0)\n"
+static const char sc_atomic[] = "\"SC, atomic\"\nlet com = rf | co | fr\n"
+                                "acyclic po | com as sc\n"
+                                "empty rmw & ((fr & ext); (co & ext)) as atomic\n";
+
+START_TEST(unroll_cut_runs) {
+  sc_result *r = sim(EXCH_LOCK, sc_atomic);
+  ck_assert_int_eq(sc_result_state_count(r), 0);
+  ck_assert_int_eq(sc_result_cut_runs(r, 0), 1);
+  ck_assert_int_eq(sc_result_cut_runs(r, 1), 1);
+  ck_assert_int_eq(sc_result_cut_runs(r, 2), -1);
+  ck_assert_int_eq(sc_result_cut_runs(r, -1), -1);
+  const char *log = sc_result_log(r, SC_LOG_NOTIME | SC_LOG_NOHASH);
+  ck_assert_ptr_nonnull(strstr(log, "States 0\n"));
+  ck_assert_ptr_nonnull(strstr(log, "\nUnroll lock the -unroll bound cut 2 runs of "
+                                    "threads P0 P1: no execution within the bound "
+                                    "(States 0), not none at all\n\n"));
+  const char *json = sc_result_json(r, SC_LOG_NOTIME);
+  ck_assert_ptr_nonnull(strstr(json, "\"unroll_cut\":{\"runs\":2,\"threads\":[\"P0\",\"P1\"]}"));
+  /* a test with no loop: nothing cut, no line, an empty "unroll_cut" */
+  r = sim(SB_TEST, model_sc);
+  ck_assert_int_eq(sc_result_cut_runs(r, 0), 0);
+  ck_assert_ptr_null(strstr(sc_result_log(r, 0), "Unroll"));
+  ck_assert_ptr_nonnull(strstr(sc_result_json(r, 0), "\"unroll_cut\":{\"runs\":0,\"threads\":[]}"));
+}
+END_TEST
+
+/* A lock that states remain beside: one thread takes it, the other finds
+ * it free once released.  The waiting run reading 1 three times is cut;
+ * the states are those of the runs within the bound, and the line says
+ * the cut runs' executions are not among them. */
+START_TEST(unroll_cut_beside_states) {
+  const char *test = "PTX lock2\n{ l=0; }\n"
+                     " P0@cta 0,gpu 0                 | P1@cta 0,gpu 0    ;\n"
+                     " LC00:                          | st.relaxed.gpu l, 1 ;\n"
+                     " atom.acquire.gpu.exch r0, l, 1 | st.relaxed.gpu l, 0 ;\n"
+                     " bne r0, 0, LC00                |                   ;\n"
+                     "exists (P0:r0 == 0)\n";
+  sc_result *r = sim(test, sc_atomic);
+  ck_assert_int_eq(sc_result_state_count(r), 1);
+  ck_assert_int_eq(sc_result_cut_runs(r, 0), 1);
+  ck_assert_int_eq(sc_result_cut_runs(r, 1), 0);
+  ck_assert_ptr_nonnull(strstr(sc_result_log(r, SC_LOG_NOHASH),
+                               "\nUnroll lock2 the -unroll bound cut 1 run of thread P0: "
+                               "their executions are not among these states\n\n"));
+}
+END_TEST
+
+/* -liveness: the exch lock never released leaves a thread turning for
+ * ever, each turn a write: no spin by liveness.c's definition, so Pass;
+ * the result says that such a loop is not checked (its thread, the line of
+ * its branch).  A cas lock's failing turns write nothing: checked (a spin),
+ * no such word. */
+START_TEST(liveness_unchecked_loop) {
+  sc_result *r;
+  ck_assert_int_eq(live_both(EXCH_LOCK, sc_atomic, &r), 1);
+  int th = -1, line = -1;
+  ck_assert_int_eq(sc_result_liveness_unchecked(r, &th, &line), 1);
+  ck_assert_int_eq(th, 0);
+  ck_assert_int_eq(line, 6);
+  ck_assert_str_eq(sc_result_log(r, 0),
+                   "Liveness lock Pass\n"
+                   "Unchecked lock the loop of P0 closed at line 6 writes at each "
+                   "turn: -liveness does not check such loops\n");
+  ck_assert_ptr_nonnull(strstr(sc_result_json(r, 0),
+                               "\"unchecked_loop\":{\"thread\":\"P0\",\"line\":6}"));
+  const char *cas = "PTX caslock\n{ l=0; }\n"
+                    " P0@cta 0,gpu 0                      | P1@cta 0,gpu 0                      ;\n"
+                    " LC00:                               | LC10:                               ;\n"
+                    " atom.acquire.gpu.cas r0, l, 0, 1    | atom.acquire.gpu.cas r0, l, 0, 1    ;\n"
+                    " bne r0, 0, LC00                     | bne r0, 0, LC10                     ;\n"
+                    "exists (P0:r0 == 0 /\\ P1:r0 == 0)\n";
+  ck_assert_int_eq(live_both(cas, sc_atomic, &r), 0); /* the loser spins */
+  ck_assert_int_eq(sc_result_liveness_unchecked(r, &th, &line), 0);
+  ck_assert_str_eq(sc_result_log(r, 0), "Liveness caslock Fail\n");
+  ck_assert_ptr_nonnull(strstr(sc_result_json(r, 0), "\"unchecked_loop\":null"));
+  /* without -liveness there is no such word */
+  r = sim(EXCH_LOCK, sc_atomic);
+  ck_assert_int_eq(sc_result_liveness_unchecked(r, &th, &line), 0);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("sim");
   TCase *tc = tcase_create("enumerate");
@@ -1298,11 +1497,16 @@ int main(void) {
   tcase_add_test(ptx, deadlock_has_no_execution);
   tcase_add_test(ptx, default_models);
   tcase_add_test(ptx, readme_example);
+  tcase_add_test(ptx, co_follows_the_model);
+  tcase_add_test(ptx, co_first_binding);
   suite_add_tcase(s, ptx);
   TCase *lv = tcase_create("liveness");
   tcase_add_test(lv, liveness_spin_loop);
   tcase_add_test(lv, liveness_barriers);
   tcase_add_test(lv, liveness_model_and_usage);
+  tcase_add_test(lv, unroll_cut_runs);
+  tcase_add_test(lv, unroll_cut_beside_states);
+  tcase_add_test(lv, liveness_unchecked_loop);
   suite_add_tcase(s, lv);
   TCase *engines = tcase_create("engines");
   tcase_add_test(engines, engine_table);
