@@ -120,6 +120,21 @@ static bool insert(sc_outcome *o, int caps[4], binding b) {
   return true;
 }
 
+/* A variable is a location's name or THREAD:REGISTER, as herd7 and
+ * litmus7 write them (a location may come in brackets, [x], stripped by
+ * canonical_var): anything else names nothing a test can have. */
+static bool valid_var(const char *var) {
+  const char *colon = strchr(var, ':');
+  if (!colon)
+    return is_name(var);
+  if (colon == var)
+    return false;
+  for (const char *d = var; d < colon; d++)
+    if (!isdigit((unsigned char)*d))
+      return false;
+  return is_name(colon + 1);
+}
+
 /* A value must mean something in every test it may be compared with: an
  * integer that fits, or a name (a location's).  "+0", "1e0", "\"0\"" or a
  * 20-digit number would match no state and so pass for forbidden. */
@@ -168,6 +183,11 @@ bool sc_outcome_parse_at(const char *text, sc_outcome *out, const char **why,
                     sc_strndup(p, (size_t)(semi - p + 1))));
     binding b = {canonical_var(var), canonical_value(value),
                  offset_of(text, p, var), offset_of(text, eq + 1, value)};
+    if (!valid_var(b.var))
+      return parse_failure(
+          why, at, b.var_at,
+          sc_printf("expected a location or THREAD:REGISTER before '=', "
+                    "found '%s'", var));
     if (!valid_value(value))
       return parse_failure(
           why, at, b.value_at,

@@ -245,6 +245,12 @@ END_TEST
 static const struct {
   const char *text, *where, *what;
 } malformed[] = {
+    /* a variable that is neither a location nor THREAD:REGISTER (found by
+     * fuzzing a herd7 log: its text, printed back, read as another line) */
+    {"Test A Allowed\nStates 1\nP0:r2=1; 0:r0=0;\nOk\n", "h.txt:3:1: ",
+     "expected a location or THREAD:REGISTER before '=', found 'P0:r2'"},
+    {"Test A Allowed\nHistogram (1 states)\n1 :>0:r0=0; x-y=1;\nOk\n", "h.txt:3:13: ",
+     "found 'x-y'"},
     /* truncated histogram: fewer states than announced */
     {"Test A Allowed\nHistogram (3 states)\n1 :>x=1;\n2 :>x=2;\nOk\n",
      "h.txt:5:1: ", "expected 3 states after line 2, found 2 before 'Ok'"},
