@@ -75,6 +75,29 @@ elapsed 20 "$scopecat" sim -timeout 1 -max-iterations 1000000000 -model "$lim/gr
 has "$tmp/err" "expected the model to finish an execution within 1 s (the -timeout limit)"
 expect 2 "$scopecat" sim -timeout -1 "$sb"
 
+# every loop of the simulator looks at the one deadline (issue 24), under
+# each engine: values10 (11^10 combinations of traces in the value
+# fixpoint, once a hang), fences7 (6129859 orders of seven fence.sc, once
+# all listed first: 0.5 GB, so -max-heap 64M said out of memory) and
+# threads64 each end with the -timeout error, well within 5 times it
+engines="enum auto"
+"$scopecat" sim -engine smt "$sb" >/dev/null 2>&1 && engines="$engines smt"
+for t in values10 fences7 threads64; do
+  for e in $engines; do
+    elapsed 5 "$scopecat" sim -engine "$e" -timeout 1 -max-heap 64M "$lim/$t.litmus"
+    has "$tmp/err" "$t.litmus: expected to finish within 1 s (the -timeout limit)"
+  done
+done
+# the same hang under -max-executions: each combination of traces the
+# value fixpoint finds whose reads can all be fed makes a candidate
+elapsed 5 "$scopecat" sim -max-executions 1000 "$lim/values10.litmus"
+has "$tmp/err" "values10.litmus: expected at most 1000 candidate executions (the -max-executions limit)"
+# a run that ends past its deadline is a timeout, not a result: sb's four
+# candidates take longer than a microsecond
+expect 1 "$scopecat" sim -timeout 0.000001 "$sb"
+has "$tmp/err" "sb.litmus: expected to finish within 1e-06 s (the -timeout limit)"
+lacks "$tmp/out" "Test sb"
+
 # a cycle of includes
 expect 1 "$scopecat" sim -model "$srcdir/tests/data/cycle-a.cat" "$sb"
 has "$tmp/err" "cycle-b.cat:2:1: include cycle: "
