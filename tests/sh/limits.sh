@@ -98,6 +98,26 @@ expect 1 "$scopecat" sim -timeout 0.000001 "$sb"
 has "$tmp/err" "sb.litmus: expected to finish within 1e-06 s (the -timeout limit)"
 lacks "$tmp/out" "Test sb"
 
+# Z3's memory is under -max-heap too (Z3's own limit set from the cap,
+# every term it makes checked): CADP's 153_simple under -liveness takes
+# about 90 MB of the symbolic engine; capped, it fails as the collector's
+# cap does, and the batch goes on.  Under an address-space limit Z3 cannot
+# even make its context: an error, not a crash (it was signal 11), where
+# enumeration answers under the same limit (not under a sanitizer, which
+# reserves more address space than that: then skipped)
+if [ "${engines#*smt}" != "$engines" ]; then
+  cadp="$srcdir/ptx/dat3m/CADP/2_threads_4_instructions/153_simple.litmus"
+  expect 1 "$scopecat" sim -engine smt -liveness -max-heap 16M "$cadp" "$sb"
+  has "$tmp/err" "153_simple.litmus: out of memory: the solver (Z3) would pass the heap limit of 16777216 bytes (-max-heap)"
+  has "$tmp/out" "Liveness sb Pass"
+  as=$((45 * 1024 * 1024))
+  if command -v prlimit >/dev/null &&
+     prlimit --as=$as "$scopecat" sim -engine enum "$sb" >/dev/null 2>&1; then
+    expect 1 prlimit --as=$as "$scopecat" sim -engine smt "$sb"
+    has "$tmp/err" "sb.litmus: out of memory: the solver (Z3) could not allocate"
+  fi
+fi
+
 # a cycle of includes
 expect 1 "$scopecat" sim -model "$srcdir/tests/data/cycle-a.cat" "$sb"
 has "$tmp/err" "cycle-b.cat:2:1: include cycle: "
