@@ -19,7 +19,7 @@ typedef enum sc_event_kind {
 /* One event of a thread's trace.  Dependencies point backwards, to reads
  * of the same trace, as bit masks over trace positions (a trace holds at
  * most SC_TRACE_MAX events). */
-#define SC_TRACE_MAX 64
+#define SC_TRACE_MAX SC_MAX_RUN_EVENTS
 
 typedef struct sc_trace_event {
   sc_event_kind kind;
@@ -80,6 +80,7 @@ typedef struct sc_sem_limits {
   int unroll;     /* backward jumps per branch instruction, default 2 */
   int max_traces; /* traces per thread, default 100000 */
   bool liveness;  /* also the stuck runs (sc_stuck), each where it sticks */
+  int max_run_events; /* events of one run, 1..SC_TRACE_MAX, 0: SC_TRACE_MAX */
 } sc_sem_limits;
 
 /* All traces of every thread, each read taking any value of its location's

@@ -377,7 +377,8 @@ static sc_status search_once(const sc_test *t, const sc_model *m,
   sim_search s;
   search_init(&s, t, m, opts, e);
   sc_sem_limits lim = {.unroll = s.opts.unroll, .max_traces = 0,
-                       .liveness = s.opts.liveness != 0};
+                       .liveness = s.opts.liveness != 0,
+                       .max_run_events = s.opts.max_run_events};
   sc_status st = check_declarations(t, m->cat, err);
   if (st)
     return st;
@@ -460,6 +461,11 @@ static sc_status simulate_unguarded(const sc_test *t, const sc_model *m,
     o = *opts;
   else
     o.unroll = -1;
+  if (o.max_run_events < 0 || o.max_run_events > SC_MAX_RUN_EVENTS)
+    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0,
+                   "expected at most %d events per run of a thread (its "
+                   "dependencies are 64-bit masks), found %d", SC_MAX_RUN_EVENTS,
+                   o.max_run_events);
   if (o.liveness && o.through)
     return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0,
                    "expected no -through with -liveness (a witness is an "

@@ -38,6 +38,22 @@ expect 1 "$scopecat" sim -max-executions 3 "$sb"
 has "$tmp/err" "expected at most 3 candidate executions (the -max-executions limit)"
 expect 0 "$scopecat" sim -max-executions 4 "$sb"
 
+# events of one run of a thread: three stores pass -max-run-events 3 and
+# stop at 2, at the store that would be the third; the default and most is
+# 64 (a run's dependencies are 64-bit masks): 65 stores stop there, and a
+# higher value is a usage error that says why
+printf 'GPU_PTX three\n{}\n P0 ;\n st.cg.s32 [x], 1 ;\n st.cg.s32 [x], 2 ;\n st.cg.s32 [x], 3 ;\nexists (x=3)\n' >"$tmp/three.litmus"
+expect 0 "$scopecat" sim -max-run-events 3 "$tmp/three.litmus"
+expect 1 "$scopecat" sim -max-run-events 2 "$tmp/three.litmus"
+has "$tmp/err" "three.litmus:6:2: expected at most 2 events in a thread's run (the -max-run-events limit)"
+awk 'BEGIN { print "GPU_PTX long"; print "{}"; print " P0 ;"
+             for (i = 1; i <= 65; i++) print " st.cg.s32 [x], " i " ;"
+             print "exists (x=65)" }' >"$tmp/long.litmus"
+expect 1 "$scopecat" sim "$tmp/long.litmus"
+has "$tmp/err" "long.litmus:68:2: expected at most 64 events in a thread's run (the -max-run-events limit)"
+expect 2 "$scopecat" sim -max-run-events 65 "$tmp/long.litmus"
+has "$tmp/err" "-max-run-events expects a number from 1 to 64 (a run's dependencies are 64-bit masks), found '65'"
+
 # file size (sb.litmus is over 600 bytes)
 expect 1 "$scopecat" sim -max-file-size 100 "$sb"
 has "$tmp/err" "sb.litmus: expected at most 100 bytes (the file-size limit)"
