@@ -240,7 +240,13 @@ typedef struct sc_sim_options {
                             (sc_result_liveness) */
   sc_co co;              /* the co the model sees, default SC_CO_MODEL
                             (see sc_co) */
+  int max_run_events;    /* events of one run of a thread, 1 to
+                            SC_MAX_RUN_EVENTS; 0: SC_MAX_RUN_EVENTS */
 } sc_sim_options;
+
+/* The most events one run of a thread may have: its dependencies are bit
+ * masks over its events in one 64-bit word. */
+#define SC_MAX_RUN_EVENTS 64
 
 /* Names of m that match nothing, found without running it (a typo that
  * evaluation never reaches passes in silence otherwise): a name the model

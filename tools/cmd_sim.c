@@ -108,6 +108,9 @@ static void sim_usage(FILE *out) {
           "  -max-events N      refuse tests whose executions have more than "
           "N events\n"
           "                     (default 4096)\n"
+          "  -max-run-events N  stop a test one of whose threads runs more "
+          "than N events\n"
+          "                     (default and most 64)\n"
           "  -max-file-size N   refuse test files of more than N bytes "
           "(default 16 MiB)\n"
           "  -max-depth N       stop a model whose function calls nest "
@@ -180,6 +183,11 @@ static const cli_opt sim_opts[] = {
      .lo = 0, .hi = LONG_MAX, .bad = COUNT},
     LIMIT("max-threads", CLI_INT, limits.max_threads, 1L << 20),
     LIMIT("max-events", CLI_INT, limits.max_events, 1L << 20),
+    /* fixed by the width of a run's dependency masks: no further */
+    {.name = "max-run-events", .kind = CLI_INT, AT(opts.max_run_events), .lo = 1,
+     .hi = SC_MAX_RUN_EVENTS, .bad = COUNT,
+     .range = "%o expects a number from %l to %h (a run's dependencies are "
+              "64-bit masks), found '%v'"},
     LIMIT("max-file-size", CLI_SIZE, limits.max_file_bytes, 1L << 40),
     LIMIT("max-depth", CLI_INT, model_limits.max_depth, 10000),
     LIMIT("max-iterations", CLI_INT, model_limits.max_iterations, 1L << 30),

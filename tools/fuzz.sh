@@ -2,7 +2,7 @@
 # tools/fuzz.sh: build and run the libFuzzer harnesses of tests/fuzz/ (issue 9).
 #
 #   tools/fuzz.sh build                  build fuzz-build/fuzz_{gpu_ptx,ptx,cat,hist,
-#                                        verdicts}
+#                                        verdicts,run,drf}
 #   tools/fuzz.sh run NAME SECONDS [ARG]  fuzz one harness for SECONDS; extra
 #                                        arguments go to libFuzzer
 #   tools/fuzz.sh replay [NAME...]       run each harness once over its
@@ -21,7 +21,7 @@ set -euo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=${SC_FUZZ_BUILD:-$top/fuzz-build}
-names=(gpu_ptx ptx cat hist verdicts)
+names=(gpu_ptx ptx cat hist verdicts run drf)
 
 die() { printf 'fuzz: error: %s\n' "$*" >&2; exit 1; }
 
@@ -42,7 +42,16 @@ seeds() {
     cat)     echo cat tests/data ;;
     hist)    echo ptx/results tests/data/malformed/logs ;;
     verdicts) echo tests/fuzz/seeds/verdicts ;;
+    run)     echo ptx/seeds tests/data/limits ptx/dat3m/Nvidia ;;
+    drf)     echo tests/data/drf ;;
     *)       die "no harness '$1' (one of: ${names[*]})" ;;
+    esac
+}
+
+# The CLI files a harness of CLI code compiles in beside the library.
+cli_sources() {
+    case $1 in
+    drf) echo "$top/tools/gpu/drf_trace.c $top/tools/gpu/drf_params.c $top/tools/cli.c" ;;
     esac
 }
 
@@ -62,7 +71,8 @@ build() {
         printf '%s\n' "$config" >"$out/config.h"
     flags=(-std=c11 -g -O1 -fno-omit-frame-pointer -Wall -Wextra
            -fsanitize=address,undefined -fno-sanitize-recover=all
-           -I"$top/include" -I"$top/lib" -I"$top/harness" -I"$out")
+           -I"$top/include" -I"$top/lib" -I"$top/harness" -I"$top/tools"
+           -I"$top/tools/gpu" -I"$out")
     for f in "$top"/lib/*/*.c; do
         # lib/LAYER/NAME.c: two layers may have a file of one name (lex.c)
         o=$out/obj/$(basename "$(dirname "$f")")_$(basename "${f%.c}").o
@@ -79,7 +89,7 @@ build() {
         echo "fuzz: $out/fuzz_$f"
         "$cc" "${flags[@]}" -fsanitize=fuzzer \
             -DSC_FUZZ_SRCDIR="\"$top\"" -DSC_FUZZ_CATDIR="\"$top/cat\"" \
-            "$top/tests/fuzz/fuzz_$f.c" "${objs[@]}" \
+            "$top/tests/fuzz/fuzz_$f.c" $(cli_sources "$f") "${objs[@]}" \
             $(pkg-config --libs bdw-gc libpcre2-8) "${libs[@]}" -lm -o "$out/fuzz_$f"
     done
     : "${need:=0}"

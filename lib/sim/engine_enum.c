@@ -149,8 +149,7 @@ static sc_status may_complete(sim_search *s, sim_candidate *cd, int depth, bool 
   }
   if (!cd->ngroups || !worth_a_look(s, depth))
     return SC_OK;
-  if ((++s->stats.nodes & 255) == 0 && s->opts.timeout > 0 &&
-      sc_seconds() - s->start > s->opts.timeout)
+  if ((++s->stats.nodes & 255) == 0 && sim_clock_expired(&s->clock))
     return sim_out_of_time(s);
   sc_execution *x = cd->x;
   for (int g = 0; g < cd->ngroups && *may; g++) {

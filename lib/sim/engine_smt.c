@@ -113,7 +113,7 @@ static sc_status solve(sim_search *s, sim_candidate *cd) {
     s->smt.session = sc_sym_open();
   double left = 0;
   if (s->opts.timeout > 0) {
-    left = s->opts.timeout - (sc_seconds() - s->start);
+    left = s->opts.timeout - (sc_seconds() - s->clock.start);
     if (left <= 0)
       return sim_out_of_time(s);
   }

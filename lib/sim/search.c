@@ -15,9 +15,7 @@
 /* ---- The budget ------------------------------------------------------------ */
 
 sc_status sim_out_of_time(sim_search *s) {
-  return sc_fail(&s->err, SC_ERR_LIMIT, s->t->file, 0, 0,
-                 "expected to finish within %g s (the -timeout limit)",
-                 s->opts.timeout);
+  return sim_clock_timeout(&s->clock, &s->err);
 }
 
 sc_status sim_check_budget(sim_search *s) {
@@ -34,7 +32,7 @@ sc_status sim_check_budget(sim_search *s) {
                    "-max-executions limit)", s->opts.max_executions);
   if ((n & 255) == 0) {
     double t = sc_seconds();
-    if (s->opts.timeout > 0 && t - s->start > s->opts.timeout)
+    if (sim_clock_expired(&s->clock))
       return sim_out_of_time(s);
     if (s->opts.progress && t - s->last_progress > 0.25) {
       s->last_progress = t;

@@ -10,6 +10,7 @@
 #include "sim/execution.h"
 #include "sim/model.h"
 #include "sim/result.h"
+#include "sim/traces.h"
 
 /* A status internal to lib/sim: the search stops because it has what it
  * asked for (-speedcheck fast's verdict; the probe's allowed execution, or
@@ -52,6 +53,7 @@ typedef struct sim_search {
   const struct sim_engine *engine;
   sc_result *r;
   double start, last_progress;
+  sim_clock clock;      /* the deadline and budget every loop looks at */
   int64_t *values;      /* scratch: the observed values of one execution */
   bool partial_co;      /* co need not be total (the model expects it so,
                            as Dat3M's PTX models do: model.c) */

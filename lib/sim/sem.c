@@ -234,10 +234,10 @@ static int address(run *r, const sc_instr *in, uint64_t *taint, int *vloc) {
 
 static sc_trace_event *new_event(run *r, const sc_instr *in, int pc,
                                  sc_event_kind kind, uint64_t guard_taint) {
-  if (r->nev == SC_TRACE_MAX) {
+  if (r->nev == r->lim->max_run_events) {
     r->err = sc_error_new(SC_ERR_LIMIT, r->t->file, in->line, in->col,
-                          "expected at most %d events in a thread's run",
-                          SC_TRACE_MAX);
+                          "expected at most %d events in a thread's run (the "
+                          "-max-run-events limit)", r->lim->max_run_events);
     return NULL;
   }
   sc_trace_event *e = &r->ev[r->nev++];
@@ -836,6 +836,9 @@ sc_status sc_sem_traces_timed(const sc_test *t, const sc_sem_limits *limits,
     b.lim.unroll = limits->unroll;
   if (limits && limits->max_traces > 0)
     b.lim.max_traces = limits->max_traces;
+  b.lim.max_run_events = SC_TRACE_MAX;
+  if (limits && limits->max_run_events > 0 && limits->max_run_events < SC_TRACE_MAX)
+    b.lim.max_run_events = limits->max_run_events;
 
   sc_thread_traces *all =
       sc_alloc(sizeof(sc_thread_traces) * (size_t)(t->nthreads + 1));

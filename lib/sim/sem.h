@@ -19,7 +19,7 @@ typedef enum sc_event_kind {
 /* One event of a thread's trace.  Dependencies point backwards, to reads
  * of the same trace, as bit masks over trace positions (a trace holds at
  * most SC_TRACE_MAX events). */
-#define SC_TRACE_MAX 64
+#define SC_TRACE_MAX SC_MAX_RUN_EVENTS
 
 typedef struct sc_trace_event {
   sc_event_kind kind;
@@ -84,6 +84,7 @@ typedef struct sc_sem_limits {
    * that allows an execution with fewer events when it allowed the one
    * with more (sim/repeat_gate.h says which); off: herd7's full unrolling */
   bool repeat_cut;
+  int max_run_events; /* events of one run, 1..SC_TRACE_MAX, 0: SC_TRACE_MAX */
 } sc_sem_limits;
 
 /* A backward jump that closes an iteration which repeats a state is taken

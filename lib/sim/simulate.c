@@ -37,6 +37,42 @@ static sc_status engine_combination(sim_search *s, sim_candidate *cd) {
   return s->engine->combination(s, cd);
 }
 
+/* The walk over the fence.sc orders of one candidate: each complete order
+ * goes to the engine as it is met, none is kept (their number grows as the
+ * posets of k items: 6129859 for seven fences no pair of which must be
+ * ordered).  st: how the walk ended. */
+typedef struct fence_walk {
+  sim_search *s;
+  sim_candidate *cd;
+  const int *fences;
+  int k;
+  long orders;
+  sc_status st;
+} fence_walk;
+
+static int fence_order_step(void *ctx, const uint32_t *below, uint32_t placed) {
+  fence_walk *w = ctx;
+  sim_search *s = w->s;
+  w->st = sim_clock_step(&s->clock, 0, NULL, &s->err);
+  if (w->st)
+    return -1;
+  if (placed != sc_order_all(w->k))
+    return 1; /* a partial step: go on */
+  if (++w->orders > s->opts.max_executions) {
+    w->st = sc_fail(&s->err, SC_ERR_LIMIT, s->t->file, 0, 0,
+                    "expected at most %ld orders of the fence.sc events (the "
+                    "-max-executions limit)", s->opts.max_executions);
+    return -1;
+  }
+  sc_execution *x = w->cd->x;
+  sc_rel_clear(x->sync_fence);
+  for (int i = 0; i < w->k; i++)
+    for (uint32_t b = below[i]; b; b &= b - 1)
+      sc_rel_add(x->sync_fence, w->fences[__builtin_ctz(b)], w->fences[i]);
+  w->st = engine_combination(s, w->cd);
+  return w->st ? -1 : 1;
+}
+
 /* Every order of the fence.sc events that relates each pair in sr (the
  * morally strong pairs, Dat3M's sync_fence), when the model names it. */
 static sc_status each_fence_order(sim_search *s, sim_candidate *cd) {
@@ -58,22 +94,9 @@ static sc_status each_fence_order(sim_search *s, sim_candidate *cd) {
       if (i != j && sc_exec_same_scope(x, fences[i], fences[j]))
         comparable[i] |= UINT32_C(1) << j;
   }
-  sc_order_list *orders = sc_orders_partial(k, comparable, s->opts.max_executions);
-  if (!orders)
-    return sc_fail(&s->err, SC_ERR_LIMIT, s->t->file, 0, 0,
-                   "expected at most %ld orders of the fence.sc events (the "
-                   "-max-executions limit)", s->opts.max_executions);
-  for (int o = 0; o < orders->n; o++) {
-    const uint32_t *below = sc_order_at(orders, o);
-    sc_rel_clear(x->sync_fence);
-    for (int i = 0; i < k; i++)
-      for (uint32_t b = below[i]; b; b &= b - 1)
-        sc_rel_add(x->sync_fence, fences[__builtin_ctz(b)], fences[i]);
-    sc_status st = engine_combination(s, cd);
-    if (st)
-      return st;
-  }
-  return SC_OK;
+  fence_walk w = {.s = s, .cd = cd, .fences = fences, .k = k};
+  sc_orders_walk_partial(k, comparable, fence_order_step, &w);
+  return w.st;
 }
 
 /* Every way the barriers may synchronise, when the model names syncbar (a
@@ -85,6 +108,9 @@ static sc_status each_barrier_sync(sim_search *s, sim_candidate *cd) {
   int n;
   sc_status st = sc_barrier_syncs(cd->x, s->opts.max_executions, &syncs, &n, &s->err);
   for (int i = 0; i < n && !st; i++) {
+    st = sim_clock_step(&s->clock, 0, NULL, &s->err);
+    if (st)
+      break;
     sc_rel_assign(cd->x->syncbar, syncs[i]);
     st = each_fence_order(s, cd);
   }
@@ -122,11 +148,14 @@ static sc_status each_trace_choice(sim_search *s, const sc_thread_traces *all) {
   memset(pick, 0, sizeof(int) * (size_t)(t->nthreads + 1));
   const sc_trace **chosen = sc_alloc(sizeof(sc_trace *) * (size_t)(t->nthreads + 1));
   do {
+    sc_status st = sim_clock_step(&s->clock, 0, NULL, &s->err);
+    if (st)
+      return st;
     sim_choose(chosen, pick, all, t->nthreads);
     sim_candidate cd;
     if (!candidate_of(s, chosen, &cd))
       continue;
-    sc_status st = sim_co_choices(s, &cd);
+    st = sim_co_choices(s, &cd);
     if (!st)
       st = each_barrier_sync(s, &cd);
     if (st)
@@ -169,21 +198,27 @@ static long combination_choices(const sim_search *s, const sc_trace **chosen,
  * `most` (then most + 1).  Barrier and fence.sc orders are left out (both
  * engines go through them alike), and so are the branches the enumerator
  * cuts early: an upper bound of the candidates, cheap next to one of them. */
-static long estimate_candidates(sim_search *s, const sc_thread_traces *all, long most) {
+static sc_status estimate_candidates(sim_search *s, const sc_thread_traces *all,
+                                     long most, long *est) {
   const sc_test *t = s->t;
+  *est = 0;
   if (sim_any_thread_without_traces(all, t->nthreads))
-    return 0;
+    return SC_OK;
   int *pick = sc_alloc_atomic(sizeof(int) * (size_t)(t->nthreads + 1));
   memset(pick, 0, sizeof(int) * (size_t)(t->nthreads + 1));
   const sc_trace **chosen = sc_alloc(sizeof(sc_trace *) * (size_t)(t->nthreads + 1));
   int *writes_at = sc_alloc_atomic(sizeof(int) * (size_t)(t->nlocs + 1));
   long sum = 0;
   do {
+    sc_status st = sim_clock_step(&s->clock, 0, NULL, &s->err);
+    if (st)
+      return st;
     sim_choose(chosen, pick, all, t->nthreads);
     if (sim_reads_can_be_fed(t, chosen))
       sum += combination_choices(s, chosen, writes_at, most - sum);
   } while (sum <= most && sim_next_choice(pick, all, t->nthreads));
-  return sum <= most ? sum : most + 1;
+  *est = sum <= most ? sum : most + 1;
+  return SC_OK;
 }
 
 /* -engine auto: enumerate when the estimate is small, else go symbolic
@@ -193,8 +228,12 @@ static long estimate_candidates(sim_search *s, const sc_thread_traces *all, long
 static sc_status auto_search(sim_search *s, const sc_thread_traces *all) {
   /* -liveness has no counts to keep exact, and the symbolic engine
    * enumerates its small combinations anyway: it goes there at once */
-  long est = s->opts.liveness ? AUTO_MAX_EXECUTIONS + 1
-                              : estimate_candidates(s, all, AUTO_MAX_EXECUTIONS);
+  long est = AUTO_MAX_EXECUTIONS + 1;
+  if (!s->opts.liveness) {
+    sc_status st = estimate_candidates(s, all, AUTO_MAX_EXECUTIONS, &est);
+    if (st)
+      return st;
+  }
   const char *why_smt =
       s->opts.liveness ? "auto: -liveness, symbolic (small combinations enumerated)"
                        : sc_printf("auto: over %ld candidates (estimate)", AUTO_MAX_EXECUTIONS);
@@ -326,6 +365,9 @@ static void search_init(sim_search *s, const sc_test *t, const sc_model *m,
   s->smt.final_locs = final_locations(t, s->r);
   s->values = sc_alloc_atomic(sizeof(int64_t) * (size_t)(s->r->nobserved + 1));
   s->start = s->last_progress = sc_seconds();
+  s->clock = (sim_clock){.file = t->file, .start = s->start,
+                         .timeout = s->opts.timeout,
+                         .max_steps = s->opts.max_executions};
 }
 
 /* Per thread, the runs the unroll bound cut. */
@@ -357,12 +399,13 @@ static sc_status search_once(const sc_test *t, const sc_model *m,
   search_init(&s, t, m, opts, e);
   sc_sem_limits lim = {.unroll = s.opts.unroll, .max_traces = 0,
                        .liveness = s.opts.liveness != 0,
-                       .repeat_cut = sim_repeat_cut_safe(t, m->cat, &s.eval)};
+                       .repeat_cut = sim_repeat_cut_safe(t, m->cat, &s.eval),
+                       .max_run_events = s.opts.max_run_events};
   sc_status st = check_declarations(t, m->cat, err);
   if (st)
     return st;
   sc_thread_traces *all;
-  st = sim_find_traces(t, &lim, &all, err);
+  st = sim_find_traces(t, &lim, &s.clock, &all, err);
   if (st)
     return st;
   const long *cuts = cut_runs(all, t->nthreads);
@@ -373,9 +416,11 @@ static sc_status search_once(const sc_test *t, const sc_model *m,
     all = sim_shortest_first(all, t->nthreads);
   st = choose ? auto_search(&s, all) : each_trace_choice(&s, all);
   s.engine->finish(&s);
-  if (st == SIM_STOP)
+  if (st == SIM_STOP || s.done)
     st = SC_OK; /* -speedcheck fast has its verdict */
-  if (st && !s.done) {
+  if (!st && sim_clock_expired(&s.clock))
+    st = sim_out_of_time(&s); /* an answer past the deadline is no answer */
+  if (st) {
     if (err)
       *err = s.err;
     return st;
@@ -440,6 +485,11 @@ static sc_status simulate_unguarded(const sc_test *t, const sc_model *m,
     o = *opts;
   else
     o.unroll = -1;
+  if (o.max_run_events < 0 || o.max_run_events > SC_MAX_RUN_EVENTS)
+    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0,
+                   "expected at most %d events per run of a thread (its "
+                   "dependencies are 64-bit masks), found %d", SC_MAX_RUN_EVENTS,
+                   o.max_run_events);
   if (o.liveness && o.through)
     return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0,
                    "expected no -through with -liveness (a witness is an "

@@ -10,6 +10,7 @@
 #include "scopecat.h"
 #include "util/error.h"
 #include "util/gcmem.h"
+#include "util/oom.h"
 
 #include <string.h>
 
@@ -52,6 +53,11 @@ bool sc_sym_available(const char **why) {
 typedef struct zctx {
   Z3_context z;
   Z3_solver s;
+  /* made once per context: a term Z3 could not make is replaced by
+   * `poison` (false) so that no NULL reaches Z3, and the problem fails
+   * before any answer is read (checked(), out_of_order()) */
+  Z3_ast true_, false_, poison;
+  Z3_sort bool_sort, int_sort;
   int clocks; /* fresh clock sets made */
   bool failed;
   double deadline; /* sc_seconds() past which it gives up, 0: none */
@@ -60,40 +66,71 @@ typedef struct zctx {
   int nchoices, capchoices;
 } zctx;
 
+/* The errors Z3 met since the problem began: each API call resets its
+ * error code, so the handler keeps what the problem must know of.  Z3 calls
+ * it on the thread that made the call. */
+static _Thread_local bool z3_failed, z3_memout;
+
 static void on_error(Z3_context z, Z3_error_code e) {
   (void)z;
-  (void)e; /* checked after each solver call (Z3_get_error_code) */
+  z3_failed = true;
+  z3_memout |= e == Z3_MEMOUT_FAIL;
+}
+
+/* A term Z3 made, or, when it could not (memory: the limit sc_sym_solve
+ * sets from -max-heap, or the machine's; or any other error), the poison
+ * that keeps every later call well defined until the problem looks at
+ * z3_failed. */
+static Z3_ast checked(zctx *c, Z3_ast a) {
+  if (a)
+    return a;
+  z3_failed = true;
+  return c->poison;
+}
+
+/* Whether Z3 failed since the problem began, and the error to report:
+ * memory as the collector's guard reports it, anything else as the
+ * solver's failure. */
+static bool out_of_order(const sc_sym_problem *p, zctx *c, sc_status *st, sc_error **err) {
+  if (!z3_failed)
+    return false;
+  if (z3_memout || !c->z || Z3_get_error_code(c->z) == Z3_MEMOUT_FAIL)
+    *st = sc_oom_fail_outside(p->t->file, "the solver (Z3)", err);
+  else
+    *st = sc_fail(err, SC_ERR_LIMIT, p->t->file, 0, 0, "the solver failed: %s",
+                  Z3_get_error_msg(c->z, Z3_get_error_code(c->z)));
+  return true;
 }
 
 static sc_cat_bool z_and(void *ctx, sc_cat_bool a, sc_cat_bool b) {
   zctx *c = ctx;
   Z3_ast args[2] = {(Z3_ast)a, (Z3_ast)b};
-  return Z3_mk_and(c->z, 2, args);
+  return checked(c, Z3_mk_and(c->z, 2, args));
 }
 
 static sc_cat_bool z_or(void *ctx, sc_cat_bool a, sc_cat_bool b) {
   zctx *c = ctx;
   Z3_ast args[2] = {(Z3_ast)a, (Z3_ast)b};
-  return Z3_mk_or(c->z, 2, args);
+  return checked(c, Z3_mk_or(c->z, 2, args));
 }
 
 static sc_cat_bool z_not(void *ctx, sc_cat_bool a) {
   zctx *c = ctx;
-  return Z3_mk_not(c->z, (Z3_ast)a);
+  return checked(c, Z3_mk_not(c->z, (Z3_ast)a));
 }
 
 static Z3_ast lift(zctx *c, sc_cat_bool b) {
   if (b == SC_CAT_TRUE)
-    return Z3_mk_true(c->z);
+    return c->true_;
   if (b == SC_CAT_FALSE)
-    return Z3_mk_false(c->z);
+    return c->false_;
   return (Z3_ast)b;
 }
 
 /* Acyclic when some clocks increase along every edge. */
 static sc_cat_bool z_acyclic(void *ctx, int n, const sc_cat_bool *m) {
   zctx *c = ctx;
-  Z3_sort int_sort = Z3_mk_int_sort(c->z);
+  Z3_sort int_sort = c->int_sort;
   Z3_ast *clk = sc_alloc(sizeof(Z3_ast) * (size_t)(n + 1));
   bool *made = sc_alloc_atomic(sizeof(bool) * (size_t)(n + 1));
   memset(made, 0, sizeof(bool) * (size_t)(n + 1));
@@ -107,19 +144,19 @@ static sc_cat_bool z_acyclic(void *ctx, int n, const sc_cat_bool *m) {
         continue;
       Z3_ast part;
       if (i == j) {
-        part = Z3_mk_not(c->z, lift(c, e));
+        part = checked(c, Z3_mk_not(c->z, lift(c, e)));
       } else {
         for (int a = 0; a < 2; a++) {
           int v = a ? j : i;
           if (!made[v]) {
             char name[48];
             snprintf(name, sizeof name, "clk%d_%d", c->clocks, v);
-            clk[v] = Z3_mk_const(c->z, Z3_mk_string_symbol(c->z, name), int_sort);
+            clk[v] = checked(c, Z3_mk_const(c->z, Z3_mk_string_symbol(c->z, name), int_sort));
             made[v] = true;
           }
         }
-        Z3_ast lt = Z3_mk_lt(c->z, clk[i], clk[j]);
-        part = e == SC_CAT_TRUE ? lt : Z3_mk_implies(c->z, (Z3_ast)e, lt);
+        Z3_ast lt = checked(c, Z3_mk_lt(c->z, clk[i], clk[j]));
+        part = e == SC_CAT_TRUE ? lt : checked(c, Z3_mk_implies(c->z, (Z3_ast)e, lt));
       }
       if (k == cap) {
         Z3_ast *more = sc_alloc(sizeof(Z3_ast) * (size_t)(cap * 2));
@@ -131,7 +168,7 @@ static sc_cat_bool z_acyclic(void *ctx, int n, const sc_cat_bool *m) {
     }
   if (k == 0)
     return SC_CAT_TRUE;
-  return Z3_mk_and(c->z, (unsigned)k, parts);
+  return checked(c, Z3_mk_and(c->z, (unsigned)k, parts));
 }
 
 /* Whether b[i] implies a[i] for every i under the constraints asserted so
@@ -142,16 +179,17 @@ static bool z_equivalent(void *ctx, int n, const sc_cat_bool *a, const sc_cat_bo
   Z3_ast *more = sc_alloc(sizeof(Z3_ast) * (size_t)(n + 1));
   int k = 0;
   for (int i = 0; i < n; i++) {
-    Z3_ast x = Z3_simplify(c->z, lift(c, a[i])), y = Z3_simplify(c->z, lift(c, b[i]));
+    Z3_ast x = checked(c, Z3_simplify(c->z, lift(c, a[i])));
+    Z3_ast y = checked(c, Z3_simplify(c->z, lift(c, b[i])));
     if (Z3_is_eq_ast(c->z, x, y))
       continue;
-    Z3_ast both[2] = {lift(c, b[i]), Z3_mk_not(c->z, lift(c, a[i]))};
-    more[k++] = Z3_mk_and(c->z, 2, both);
+    Z3_ast both[2] = {lift(c, b[i]), checked(c, Z3_mk_not(c->z, lift(c, a[i])))};
+    more[k++] = checked(c, Z3_mk_and(c->z, 2, both));
   }
-  if (k == 0)
-    return true;
+  if (k == 0 || z3_failed)
+    return true; /* a failure: the problem reports it (out_of_order) */
   Z3_solver_push(c->z, c->s);
-  Z3_solver_assert(c->z, c->s, Z3_mk_or(c->z, (unsigned)k, more));
+  Z3_solver_assert(c->z, c->s, checked(c, Z3_mk_or(c->z, (unsigned)k, more)));
   Z3_lbool r = Z3_solver_check(c->z, c->s);
   Z3_solver_pop(c->z, c->s, 1);
   if (r == Z3_L_UNDEF)
@@ -160,7 +198,7 @@ static bool z_equivalent(void *ctx, int n, const sc_cat_bool *a, const sc_cat_bo
 }
 
 static Z3_ast fresh(zctx *c, const char *prefix) {
-  return Z3_mk_fresh_const(c->z, prefix, Z3_mk_bool_sort(c->z));
+  return checked(c, Z3_mk_fresh_const(c->z, prefix, c->bool_sort));
 }
 
 /* A variable of the execution's rf or co. */
@@ -175,11 +213,11 @@ static Z3_ast choice(zctx *c, const char *prefix) {
  * negation), asserted as such: an `and` under a `not` or an `implies` would
  * cost the solver an auxiliary variable and three clauses each. */
 static void clause(zctx *c, int n, Z3_ast *lits) {
-  Z3_solver_assert(c->z, c->s, Z3_mk_or(c->z, (unsigned)n, lits));
+  Z3_solver_assert(c->z, c->s, checked(c, Z3_mk_or(c->z, (unsigned)n, lits)));
 }
 
 static Z3_ast neg(zctx *c, Z3_ast a) {
-  return Z3_mk_not(c->z, a);
+  return checked(c, Z3_mk_not(c->z, a));
 }
 
 /* Exactly one of v[0..n-1]. */
@@ -272,6 +310,8 @@ static int symbolic_inputs(const sc_execution *x, const sc_cat_bool *rf,
 
 static sc_status solver_failed(const sc_sym_problem *p, zctx *c, sc_error **err) {
   Z3_string why = Z3_solver_get_reason_unknown(c->z, c->s);
+  if (z3_memout || (why && (strstr(why, "memory") || strstr(why, "memout"))))
+    return sc_oom_fail_outside(p->t->file, "the solver (Z3)", err);
   if (p->timeout > 0 && why && (strstr(why, "timeout") || strstr(why, "canceled")))
     return sc_fail(err, SC_ERR_LIMIT, p->t->file, 0, 0,
                    "expected to finish within %g s (the -timeout limit)", p->limit);
@@ -285,8 +325,10 @@ static sc_status solver_failed(const sc_sym_problem *p, zctx *c, sc_error **err)
  * the solver's failure. */
 static bool ask(const sc_sym_problem *p, zctx *c, Z3_model *mo, sc_status *st,
                 sc_error **err) {
-  Z3_lbool r = Z3_solver_check(c->z, c->s);
   *st = SC_OK;
+  if (out_of_order(p, c, st, err))
+    return false;
+  Z3_lbool r = Z3_solver_check(c->z, c->s);
   if (r == Z3_L_FALSE)
     return false;
   if (r != Z3_L_TRUE) {
@@ -294,6 +336,11 @@ static bool ask(const sc_sym_problem *p, zctx *c, Z3_model *mo, sc_status *st,
     return false;
   }
   *mo = Z3_solver_get_model(c->z, c->s);
+  if (!*mo) {
+    z3_failed = true;
+    out_of_order(p, c, st, err);
+    return false;
+  }
   Z3_model_inc_ref(c->z, *mo);
   return true;
 }
@@ -393,8 +440,8 @@ static sc_status live_witness(const sc_sym_problem *p, zctx *c, const choices *c
     int r = p->spin_reads[k];
     for (int w = 0; w < n; w++)
       if (ch->rf[w * n + r] != SC_CAT_FALSE)
-        Z3_solver_assert(c->z, c->s, Z3_mk_implies(c->z, lift(c, ch->rf[w * n + r]),
-                                                   lift(c, fw[w])));
+        Z3_solver_assert(c->z, c->s, checked(c, Z3_mk_implies(c->z, lift(c, ch->rf[w * n + r]),
+                                                            lift(c, fw[w]))));
   }
   Z3_model mo;
   sc_status st;
@@ -460,6 +507,8 @@ static sc_status solve(const sc_sym_problem *p, zctx *c, sc_error **err) {
   sc_status st = sc_cat_run_symbolic(p->m->cat, p->env, p->eval, &ops, in, nin, &out, err);
   if (st)
     return st;
+  if (out_of_order(p, c, &st, err))
+    return st;
   if (c->failed)
     return sc_fail(err, SC_ERR_LIMIT, p->t->file, 0, 0,
                    "expected the solver to decide a let rec's fixpoint, found it gave up");
@@ -482,7 +531,8 @@ static sc_status solve(const sc_sym_problem *p, zctx *c, sc_error **err) {
     sel[l] = sc_alloc(sizeof(Z3_ast) * (size_t)nw);
     for (int a = 0; a < nw; a++) {
       sel[l][a] = fresh(c, "final");
-      Z3_solver_assert(c->z, c->s, Z3_mk_implies(c->z, sel[l][a], lift(c, fw[p->writes[l][a]])));
+      Z3_solver_assert(c->z, c->s, checked(c, Z3_mk_implies(c->z, sel[l][a],
+                                                         lift(c, fw[p->writes[l][a]]))));
     }
     exactly_one(c, sel[l], nw);
   }
@@ -508,10 +558,10 @@ static sc_status solve(const sc_sym_problem *p, zctx *c, sc_error **err) {
       for (int a = 0; a < nw; a++)
         if (x->events[p->writes[l][a]].value == v)
           alts[na++] = sel[l][a];
-      same[k++] = Z3_mk_or(c->z, (unsigned)na, alts);
+      same[k++] = checked(c, Z3_mk_or(c->z, (unsigned)na, alts));
     }
     Z3_model_dec_ref(c->z, mo);
-    Z3_ast state = k ? Z3_mk_and(c->z, (unsigned)k, same) : Z3_mk_true(c->z);
+    Z3_ast state = k ? checked(c, Z3_mk_and(c->z, (unsigned)k, same)) : c->true_;
     bool kept = p->found(p->ctx, x);
     for (int f = 0; f < out.nflags && kept; f++) {
       if (out.flags[f].when == SC_CAT_FALSE || p->flag_known(p->ctx, out.flags[f].name))
@@ -537,7 +587,7 @@ static sc_status solve(const sc_sym_problem *p, zctx *c, sc_error **err) {
         x->final_write[l] = -1;
     if (k == 0 || (p->stop && *p->stop))
       return SC_OK; /* one state only, or the search has its answer */
-    Z3_solver_assert(c->z, c->s, Z3_mk_not(c->z, state));
+    Z3_solver_assert(c->z, c->s, checked(c, Z3_mk_not(c->z, state)));
   }
 }
 
@@ -548,28 +598,55 @@ static sc_status solve(const sc_sym_problem *p, zctx *c, sc_error **err) {
 /* One context and one solver for the problems of a test: each problem is a
  * scope of the solver (push, pop), which costs less than a fresh solver. */
 struct sc_sym_session {
-  Z3_context z;
+  Z3_context z; /* NULL when Z3 could not make one (memory) */
   Z3_solver s;
+  Z3_ast true_, false_;
+  Z3_sort bool_sort, int_sort;
   int used;
 };
 
 static void session_drop(sc_sym_session *ss) {
   if (ss->z) {
-    Z3_solver_dec_ref(ss->z, ss->s);
+    if (ss->s)
+      Z3_solver_dec_ref(ss->z, ss->s);
     Z3_del_context(ss->z);
     ss->z = NULL;
   }
 }
 
+/* Z3's own memory limit, global to the process (Z3's memory_max_size, in
+ * MB): what -max-heap leaves beside the collector's heap, so that the two
+ * together stay under the cap; none without a cap.  At least 8 MB: Z3
+ * cannot make a context with less, and refuses it as out of memory. */
+static void set_memory_limit(void) {
+  size_t room = sc_oom_room((size_t)8 << 20);
+  char mb[32];
+  snprintf(mb, sizeof mb, "%zu", room >> 20);
+  Z3_global_param_set("memory_max_size", mb);
+}
+
+/* A fresh context and solver; ss->z NULL when Z3 cannot make them. */
 static void session_reset(sc_sym_session *ss) {
   session_drop(ss);
+  ss->used = 0;
+  set_memory_limit();
   Z3_config cfg = Z3_mk_config();
+  if (!cfg)
+    return;
   ss->z = Z3_mk_context(cfg);
   Z3_del_config(cfg);
+  if (!ss->z)
+    return;
   Z3_set_error_handler(ss->z, on_error);
   ss->s = Z3_mk_simple_solver(ss->z);
-  Z3_solver_inc_ref(ss->z, ss->s);
-  ss->used = 0;
+  if (ss->s)
+    Z3_solver_inc_ref(ss->z, ss->s);
+  ss->true_ = Z3_mk_true(ss->z);
+  ss->false_ = Z3_mk_false(ss->z);
+  ss->bool_sort = Z3_mk_bool_sort(ss->z);
+  ss->int_sort = Z3_mk_int_sort(ss->z);
+  if (!ss->s || !ss->true_ || !ss->false_ || !ss->bool_sort || !ss->int_sort)
+    session_drop(ss);
 }
 
 sc_sym_session *sc_sym_open(void) {
@@ -579,35 +656,51 @@ sc_sym_session *sc_sym_open(void) {
 }
 
 void sc_sym_close(sc_sym_session *ss) {
-  if (ss && ss->z) {
-    Z3_del_context(ss->z);
-    ss->z = NULL;
+  if (ss)
+    session_drop(ss);
+}
+
+/* The solver's time limit, in ms, for the problem's scope. */
+static void set_timeout(zctx *c, double seconds) {
+  Z3_params prm = Z3_mk_params(c->z);
+  if (!prm) {
+    z3_failed = true;
+    return;
   }
+  Z3_params_inc_ref(c->z, prm);
+  double ms = seconds * 1000.0;
+  Z3_symbol name = Z3_mk_string_symbol(c->z, "timeout");
+  if (name)
+    Z3_params_set_uint(c->z, prm, name, ms > 4e9 ? 4000000000u : (unsigned)ms);
+  Z3_solver_set_params(c->z, c->s, prm);
+  Z3_params_dec_ref(c->z, prm);
 }
 
 sc_status sc_sym_solve(sc_sym_session *ss, const sc_sym_problem *p, sc_error **err) {
-  if (ss->used++ == PROBLEMS_PER_CONTEXT)
+  if (ss->used++ == PROBLEMS_PER_CONTEXT || !ss->z)
     session_reset(ss);
+  z3_failed = z3_memout = false;
+  if (!ss->z) /* no context: Z3 could not allocate one */
+    return sc_oom_fail_outside(p->t->file, "the solver (Z3)", err);
   zctx c;
   memset(&c, 0, sizeof c);
   c.z = ss->z;
   c.s = ss->s;
+  c.true_ = ss->true_;
+  c.false_ = c.poison = ss->false_;
+  c.bool_sort = ss->bool_sort;
+  c.int_sort = ss->int_sort;
   Z3_solver_push(c.z, c.s);
   if (p->timeout > 0) {
     c.deadline = sc_seconds() + p->timeout;
-    Z3_params prm = Z3_mk_params(c.z);
-    Z3_params_inc_ref(c.z, prm);
-    double ms = p->timeout * 1000.0;
-    Z3_params_set_uint(c.z, prm, Z3_mk_string_symbol(c.z, "timeout"),
-                       ms > 4e9 ? 4000000000u : (unsigned)ms);
-    Z3_solver_set_params(c.z, c.s, prm);
-    Z3_params_dec_ref(c.z, prm);
+    set_timeout(&c, p->timeout);
   }
   sc_status st = solve(p, &c, err);
-  if (!st && Z3_get_error_code(c.z) != Z3_OK)
-    st = sc_fail(err, SC_ERR_LIMIT, p->t->file, 0, 0, "the solver failed: %s",
-                 Z3_get_error_msg(c.z, Z3_get_error_code(c.z)));
+  if (!st)
+    out_of_order(p, &c, &st, err);
   Z3_solver_pop(c.z, c.s, 1);
+  if (z3_failed)
+    session_drop(ss); /* made again for the next problem */
   return st;
 }
 

@@ -15,6 +15,27 @@
 
 #define MAX_VALUES_PER_LOCATION 256
 
+/* ---- The deadline and the budget ------------------------------------------- */
+
+bool sim_clock_expired(const sim_clock *c) {
+  return c->timeout > 0 && sc_seconds() - c->start > c->timeout;
+}
+
+sc_status sim_clock_timeout(const sim_clock *c, sc_error **err) {
+  return sc_fail(err, SC_ERR_LIMIT, c->file, 0, 0,
+                 "expected to finish within %g s (the -timeout limit)", c->timeout);
+}
+
+sc_status sim_clock_step(sim_clock *c, long steps, const char *what, sc_error **err) {
+  if (steps > c->max_steps && c->max_steps > 0)
+    return sc_fail(err, SC_ERR_LIMIT, c->file, 0, 0,
+                   "expected at most %ld %s (the -max-executions limit)",
+                   c->max_steps, what);
+  if ((++c->ticks & 255) == 0 && sim_clock_expired(c))
+    return sim_clock_timeout(c, err);
+  return SC_OK;
+}
+
 /* Whether the write at position wi of trace `tw` may be what the read at
  * position ri of trace `tr` reads: same location and value, and the write's
  * value must not be made from the read itself (its own atom's write, or a
@@ -92,6 +113,15 @@ static sc_thread_traces *value_feeders(const sc_thread_traces *all, int nthreads
   return view;
 }
 
+/* Whether pick chooses a trace of `all` for each thread, no cut or empty
+ * run of value_feeders' (those come after them). */
+static bool whole_traces(const int *pick, const sc_thread_traces *all, int nthreads) {
+  for (int th = 0; th < nthreads; th++)
+    if (pick[th] >= all[th].ntraces)
+      return false;
+  return true;
+}
+
 /* Each thread's traces, shortest first (ties in their order), for the
  * symbolic engine and -liveness: a spin loop's shortest traces are those
  * whose spins succeed at once, the combinations most often allowed; and
@@ -131,23 +161,36 @@ sc_thread_traces *sim_shortest_first(const sc_thread_traces *all, int nthreads) 
 /* The least fixpoint of the values locations may hold, and the traces
  * that reading them gives. */
 sc_status sim_find_traces(const sc_test *t, const sc_sem_limits *lim,
-                          sc_thread_traces **out, sc_error **err) {
+                          sim_clock *clock, sc_thread_traces **out, sc_error **err) {
   sc_value_sets *vs = sc_values_initial(t);
   int *pick = sc_alloc_atomic(sizeof(int) * (size_t)(t->nthreads + 1));
   const sc_trace **chosen = sc_alloc(sizeof(sc_trace *) * (size_t)(t->nthreads + 1));
   for (;;) {
     sc_thread_traces *all;
-    sc_status st = sc_sem_traces(t, lim, vs, &all, err);
+    sc_status st = sc_sem_traces_timed(t, lim, clock->start, clock->timeout, vs,
+                                       &all, err);
     if (st)
       return st;
     *out = all;
     all = value_feeders(all, t->nthreads);
     bool grew = false;
+    long fed = 0;
     memset(pick, 0, sizeof(int) * (size_t)(t->nthreads + 1));
     do {
+      st = sim_clock_step(clock, 0, NULL, err);
+      if (st)
+        return st;
       sim_choose(chosen, pick, all, t->nthreads);
       if (!sim_reads_can_be_fed(t, chosen))
         continue;
+      /* traces only grow from one round to the next: each combination of
+       * whole traces fed here is one of the last round's, each a candidate
+       * execution the engines will count */
+      if (whole_traces(pick, *out, t->nthreads)) {
+        st = sim_clock_step(clock, ++fed, "candidate executions", err);
+        if (st)
+          return st;
+      }
       for (int a = 0; a < t->nthreads; a++)
         for (int i = 0; i < chosen[a]->nevents; i++) {
           const sc_trace_event *w = &chosen[a]->events[i];

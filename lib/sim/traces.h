@@ -6,10 +6,31 @@
 
 #include "sim/sem.h"
 
+/* One simulation's deadline and budget, which every loop of the simulator
+ * that grows with the input looks at (the value fixpoint, the combinations
+ * of traces, the barrier and fence.sc orders, both engines): -timeout and
+ * -max-executions. */
+typedef struct sim_clock {
+  const char *file;  /* the test's, for the messages */
+  double start;      /* sc_seconds() when the search began */
+  double timeout;    /* seconds, 0: none */
+  long max_steps;    /* -max-executions: steps of any one loop */
+  long ticks;        /* steps taken, to look at the time now and then */
+} sim_clock;
+
+/* Whether the deadline has passed (looked at now). */
+bool sim_clock_expired(const sim_clock *c);
+/* The -timeout error. */
+sc_status sim_clock_timeout(const sim_clock *c, sc_error **err);
+/* One more step of a loop: every 256th looks at the time (the -timeout
+ * error past the deadline); SC_ERR_LIMIT too when `steps` (this loop's
+ * count, 0: not counted) passes -max-executions, naming `what` (plural). */
+sc_status sim_clock_step(sim_clock *c, long steps, const char *what, sc_error **err);
+
 /* The least fixpoint of the values locations may hold, and the traces
  * that reading them gives (*out: one sc_thread_traces per thread). */
 sc_status sim_find_traces(const sc_test *t, const sc_sem_limits *lim,
-                          sc_thread_traces **out, sc_error **err);
+                          sim_clock *clock, sc_thread_traces **out, sc_error **err);
 
 /* Each thread's traces, shortest first (ties in their order). */
 sc_thread_traces *sim_shortest_first(const sc_thread_traces *all, int nthreads);

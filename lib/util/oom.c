@@ -71,6 +71,27 @@ sc_status sc_oom_fail(sc_oom_guard *g, const char *file, sc_error **err) {
   return st;
 }
 
+size_t sc_oom_room(size_t least) {
+  if (!max_heap)
+    return 0;
+  size_t used = GC_get_heap_size();
+  return used + least < max_heap ? max_heap - used : least;
+}
+
+sc_status sc_oom_fail_outside(const char *file, const char *who, sc_error **err) {
+  GC_set_max_heap_size(0); /* the message's few bytes, as sc_oom_fail */
+  sc_status st;
+  if (!max_heap)
+    st = sc_fail(err, SC_ERR_LIMIT, file, 0, 0,
+                 "out of memory: %s could not allocate", who);
+  else
+    st = sc_fail(err, SC_ERR_LIMIT, file, 0, 0,
+                 "out of memory: %s would pass the heap limit of %zu bytes "
+                 "(-max-heap)", who, max_heap);
+  GC_set_max_heap_size(max_heap);
+  return st;
+}
+
 const char *sc_oom_null(sc_oom_guard *g) {
   sc_oom_leave(g);
   return NULL;

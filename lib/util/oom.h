@@ -31,6 +31,14 @@ void sc_oom_leave(sc_oom_guard *g);
  * `file` (the test or model being worked on; may be NULL). */
 sc_status sc_oom_fail(sc_oom_guard *g, const char *file, sc_error **err);
 
+/* The room the cap leaves for memory the collector does not see (a
+ * solver's): the cap less the collector's heap, at least `least` bytes;
+ * 0 when there is no cap. */
+size_t sc_oom_room(size_t least);
+/* A failure to allocate outside the collector (`who`: "the solver"),
+ * reported as the guard reports its own, naming the cap when there is one. */
+sc_status sc_oom_fail_outside(const char *file, const char *who, sc_error **err);
+
 /* The same for a function that returns a string: NULL after the jump. */
 const char *sc_oom_null(sc_oom_guard *g);
 

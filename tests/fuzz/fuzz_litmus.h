@@ -13,7 +13,7 @@
 #endif
 
 /* Each bundled default model, loaded once. */
-static const sc_model *fuzz_default_model(const char *name) {
+static inline const sc_model *fuzz_default_model(const char *name) {
   static const char *names[8];
   static sc_model *models[8];
   int i;
@@ -32,7 +32,7 @@ static const sc_model *fuzz_default_model(const char *name) {
   return models[i];
 }
 
-static void fuzz_simulate(const sc_test *t) {
+static inline void fuzz_simulate(const sc_test *t) {
   sc_sim_options o = fuzz_sim_options();
   sc_result *r = NULL;
   sc_error *err = NULL;
@@ -47,7 +47,7 @@ static void fuzz_simulate(const sc_test *t) {
     (void)sc_result_dot_graph(r, i);
 }
 
-static int fuzz_litmus(const uint8_t *data, size_t size) {
+static inline int fuzz_litmus(const uint8_t *data, size_t size) {
   char *text = fuzz_text(data, size);
   sc_parse_limits lim = {1 << 20, 16, 64, 0};
   sc_test *t = NULL;

@@ -62,6 +62,26 @@ for f in "$regress"/verdicts/*; do
     "$srcdir/ptx/results/H100/mp+membar.gls.txt"
   clean "0 1" "$scopecat" merge "$f"
 done
+# the run stage (fuzz_run): each engine, with and without -liveness, under
+# a deadline the run must keep (clean's 60 s is far past it)
+engines="enum auto"
+"$scopecat" sim -engine smt "$sb" >/dev/null 2>&1 && engines="$engines smt"
+for f in "$regress"/run/*; do
+  [ -f "$f" ] || continue
+  n=$((n + 1))
+  for e in $engines; do
+    clean "0 1" "$scopecat" sim -engine "$e" -timeout 1 "$f"
+    clean "0 1" "$scopecat" sim -engine "$e" -liveness -timeout 1 "$f"
+  done
+done
+# gpu drf -check's traces (fuzz_drf); a report's litmus tests go to a
+# scratch folder
+mkdir -p "$tmp/drf"
+for f in "$regress"/drf/*; do
+  [ -f "$f" ] || continue
+  n=$((n + 1))
+  clean "0 1" "$scopecat" gpu drf -check "$f" -o "$tmp/drf"
+done
 echo "fuzz.sh: $n regression inputs"
 # the folder must not be empty by mistake: the harnesses found these
 if [ "$n" -gt 0 ]; then ok; else fail "no regression inputs under $regress"; fi

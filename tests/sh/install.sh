@@ -15,8 +15,12 @@ done
 if [ -z "$pc" ]; then
   fail "scopecat.pc not installed"
 else
-  # --define-prefix: the prefix is where the .pc file was installed
-  flags=$(PKG_CONFIG_PATH=$(dirname "$pc") pkg-config --define-prefix --cflags --libs scopecat)
+  # --define-prefix: the prefix is where the .pc file was installed; with
+  # no shared library installed (--disable-shared) the static one needs
+  # scopecat.pc's Libs.private too (libgc, PCRE2): --static
+  static=
+  [ -n "$(find "$tmp/root" -name 'libscopecat.so*')" ] || static=--static
+  flags=$(PKG_CONFIG_PATH=$(dirname "$pc") pkg-config --define-prefix $static --cflags --libs scopecat)
   libdir=$(PKG_CONFIG_PATH=$(dirname "$pc") pkg-config --define-prefix --variable=libdir scopecat)
   # the build's compiler and flags (a sanitizer build's runtime must come first)
   if ${SC_CC:-cc} ${SC_CFLAGS:-} "$srcdir/examples/allowed.c" $flags ${SC_LDFLAGS:-} \

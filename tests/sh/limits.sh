@@ -38,6 +38,22 @@ expect 1 "$scopecat" sim -max-executions 3 "$sb"
 has "$tmp/err" "expected at most 3 candidate executions (the -max-executions limit)"
 expect 0 "$scopecat" sim -max-executions 4 "$sb"
 
+# events of one run of a thread: three stores pass -max-run-events 3 and
+# stop at 2, at the store that would be the third; the default and most is
+# 64 (a run's dependencies are 64-bit masks): 65 stores stop there, and a
+# higher value is a usage error that says why
+printf 'GPU_PTX three\n{}\n P0 ;\n st.cg.s32 [x], 1 ;\n st.cg.s32 [x], 2 ;\n st.cg.s32 [x], 3 ;\nexists (x=3)\n' >"$tmp/three.litmus"
+expect 0 "$scopecat" sim -max-run-events 3 "$tmp/three.litmus"
+expect 1 "$scopecat" sim -max-run-events 2 "$tmp/three.litmus"
+has "$tmp/err" "three.litmus:6:2: expected at most 2 events in a thread's run (the -max-run-events limit)"
+awk 'BEGIN { print "GPU_PTX long"; print "{}"; print " P0 ;"
+             for (i = 1; i <= 65; i++) print " st.cg.s32 [x], " i " ;"
+             print "exists (x=65)" }' >"$tmp/long.litmus"
+expect 1 "$scopecat" sim "$tmp/long.litmus"
+has "$tmp/err" "long.litmus:68:2: expected at most 64 events in a thread's run (the -max-run-events limit)"
+expect 2 "$scopecat" sim -max-run-events 65 "$tmp/long.litmus"
+has "$tmp/err" "-max-run-events expects a number from 1 to 64 (a run's dependencies are 64-bit masks), found '65'"
+
 # file size (sb.litmus is over 600 bytes)
 expect 1 "$scopecat" sim -max-file-size 100 "$sb"
 has "$tmp/err" "sb.litmus: expected at most 100 bytes (the file-size limit)"
@@ -74,6 +90,49 @@ expect 0 "$scopecat" sim -model "$lim/closure.cat" "$sb"
 elapsed 20 "$scopecat" sim -timeout 1 -max-iterations 1000000000 -model "$lim/grow.cat" "$sb"
 has "$tmp/err" "expected the model to finish an execution within 1 s (the -timeout limit)"
 expect 2 "$scopecat" sim -timeout -1 "$sb"
+
+# every loop of the simulator looks at the one deadline (issue 24), under
+# each engine: values10 (11^10 combinations of traces in the value
+# fixpoint, once a hang), fences7 (6129859 orders of seven fence.sc, once
+# all listed first: 0.5 GB, so -max-heap 64M said out of memory) and
+# threads64 each end with the -timeout error, well within 5 times it
+engines="enum auto"
+"$scopecat" sim -engine smt "$sb" >/dev/null 2>&1 && engines="$engines smt"
+for t in values10 fences7 threads64; do
+  for e in $engines; do
+    elapsed 5 "$scopecat" sim -engine "$e" -timeout 1 -max-heap 64M "$lim/$t.litmus"
+    has "$tmp/err" "$t.litmus: expected to finish within 1 s (the -timeout limit)"
+  done
+done
+# the same hang under -max-executions: each combination of traces the
+# value fixpoint finds whose reads can all be fed makes a candidate
+elapsed 5 "$scopecat" sim -max-executions 1000 "$lim/values10.litmus"
+has "$tmp/err" "values10.litmus: expected at most 1000 candidate executions (the -max-executions limit)"
+# a run that ends past its deadline is a timeout, not a result: sb's four
+# candidates take longer than a microsecond
+expect 1 "$scopecat" sim -timeout 0.000001 "$sb"
+has "$tmp/err" "sb.litmus: expected to finish within 1e-06 s (the -timeout limit)"
+lacks "$tmp/out" "Test sb"
+
+# Z3's memory is under -max-heap too (Z3's own limit set from the cap,
+# every term it makes checked): CADP's 153_simple under -liveness takes
+# about 90 MB of the symbolic engine; capped, it fails as the collector's
+# cap does, and the batch goes on.  Under an address-space limit Z3 cannot
+# even make its context: an error, not a crash (it was signal 11), where
+# enumeration answers under the same limit (not under a sanitizer, which
+# reserves more address space than that: then skipped)
+if [ "${engines#*smt}" != "$engines" ]; then
+  cadp="$srcdir/ptx/dat3m/CADP/2_threads_4_instructions/153_simple.litmus"
+  expect 1 "$scopecat" sim -engine smt -liveness -max-heap 16M "$cadp" "$sb"
+  has "$tmp/err" "153_simple.litmus: out of memory: the solver (Z3) would pass the heap limit of 16777216 bytes (-max-heap)"
+  has "$tmp/out" "Liveness sb Pass"
+  as=$((45 * 1024 * 1024))
+  if command -v prlimit >/dev/null &&
+     prlimit --as=$as "$scopecat" sim -engine enum "$sb" >/dev/null 2>&1; then
+    expect 1 prlimit --as=$as "$scopecat" sim -engine smt "$sb"
+    has "$tmp/err" "sb.litmus: out of memory: the solver (Z3) could not allocate"
+  fi
+fi
 
 # a cycle of includes
 expect 1 "$scopecat" sim -model "$srcdir/tests/data/cycle-a.cat" "$sb"

@@ -112,4 +112,14 @@ for model in negated difference; do
   done
 done
 
+# A loop of no events under -unroll 2000000000: the trace search looks at
+# the clock, so -timeout 1 ends it with the timeout error (before: minutes,
+# then a result and exit 0).
+printf 'PTX counter\n{ x=0; P0:r0=0; }\n P0@cta 0,gpu 0 ;\n LC0: ;\n add r0, r0, 1 ;\n goto LC0 ;\nexists (x=0)\n' \
+  >"$tmp/counter.litmus"
+start=$(date +%s)
+expect 1 "$scopecat" sim -timeout 1 -unroll 2000000000 "$tmp/counter.litmus"
+has "$tmp/err" "(the -timeout limit)"
+if [ $(($(date +%s) - start)) -le 10 ]; then ok; else fail "counter: -timeout 1 took over 10 s"; fi
+
 finish

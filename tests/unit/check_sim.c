@@ -1462,6 +1462,49 @@ START_TEST(liveness_unchecked_loop) {
 }
 END_TEST
 
+/* Issue 24: a run that ends past its deadline is the -timeout error, not a
+ * result, under every engine this build has (sb's four candidates take
+ * longer than a nanosecond, and the search looks at the clock only every
+ * 256 steps: before, they came back as a result); the events of a thread's
+ * run are capped by max_run_events, which cannot pass the width of the
+ * dependency masks. */
+START_TEST(deadline_and_run_events) {
+  sc_test *t;
+  sc_model *m;
+  sc_result *r;
+  sc_error *err;
+  ck_assert_int_eq(sc_test_load_string(SB_TEST, "sb", NULL, &t, &err), SC_OK);
+  ck_assert_int_eq(sc_model_load_string(model_sc, "m.cat", NULL, 0, &m, &err), SC_OK);
+  sc_sim_options o;
+  memset(&o, 0, sizeof o);
+  o.unroll = -1;
+  sc_engine engines[] = {SC_ENGINE_ENUM, SC_ENGINE_SMT, SC_ENGINE_AUTO};
+  for (int e = 0; e < 3; e++) {
+    if (engines[e] == SC_ENGINE_SMT && !sc_engine_smt_available(NULL))
+      continue;
+    o.engine = engines[e];
+    o.timeout = 1e-9;
+    r = NULL;
+    ck_assert_int_eq(sc_simulate(t, m, &o, &r, &err), SC_ERR_LIMIT);
+    ck_assert_ptr_null(r);
+    ck_assert_ptr_nonnull(strstr(sc_error_message(err), "(the -timeout limit)"));
+    o.timeout = 0;
+    ck_assert_int_eq(sc_simulate(t, m, &o, &r, &err), SC_OK);
+  }
+  o.engine = SC_ENGINE_ENUM;
+  o.max_run_events = 1; /* each thread of sb runs two accesses */
+  ck_assert_int_eq(sc_simulate(t, m, &o, &r, &err), SC_ERR_LIMIT);
+  ck_assert_ptr_nonnull(strstr(sc_error_message(err),
+                               "expected at most 1 events in a thread's run "
+                               "(the -max-run-events limit)"));
+  o.max_run_events = SC_MAX_RUN_EVENTS + 1;
+  ck_assert_int_eq(sc_simulate(t, m, &o, &r, &err), SC_ERR_USAGE);
+  ck_assert_ptr_nonnull(strstr(sc_error_message(err), "64-bit masks"));
+  o.max_run_events = 2;
+  ck_assert_int_eq(sc_simulate(t, m, &o, &r, &err), SC_OK);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("sim");
   TCase *tc = tcase_create("enumerate");
@@ -1474,6 +1517,7 @@ int main(void) {
   tcase_add_test(tc, spin_loop_unroll);
   tcase_add_test(tc, dependencies);
   tcase_add_test(tc, skipcheck);
+  tcase_add_test(tc, deadline_and_run_events);
   tcase_add_test(tc, bad_address);
   tcase_add_test(tc, flags);
   tcase_add_test(tc, own_atom_does_not_feed_itself);
