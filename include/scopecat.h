@@ -163,10 +163,19 @@ sc_status sc_model_with_limits(const sc_model *m, const sc_model_limits *limits,
 /* The model's title line ("GPU_PTX"...), "" when it has none. */
 const char *sc_model_title(const sc_model *m);
 /* The bundled model a test runs under when none is named: "ptx-rmo.cat"
- * for GPU_PTX tests; for the PTX dialect Dat3M's "ptx-v6.0.cat", or
- * "ptx-v7.5.cat" when the test uses proxies (suld, sust, tld, cold,
- * fence.proxy, or a location aliased through a proxy). */
+ * for GPU_PTX tests, but "ptx-v7.5.cat" for those that use one of PTX 7's
+ * memory-model instructions (fence.sc, fence.acq_rel, .acquire, .release,
+ * .acq_rel, or .relaxed with a scope), which ptx-rmo.cat would ignore in
+ * silence; for the PTX dialect Dat3M's "ptx-v6.0.cat", or "ptx-v7.5.cat"
+ * when the test uses proxies (suld, sust, tld, cold, fence.proxy, or a
+ * location aliased through a proxy). */
 const char *sc_test_default_model(const sc_test *t);
+/* The same, and in *why (when `why` is not NULL) the reason in words, as
+ * `scopecat sim -v` says it: "it uses fence.sc.gpu, which ptx-rmo.cat
+ * ignores", "the default for GPU_PTX tests", "it uses proxies, which only
+ * ptx-v7.5.cat knows" or "the default for the PTX dialect".  NULL (and
+ * *why NULL) when memory ran out. */
+const char *sc_test_default_model_why(const sc_test *t, const char **why);
 
 /* Which allowed executions a simulation draws (herd's -show): those where
  * the condition's proposition holds (PROP), does not hold (NEG), those that
