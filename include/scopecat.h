@@ -317,6 +317,32 @@ int sc_result_shown(const sc_result *r);
 /* The digraph of shown execution i (0 <= i < sc_result_shown), or NULL. */
 const char *sc_result_dot_graph(const sc_result *r, int i);
 
+/* How a digraph is laid out, herd7's -graph: CLUSTER (the default) boxes
+ * each thread's events, inside boxes for its scopes; FREE draws no box;
+ * COLUMNS puts the threads side by side, each under a header, the k-th
+ * drawn event of every thread on one row (rank=same). */
+typedef enum sc_dot_layout {
+  SC_DOT_CLUSTER, SC_DOT_FREE, SC_DOT_COLUMNS
+} sc_dot_layout;
+/* Which events are drawn, herd7's -showevents (an edge is drawn when both
+ * its ends are): NOREGS (the default) all but register events, which
+ * scopecat's executions do not have, so the same as ALL; MEM the reads
+ * and writes (initial writes too); MEMFENCE those and the fences and
+ * barriers. */
+typedef enum sc_dot_events {
+  SC_DOT_EVENTS_NOREGS, SC_DOT_EVENTS_ALL, SC_DOT_EVENTS_MEM,
+  SC_DOT_EVENTS_MEMFENCE
+} sc_dot_events;
+typedef struct sc_dot_options {
+  sc_dot_layout layout;
+  sc_dot_events events;
+} sc_dot_options;
+/* sc_result_dot_graph drawn as `opts` says (NULL: the defaults, the same
+ * text as sc_result_dot_graph's); NULL for no such execution or when
+ * memory ran out. */
+const char *sc_result_dot_graph_with(const sc_result *r, int i,
+                                     const sc_dot_options *opts);
+
 /* The executions kept by sc_sim_options.show (as many as sc_result_shown):
  * their events, numbered from 0 (initial writes first), as herd labels
  * them ("a: W[x]=1 cg"), the thread of each (-1: an initial write), and
