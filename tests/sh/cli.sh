@@ -567,4 +567,22 @@ has "$tmp/err" "test mp+membar.cta+membar.gl: not run: -macros $tmp/linux.def gi
 has "$tmp/err" "test SB-cta: not run: -macros $tmp/linux.def gives macros of C litmus tests, which herd7 expands in C tests only; this test is PTX, which has none"
 lacks "$tmp/out" "Observation"
 
+# pictures of many drawings in one run, in every layout: Graphviz 2.42
+# double-frees on some of them (cas-sl's second, Co-Total-4-threads'
+# first) and took scopecat down with it (abort, exit 134); each picture is
+# now rendered apart, and each is whole
+for g in cluster free columns; do
+  mkdir "$tmp/pics-$g"
+  if "$scopecat" sim -through invalid -show all -nshow 3 -graph $g -graph-format svg \
+      -o "$tmp/pics-$g" "$srcdir/ptx/seeds/cas-sl.litmus" \
+      "$srcdir/ptx/dat3m/Manual/Co-Total-4-threads.litmus" >/dev/null 2>"$tmp/err"; then
+    n=$(ls "$tmp/pics-$g"/*.svg | wc -l); m=$(ls "$tmp/pics-$g"/*.dot | wc -l)
+    if [ "$n" -eq "$m" ] && [ "$n" -ge 4 ]; then ok; else fail "-graph $g rendered $n pictures of $m drawings"; fi
+    whole=$(grep -l '</svg>' "$tmp/pics-$g"/*.svg | wc -l)
+    if [ "$whole" -eq "$n" ]; then ok; else fail "-graph $g: $whole of $n pictures whole"; fi
+  else
+    has "$tmp/err" "expected scopecat built with Graphviz"
+  fi
+done
+
 finish
