@@ -358,9 +358,10 @@ int sc_execution_related(const sc_execution *x, const char *relation, int a,
                          int b);
 
 /* Render one DOT digraph to `path` as "svg" or "png" through Graphviz's
- * libgvc; SC_ERR_UNSUPPORTED when scopecat was built without it.  The
- * layout runs in a child process: a Graphviz crash is SC_ERR_IO for that
- * picture, not the end of the program. */
+ * libgvc; SC_ERR_UNSUPPORTED when scopecat was built without it.  In the
+ * calling process: Graphviz 2.42 aborts on some drawings (a double free
+ * when it frees their layout), so `scopecat sim` calls it in a child
+ * process. */
 sc_status sc_dot_render(const char *dot, const char *format, const char *path,
                         sc_error **err);
 
