@@ -466,9 +466,9 @@ static void show_progress(void *ctx, long candidates, double seconds) {
 }
 
 /* Render `dot` to `file` in a child process: Graphviz 2.42 corrupts its
- * heap when it frees the layout of some drawings (parallel labelled
- * edges in clusters: cas-sl, Co-Total-4-threads) and aborts, which took
- * the whole run down.  A crash is now an error for that picture; the
+ * heap when it frees the layout of some drawings (with parallel labelled
+ * edges: cas-sl, Co-Total-4-threads) and aborts, which took the whole run
+ * down.  A crash is now an error for that picture; the
  * .dot file is written already. */
 static bool render_apart(const char *path, const char *dot, const char *format,
                          const char *file) {
