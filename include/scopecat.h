@@ -163,10 +163,19 @@ sc_status sc_model_with_limits(const sc_model *m, const sc_model_limits *limits,
 /* The model's title line ("GPU_PTX"...), "" when it has none. */
 const char *sc_model_title(const sc_model *m);
 /* The bundled model a test runs under when none is named: "ptx-rmo.cat"
- * for GPU_PTX tests; for the PTX dialect Dat3M's "ptx-v6.0.cat", or
- * "ptx-v7.5.cat" when the test uses proxies (suld, sust, tld, cold,
- * fence.proxy, or a location aliased through a proxy). */
+ * for GPU_PTX tests, but "ptx-v7.5.cat" for those that use one of PTX 7's
+ * memory-model instructions (fence.sc, fence.acq_rel, .acquire, .release,
+ * .acq_rel, or .relaxed with a scope), which ptx-rmo.cat would ignore in
+ * silence; for the PTX dialect Dat3M's "ptx-v6.0.cat", or "ptx-v7.5.cat"
+ * when the test uses proxies (suld, sust, tld, cold, fence.proxy, or a
+ * location aliased through a proxy). */
 const char *sc_test_default_model(const sc_test *t);
+/* The same, and in *why (when `why` is not NULL) the reason in words, as
+ * `scopecat sim -v` says it: "it uses fence.sc.gpu, which ptx-rmo.cat
+ * ignores", "the default for GPU_PTX tests", "it uses proxies, which only
+ * ptx-v7.5.cat knows" or "the default for the PTX dialect".  NULL (and
+ * *why NULL) when memory ran out. */
+const char *sc_test_default_model_why(const sc_test *t, const char **why);
 
 /* Which allowed executions a simulation draws (herd's -show): those where
  * the condition's proposition holds (PROP), does not hold (NEG), those that
@@ -346,6 +355,32 @@ int sc_result_shown(const sc_result *r);
 /* The digraph of shown execution i (0 <= i < sc_result_shown), or NULL. */
 const char *sc_result_dot_graph(const sc_result *r, int i);
 
+/* How a digraph is laid out, herd7's -graph: CLUSTER (the default) boxes
+ * each thread's events, inside boxes for its scopes; FREE draws no box;
+ * COLUMNS puts the threads side by side, each under a header, the k-th
+ * drawn event of every thread on one row (rank=same). */
+typedef enum sc_dot_layout {
+  SC_DOT_CLUSTER, SC_DOT_FREE, SC_DOT_COLUMNS
+} sc_dot_layout;
+/* Which events are drawn, herd7's -showevents (an edge is drawn when both
+ * its ends are): NOREGS (the default) all but register events, which
+ * scopecat's executions do not have, so the same as ALL; MEM the reads
+ * and writes (initial writes too); MEMFENCE those and the fences and
+ * barriers. */
+typedef enum sc_dot_events {
+  SC_DOT_EVENTS_NOREGS, SC_DOT_EVENTS_ALL, SC_DOT_EVENTS_MEM,
+  SC_DOT_EVENTS_MEMFENCE
+} sc_dot_events;
+typedef struct sc_dot_options {
+  sc_dot_layout layout;
+  sc_dot_events events;
+} sc_dot_options;
+/* sc_result_dot_graph drawn as `opts` says (NULL: the defaults, the same
+ * text as sc_result_dot_graph's); NULL for no such execution or when
+ * memory ran out. */
+const char *sc_result_dot_graph_with(const sc_result *r, int i,
+                                     const sc_dot_options *opts);
+
 /* The executions kept by sc_sim_options.show (as many as sc_result_shown):
  * their events, numbered from 0 (initial writes first), as herd labels
  * them ("a: W[x]=1 cg"), the thread of each (-1: an initial write), and
@@ -361,7 +396,10 @@ int sc_execution_related(const sc_execution *x, const char *relation, int a,
                          int b);
 
 /* Render one DOT digraph to `path` as "svg" or "png" through Graphviz's
- * libgvc; SC_ERR_UNSUPPORTED when scopecat was built without it. */
+ * libgvc; SC_ERR_UNSUPPORTED when scopecat was built without it.  In the
+ * calling process: Graphviz 2.42 aborts on some drawings (a double free
+ * when it frees their layout), so `scopecat sim` calls it in a child
+ * process. */
 sc_status sc_dot_render(const char *dot, const char *format, const char *path,
                         sc_error **err);
 

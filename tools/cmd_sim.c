@@ -49,6 +49,8 @@ typedef struct sim_cli {
   cli_list names, excl;   /* the test names they list */
   const char *outdir;     /* -o: where -show writes DOT files */
   const char *graph_format; /* -graph svg|png: also render them */
+  sc_dot_options dot;     /* herd7's -graph layout and -showevents */
+  const char *macros;     /* herd7's -macros FILE: C tests' only */
   bool dot_stdout;        /* -show without -o: DOT after each block */
   int jobs;
   cli_shard shard;        /* -shard I/N */
@@ -135,6 +137,19 @@ static void sim_usage(FILE *out) {
           "  -graph-format svg|png\n"
           "                     also render each to DIR/NAME-K.svg|png "
           "(-graph svg|png too)\n"
+          "  -graph L           herd7's layouts: cluster (default: a box a "
+          "thread, in its\n"
+          "                     scopes' boxes), free (no boxes), columns "
+          "(a thread a column,\n"
+          "                     the k-th events of the threads on one "
+          "row)\n"
+          "  -showevents E      the events drawn: noregs (default) or all "
+          "(every one: no\n"
+          "                     register events here), mem (reads and "
+          "writes) or memfence\n"
+          "                     (with fences and barriers)\n"
+          "  -macros FILE       herd7's C macros: refused, tests here are "
+          "PTX or GPU_PTX\n"
           "  -json              one JSON object per test instead of herd's "
           "block\n"
           "  -nohash            no Hash= lines\n");
@@ -150,6 +165,52 @@ static const char *const show_words[] = {"none", "prop", "neg", "cond", "all",
 static const char *const graph_words[] = {"svg", "png", NULL};
 /* in sc_co's order */
 static const char *const co_words[] = {"model", "total", "partial", NULL};
+/* in sc_dot_layout's order */
+static const char *const layout_words[] = {"cluster", "free", "columns", NULL};
+/* herd7's -showevents words, with its other spellings, and what each is */
+static const struct {
+  const char *word;
+  sc_dot_events events;
+} showevents_words[] = {{"noregs", SC_DOT_EVENTS_NOREGS},
+                        {"all", SC_DOT_EVENTS_ALL},
+                        {"mem", SC_DOT_EVENTS_MEM},
+                        {"memory", SC_DOT_EVENTS_MEM},
+                        {"memfence", SC_DOT_EVENTS_MEMFENCE},
+                        {"memf", SC_DOT_EVENTS_MEMFENCE}};
+
+/* The index of `word` in the NULL-terminated `words`, -1 when absent. */
+static int word_index(const char *const *words, const char *word) {
+  for (int k = 0; words[k]; k++)
+    if (strcmp(words[k], word) == 0)
+      return k;
+  return -1;
+}
+
+/* herd7's -graph takes a layout; the picture format, its former meaning
+ * here, is still taken. */
+static const char *read_graph(void *opts, const cli_opt *o, const char *val) {
+  (void)o;
+  sim_cli *c = opts;
+  int layout = word_index(layout_words, val);
+  int format = word_index(graph_words, val);
+  if (layout >= 0)
+    c->dot.layout = (sc_dot_layout)layout;
+  else if (format >= 0)
+    c->graph = format;
+  return layout >= 0 || format >= 0 ? NULL : "";
+}
+
+static const char *read_showevents(void *opts, const cli_opt *o,
+                                   const char *val) {
+  (void)o;
+  size_t n = sizeof showevents_words / sizeof showevents_words[0];
+  for (size_t k = 0; k < n; k++)
+    if (strcmp(showevents_words[k].word, val) == 0) {
+      ((sim_cli *)opts)->dot.events = showevents_words[k].events;
+      return NULL;
+    }
+  return "";
+}
 
 #define AT(field) .offset = offsetof(sim_cli, field)
 #define COUNT "%o expects a non-negative integer, found '%v'"
@@ -199,9 +260,13 @@ static const cli_opt sim_opts[] = {
     {.name = "graph-format", .kind = CLI_CHOICE, AT(graph),
      .choices = graph_words,
      .bad = "-graph-format expects svg or png, found '%v'"},
-    /* the picture format's former name: herd7's -graph is the layout */
-    {.name = "graph", .kind = CLI_CHOICE, AT(graph), .choices = graph_words,
-     .bad = "-graph expects svg or png, found '%v'"},
+    /* herd7's layouts, and the picture format (its former meaning) */
+    {.name = "graph", .kind = CLI_CALL, .call = read_graph,
+     .bad = "-graph expects cluster, free or columns (or a picture format, "
+            "svg or png, as -graph-format), found '%v'"},
+    {.name = "showevents", .kind = CLI_CALL, .call = read_showevents,
+     .bad = "-showevents expects noregs, all, mem or memfence, found '%v'"},
+    {.name = "macros", .kind = CLI_STRING, AT(macros)},
     {.name = "o", .kind = CLI_STRING, AT(outdir)},
     {.name = "nshow", .kind = CLI_INT, AT(opts.max_shown), .lo = 1,
      .hi = INT_MAX, .bad = COUNT,
@@ -260,6 +325,14 @@ static int parse_options(sim_cli *c, int argc, char **argv) {
                     "the pictures to\n");
     return EXIT_USAGE;
   }
+  FILE *macros = c->macros ? fopen(c->macros, "r") : NULL;
+  if (c->macros && !macros) {
+    fprintf(stderr, "scopecat sim: -macros %s: cannot read it: %s\n",
+            c->macros, strerror(errno));
+    return EXIT_USAGE;
+  }
+  if (macros)
+    fclose(macros);
   if (c->outdir && mkdir(c->outdir, 0777) != 0 && errno != EEXIST) {
     fprintf(stderr, "scopecat sim: -o %s: cannot create the folder: %s\n",
             c->outdir, strerror(errno));
@@ -410,19 +483,54 @@ static void show_progress(void *ctx, long candidates, double seconds) {
     print_progress(p, p->name, p->finished + candidates);
 }
 
+/* Render `dot` to `file` in a child process: Graphviz 2.42 corrupts its
+ * heap when it frees the layout of some drawings (with parallel labelled
+ * edges: cas-sl, Co-Total-4-threads) and aborts, which took the whole run
+ * down.  A crash is now an error for that picture; the
+ * .dot file is written already. */
+static bool render_apart(const char *path, const char *dot, const char *format,
+                         const char *file) {
+  fflush(NULL); /* nothing buffered is written twice */
+  pid_t pid = fork();
+  if (pid < 0) {
+    fprintf(stderr, "%s: %s: cannot start Graphviz: %s\n", path, file,
+            strerror(errno));
+    return false;
+  }
+  if (pid == 0) {
+    sc_error *err;
+    if (sc_dot_render(dot, format, file, &err) == SC_OK)
+      _exit(0);
+    fprintf(stderr, "%s: %s\n", path, sc_error_message(err));
+    _exit(1);
+  }
+  int status;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) {
+      fprintf(stderr, "%s: %s: lost Graphviz: %s\n", path, file, strerror(errno));
+      return false;
+    }
+  if (WIFSIGNALED(status))
+    fprintf(stderr, "%s: %s: expected Graphviz to render the drawing, found "
+                    "it crashed (signal %d, %s): a Graphviz bug; the .dot "
+                    "file may render with another Graphviz release\n",
+            path, file, WTERMSIG(status), strsignal(WTERMSIG(status)));
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
 /* Each shown execution K (from 1) goes to DIR/NAME-K.dot, and with
  * -graph FMT also to DIR/NAME-K.FMT, rendered. */
 static bool write_drawings(const sim_cli *c, const char *path,
                            const sc_test *t, const sc_result *r, FILE *out) {
   if (c->dot_stdout)
     for (int i = 0; i < sc_result_shown(r); i++)
-      fputs(cli_text(sc_result_dot_graph(r, i)), out);
+      fputs(cli_text(sc_result_dot_graph_with(r, i, &c->dot)), out);
   if (!c->outdir)
     return true;
   size_t len = strlen(c->outdir) + strlen(sc_test_name(t)) + 32;
   char *file = GC_MALLOC_ATOMIC(len);
   for (int i = 0; i < sc_result_shown(r); i++) {
-    const char *dot = cli_text(sc_result_dot_graph(r, i));
+    const char *dot = cli_text(sc_result_dot_graph_with(r, i, &c->dot));
     snprintf(file, len, "%s/%s-%d.dot", c->outdir, sc_test_name(t), i + 1);
     FILE *f = fopen(file, "w");
     if (!f || fputs(dot, f) < 0 || fclose(f) != 0) {
@@ -431,13 +539,10 @@ static bool write_drawings(const sim_cli *c, const char *path,
     }
     if (!c->graph_format)
       continue;
-    sc_error *err;
     snprintf(file, len, "%s/%s-%d.%s", c->outdir, sc_test_name(t), i + 1,
              c->graph_format);
-    if (sc_dot_render(dot, c->graph_format, file, &err) != SC_OK) {
-      fprintf(stderr, "%s: %s\n", path, sc_error_message(err));
+    if (!render_apart(path, dot, c->graph_format, file))
       return false;
-    }
   }
   return true;
 }
@@ -502,6 +607,22 @@ static bool chosen(const sim_cli *c, const char *name) {
          !cli_names_has(&c->excl, name);
 }
 
+/* herd7's -macros FILE gives the macros of C litmus tests (linux.def's
+ * smp_mb() and the like), which herd7 expands when it parses C tests and
+ * no other: a PTX or GPU_PTX test has none to expand, so a test is not
+ * run rather than run as though the file had been read. */
+static bool refuse_macros(const sim_cli *c, const char *path,
+                          const sc_test *t) {
+  if (!c->macros)
+    return false;
+  fprintf(stderr, "%s: test %s: not run: -macros %s gives macros of C litmus "
+                  "tests, which herd7 expands in C tests only; this test is "
+                  "%s, which has none (run it without -macros)\n",
+          path, sc_test_name(t), c->macros,
+          sc_test_dialect(t) == SC_DIALECT_PTX ? "PTX" : "GPU_PTX");
+  return true;
+}
+
 /* Simulate the test in `path`, printing its block on `out`; false when it
  * could not be parsed or evaluated (the error is on stderr). */
 static bool run_one(const sim_cli *c, sim_run *run, const char *path,
@@ -517,6 +638,8 @@ static bool run_one(const sim_cli *c, sim_run *run, const char *path,
   }
   if (!chosen(c, sc_test_name(t)))
     return true;
+  if (refuse_macros(c, path, t))
+    return false;
   int nw;
   const char *const *warnings = sc_test_warnings(t, &nw);
   cli_print_lines(warnings, nw);

@@ -30,72 +30,10 @@ void models_add_bundled(model_dirs *d) {
   d->cache = GC_MALLOC(sizeof(model_cache));
 }
 
-/* Whether `word`, an instruction's opcode ("ld.relaxed.gpu.s32"), is one
- * of PTX 7's memory-model instructions. */
-static bool ptx7_opcode(const char *word) {
-  static const char *const scopes[] = {"cta", "cluster", "gpu", "sys", NULL};
-  char *parts = GC_STRDUP(word), *save = NULL, *prev = "";
-  bool first = true, fence = false;
-  for (char *p = strtok_r(parts, ".", &save); p;
-       p = strtok_r(NULL, ".", &save)) {
-    if (first)
-      fence = strcmp(p, "fence") == 0;
-    else if ((fence && (strcmp(p, "sc") == 0 || strcmp(p, "acq_rel") == 0)) ||
-             strcmp(p, "acquire") == 0 || strcmp(p, "release") == 0 ||
-             strcmp(p, "acq_rel") == 0)
-      return true;
-    for (int k = 0; scopes[k] && strcmp(prev, "relaxed") == 0; k++)
-      if (strcmp(p, scopes[k]) == 0)
-        return true;
-    prev = p;
-    first = false;
-  }
-  return false;
-}
-
-/* The first PTX 7 memory-model instruction of a test, NULL when it has
- * none: an opcode in the code of its canonical text (the rows between
- * the threads' header " P0 | P1 ;" and the blank line after them, cells
- * split by '|' and ';'), read through the public face of sc_test. */
-static const char *first_ptx7_opcode(const sc_test *t) {
-  const char *text = sc_test_to_string(t);
-  const char *code = strstr(text, "}\n P0 ");
-  if (!code)
-    return NULL;
-  code = strchr(code + 2, '\n'); /* past the header row */
-  const char *end = code ? strstr(code, "\n\n") : NULL;
-  if (!end)
-    end = code ? code + strlen(code) : NULL;
-  char *rows = code ? GC_STRNDUP(code, (size_t)(end - code)) : NULL;
-  char *save = NULL;
-  for (char *cell = rows ? strtok_r(rows, "|;\n", &save) : NULL; cell;
-       cell = strtok_r(NULL, "|;\n", &save)) {
-    char word[128];
-    if (sscanf(cell, " %127s", word) == 1 && ptx7_opcode(word))
-      return GC_STRDUP(word);
-  }
-  return NULL;
-}
-
+/* The library's rule (sc_test_default_model_why): by dialect, and by
+ * the instructions a test uses. */
 const char *models_default_why(const sc_test *t, const char **why) {
-  const char *model = sc_test_default_model(t), *reason;
-  const char *opcode = sc_test_dialect(t) == SC_DIALECT_GPU_PTX
-                           ? first_ptx7_opcode(t)
-                           : NULL;
-  if (opcode) {
-    /* ptx-rmo.cat would ignore the instruction in silence */
-    model = "ptx-v7.5.cat";
-    reason = cli_format("it uses %s, which ptx-rmo.cat ignores", opcode);
-  } else if (sc_test_dialect(t) == SC_DIALECT_GPU_PTX) {
-    reason = "the default for GPU_PTX tests";
-  } else if (strcmp(model, "ptx-v7.5.cat") == 0) {
-    reason = "it uses proxies, which only ptx-v7.5.cat knows";
-  } else {
-    reason = "the default for the PTX dialect";
-  }
-  if (why)
-    *why = reason;
-  return model;
+  return cli_text(sc_test_default_model_why(t, why));
 }
 
 const char *models_default(const sc_test *t) {

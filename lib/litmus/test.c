@@ -10,6 +10,7 @@
 #include "util/gcmem.h"
 #include "util/oom.h"
 #include "util/md5.h"
+#include "util/strbuf.h"
 
 #include <string.h>
 
@@ -136,8 +137,88 @@ static bool uses_proxies(const sc_test *t) {
   return false;
 }
 
+/* Whether `in` is one of PTX 7's memory-model instructions: a fence.sc or
+ * fence.acq_rel, an .acquire, .release or .acq_rel access, or a .relaxed
+ * one with a scope.  ptx-rmo.cat knows only membar and would give them
+ * no meaning. */
+static bool ptx7_instruction(const sc_instr *in) {
+  switch (in->sem) {
+  case SC_SEM_ACQUIRE:
+  case SC_SEM_RELEASE:
+  case SC_SEM_ACQ_REL:
+  case SC_SEM_SC:
+    return true;
+  case SC_SEM_RELAXED:
+    return in->scope != SC_SCOPE_NONE;
+  default:
+    return false;
+  }
+}
+
+/* The opcode of `in` as the test prints it ("fence.sc.gpu"): the first
+ * word of its printed form, past a predicate guard. */
+static const char *opcode_text(const sc_test *t, const sc_thread *th,
+                               const sc_instr *in) {
+  sc_strbuf sb;
+  sc_sb_init(&sb);
+  sc_print_instruction(&sb, t, th, in);
+  const char *word = sb.data;
+  if (*word == '@')
+    word = strchr(word, ' ') ? strchr(word, ' ') + 1 : word;
+  return sc_printf("%.*s", (int)strcspn(word, " "), word);
+}
+
+/* The first PTX 7 memory-model instruction of a test's code, NULL when
+ * it has none. */
+static const sc_instr *first_ptx7_instruction(const sc_test *t,
+                                              const sc_thread **th) {
+  for (int k = 0; k < t->nthreads; k++)
+    for (int i = 0; i < t->threads[k].ninstrs; i++)
+      if (ptx7_instruction(&t->threads[k].code[i])) {
+        *th = &t->threads[k];
+        return &t->threads[k].code[i];
+      }
+  return NULL;
+}
+
+static const char *default_model_unguarded(const sc_test *t,
+                                           const char **why) {
+  const char *model, *reason;
+  const sc_thread *th = NULL;
+  const sc_instr *in = t->dialect == SC_DIALECT_GPU_PTX
+                           ? first_ptx7_instruction(t, &th)
+                           : NULL;
+  if (in) {
+    model = "ptx-v7.5.cat";
+    reason = sc_printf("it uses %s, which ptx-rmo.cat ignores",
+                       opcode_text(t, th, in));
+  } else if (t->dialect == SC_DIALECT_GPU_PTX) {
+    model = "ptx-rmo.cat";
+    reason = "the default for GPU_PTX tests";
+  } else if (uses_proxies(t)) {
+    model = "ptx-v7.5.cat";
+    reason = "it uses proxies, which only ptx-v7.5.cat knows";
+  } else {
+    model = "ptx-v6.0.cat";
+    reason = "the default for the PTX dialect";
+  }
+  if (why)
+    *why = reason;
+  return model;
+}
+
+const char *sc_test_default_model_why(const sc_test *t, const char **why) {
+  sc_oom_guard g;
+  if (!SC_OOM_ENTER(g)) {
+    if (why)
+      *why = NULL;
+    return sc_oom_null(&g);
+  }
+  const char *model = default_model_unguarded(t, why);
+  sc_oom_leave(&g);
+  return model;
+}
+
 const char *sc_test_default_model(const sc_test *t) {
-  if (t->dialect == SC_DIALECT_GPU_PTX)
-    return "ptx-rmo.cat";
-  return uses_proxies(t) ? "ptx-v7.5.cat" : "ptx-v6.0.cat";
+  return sc_test_default_model_why(t, NULL);
 }

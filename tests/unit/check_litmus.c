@@ -178,12 +178,56 @@ START_TEST(dialect_is_part_of_the_meaning) {
   ck_assert(!sc_test_equal(t, gpu));
   ck_assert(!sc_test_equal(gpu, t));
   ck_assert_str_ne(sc_test_hash(t), sc_test_hash(gpu));
-  ck_assert_str_ne(sc_test_default_model(t), sc_test_default_model(gpu));
+  /* both default to ptx-v7.5.cat (proxies; PTX 7 instructions), for
+   * reasons of their dialects */
+  const char *why_ptx, *why_gpu;
+  sc_test_default_model_why(t, &why_ptx);
+  sc_test_default_model_why(gpu, &why_gpu);
+  ck_assert_str_ne(why_ptx, why_gpu);
   /* a GPU_PTX test's hash is the MD5 of its GPU_PTX text, as before */
   const char *text = sc_test_to_dialect(gpu, SC_DIALECT_GPU_PTX);
   char hex[33];
   sc_md5_hex(text, strlen(text), hex);
   ck_assert_str_eq(sc_test_hash(gpu), hex);
+}
+END_TEST
+
+/* The library's default model follows what a GPU_PTX test uses, as the
+ * CLI's did (the bug: sc_test_default_model gave ptx-rmo.cat, which
+ * ignores fence.sc in silence, to a test using it): a guarded fence.sc
+ * and a .relaxed access with a scope each pick ptx-v7.5.cat and say
+ * why; membar and a .relaxed without scope leave ptx-rmo.cat. */
+static const char sb_fence_sc[] =
+    "GPU_PTX SB+fence.sc\n"
+    "{ 0:.reg .s32 r0; 0:.reg .pred p; 1:.reg .s32 r0; x=0; y=0; }\n"
+    " P0                  | P1                  ;\n"
+    " setp.eq.s32 p, 1, 1 | st.cg.s32 [y], 1    ;\n"
+    " st.cg.s32 [x], 1    | membar.gl           ;\n"
+    " @p fence.sc.gpu     | ld.cg.s32 r0, [x]   ;\n"
+    " ld.cg.s32 r0, [y]   |                     ;\n"
+    "exists (0:r0=0 /\\ 1:r0=0)\n";
+
+START_TEST(default_model_follows_instructions) {
+  const char *why = NULL;
+  sc_test *t = parse_ok(sb_fence_sc);
+  ck_assert_str_eq(sc_test_default_model_why(t, &why), "ptx-v7.5.cat");
+  ck_assert_str_eq(why, "it uses fence.sc.gpu, which ptx-rmo.cat ignores");
+  ck_assert_str_eq(sc_test_default_model(t), "ptx-v7.5.cat");
+  t = parse_ok("GPU_PTX R\n{ 0:.reg .s32 r0; x=0; }\n P0 ;\n"
+               " ld.relaxed.gpu.s32 r0, [x] ;\nexists (0:r0=0)\n");
+  ck_assert_str_eq(sc_test_default_model_why(t, &why), "ptx-v7.5.cat");
+  ck_assert_str_eq(why, "it uses ld.relaxed.gpu.s32, which ptx-rmo.cat ignores");
+  t = parse_ok(fig12);
+  ck_assert_str_eq(sc_test_default_model_why(t, &why), "ptx-rmo.cat");
+  ck_assert_str_eq(why, "the default for GPU_PTX tests");
+  t = parse_ok(dat3m); /* sust: a proxy */
+  ck_assert_str_eq(sc_test_default_model_why(t, &why), "ptx-v7.5.cat");
+  ck_assert_str_eq(why, "it uses proxies, which only ptx-v7.5.cat knows");
+  t = parse_ok("PTX M\n{ x=0; }\n P0@cta 0,gpu 0 ;\n st.release.gpu x, 1 ;\n"
+               "exists (x=1)\n");
+  ck_assert_str_eq(sc_test_default_model_why(t, NULL), "ptx-v6.0.cat");
+  sc_test_default_model_why(t, &why);
+  ck_assert_str_eq(why, "the default for the PTX dialect");
 }
 END_TEST
 
@@ -514,6 +558,7 @@ static Suite *litmus_suite(void) {
   tcase_add_test(tc, select_pattern);
   tcase_add_test(tc, limits);
   tcase_add_test(tc, missing_file);
+  tcase_add_test(tc, default_model_follows_instructions);
   tcase_add_loop_test(tc, malformed_input, 0, (int)(sizeof bad / sizeof bad[0]));
   suite_add_tcase(s, tc);
   return s;

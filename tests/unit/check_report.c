@@ -650,6 +650,81 @@ START_TEST(html_report) {
 }
 END_TEST
 
+/* ---- Drawings: herd7's -graph layouts and -showevents -------------------- */
+
+/* Message passing with a membar between the accesses of each thread: the
+ * events are W x=0, W y=0 (initial: e0, e1), then a: W x, b: membar,
+ * c: W y (P0: e2..e4) and d: R y, e: membar, f: R x (P1: e5..e7). */
+static const char mp_membar[] =
+    "GPU_PTX MP\n"
+    "{ 0:.reg .s32 r0; 1:.reg .s32 r0; 1:.reg .s32 r1; x=0; y=0; }\n"
+    " P0                | P1                ;\n"
+    " st.cg.s32 [x], 1  | ld.cg.s32 r0, [y] ;\n"
+    " membar.gl         | membar.gl         ;\n"
+    " st.cg.s32 [y], 1  | ld.cg.s32 r1, [x] ;\n"
+    "exists (1:r0=1 /\\ 1:r1=0)\n";
+
+static sc_result *drawn_once(void) {
+  sc_sim_options o = {0};
+  o.show = SC_SHOW_ALL;
+  o.max_shown = 1;
+  o.unroll = -1;
+  sc_model *m;
+  sc_result *r;
+  sc_error *err;
+  ck_assert_int_eq(sc_model_load_string(model_sc, "m.cat", NULL, 0, &m, &err), SC_OK);
+  ck_assert_int_eq(sc_simulate(test_of(mp_membar), m, &o, &r, &err), SC_OK);
+  ck_assert_int_eq(sc_result_shown(r), 1);
+  return r;
+}
+
+/* The defaults draw what sc_result_dot_graph draws: herd7's cluster
+ * layout and noregs (all our events). */
+START_TEST(dot_defaults_unchanged) {
+  sc_result *r = drawn_once();
+  sc_dot_options cluster = {SC_DOT_CLUSTER, SC_DOT_EVENTS_ALL};
+  const char *plain = sc_result_dot_graph(r, 0);
+  ck_assert_str_eq(sc_result_dot_graph_with(r, 0, NULL), plain);
+  ck_assert_str_eq(sc_result_dot_graph_with(r, 0, &cluster), plain);
+  ck_assert_ptr_nonnull(strstr(plain, "subgraph cluster_thread1 {"));
+  ck_assert_ptr_null(sc_result_dot_graph_with(r, 1, NULL));
+  ck_assert_ptr_null(sc_result_dot_graph_with(r, -1, NULL));
+}
+END_TEST
+
+START_TEST(dot_layouts) {
+  sc_result *r = drawn_once();
+  sc_dot_options free_ = {SC_DOT_FREE, SC_DOT_EVENTS_NOREGS};
+  sc_dot_options columns = {SC_DOT_COLUMNS, SC_DOT_EVENTS_NOREGS};
+  const char *f = sc_result_dot_graph_with(r, 0, &free_);
+  ck_assert_ptr_null(strstr(f, "subgraph"));
+  ck_assert_ptr_nonnull(strstr(f, "e7 [label=\"f: R[x]="));
+  const char *c = sc_result_dot_graph_with(r, 0, &columns);
+  ck_assert_ptr_null(strstr(c, "subgraph"));
+  ck_assert_ptr_nonnull(strstr(c, "{ rank=same; e2; e5; }"));
+  ck_assert_ptr_nonnull(strstr(c, "{ rank=same; e3; e6; }"));
+  ck_assert_ptr_nonnull(strstr(c, "{ rank=same; e4; e7; }"));
+  ck_assert_ptr_nonnull(strstr(c, "thread1 [shape=box, label=\"P1\";];"));
+}
+END_TEST
+
+START_TEST(dot_showevents) {
+  sc_result *r = drawn_once();
+  sc_dot_options mem = {SC_DOT_CLUSTER, SC_DOT_EVENTS_MEM};
+  sc_dot_options memfence = {SC_DOT_CLUSTER, SC_DOT_EVENTS_MEMFENCE};
+  const char *m = sc_result_dot_graph_with(r, 0, &mem);
+  ck_assert_ptr_null(strstr(m, "membar"));
+  ck_assert_ptr_null(strstr(m, "e3 "));
+  ck_assert_ptr_null(strstr(m, "e6 "));
+  ck_assert_ptr_nonnull(strstr(m, "e2 -> e4 [label=\"po\""));
+  ck_assert_ptr_nonnull(strstr(m, "e0 [label=\"W[x]=0\"];"));
+  const char *mf = sc_result_dot_graph_with(r, 0, &memfence);
+  ck_assert_ptr_nonnull(strstr(mf, "e3 [label=\"b: membar.gl\"];"));
+  ck_assert_ptr_nonnull(strstr(mf, "e2 -> e3 [label=\"po\""));
+  ck_assert_ptr_null(strstr(mf, "e2 -> e4 [label=\"po\""));
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("hist");
   TCase *read = tcase_create("read");
@@ -678,5 +753,10 @@ int main(void) {
   tcase_add_test(compare, name_clash);
   tcase_add_test(compare, html_report);
   suite_add_tcase(s, compare);
+  TCase *dot = tcase_create("dot");
+  tcase_add_test(dot, dot_defaults_unchanged);
+  tcase_add_test(dot, dot_layouts);
+  tcase_add_test(dot, dot_showevents);
+  suite_add_tcase(s, dot);
   return sc_check_run(s);
 }
