@@ -32,12 +32,12 @@ typedef struct sc_cat_token {
 } sc_cat_token;
 
 /* Split a model's text into tokens ending with CT_EOF. */
-sc_status sc_cat_lex(const char *file, const char *src, sc_cat_token **out,
+sc_status sci_cat_lex(const char *file, const char *src, sc_cat_token **out,
                      int *ntoks, sc_error **err);
 /* How messages show a token kind ("'|'", "keyword 'let'", "a name"). */
-const char *sc_cat_tok_spelling(sc_cat_tok kind);
+const char *sci_cat_tok_spelling(sc_cat_tok kind);
 /* How messages show one token ("'po'", "keyword 'let'", "end of file"). */
-const char *sc_cat_token_describe(const sc_cat_token *tk);
+const char *sci_cat_token_describe(const sc_cat_token *tk);
 
 /* ---- Expressions --------------------------------------------------------- */
 
@@ -193,9 +193,9 @@ typedef struct sc_cat_symtab {
   int cap, count;
 } sc_cat_symtab;
 
-const char *sc_cat_intern(sc_cat_symtab *t, const char *name);
+const char *sci_cat_intern(sc_cat_symtab *t, const char *name);
 /* The interned copy of `name`, or NULL when no model text used it. */
-const char *sc_cat_symbol(const sc_cat_symtab *t, const char *name);
+const char *sci_cat_symbol(const sc_cat_symtab *t, const char *name);
 
 struct sc_cat_model {
   const char *filename;
@@ -212,10 +212,10 @@ struct sc_cat_model {
 
 /* Parse one file's text (no include resolved: load.c does that).
  * *title gets the model's identity line, "" when absent. */
-sc_status sc_cat_parse(const char *file, const char *text, sc_cat_symtab *syms,
+sc_status sci_cat_parse(const char *file, const char *text, sc_cat_symtab *syms,
                        const char **title, sc_cat_prog *out, sc_error **err);
 
 /* The text of the built-in prelude (see prelude.c). */
-extern const char sc_cat_prelude_text[];
+extern const char sci_cat_prelude_text[];
 
 #endif

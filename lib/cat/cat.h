@@ -1,6 +1,6 @@
 /* cat.h: herd7's .cat memory-model language, as scopecat interprets it.
  * A model is parsed once (sc_cat_load_*) and evaluated many times, once per
- * candidate execution (sc_cat_run), against a base environment of named
+ * candidate execution (sci_cat_run), against a base environment of named
  * event sets and relations that the caller builds.  This layer knows
  * nothing of PTX or litmus tests: the names it sees come from the model
  * text and the caller's environment. */
@@ -19,11 +19,11 @@ typedef struct sc_cat_model sc_cat_model;
 /* Parse a model and, recursively, the files it includes.  An include is
  * searched in include_dirs (in order), then in the folder of the including
  * file.  On failure *out is NULL and *err says "file:line:col: ...". */
-sc_status sc_cat_load_file(const char *path, const char *const *include_dirs,
+sc_status sci_cat_load_file(const char *path, const char *const *include_dirs,
                            int ninclude, sc_cat_model **out, sc_error **err);
 /* The same from a string; `filename` names it in messages and its folder is
  * searched for includes. */
-sc_status sc_cat_load_string(const char *text, const char *filename,
+sc_status sci_cat_load_string(const char *text, const char *filename,
                              const char *const *include_dirs, int ninclude,
                              sc_cat_model **out, sc_error **err);
 
@@ -33,21 +33,21 @@ sc_status sc_cat_load_string(const char *text, const char *filename,
  * (narrower, wider...) and sets are the model's; its `instructions`
  * declarations are checks of tests that scopecat does not make.  Includes
  * are searched in include_dirs, then in the bell's folder. */
-sc_status sc_cat_model_with_bell(const sc_cat_model *m, const char *path,
+sc_status sci_cat_model_with_bell(const sc_cat_model *m, const char *path,
                                  const char *const *include_dirs, int ninclude,
                                  sc_cat_model **out, sc_error **err);
 
 /* Model m under other limits (sc_model_limits of the public header; the
  * caller has checked them): a copy that shares m's programs. */
-sc_cat_model *sc_cat_model_with_limits(const sc_cat_model *m,
+sc_cat_model *sci_cat_model_with_limits(const sc_cat_model *m,
                                        const sc_model_limits *limits);
 
 /* The model's title line ("GPU_PTX", "PTX"...); "" when it has none. */
-const char *sc_cat_model_title(const sc_cat_model *m);
-const char *sc_cat_model_filename(const sc_cat_model *m);
+const char *sci_cat_model_title(const sc_cat_model *m);
+const char *sci_cat_model_filename(const sc_cat_model *m);
 /* Whether the model's text (its includes too) uses `name` anywhere: a
  * caller need not compute a base relation the model never names. */
-bool sc_cat_model_names(const sc_cat_model *m, const char *name);
+bool sci_cat_model_names(const sc_cat_model *m, const char *name);
 
 /* How the model first binds `name`, a name of the caller's (co...), in the
  * order it runs: the bell, then the model, includes followed, the branch
@@ -62,15 +62,15 @@ typedef enum sc_cat_rebind {
 } sc_cat_rebind;
 /* *file and *line: where the binding is (NULL and 0 for SC_CAT_KEEPS). */
 struct sc_cat_run_options;
-sc_cat_rebind sc_cat_model_first_binding(const sc_cat_model *m, const char *name,
+sc_cat_rebind sci_cat_model_first_binding(const sc_cat_model *m, const char *name,
                                          const struct sc_cat_run_options *opts,
                                          const char **file, int *line);
 
 /* The bell file's `instructions T[{'a, 'b}]` (and `default`) declarations:
  * how many, the event type T of declaration i ("R", "W", "F"...), and the
  * tags it lets events of that type carry (*tags, *ntags). */
-int sc_cat_model_declaration_count(const sc_cat_model *m);
-const char *sc_cat_model_declaration(const sc_cat_model *m, int i,
+int sci_cat_model_declaration_count(const sc_cat_model *m);
+const char *sci_cat_model_declaration(const sc_cat_model *m, int i,
                                      const char *const **tags, int *ntags);
 
 /* ---- The base environment of one candidate execution --------------------- */
@@ -82,16 +82,16 @@ typedef struct sc_cat_env sc_cat_env;
 
 /* Named sets and relations over events 0..nevents-1.  The bind functions
  * copy their argument; binding a name again replaces it.  A value whose n
- * differs from nevents is reported by sc_cat_run (SC_ERR_USAGE). */
-sc_cat_env *sc_cat_env_new(int nevents);
-int sc_cat_env_nevents(const sc_cat_env *env);
-void sc_cat_env_bind_set(sc_cat_env *env, const char *name, const sc_set *s);
-void sc_cat_env_bind_rel(sc_cat_env *env, const char *name, const sc_rel *r);
+ * differs from nevents is reported by sci_cat_run (SC_ERR_USAGE). */
+sc_cat_env *sci_cat_env_new(int nevents);
+int sci_cat_env_nevents(const sc_cat_env *env);
+void sci_cat_env_bind_set(sc_cat_env *env, const char *name, const sc_set *s);
+void sci_cat_env_bind_rel(sc_cat_env *env, const char *name, const sc_rel *r);
 
 /* The names the caller rebinds from one candidate to the next (rf, co...):
  * rebinding any other name drops what evaluations kept (see `analysis`
  * below). */
-void sc_cat_env_set_dynamic(sc_cat_env *env, const char *const *names, int n);
+void sci_cat_env_set_dynamic(sc_cat_env *env, const char *const *names, int n);
 
 /* ---- Values (what a model's names are bound to) -------------------------- */
 
@@ -112,15 +112,15 @@ typedef enum sc_cat_kind {
   SC_CAT_PROC     /* a procedure */
 } sc_cat_kind;
 
-sc_cat_kind sc_cat_value_kind(const sc_cat_value *v);
+sc_cat_kind sci_cat_value_kind(const sc_cat_value *v);
 /* The value's type as messages name it: "relation", "event set", "tag of
  * scopes", "set of event set"... */
-const char *sc_cat_value_type(const sc_cat_value *v);
+const char *sci_cat_value_type(const sc_cat_value *v);
 /* The value as a relation (EMPTY, UNIV and PAIR convert) or a set (EMPTY,
  * UNIV and EVENT convert) over n events; NULL for any other kind.  The
  * result may be shared: copy it before changing it. */
-const sc_rel *sc_cat_value_rel(const sc_cat_value *v, int nevents);
-const sc_set *sc_cat_value_set(const sc_cat_value *v, int nevents);
+const sc_rel *sci_cat_value_rel(const sc_cat_value *v, int nevents);
+const sc_set *sci_cat_value_set(const sc_cat_value *v, int nevents);
 
 /* ---- Evaluation ---------------------------------------------------------- */
 
@@ -158,7 +158,7 @@ typedef struct sc_cat_run_options {
   bool keep_going; /* evaluate every check after a failed one (herd stops at
                       the first failure: checks and flags after it are not
                       recorded) */
-  /* From sc_cat_analyse for this model and environment: the bindings that
+  /* From sci_cat_analyse for this model and environment: the bindings that
    * depend on no choice are kept from one evaluation to the next while the
    * environment's fixed names stay bound to the same values. */
   const struct sc_cat_analysis *analysis;
@@ -175,7 +175,7 @@ typedef struct sc_cat_run_options {
 /* Run the model on one candidate execution.  `opts` may be NULL.  Errors in
  * the model that only evaluation reveals (unbound names, type mismatches,
  * a `let rec` that does not stabilise) come back as "file:line:col: ...". */
-sc_status sc_cat_run(const sc_cat_model *m, const sc_cat_env *env,
+sc_status sci_cat_run(const sc_cat_model *m, const sc_cat_env *env,
                       const sc_cat_run_options *opts, sc_cat_outcome *out,
                       sc_error **err);
 
@@ -201,13 +201,13 @@ typedef struct sc_cat_analysis sc_cat_analysis;
  * the other names being fixed.  Checks named in opts->skipchecks, flags and
  * checks the analysis cannot place (inside procedures, after forall, with,
  * match or if instructions) are left out. */
-sc_cat_analysis *sc_cat_analyse(const sc_cat_model *m, const sc_cat_env *base,
+sc_cat_analysis *sci_cat_analyse(const sc_cat_model *m, const sc_cat_env *base,
                                 const sc_cat_dynamic *dyn, int ndyn,
                                 const sc_cat_run_options *opts);
 /* The checks found (i < nchecks): each with the dependence of its failure
  * (a negated test's is flipped), for `only`. */
-int sc_cat_analysis_nchecks(const sc_cat_analysis *a);
-const struct sc_cat_test *sc_cat_analysis_check(const sc_cat_analysis *a, int i,
+int sci_cat_analysis_nchecks(const sc_cat_analysis *a);
+const struct sc_cat_test *sci_cat_analysis_check(const sc_cat_analysis *a, int i,
                                                 sc_cat_dep *dep);
 
 /* What the caller knows of its names when events are taken out of an
@@ -222,32 +222,32 @@ typedef struct sc_cat_removal {
 } sc_cat_removal;
 
 /* Whether taking events out of any execution that m allows (over base's
- * names, dyn's being the choices as for sc_cat_analyse) as `how` says
+ * names, dyn's being the choices as for sci_cat_analyse) as `how` says
  * (a static table: the answer is kept per model, signature and `how`)
  * leaves one that m allows: each check of m is a plain acyclic,
  * irreflexive or empty test of a value that only shrinks with the events
  * (removal.c says which values do), and each flag tests {}.  False for a
  * negated check and for a model that cannot be lowered. */
-bool sc_cat_model_drop_events_safe(const sc_cat_model *m, const sc_cat_env *base,
+bool sci_cat_model_drop_events_safe(const sc_cat_model *m, const sc_cat_env *base,
                                    const sc_cat_dynamic *dyn, int ndyn,
                                    const sc_cat_removal *how,
                                    const sc_cat_run_options *opts);
 
 /* Whether some flag or undefined_unless test of the model (its includes,
  * procedures and branches too) may raise a flag; skipped ones do not. */
-bool sc_cat_model_may_flag(const sc_cat_model *m, const sc_cat_run_options *opts);
+bool sci_cat_model_may_flag(const sc_cat_model *m, const sc_cat_run_options *opts);
 
 /* The final value of a top-level name, forcing it if the model never used
  * it.  *out is NULL when the name is unbound.  Forcing may fail (the
  * binding has an error the evaluation never reached).  A result keeps its
  * own copy of the base environment and options, so it stays valid after
  * the caller rebinds names; it is not safe to use from two threads. */
-sc_status sc_cat_result_lookup(const sc_cat_result *r, const char *name,
+sc_status sci_cat_result_lookup(const sc_cat_result *r, const char *name,
                                const sc_cat_value **out, sc_error **err);
 /* What `show` statements asked for, in order (unshow removes). */
-int sc_cat_result_nshows(const sc_cat_result *r);
-const char *sc_cat_result_show_name(const sc_cat_result *r, int i);
-sc_status sc_cat_result_show_value(const sc_cat_result *r, int i,
+int sci_cat_result_nshows(const sc_cat_result *r);
+const char *sci_cat_result_show_name(const sc_cat_result *r, int i);
+sc_status sci_cat_result_show_value(const sc_cat_result *r, int i,
                                    const sc_cat_value **out, sc_error **err);
 
 /* Names of m that match nothing (names_check.c), found without running
@@ -255,7 +255,7 @@ sc_status sc_cat_result_show_value(const sc_cat_result *r, int i,
  * a primitive nor `base` binds; a name of opts->skipchecks (opts may be
  * NULL) that no check carries; one of opts->variants that no `if` tests.
  * "file:line:col: warning: ..." each, *n of them. */
-const char **sc_cat_model_warnings(const sc_cat_model *m, const sc_cat_env *base,
+const char **sci_cat_model_warnings(const sc_cat_model *m, const sc_cat_env *base,
                                    const sc_cat_run_options *opts, int *n);
 
 /* ---- Symbolic runs (symbolic.c) -------------------------------------- */
@@ -264,8 +264,8 @@ const char **sc_cat_model_warnings(const sc_cat_model *m, const sc_cat_env *base
  * of the constants SC_CAT_TRUE and SC_CAT_FALSE (NULL), which symbolic.c
  * folds itself: the callbacks never see a constant. */
 typedef const void *sc_cat_bool;
-extern const char sc_cat_true_[1];
-#define SC_CAT_TRUE ((sc_cat_bool)sc_cat_true_)
+extern const char sci_cat_true_[1];
+#define SC_CAT_TRUE ((sc_cat_bool)sci_cat_true_)
 #define SC_CAT_FALSE ((sc_cat_bool)NULL)
 
 typedef struct sc_cat_bool_ops {
@@ -282,9 +282,9 @@ typedef struct sc_cat_bool_ops {
 
 /* a AND b, a OR b, NOT a through ops, constants folded: the one folding
  * of the model's symbolic run and of its caller's own terms. */
-sc_cat_bool sc_cat_bool_and(const sc_cat_bool_ops *ops, sc_cat_bool a, sc_cat_bool b);
-sc_cat_bool sc_cat_bool_or(const sc_cat_bool_ops *ops, sc_cat_bool a, sc_cat_bool b);
-sc_cat_bool sc_cat_bool_not(const sc_cat_bool_ops *ops, sc_cat_bool a);
+sc_cat_bool sci_cat_bool_and(const sc_cat_bool_ops *ops, sc_cat_bool a, sc_cat_bool b);
+sc_cat_bool sci_cat_bool_or(const sc_cat_bool_ops *ops, sc_cat_bool a, sc_cat_bool b);
+sc_cat_bool sci_cat_bool_not(const sc_cat_bool_ops *ops, sc_cat_bool a);
 
 /* A base name bound to a symbolic value: n (set) or n * n entries. */
 typedef struct sc_cat_sym_input {
@@ -303,7 +303,7 @@ typedef struct sc_cat_sym_outcome {
   sc_cat_bool allowed; /* every non-flag check, skipped ones aside, passes */
   /* allowed (and each flag's run) over-approximates: a `with x from S` over
    * a name of the caller's was taken as holding; whether S holds the
-   * execution's own x is for the concrete run (sc_cat_run) to say */
+   * execution's own x is for the concrete run (sci_cat_run) to say */
   bool approximate;
   sc_cat_sym_flag *flags; /* one per flag test, in the order they run */
   int nflags;
@@ -314,7 +314,7 @@ typedef struct sc_cat_sym_outcome {
  * encoded (an enum, `with x from S` over a name the model binds, forall,
  * match, a non-monotone let rec...) is SC_ERR_UNSUPPORTED, naming it and
  * its file:line. */
-sc_status sc_cat_run_symbolic(const sc_cat_model *m, const sc_cat_env *env,
+sc_status sci_cat_run_symbolic(const sc_cat_model *m, const sc_cat_env *env,
                               const sc_cat_run_options *opts,
                               const sc_cat_bool_ops *ops,
                               const sc_cat_sym_input *in, int nin,

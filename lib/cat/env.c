@@ -7,20 +7,20 @@
 
 #include <string.h>
 
-sc_cat_env *sc_cat_env_new(int nevents) {
-  sc_gc_init();
-  sc_cat_env *env = sc_alloc(sizeof *env);
+sc_cat_env *sci_cat_env_new(int nevents) {
+  sci_gc_init();
+  sc_cat_env *env = sci_alloc(sizeof *env);
   if (nevents < 0 || nevents > SC_CAT_MAX_EVENTS) {
-    env->usage_error = sc_printf("sc_cat_env_new: expected 0 to %d events, found %d",
+    env->usage_error = sci_printf("sci_cat_env_new: expected 0 to %d events, found %d",
                                  SC_CAT_MAX_EVENTS, nevents);
     nevents = 0;
   }
   env->nevents = nevents;
-  env->memo = sc_alloc(sizeof *env->memo);
+  env->memo = sci_alloc(sizeof *env->memo);
   return env;
 }
 
-int sc_cat_env_nevents(const sc_cat_env *env) { return env ? env->nevents : 0; }
+int sci_cat_env_nevents(const sc_cat_env *env) { return env ? env->nevents : 0; }
 
 static unsigned name_hash(const char *name) {
   unsigned h = 5381;
@@ -36,12 +36,12 @@ static bool is_dynamic(const sc_cat_env *env, const char *name) {
   return false;
 }
 
-void sc_cat_env_set_dynamic(sc_cat_env *env, const char *const *names, int n) {
+void sci_cat_env_set_dynamic(sc_cat_env *env, const char *const *names, int n) {
   if (!env)
     return;
-  env->dynamic = sc_alloc(sizeof(char *) * (size_t)(n > 0 ? n : 1));
+  env->dynamic = sci_alloc(sizeof(char *) * (size_t)(n > 0 ? n : 1));
   for (int i = 0; i < n; i++)
-    env->dynamic[i] = sc_strdup(names[i]);
+    env->dynamic[i] = sci_strdup(names[i]);
   env->ndynamic = n > 0 ? n : 0;
   for (int i = 0; i < env->n; i++)
     env->entries[i].dynamic = is_dynamic(env, env->entries[i].name);
@@ -61,13 +61,13 @@ static void env_bind(sc_cat_env *env, const char *name, const sc_set *s,
   int n = s ? s->n : r->n;
   if (n != env->nevents) {
     if (!env->usage_error)
-      env->usage_error = sc_printf("sc_cat_env_bind: '%s' is over %d events, the "
+      env->usage_error = sci_printf("sc_cat_env_bind: '%s' is over %d events, the "
                                    "environment over %d", name, n, env->nevents);
     return;
   }
   unsigned h = name_hash(name);
-  struct sc_cat_env_entry entry = {NULL, h, s ? sc_set_copy(s) : NULL,
-                                   r ? sc_rel_copy(r) : NULL, false};
+  struct sc_cat_env_entry entry = {NULL, h, s ? sci_set_copy(s) : NULL,
+                                   r ? sci_rel_copy(r) : NULL, false};
   for (int i = 0; i < env->n; i++)
     if (env->entries[i].hash == h && strcmp(env->entries[i].name, name) == 0) {
       entry.name = env->entries[i].name;
@@ -79,18 +79,18 @@ static void env_bind(sc_cat_env *env, const char *name, const sc_set *s,
         env->memo->valid = i;
       return;
     }
-  entry.name = sc_strdup(name);
+  entry.name = sci_strdup(name);
   entry.dynamic = is_dynamic(env, name);
   if (!entry.dynamic)
     env->static_gen++;
-  sc_grow(&env->entries, &env->cap, env->n + 1, sizeof *env->entries);
+  sci_grow(&env->entries, &env->cap, env->n + 1, sizeof *env->entries);
   env->entries[env->n++] = entry;
 }
 
-void sc_cat_env_bind_set(sc_cat_env *env, const char *name, const sc_set *s) {
+void sci_cat_env_bind_set(sc_cat_env *env, const char *name, const sc_set *s) {
   env_bind(env, name, s, NULL);
 }
 
-void sc_cat_env_bind_rel(sc_cat_env *env, const char *name, const sc_rel *r) {
+void sci_cat_env_bind_rel(sc_cat_env *env, const char *name, const sc_rel *r) {
   env_bind(env, name, NULL, r);
 }

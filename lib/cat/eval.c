@@ -15,21 +15,21 @@
 
 static sc_cat_value *type_error(cat_ctx *c, const sc_cat_exp *at,
                                 const char *expected, const sc_cat_value *found) {
-  return sc_cat_fail_at(c, at, "type mismatch: expected %s, found %s", expected,
-                        sc_cat_vtype(found));
+  return sci_cat_fail_at(c, at, "type mismatch: expected %s, found %s", expected,
+                        sci_cat_vtype(found));
 }
 
 /* ---- Environments -------------------------------------------------------- */
 
-cat_thunk *sc_cat_thunk_value(sc_cat_value *v) {
-  cat_thunk *t = sc_alloc(sizeof *t);
+cat_thunk *sci_cat_thunk_value(sc_cat_value *v) {
+  cat_thunk *t = sci_alloc(sizeof *t);
   t->state = TH_DONE;
   t->value = v;
   return t;
 }
 
-const cat_env *sc_cat_env_thunk(const cat_env *env, const char *name, cat_thunk *t) {
-  cat_env *b = sc_alloc(sizeof *b);
+const cat_env *sci_cat_env_thunk(const cat_env *env, const char *name, cat_thunk *t) {
+  cat_env *b = sci_alloc(sizeof *b);
   b->kind = BK_VALUE;
   b->name = name;
   b->th = t;
@@ -37,12 +37,12 @@ const cat_env *sc_cat_env_thunk(const cat_env *env, const char *name, cat_thunk 
   return b;
 }
 
-const cat_env *sc_cat_env_value(const cat_env *env, const char *name, sc_cat_value *v) {
-  return sc_cat_env_thunk(env, name, sc_cat_thunk_value(v));
+const cat_env *sci_cat_env_value(const cat_env *env, const char *name, sc_cat_value *v) {
+  return sci_cat_env_thunk(env, name, sci_cat_thunk_value(v));
 }
 
 /* Names are interned, so the model's names compare as pointers. */
-cat_thunk *sc_cat_env_find(const cat_env *env, const char *name) {
+cat_thunk *sci_cat_env_find(const cat_env *env, const char *name) {
   for (; env; env = env->next)
     if (env->kind == BK_VALUE && env->name == name)
       return env->th;
@@ -55,10 +55,10 @@ static int components(sc_cat_value *v, sc_cat_value ***out) {
     *out = v->u.tuple.items;
     return v->u.tuple.n;
   }
-  sc_cat_value **items = sc_alloc(2 * sizeof *items);
+  sc_cat_value **items = sci_alloc(2 * sizeof *items);
   if (v->kind == SC_CAT_PAIR) {
-    items[0] = sc_cat_v_event(v->u.pair.a);
-    items[1] = sc_cat_v_event(v->u.pair.b);
+    items[0] = sci_cat_v_event(v->u.pair.a);
+    items[1] = sci_cat_v_event(v->u.pair.b);
     *out = items;
     return 2;
   }
@@ -67,16 +67,16 @@ static int components(sc_cat_value *v, sc_cat_value ***out) {
   return 1;
 }
 
-sc_cat_value *sc_cat_force(cat_ctx *c, cat_thunk *t) {
+sc_cat_value *sci_cat_force(cat_ctx *c, cat_thunk *t) {
   sc_cat_value *v, **items;
   switch (t->state) {
   case TH_DONE:
     return t->value;
   case TH_BUSY:
-    return sc_cat_fail_at(c, t->exp, "this definition depends on its own value");
+    return sci_cat_fail_at(c, t->exp, "this definition depends on its own value");
   case TH_EXP:
     t->state = TH_BUSY;
-    v = sc_cat_eval_exp(c, t->exp, t->env);
+    v = sci_cat_eval_exp(c, t->exp, t->env);
     if (!v) {
       t->state = TH_EXP; /* a `try` may force it again */
       return NULL;
@@ -86,13 +86,13 @@ sc_cat_value *sc_cat_force(cat_ctx *c, cat_thunk *t) {
     t->env = NULL; /* let the collector have it */
     return v;
   case TH_PROJ:
-    if (!(v = sc_cat_force(c, t->of)))
+    if (!(v = sci_cat_force(c, t->of)))
       return NULL;
     if (components(v, &items) <= t->index)
-      return sc_cat_fail(c, SC_ERR_SEMANTIC, t->file, t->line, t->col,
+      return sci_cat_fail(c, SC_ERR_SEMANTIC, t->file, t->line, t->col,
                          "binding mismatch: the pattern has more names than "
                          "the %s it is bound to has components",
-                         sc_cat_vtype(v));
+                         sci_cat_vtype(v));
     t->state = TH_DONE;
     t->value = items[t->index];
     return t->value;
@@ -105,28 +105,28 @@ static const cat_env *bind_pattern(const sc_cat_pat *pat, cat_thunk *t,
                                    const cat_env *env, const char *file,
                                    int line, int col) {
   if (!pat->is_tuple)
-    return pat->names[0] ? sc_cat_env_thunk(env, pat->names[0], t) : env;
+    return pat->names[0] ? sci_cat_env_thunk(env, pat->names[0], t) : env;
   for (int i = 0; i < pat->n; i++) {
     if (!pat->names[i])
       continue;
-    cat_thunk *proj = sc_alloc(sizeof *proj);
+    cat_thunk *proj = sci_alloc(sizeof *proj);
     proj->state = TH_PROJ;
     proj->of = t;
     proj->index = i;
     proj->file = file;
     proj->line = line;
     proj->col = col;
-    env = sc_cat_env_thunk(env, pat->names[i], proj);
+    env = sci_cat_env_thunk(env, pat->names[i], proj);
   }
   return env;
 }
 
-const cat_env *sc_cat_bind_lets(cat_ctx *c, const sc_cat_bind *binds, int n,
+const cat_env *sci_cat_bind_lets(cat_ctx *c, const sc_cat_bind *binds, int n,
                                 const cat_env *env) {
   (void)c;
   const cat_env *out = env;
   for (int i = 0; i < n; i++) {
-    cat_thunk *t = sc_alloc(sizeof *t);
+    cat_thunk *t = sci_alloc(sizeof *t);
     t->state = TH_EXP;
     t->exp = binds[i].exp;
     t->env = env; /* the bindings of one let do not see each other */
@@ -136,20 +136,20 @@ const cat_env *sc_cat_bind_lets(cat_ctx *c, const sc_cat_bind *binds, int n,
   return out;
 }
 
-const cat_env *sc_cat_bind_args(cat_ctx *c, const sc_cat_pat *pat, sc_cat_value *v,
+const cat_env *sci_cat_bind_args(cat_ctx *c, const sc_cat_pat *pat, sc_cat_value *v,
                                 const cat_env *env, const sc_cat_exp *where) {
   if (!pat->is_tuple)
-    return pat->names[0] ? sc_cat_env_value(env, pat->names[0], v) : env;
+    return pat->names[0] ? sci_cat_env_value(env, pat->names[0], v) : env;
   sc_cat_value **items;
   int n = components(v, &items);
   if (n != pat->n) {
-    sc_cat_fail_at(c, where, "argument mismatch: %d argument%s expected, %d given",
+    sci_cat_fail_at(c, where, "argument mismatch: %d argument%s expected, %d given",
                    pat->n, pat->n == 1 ? "" : "s", n);
     return NULL;
   }
   for (int i = 0; i < n; i++)
     if (pat->names[i])
-      env = sc_cat_env_value(env, pat->names[i], items[i]);
+      env = sci_cat_env_value(env, pat->names[i], items[i]);
   return env;
 }
 
@@ -160,10 +160,10 @@ static const sc_rel *as_rel(cat_ctx *c, const sc_cat_value *v) {
   sc_rel *r;
   switch (v->kind) {
   case SC_CAT_REL: return v->u.rel;
-  case SC_CAT_EMPTY: return sc_rel_new(c->n);
-  case SC_CAT_UNIV: return sc_cat_unv(c);
+  case SC_CAT_EMPTY: return sci_rel_new(c->n);
+  case SC_CAT_UNIV: return sci_cat_unv(c);
   case SC_CAT_PAIR:
-    r = sc_rel_new(c->n);
+    r = sci_rel_new(c->n);
     sc_rel_add(r, v->u.pair.a, v->u.pair.b);
     return r;
   default: return NULL;
@@ -175,10 +175,10 @@ static const sc_set *as_set(cat_ctx *c, const sc_cat_value *v) {
   sc_set *s;
   switch (v->kind) {
   case SC_CAT_SET: return v->u.set;
-  case SC_CAT_EMPTY: return sc_set_new(c->n);
-  case SC_CAT_UNIV: return sc_cat_all(c);
+  case SC_CAT_EMPTY: return sci_set_new(c->n);
+  case SC_CAT_UNIV: return sci_cat_all(c);
   case SC_CAT_EVENT:
-    s = sc_set_new(c->n);
+    s = sci_set_new(c->n);
     sc_set_add(s, v->u.event);
     return s;
   default: return NULL;
@@ -186,7 +186,7 @@ static const sc_set *as_set(cat_ctx *c, const sc_cat_value *v) {
 }
 
 static const sc_set *eval_events(cat_ctx *c, const sc_cat_exp *e, const cat_env *env) {
-  sc_cat_value *v = sc_cat_eval_exp(c, e, env);
+  sc_cat_value *v = sci_cat_eval_exp(c, e, env);
   if (!v)
     return NULL;
   const sc_set *s = as_set(c, v);
@@ -196,7 +196,7 @@ static const sc_set *eval_events(cat_ctx *c, const sc_cat_exp *e, const cat_env 
 }
 
 static const sc_rel *eval_rel(cat_ctx *c, const sc_cat_exp *e, const cat_env *env) {
-  sc_cat_value *v = sc_cat_eval_exp(c, e, env);
+  sc_cat_value *v = sci_cat_eval_exp(c, e, env);
   if (!v)
     return NULL;
   const sc_rel *r = as_rel(c, v);
@@ -205,18 +205,18 @@ static const sc_rel *eval_rel(cat_ctx *c, const sc_cat_exp *e, const cat_env *en
   return r;
 }
 
-sc_cat_value *sc_cat_eval_rel_or_set(cat_ctx *c, const sc_cat_exp *e,
+sc_cat_value *sci_cat_eval_rel_or_set(cat_ctx *c, const sc_cat_exp *e,
                                      const cat_env *env) {
-  sc_cat_value *v = sc_cat_eval_exp(c, e, env);
+  sc_cat_value *v = sci_cat_eval_exp(c, e, env);
   if (!v)
     return NULL;
   switch (v->kind) {
   case SC_CAT_REL:
   case SC_CAT_SET: return v;
-  case SC_CAT_EVENT: return sc_cat_v_set(as_set(c, v));
+  case SC_CAT_EVENT: return sci_cat_v_set(as_set(c, v));
   case SC_CAT_PAIR:
   case SC_CAT_EMPTY:
-  case SC_CAT_UNIV: return sc_cat_v_rel(as_rel(c, v));
+  case SC_CAT_UNIV: return sci_cat_v_rel(as_rel(c, v));
   default: return type_error(c, e, "relation or event set", v);
   }
 }
@@ -234,12 +234,12 @@ static sc_cat_value *tag_universe(cat_ctx *c, const cat_type *elt,
                                   const cat_env *env, const sc_cat_exp *at) {
   const cat_env *en = elt && elt->kind == TY_TAG ? find_enum(env, elt->tag_type) : NULL;
   if (!en)
-    return sc_cat_fail_at(c, at, "cannot build the universe of %s",
-                          elt ? sc_cat_type_name(elt) : "this set");
-  sc_cat_value **items = sc_alloc(sizeof *items * (size_t)(en->ntags ? en->ntags : 1));
+    return sci_cat_fail_at(c, at, "cannot build the universe of %s",
+                          elt ? sci_cat_type_name(elt) : "this set");
+  sc_cat_value **items = sci_alloc(sizeof *items * (size_t)(en->ntags ? en->ntags : 1));
   for (int i = 0; i < en->ntags; i++)
-    items[i] = sc_cat_v_tag(en->name, en->tags[i]);
-  return sc_cat_v_valset(c, elt, en->ntags, items);
+    items[i] = sci_cat_v_tag(en->name, en->tags[i]);
+  return sci_cat_v_valset(c, elt, en->ntags, items);
 }
 
 /* ---- Value sets ---------------------------------------------------------- */
@@ -247,27 +247,27 @@ static sc_cat_value *tag_universe(cat_ctx *c, const cat_type *elt,
 /* Items of a (sorted) that are (keep=true) or are not in b. */
 static sc_cat_value *valset_filter(cat_ctx *c, const sc_cat_value *a,
                                    const sc_cat_value *b, bool keep) {
-  sc_cat_value **items = sc_alloc(sizeof *items * (size_t)(a->u.vs.n ? a->u.vs.n : 1));
+  sc_cat_value **items = sci_alloc(sizeof *items * (size_t)(a->u.vs.n ? a->u.vs.n : 1));
   int n = 0;
   for (int i = 0; i < a->u.vs.n; i++) {
-    bool in = sc_cat_valset_has(c, b, a->u.vs.items[i]);
+    bool in = sci_cat_valset_has(c, b, a->u.vs.items[i]);
     if (c->error)
       return NULL;
     if (in == keep)
       items[n++] = a->u.vs.items[i];
   }
-  return sc_cat_v_valset(c, a->u.vs.elt, n, items);
+  return sci_cat_v_valset(c, a->u.vs.elt, n, items);
 }
 
 /* The element type shared by two value sets, or NULL after an error. */
 static const cat_type *valset_elt(cat_ctx *c, const sc_cat_value *a,
                                   const sc_cat_value *b, const sc_cat_exp *at,
                                   const char *op) {
-  const cat_type *ta = sc_cat_type_of(a), *tb = sc_cat_type_of(b);
-  const cat_type *t = sc_cat_type_unify(ta, tb);
+  const cat_type *ta = sci_cat_type_of(a), *tb = sci_cat_type_of(b);
+  const cat_type *t = sci_cat_type_unify(ta, tb);
   if (!t) {
-    sc_cat_fail_at(c, at, "type mismatch in %s: %s and %s", op,
-                   sc_cat_type_name(ta), sc_cat_type_name(tb));
+    sci_cat_fail_at(c, at, "type mismatch in %s: %s and %s", op,
+                   sci_cat_type_name(ta), sci_cat_type_name(tb));
     return NULL;
   }
   return t->elt;
@@ -277,7 +277,7 @@ static const cat_type *valset_elt(cat_ctx *c, const sc_cat_value *a,
 
 static sc_cat_value *eval_op1(cat_ctx *c, const sc_cat_exp *e, const cat_env *env) {
   const sc_cat_exp *arg = e->args[0];
-  sc_cat_value *v = sc_cat_eval_exp(c, arg, env);
+  sc_cat_value *v = sci_cat_eval_exp(c, arg, env);
   if (!v)
     return NULL;
   sc_rel *r;
@@ -289,40 +289,40 @@ static sc_cat_value *eval_op1(cat_ctx *c, const sc_cat_exp *e, const cat_env *en
     if (v->kind == SC_CAT_UNIV)
       return v;
     if (v->kind == SC_CAT_EMPTY)
-      return e->op1 == OP1_PLUS ? v : sc_cat_v_rel(sc_cat_id(c));
+      return e->op1 == OP1_PLUS ? v : sci_cat_v_rel(sci_cat_id(c));
     if (v->kind != SC_CAT_REL)
       return type_error(c, arg, "relation", v);
-    r = sc_rel_new(c->n);
+    r = sci_rel_new(c->n);
     if (e->op1 == OP1_PLUS)
-      sc_rel_plus(r, v->u.rel);
+      sci_rel_plus(r, v->u.rel);
     else if (e->op1 == OP1_STAR)
-      sc_rel_star(r, v->u.rel);
+      sci_rel_star(r, v->u.rel);
     else
-      sc_rel_opt(r, v->u.rel);
-    return sc_cat_v_rel(r);
+      sci_rel_opt(r, v->u.rel);
+    return sci_cat_v_rel(r);
   case OP1_INV:
     switch (v->kind) {
     case SC_CAT_EMPTY:
     case SC_CAT_UNIV: return v;
-    case SC_CAT_PAIR: return sc_cat_v_pair(v->u.pair.b, v->u.pair.a);
+    case SC_CAT_PAIR: return sci_cat_v_pair(v->u.pair.b, v->u.pair.a);
     case SC_CAT_REL:
-      r = sc_rel_new(c->n);
-      sc_rel_inverse(r, v->u.rel);
-      return sc_cat_v_rel(r);
+      r = sci_rel_new(c->n);
+      sci_rel_inverse(r, v->u.rel);
+      return sci_cat_v_rel(r);
     default: return type_error(c, arg, "relation", v);
     }
   case OP1_COMP:
     switch (v->kind) {
-    case SC_CAT_EMPTY: return sc_cat_v_univ();
-    case SC_CAT_UNIV: return sc_cat_v_empty();
+    case SC_CAT_EMPTY: return sci_cat_v_univ();
+    case SC_CAT_UNIV: return sci_cat_v_empty();
     case SC_CAT_SET:
-      s = sc_set_new(c->n);
-      sc_set_complement(s, v->u.set);
-      return sc_cat_v_set(s);
+      s = sci_set_new(c->n);
+      sci_set_complement(s, v->u.set);
+      return sci_cat_v_set(s);
     case SC_CAT_REL:
-      r = sc_rel_new(c->n);
-      sc_rel_complement(r, v->u.rel);
-      return sc_cat_v_rel(r);
+      r = sci_rel_new(c->n);
+      sci_rel_complement(r, v->u.rel);
+      return sci_cat_v_rel(r);
     case SC_CAT_VALSET:
       if (v->u.vs.elt && v->u.vs.elt->kind == TY_TAG) {
         sc_cat_value *all = tag_universe(c, v->u.vs.elt, env, arg);
@@ -334,11 +334,11 @@ static sc_cat_value *eval_op1(cat_ctx *c, const sc_cat_exp *e, const cat_env *en
   case OP1_TOID:
     switch (v->kind) {
     case SC_CAT_EMPTY: return v;
-    case SC_CAT_UNIV: return sc_cat_v_rel(sc_cat_id(c));
+    case SC_CAT_UNIV: return sci_cat_v_rel(sci_cat_id(c));
     case SC_CAT_SET:
-      r = sc_rel_new(c->n);
-      sc_rel_identity(r, v->u.set);
-      return sc_cat_v_rel(r);
+      r = sci_rel_new(c->n);
+      sci_rel_identity(r, v->u.set);
+      return sci_cat_v_rel(r);
     default: return type_error(c, arg, "event set", v);
     }
   }
@@ -347,9 +347,9 @@ static sc_cat_value *eval_op1(cat_ctx *c, const sc_cat_exp *e, const cat_env *en
 
 /* Evaluate every operand of an n-ary operator; NULL on error. */
 static sc_cat_value **eval_all(cat_ctx *c, const sc_cat_exp *e, const cat_env *env) {
-  sc_cat_value **vs = sc_alloc(sizeof *vs * (size_t)e->nargs);
+  sc_cat_value **vs = sci_alloc(sizeof *vs * (size_t)e->nargs);
   for (int i = 0; i < e->nargs; i++)
-    if (!(vs[i] = sc_cat_eval_exp(c, e->args[i], env)))
+    if (!(vs[i] = sci_cat_eval_exp(c, e->args[i], env)))
       return NULL;
   return vs;
 }
@@ -360,8 +360,8 @@ static sc_cat_value *eval_union(cat_ctx *c, const sc_cat_exp *e, const cat_env *
   sc_cat_value **vs = eval_all(c, e, env);
   if (!vs)
     return NULL;
-  sc_cat_value **items = sc_alloc(sizeof *items * (size_t)e->nargs);
-  const sc_cat_exp **where = sc_alloc(sizeof *where * (size_t)e->nargs);
+  sc_cat_value **items = sci_alloc(sizeof *items * (size_t)e->nargs);
+  const sc_cat_exp **where = sci_alloc(sizeof *where * (size_t)e->nargs);
   int n = 0;
   for (int i = 0; i < e->nargs; i++) {
     if (vs[i]->kind == SC_CAT_EMPTY)
@@ -369,46 +369,46 @@ static sc_cat_value *eval_union(cat_ctx *c, const sc_cat_exp *e, const cat_env *
     if (vs[i]->kind == SC_CAT_UNIV)
       return vs[i];
     where[n] = e->args[i];
-    if (!(items[n++] = sc_cat_tag2set(c, vs[i])))
+    if (!(items[n++] = sci_cat_tag2set(c, vs[i])))
       return NULL;
   }
   if (n == 0)
-    return sc_cat_v_empty();
-  const cat_type *t = sc_cat_type_of(items[0]);
+    return sci_cat_v_empty();
+  const cat_type *t = sci_cat_type_of(items[0]);
   for (int i = 1; i < n; i++) {
-    const cat_type *ti = sc_cat_type_of(items[i]);
-    const cat_type *u = sc_cat_type_unify(t, ti);
+    const cat_type *ti = sci_cat_type_of(items[i]);
+    const cat_type *u = sci_cat_type_unify(t, ti);
     if (!u)
-      return sc_cat_fail_at(c, where[i],
+      return sci_cat_fail_at(c, where[i],
                             "type mismatch in union: expected %s, found %s",
-                            sc_cat_type_name(t), sc_cat_type_name(ti));
+                            sci_cat_type_name(t), sci_cat_type_name(ti));
     t = u;
   }
   if (t->kind == TY_REL) {
-    sc_rel *r = sc_rel_copy(items[0]->u.rel);
+    sc_rel *r = sci_rel_copy(items[0]->u.rel);
     for (int i = 1; i < n; i++)
-      sc_rel_union(r, r, items[i]->u.rel);
-    return sc_cat_v_rel(r);
+      sci_rel_union(r, r, items[i]->u.rel);
+    return sci_cat_v_rel(r);
   }
   if (t->kind == TY_EVENTS) {
-    sc_set *s = sc_set_copy(items[0]->u.set);
+    sc_set *s = sci_set_copy(items[0]->u.set);
     for (int i = 1; i < n; i++)
-      sc_set_union(s, s, items[i]->u.set);
-    return sc_cat_v_set(s);
+      sci_set_union(s, s, items[i]->u.set);
+    return sci_cat_v_set(s);
   }
   if (t->kind == TY_SET) {
     int total = 0;
     for (int i = 0; i < n; i++)
       total += items[i]->u.vs.n;
-    sc_cat_value **all = sc_alloc(sizeof *all * (size_t)(total ? total : 1));
+    sc_cat_value **all = sci_alloc(sizeof *all * (size_t)(total ? total : 1));
     int k = 0;
     for (int i = 0; i < n; i++)
       for (int j = 0; j < items[i]->u.vs.n; j++)
         all[k++] = items[i]->u.vs.items[j];
-    return sc_cat_v_valset(c, t->elt, k, all);
+    return sci_cat_v_valset(c, t->elt, k, all);
   }
-  return sc_cat_fail_at(c, e, "cannot take the union of values of type %s",
-                        sc_cat_type_name(t));
+  return sci_cat_fail_at(c, e, "cannot take the union of values of type %s",
+                        sci_cat_type_name(t));
 }
 
 /* One operand of a sequence: a relation, or [S] kept as a filter on S
@@ -425,7 +425,7 @@ static bool eval_seq_part(cat_ctx *c, const sc_cat_exp *arg, const cat_env *env,
     part->filter = eval_events(c, arg->args[0], env);
     return part->filter != NULL;
   }
-  sc_cat_value *v = sc_cat_eval_exp(c, arg, env);
+  sc_cat_value *v = sci_cat_eval_exp(c, arg, env);
   if (!v)
     return false;
   if (v->kind == SC_CAT_EMPTY) {
@@ -441,38 +441,38 @@ static bool eval_seq_part(cat_ctx *c, const sc_cat_exp *arg, const cat_env *env,
 }
 
 static sc_cat_value *eval_seq(cat_ctx *c, const sc_cat_exp *e, const cat_env *env) {
-  seq_part *parts = sc_alloc(sizeof *parts * (size_t)e->nargs);
+  seq_part *parts = sci_alloc(sizeof *parts * (size_t)e->nargs);
   for (int i = 0; i < e->nargs; i++) {
     bool empty = false;
     if (!eval_seq_part(c, e->args[i], env, &parts[i], &empty))
       return NULL;
     if (empty) /* herd stops at an empty operand: the result is {} */
-      return sc_cat_v_empty();
+      return sci_cat_v_empty();
   }
   seq_part acc = parts[e->nargs - 1];
   for (int i = e->nargs - 2; i >= 0; i--) {
     seq_part p = parts[i];
     sc_rel *r;
     if (!p.rel && !acc.rel) {
-      sc_set *s = sc_set_new(c->n);
-      sc_set_inter(s, p.filter, acc.filter);
+      sc_set *s = sci_set_new(c->n);
+      sci_set_inter(s, p.filter, acc.filter);
       acc.filter = s;
       continue;
     }
-    r = sc_rel_new(c->n);
+    r = sci_rel_new(c->n);
     if (!p.rel)
-      sc_rel_restrict(r, acc.rel, p.filter, NULL);
+      sci_rel_restrict(r, acc.rel, p.filter, NULL);
     else if (!acc.rel)
-      sc_rel_restrict(r, p.rel, NULL, acc.filter);
+      sci_rel_restrict(r, p.rel, NULL, acc.filter);
     else
-      sc_rel_seq(r, p.rel, acc.rel);
+      sci_rel_seq(r, p.rel, acc.rel);
     acc.rel = r;
   }
   if (acc.rel)
-    return sc_cat_v_rel(acc.rel);
-  sc_rel *id = sc_rel_new(c->n);
-  sc_rel_identity(id, acc.filter);
-  return sc_cat_v_rel(id);
+    return sci_cat_v_rel(acc.rel);
+  sc_rel *id = sci_rel_new(c->n);
+  sci_rel_identity(id, acc.filter);
+  return sci_cat_v_rel(id);
 }
 
 static bool is_set_like(sc_cat_kind k) {
@@ -485,30 +485,30 @@ static sc_cat_value *binop_error(cat_ctx *c, const sc_cat_exp *e,
                                  const sc_cat_value *v1, const sc_cat_value *v2,
                                  const char *op) {
   if (!is_set_like(v1->kind))
-    return sc_cat_fail_at(c, e->args[0], "type mismatch in %s: a %s is not a set "
-                          "or relation", op, sc_cat_vtype(v1));
+    return sci_cat_fail_at(c, e->args[0], "type mismatch in %s: a %s is not a set "
+                          "or relation", op, sci_cat_vtype(v1));
   if (!is_set_like(v2->kind))
-    return sc_cat_fail_at(c, e->args[1], "type mismatch in %s: a %s is not a set "
-                          "or relation", op, sc_cat_vtype(v2));
-  return sc_cat_fail_at(c, e, "type mismatch in %s: %s and %s", op,
-                        sc_cat_vtype(v1), sc_cat_vtype(v2));
+    return sci_cat_fail_at(c, e->args[1], "type mismatch in %s: a %s is not a set "
+                          "or relation", op, sci_cat_vtype(v2));
+  return sci_cat_fail_at(c, e, "type mismatch in %s: %s and %s", op,
+                        sci_cat_vtype(v1), sci_cat_vtype(v2));
 }
 
 static sc_cat_value *eval_inter(cat_ctx *c, const sc_cat_exp *e, const cat_env *env) {
-  sc_cat_value *v1 = sc_cat_eval_exp(c, e->args[0], env);
-  sc_cat_value *v2 = v1 ? sc_cat_eval_exp(c, e->args[1], env) : NULL;
-  if (!v2 || !(v1 = sc_cat_tag2set(c, v1)) || !(v2 = sc_cat_tag2set(c, v2)))
+  sc_cat_value *v1 = sci_cat_eval_exp(c, e->args[0], env);
+  sc_cat_value *v2 = v1 ? sci_cat_eval_exp(c, e->args[1], env) : NULL;
+  if (!v2 || !(v1 = sci_cat_tag2set(c, v1)) || !(v2 = sci_cat_tag2set(c, v2)))
     return NULL;
   sc_cat_kind k1 = v1->kind, k2 = v2->kind;
   if (k1 == SC_CAT_REL && k2 == SC_CAT_REL) {
-    sc_rel *r = sc_rel_new(c->n);
-    sc_rel_inter(r, v1->u.rel, v2->u.rel);
-    return sc_cat_v_rel(r);
+    sc_rel *r = sci_rel_new(c->n);
+    sci_rel_inter(r, v1->u.rel, v2->u.rel);
+    return sci_cat_v_rel(r);
   }
   if (k1 == SC_CAT_SET && k2 == SC_CAT_SET) {
-    sc_set *s = sc_set_new(c->n);
-    sc_set_inter(s, v1->u.set, v2->u.set);
-    return sc_cat_v_set(s);
+    sc_set *s = sci_set_new(c->n);
+    sci_set_inter(s, v1->u.set, v2->u.set);
+    return sci_cat_v_set(s);
   }
   if (k1 == SC_CAT_VALSET && k2 == SC_CAT_VALSET) {
     if (!valset_elt(c, v1, v2, e, "intersection") && c->error)
@@ -521,26 +521,26 @@ static sc_cat_value *eval_inter(cat_ctx *c, const sc_cat_exp *e, const cat_env *
     if (k2 == SC_CAT_UNIV)
       return v1;
     if (k1 == SC_CAT_EMPTY || k2 == SC_CAT_EMPTY)
-      return sc_cat_v_empty();
+      return sci_cat_v_empty();
   }
   return binop_error(c, e, v1, v2, "intersection");
 }
 
 static sc_cat_value *eval_diff(cat_ctx *c, const sc_cat_exp *e, const cat_env *env) {
-  sc_cat_value *v1 = sc_cat_eval_exp(c, e->args[0], env);
-  sc_cat_value *v2 = v1 ? sc_cat_eval_exp(c, e->args[1], env) : NULL;
-  if (!v2 || !(v1 = sc_cat_tag2set(c, v1)) || !(v2 = sc_cat_tag2set(c, v2)))
+  sc_cat_value *v1 = sci_cat_eval_exp(c, e->args[0], env);
+  sc_cat_value *v2 = v1 ? sci_cat_eval_exp(c, e->args[1], env) : NULL;
+  if (!v2 || !(v1 = sci_cat_tag2set(c, v1)) || !(v2 = sci_cat_tag2set(c, v2)))
     return NULL;
   sc_cat_kind k1 = v1->kind, k2 = v2->kind;
   if ((k1 == SC_CAT_REL || k1 == SC_CAT_UNIV) && k2 == SC_CAT_REL) {
-    sc_rel *r = sc_rel_new(c->n);
-    sc_rel_diff(r, as_rel(c, v1), v2->u.rel);
-    return sc_cat_v_rel(r);
+    sc_rel *r = sci_rel_new(c->n);
+    sci_rel_diff(r, as_rel(c, v1), v2->u.rel);
+    return sci_cat_v_rel(r);
   }
   if ((k1 == SC_CAT_SET || k1 == SC_CAT_UNIV) && k2 == SC_CAT_SET) {
-    sc_set *s = sc_set_new(c->n);
-    sc_set_diff(s, as_set(c, v1), v2->u.set);
-    return sc_cat_v_set(s);
+    sc_set *s = sci_set_new(c->n);
+    sci_set_diff(s, as_set(c, v1), v2->u.set);
+    return sci_cat_v_set(s);
   }
   if (k1 == SC_CAT_VALSET && k2 == SC_CAT_VALSET) {
     if (!valset_elt(c, v1, v2, e, "difference") && c->error)
@@ -555,7 +555,7 @@ static sc_cat_value *eval_diff(cat_ctx *c, const sc_cat_exp *e, const cat_env *e
     if (k1 == SC_CAT_UNIV && k2 == SC_CAT_EMPTY)
       return v1;
     if (k2 == SC_CAT_UNIV || k1 == SC_CAT_EMPTY)
-      return sc_cat_v_empty();
+      return sci_cat_v_empty();
     if (k2 == SC_CAT_EMPTY)
       return v1;
   }
@@ -568,42 +568,42 @@ static sc_cat_value *eval_cartesian(cat_ctx *c, const sc_cat_exp *e,
   const sc_set *s2 = s1 ? eval_events(c, e->args[1], env) : NULL;
   if (!s2)
     return NULL;
-  sc_rel *r = sc_rel_new(c->n);
-  sc_rel_cartesian(r, s1, s2);
-  return sc_cat_v_rel(r);
+  sc_rel *r = sci_rel_new(c->n);
+  sci_rel_cartesian(r, s1, s2);
+  return sci_cat_v_rel(r);
 }
 
 /* e ++ S: add an element to a set (herd's Add). */
 static sc_cat_value *eval_add(cat_ctx *c, const sc_cat_exp *e, const cat_env *env) {
-  sc_cat_value *v1 = sc_cat_eval_exp(c, e->args[0], env);
-  sc_cat_value *v2 = v1 ? sc_cat_eval_exp(c, e->args[1], env) : NULL;
+  sc_cat_value *v1 = sci_cat_eval_exp(c, e->args[0], env);
+  sc_cat_value *v2 = v1 ? sci_cat_eval_exp(c, e->args[1], env) : NULL;
   if (!v2)
     return NULL;
   if (v1->kind == SC_CAT_UNIV)
-    return sc_cat_fail_at(c, e->args[0], "cannot add the universe to a set with '++'");
+    return sci_cat_fail_at(c, e->args[0], "cannot add the universe to a set with '++'");
   sc_cat_value **items;
   switch (v2->kind) {
   case SC_CAT_UNIV:
     return v2;
   case SC_CAT_EMPTY:
     if (v1->kind == SC_CAT_EVENT || v1->kind == SC_CAT_PAIR)
-      return v1->kind == SC_CAT_EVENT ? sc_cat_v_set(as_set(c, v1))
-                                      : sc_cat_v_rel(as_rel(c, v1));
-    items = sc_alloc(sizeof *items);
+      return v1->kind == SC_CAT_EVENT ? sci_cat_v_set(as_set(c, v1))
+                                      : sci_cat_v_rel(as_rel(c, v1));
+    items = sci_alloc(sizeof *items);
     items[0] = v1;
-    return sc_cat_v_valset(c, sc_cat_type_of(v1), 1, items);
+    return sci_cat_v_valset(c, sci_cat_type_of(v1), 1, items);
   case SC_CAT_VALSET: {
     const cat_type *elt = v2->u.vs.elt;
-    const cat_type *t1 = sc_cat_type_of(v1);
-    const cat_type *u = elt ? sc_cat_type_unify(elt, t1) : t1;
+    const cat_type *t1 = sci_cat_type_of(v1);
+    const cat_type *u = elt ? sci_cat_type_unify(elt, t1) : t1;
     if (!u)
-      return sc_cat_fail_at(c, e->args[0],
+      return sci_cat_fail_at(c, e->args[0],
                             "type mismatch in '++': expected %s, found %s",
-                            sc_cat_type_name(elt), sc_cat_type_name(t1));
-    items = sc_alloc(sizeof *items * (size_t)(v2->u.vs.n + 1));
+                            sci_cat_type_name(elt), sci_cat_type_name(t1));
+    items = sci_alloc(sizeof *items * (size_t)(v2->u.vs.n + 1));
     memcpy(items, v2->u.vs.items, sizeof *items * (size_t)v2->u.vs.n);
     items[v2->u.vs.n] = v1;
-    return sc_cat_v_valset(c, u, v2->u.vs.n + 1, items);
+    return sci_cat_v_valset(c, u, v2->u.vs.n + 1, items);
   }
   case SC_CAT_REL: {
     int a, b;
@@ -618,16 +618,16 @@ static sc_cat_value *eval_add(cat_ctx *c, const sc_cat_exp *e, const cat_env *en
     } else {
       return type_error(c, e->args[0], "pair (to add to a relation)", v1);
     }
-    sc_rel *r = sc_rel_copy(v2->u.rel);
+    sc_rel *r = sci_rel_copy(v2->u.rel);
     sc_rel_add(r, a, b);
-    return sc_cat_v_rel(r);
+    return sci_cat_v_rel(r);
   }
   case SC_CAT_SET: {
     if (v1->kind != SC_CAT_EVENT)
       return type_error(c, e->args[0], "event (to add to an event set)", v1);
-    sc_set *s = sc_set_copy(v2->u.set);
+    sc_set *s = sci_set_copy(v2->u.set);
     sc_set_add(s, v1->u.event);
-    return sc_cat_v_set(s);
+    return sci_cat_v_set(s);
   }
   default:
     return type_error(c, e->args[1], "set after '++'", v2);
@@ -639,71 +639,71 @@ static sc_cat_value *eval_add(cat_ctx *c, const sc_cat_exp *e, const cat_env *en
 static sc_cat_value *eval_explicit_set(cat_ctx *c, const sc_cat_exp *e,
                                        const cat_env *env) {
   if (e->nargs == 0)
-    return sc_cat_v_empty();
+    return sci_cat_v_empty();
   sc_cat_value **vs = eval_all(c, e, env);
   if (!vs)
     return NULL;
   const cat_type *t = NULL;
   for (int i = 0; i < e->nargs; i++) {
     if (vs[i]->kind == SC_CAT_UNIV)
-      return sc_cat_fail_at(c, e->args[i], "the universe cannot be a set element");
-    const cat_type *ti = sc_cat_type_of(vs[i]);
-    const cat_type *u = t ? sc_cat_type_unify(t, ti) : ti;
+      return sci_cat_fail_at(c, e->args[i], "the universe cannot be a set element");
+    const cat_type *ti = sci_cat_type_of(vs[i]);
+    const cat_type *u = t ? sci_cat_type_unify(t, ti) : ti;
     if (!u)
-      return sc_cat_fail_at(c, e->args[i],
+      return sci_cat_fail_at(c, e->args[i],
                             "type mismatch in set: expected %s, found %s",
-                            sc_cat_type_name(t), sc_cat_type_name(ti));
+                            sci_cat_type_name(t), sci_cat_type_name(ti));
     t = u;
   }
   if (t->kind == TY_EVENT) {
-    sc_set *s = sc_set_new(c->n);
+    sc_set *s = sci_set_new(c->n);
     for (int i = 0; i < e->nargs; i++)
       sc_set_add(s, vs[i]->u.event);
-    return sc_cat_v_set(s);
+    return sci_cat_v_set(s);
   }
   if (t->kind == TY_PAIR) {
-    sc_rel *r = sc_rel_new(c->n);
+    sc_rel *r = sci_rel_new(c->n);
     for (int i = 0; i < e->nargs; i++)
       sc_rel_add(r, vs[i]->u.pair.a, vs[i]->u.pair.b);
-    return sc_cat_v_rel(r);
+    return sci_cat_v_rel(r);
   }
-  return sc_cat_v_valset(c, t, e->nargs, vs);
+  return sci_cat_v_valset(c, t, e->nargs, vs);
 }
 
 /* ---- Functions ----------------------------------------------------------- */
 
-sc_cat_value *sc_cat_apply(cat_ctx *c, sc_cat_value *f, sc_cat_value *arg,
+sc_cat_value *sci_cat_apply(cat_ctx *c, sc_cat_value *f, sc_cat_value *arg,
                            const sc_cat_exp *where) {
   if (f->kind == SC_CAT_PRIM)
     return f->u.prim->fn(c, f->u.prim, arg, where);
   if (f->kind != SC_CAT_CLOSURE)
     return type_error(c, where, "function", f);
   if (c->app_depth >= c->max_app_depth)
-    return sc_cat_fail(c, SC_ERR_LIMIT, where->file, where->line, where->col,
+    return sci_cat_fail(c, SC_ERR_LIMIT, where->file, where->line, where->col,
                        "expected function calls nested at most %d deep, found "
                        "deeper (the -max-depth limit; a recursion without end?)",
                        c->max_app_depth);
-  if (sc_cat_out_of_time(c, false, where->file, where->line, where->col))
+  if (sci_cat_out_of_time(c, false, where->file, where->line, where->col))
     return NULL;
   cat_closure *clo = f->u.clo;
-  const cat_env *env = sc_cat_bind_args(c, &clo->pat, arg, clo->env, where);
+  const cat_env *env = sci_cat_bind_args(c, &clo->pat, arg, clo->env, where);
   if (!env)
     return NULL;
   c->app_depth++;
-  sc_cat_value *v = sc_cat_eval_exp(c, clo->body, env);
+  sc_cat_value *v = sci_cat_eval_exp(c, clo->body, env);
   c->app_depth--;
   return v;
 }
 
 static sc_cat_value *new_closure(cat_ctx *c, const sc_cat_exp *fun,
                                  const cat_env *env) {
-  cat_closure *clo = sc_alloc(sizeof *clo);
+  cat_closure *clo = sci_alloc(sizeof *clo);
   clo->pat = fun->pat;
   clo->body = fun->body;
   clo->env = env;
   clo->name = fun->name;
   clo->id = ++c->next_id;
-  sc_cat_value *v = sc_alloc(sizeof *v);
+  sc_cat_value *v = sci_alloc(sizeof *v);
   v->kind = SC_CAT_CLOSURE;
   v->u.clo = clo;
   return v;
@@ -725,7 +725,7 @@ static const cat_env *add_rec_funs(cat_ctx *c, const sc_cat_bind *binds, int n,
       nfuns++;
   if (!nfuns)
     return env;
-  cat_closure **clos = sc_alloc(sizeof *clos * (size_t)nfuns);
+  cat_closure **clos = sci_alloc(sizeof *clos * (size_t)nfuns);
   int k = 0;
   for (int i = 0; i < n; i++) {
     if (!is_fun_bind(&binds[i]))
@@ -733,7 +733,7 @@ static const cat_env *add_rec_funs(cat_ctx *c, const sc_cat_bind *binds, int n,
     sc_cat_value *f = new_closure(c, binds[i].exp, NULL);
     clos[k++] = f->u.clo;
     if (binds[i].pat.names[0])
-      frame = sc_cat_env_value(frame, binds[i].pat.names[0], f);
+      frame = sci_cat_env_value(frame, binds[i].pat.names[0], f);
   }
   for (int i = 0; i < nfuns; i++)
     clos[i]->env = frame;
@@ -746,7 +746,7 @@ static const cat_env *bind_rec_values(const sc_cat_bind *binds, int n,
   for (int i = 0, k = 0; i < n; i++) {
     if (is_fun_bind(&binds[i]))
       continue;
-    env = bind_pattern(&binds[i].pat, sc_cat_thunk_value(vals[k++]), env,
+    env = bind_pattern(&binds[i].pat, sci_cat_thunk_value(vals[k++]), env,
                        binds[i].exp->file, binds[i].line, binds[i].col);
   }
   return env;
@@ -761,22 +761,22 @@ static int stabilised(cat_ctx *c, const sc_cat_value *v, const sc_cat_value *w) 
   switch (w->kind) {
   case SC_CAT_REL:
     if (v->kind == SC_CAT_EMPTY)
-      return sc_rel_is_empty(w->u.rel);
+      return sci_rel_is_empty(w->u.rel);
     if (v->kind == SC_CAT_REL)
-      return sc_rel_subset(w->u.rel, v->u.rel);
+      return sci_rel_subset(w->u.rel, v->u.rel);
     return -1;
   case SC_CAT_SET:
     if (v->kind == SC_CAT_EMPTY)
-      return sc_set_is_empty(w->u.set);
+      return sci_set_is_empty(w->u.set);
     if (v->kind == SC_CAT_SET)
-      return sc_set_subset(w->u.set, v->u.set);
+      return sci_set_subset(w->u.set, v->u.set);
     return -1;
   case SC_CAT_VALSET:
     if (v->kind == SC_CAT_EMPTY)
       return w->u.vs.n == 0;
     if (v->kind == SC_CAT_VALSET) {
       for (int i = 0; i < w->u.vs.n; i++)
-        if (!sc_cat_valset_has(c, v, w->u.vs.items[i]))
+        if (!sci_cat_valset_has(c, v, w->u.vs.items[i]))
           return c->error ? -1 : 0;
       return 1;
     }
@@ -785,9 +785,9 @@ static int stabilised(cat_ctx *c, const sc_cat_value *v, const sc_cat_value *w) 
     if (v->kind == SC_CAT_EMPTY)
       return 0;
     if (v->kind == SC_CAT_REL)
-      return sc_rel_subset(sc_cat_unv(c), v->u.rel);
+      return sci_rel_subset(sci_cat_unv(c), v->u.rel);
     if (v->kind == SC_CAT_SET)
-      return sc_set_subset(sc_cat_all(c), v->u.set);
+      return sci_set_subset(sci_cat_all(c), v->u.set);
     return -1;
   default:
     return -1;
@@ -796,34 +796,34 @@ static int stabilised(cat_ctx *c, const sc_cat_value *v, const sc_cat_value *w) 
 
 static sc_cat_value *pat_empty(const sc_cat_pat *pat) {
   if (!pat->is_tuple)
-    return sc_cat_v_empty();
-  sc_cat_value **items = sc_alloc(sizeof *items * (size_t)(pat->n ? pat->n : 1));
+    return sci_cat_v_empty();
+  sc_cat_value **items = sci_alloc(sizeof *items * (size_t)(pat->n ? pat->n : 1));
   for (int i = 0; i < pat->n; i++)
-    items[i] = sc_cat_v_empty();
-  return sc_cat_v_tuple(pat->n, items);
+    items[i] = sci_cat_v_empty();
+  return sci_cat_v_tuple(pat->n, items);
 }
 
 /* The names a let rec iterates on, for messages: "r" or "(a, b), c". */
 static const char *rec_names(const sc_cat_bind *binds, int n) {
   sc_strbuf sb;
-  sc_sb_init(&sb);
+  sci_sb_init(&sb);
   for (int i = 0; i < n; i++) {
     const sc_cat_pat *pat = &binds[i].pat;
     if (is_fun_bind(&binds[i]))
       continue;
     if (sb.len)
-      sc_sb_puts(&sb, ", ");
+      sci_sb_puts(&sb, ", ");
     if (pat->is_tuple)
-      sc_sb_putc(&sb, '(');
+      sci_sb_putc(&sb, '(');
     for (int k = 0; k < (pat->is_tuple ? pat->n : 1); k++)
-      sc_sb_printf(&sb, "%s%s", k ? ", " : "", pat->names[k] ? pat->names[k] : "_");
+      sci_sb_printf(&sb, "%s%s", k ? ", " : "", pat->names[k] ? pat->names[k] : "_");
     if (pat->is_tuple)
-      sc_sb_putc(&sb, ')');
+      sci_sb_putc(&sb, ')');
   }
   return sb.len ? sb.data : "_";
 }
 
-const cat_env *sc_cat_bind_rec(cat_ctx *c, const sc_cat_bind *binds, int n,
+const cat_env *sci_cat_bind_rec(cat_ctx *c, const sc_cat_bind *binds, int n,
                                const cat_env *env, const char *file, int line,
                                int col, cat_rec_check check, void *check_arg,
                                bool *check_failed) {
@@ -833,23 +833,23 @@ const cat_env *sc_cat_bind_rec(cat_ctx *c, const sc_cat_bind *binds, int n,
       nvals++;
   if (nvals == 0)
     return add_rec_funs(c, binds, n, env);
-  sc_cat_value **old = sc_alloc(sizeof *old * (size_t)nvals);
-  sc_cat_value **cur = sc_alloc(sizeof *cur * (size_t)nvals);
+  sc_cat_value **old = sci_alloc(sizeof *old * (size_t)nvals);
+  sc_cat_value **cur = sci_alloc(sizeof *cur * (size_t)nvals);
   for (int i = 0, k = 0; i < n; i++)
     if (!is_fun_bind(&binds[i]))
       old[k++] = pat_empty(&binds[i].pat);
   const cat_env *start = add_rec_funs(c, binds, n, bind_rec_values(binds, n, old, env));
   for (int iter = 0; iter < c->max_fix; iter++) {
-    if (sc_cat_out_of_time(c, true, file, line, col))
+    if (sci_cat_out_of_time(c, true, file, line, col))
       return NULL;
     /* Each binding sees the new values of those before it (herd's fix_step). */
     const cat_env *step = start;
     for (int i = 0, k = 0; i < n; i++) {
       if (is_fun_bind(&binds[i]))
         continue;
-      if (!(cur[k] = sc_cat_eval_exp(c, binds[i].exp, step)))
+      if (!(cur[k] = sci_cat_eval_exp(c, binds[i].exp, step)))
         return NULL;
-      step = bind_pattern(&binds[i].pat, sc_cat_thunk_value(cur[k]), step,
+      step = bind_pattern(&binds[i].pat, sci_cat_thunk_value(cur[k]), step,
                           binds[i].exp->file, binds[i].line, binds[i].col);
       k++;
     }
@@ -866,8 +866,8 @@ const cat_env *sc_cat_bind_rec(cat_ctx *c, const sc_cat_bind *binds, int n,
       int s = stabilised(c, old[k], cur[k]);
       if (s < 0) {
         if (!c->error)
-          sc_cat_fail(c, SC_ERR_SEMANTIC, file, line, col,
-                      "illegal recursion on type %s", sc_cat_vtype(cur[k]));
+          sci_cat_fail(c, SC_ERR_SEMANTIC, file, line, col,
+                      "illegal recursion on type %s", sci_cat_vtype(cur[k]));
         return NULL;
       }
       stable = stable && s;
@@ -879,7 +879,7 @@ const cat_env *sc_cat_bind_rec(cat_ctx *c, const sc_cat_bind *binds, int n,
     cur = t;
     start = next;
   }
-  sc_cat_fail(c, SC_ERR_LIMIT, file, line, col,
+  sci_cat_fail(c, SC_ERR_LIMIT, file, line, col,
               "expected 'let rec %s' to reach its fixpoint within %d "
               "iterations (the -max-iterations limit), found it still changing",
               rec_names(binds, n), c->max_fix);
@@ -890,42 +890,42 @@ const cat_env *sc_cat_bind_rec(cat_ctx *c, const sc_cat_bind *binds, int n,
 
 static sc_cat_value *eval_match(cat_ctx *c, const sc_cat_exp *e, const cat_env *env) {
   const sc_cat_exp *scrut = e->args[0];
-  sc_cat_value *v = sc_cat_eval_exp(c, scrut, env);
+  sc_cat_value *v = sci_cat_eval_exp(c, scrut, env);
   if (!v)
     return NULL;
   if (v->kind != SC_CAT_TAG)
     return type_error(c, scrut, "tag to match on", v);
   for (int i = 0; i < e->ncases; i++)
     if (strcmp(e->tags[i], v->u.tag.name) == 0)
-      return sc_cat_eval_exp(c, e->cases[i], env);
+      return sci_cat_eval_exp(c, e->cases[i], env);
   if (e->dflt)
-    return sc_cat_eval_exp(c, e->dflt, env);
-  return sc_cat_fail_at(c, e, "pattern matching failed on value '%s", v->u.tag.name);
+    return sci_cat_eval_exp(c, e->dflt, env);
+  return sci_cat_fail_at(c, e, "pattern matching failed on value '%s", v->u.tag.name);
 }
 
 static const cat_env *bind_opt(const cat_env *env, const char *name, sc_cat_value *v) {
-  return name ? sc_cat_env_value(env, name, v) : env;
+  return name ? sci_cat_env_value(env, name, v) : env;
 }
 
 /* match S with {} -> e1 || x ++ rest -> e2 end: x is the least element. */
 static sc_cat_value *eval_matchset(cat_ctx *c, const sc_cat_exp *e,
                                    const cat_env *env) {
   const sc_cat_exp *scrut = e->args[0];
-  sc_cat_value *v = sc_cat_eval_exp(c, scrut, env);
+  sc_cat_value *v = sci_cat_eval_exp(c, scrut, env);
   if (!v)
     return NULL;
   sc_cat_value *x, *rest;
   switch (v->kind) {
   case SC_CAT_EMPTY:
-    return sc_cat_eval_exp(c, e->empty_case, env);
+    return sci_cat_eval_exp(c, e->empty_case, env);
   case SC_CAT_SET: {
-    int first = sc_set_next(v->u.set, 0);
+    int first = sci_set_next(v->u.set, 0);
     if (first < 0)
-      return sc_cat_eval_exp(c, e->empty_case, env);
-    sc_set *s = sc_set_copy(v->u.set);
+      return sci_cat_eval_exp(c, e->empty_case, env);
+    sc_set *s = sci_set_copy(v->u.set);
     sc_set_remove(s, first);
-    x = sc_cat_v_event(first);
-    rest = sc_cat_v_set(s);
+    x = sci_cat_v_event(first);
+    rest = sci_cat_v_set(s);
     break;
   }
   case SC_CAT_REL: {
@@ -940,18 +940,18 @@ static sc_cat_value *eval_matchset(cat_ctx *c, const sc_cat_exp *e,
         }
     }
     if (a < 0)
-      return sc_cat_eval_exp(c, e->empty_case, env);
-    sc_rel *r = sc_rel_copy(v->u.rel);
+      return sci_cat_eval_exp(c, e->empty_case, env);
+    sc_rel *r = sci_rel_copy(v->u.rel);
     sc_rel_remove(r, a, b);
-    x = sc_cat_v_pair(a, b);
-    rest = sc_cat_v_rel(r);
+    x = sci_cat_v_pair(a, b);
+    rest = sci_cat_v_rel(r);
     break;
   }
   case SC_CAT_VALSET:
     if (v->u.vs.n == 0)
-      return sc_cat_eval_exp(c, e->empty_case, env);
+      return sci_cat_eval_exp(c, e->empty_case, env);
     x = v->u.vs.items[0];
-    rest = sc_cat_v_valset(c, v->u.vs.elt, v->u.vs.n - 1, v->u.vs.items + 1);
+    rest = sci_cat_v_valset(c, v->u.vs.elt, v->u.vs.n - 1, v->u.vs.items + 1);
     break;
   default:
     return type_error(c, scrut, "set to match against {} and '++'", v);
@@ -961,35 +961,35 @@ static sc_cat_value *eval_matchset(cat_ctx *c, const sc_cat_exp *e,
   env = bind_opt(env, e->elt_x, x);
   if (e->elt_has_pre) { /* pre | x ++ post: x is the least, so pre is empty */
     env = bind_opt(env, e->elt_pre, rest->kind == SC_CAT_VALSET
-                                        ? sc_cat_v_valset(c, rest->u.vs.elt, 0, NULL)
-                                        : sc_cat_v_empty());
+                                        ? sci_cat_v_valset(c, rest->u.vs.elt, 0, NULL)
+                                        : sci_cat_v_empty());
   }
   env = bind_opt(env, e->elt_rest, rest);
-  return sc_cat_eval_exp(c, e->elt_case, env);
+  return sci_cat_eval_exp(c, e->elt_case, env);
 }
 
 /* try e1 with e2: e2 when e1 fails.  Only model errors are caught: a limit
  * or an unsupported feature must not turn into a silently different value. */
 static sc_cat_value *eval_try(cat_ctx *c, const sc_cat_exp *e, const cat_env *env) {
   int depth = c->app_depth;
-  sc_cat_value *v = sc_cat_eval_exp(c, e->args[0], env);
+  sc_cat_value *v = sci_cat_eval_exp(c, e->args[0], env);
   if (v || !c->error || c->error->status != SC_ERR_SEMANTIC)
     return v;
   c->error = NULL;
   c->app_depth = depth;
-  return sc_cat_eval_exp(c, e->body, env);
+  return sci_cat_eval_exp(c, e->body, env);
 }
 
-bool sc_cat_variant_set(cat_ctx *c, const sc_cat_vcond *v) {
+bool sci_cat_variant_set(cat_ctx *c, const sc_cat_vcond *v) {
   switch (v->kind) {
   case VC_NAME:
     for (int i = 0; c->opts && i < c->opts->nvariants; i++)
       if (c->opts->variants[i] && strcmp(c->opts->variants[i], v->name) == 0)
         return true;
     return false;
-  case VC_NOT: return !sc_cat_variant_set(c, v->a);
-  case VC_AND: return sc_cat_variant_set(c, v->a) && sc_cat_variant_set(c, v->b);
-  case VC_OR: return sc_cat_variant_set(c, v->a) || sc_cat_variant_set(c, v->b);
+  case VC_NOT: return !sci_cat_variant_set(c, v->a);
+  case VC_AND: return sci_cat_variant_set(c, v->a) && sci_cat_variant_set(c, v->b);
+  case VC_OR: return sci_cat_variant_set(c, v->a) || sci_cat_variant_set(c, v->b);
   }
   return false;
 }
@@ -997,7 +997,7 @@ bool sc_cat_variant_set(cat_ctx *c, const sc_cat_vcond *v) {
 /* e1 in e2: an event in an event set, a pair in a relation, or a value in
  * a set of values of its type. */
 static int eval_in(cat_ctx *c, const sc_cat_exp *e, const cat_env *env) {
-  sc_cat_value *v1 = sc_cat_eval_exp(c, e->c1, env);
+  sc_cat_value *v1 = sci_cat_eval_exp(c, e->c1, env);
   if (!v1)
     return -1;
   if (v1->kind == SC_CAT_EVENT) {
@@ -1015,7 +1015,7 @@ static int eval_in(cat_ctx *c, const sc_cat_exp *e, const cat_env *env) {
       return sc_rel_has(r, v1->u.pair.a, v1->u.pair.b);
     return sc_rel_has(r, v1->u.tuple.items[0]->u.event, v1->u.tuple.items[1]->u.event);
   }
-  sc_cat_value *v2 = sc_cat_eval_exp(c, e->c2, env);
+  sc_cat_value *v2 = sci_cat_eval_exp(c, e->c2, env);
   if (!v2)
     return -1;
   if (v2->kind == SC_CAT_EMPTY)
@@ -1024,39 +1024,39 @@ static int eval_in(cat_ctx *c, const sc_cat_exp *e, const cat_env *env) {
     type_error(c, e->c2, "set after 'in'", v2);
     return -1;
   }
-  const cat_type *t1 = sc_cat_type_of(v1);
-  if (v2->u.vs.elt && !sc_cat_type_unify(v2->u.vs.elt, t1)) {
-    sc_cat_fail_at(c, e->c1, "type mismatch in 'in': expected %s, found %s",
-                   sc_cat_type_name(v2->u.vs.elt), sc_cat_type_name(t1));
+  const cat_type *t1 = sci_cat_type_of(v1);
+  if (v2->u.vs.elt && !sci_cat_type_unify(v2->u.vs.elt, t1)) {
+    sci_cat_fail_at(c, e->c1, "type mismatch in 'in': expected %s, found %s",
+                   sci_cat_type_name(v2->u.vs.elt), sci_cat_type_name(t1));
     return -1;
   }
-  bool in = sc_cat_valset_has(c, v2, v1);
+  bool in = sci_cat_valset_has(c, v2, v1);
   return c->error ? -1 : in;
 }
 
 static int eval_subset(cat_ctx *c, const sc_cat_exp *e, const cat_env *env) {
-  sc_cat_value *v1 = sc_cat_eval_exp(c, e->c1, env);
-  sc_cat_value *v2 = v1 ? sc_cat_eval_exp(c, e->c2, env) : NULL;
+  sc_cat_value *v1 = sci_cat_eval_exp(c, e->c1, env);
+  sc_cat_value *v2 = v1 ? sci_cat_eval_exp(c, e->c2, env) : NULL;
   if (!v2)
     return -1;
-  const cat_type *t1 = sc_cat_type_of(v1), *t2 = sc_cat_type_of(v2);
-  const cat_type *t = sc_cat_type_unify(t1, t2);
+  const cat_type *t1 = sci_cat_type_of(v1), *t2 = sci_cat_type_of(v2);
+  const cat_type *t = sci_cat_type_unify(t1, t2);
   if (!t) {
-    sc_cat_fail_at(c, e, "type mismatch in 'subset': %s and %s",
-                   sc_cat_type_name(t1), sc_cat_type_name(t2));
+    sci_cat_fail_at(c, e, "type mismatch in 'subset': %s and %s",
+                   sci_cat_type_name(t1), sci_cat_type_name(t2));
     return -1;
   }
   switch (t->kind) {
   case TY_EMPTY: return 1;
-  case TY_REL: return sc_rel_subset(as_rel(c, v1), as_rel(c, v2));
-  case TY_EVENTS: return sc_set_subset(as_set(c, v1), as_set(c, v2));
+  case TY_REL: return sci_rel_subset(as_rel(c, v1), as_rel(c, v2));
+  case TY_EVENTS: return sci_set_subset(as_set(c, v1), as_set(c, v2));
   case TY_SET:
     if (v1->kind == SC_CAT_EMPTY)
       return 1;
     if (v2->kind == SC_CAT_EMPTY)
       return v1->u.vs.n == 0;
     for (int i = 0; i < v1->u.vs.n; i++) {
-      bool in = sc_cat_valset_has(c, v2, v1->u.vs.items[i]);
+      bool in = sci_cat_valset_has(c, v2, v1->u.vs.items[i]);
       if (c->error)
         return -1;
       if (!in)
@@ -1064,8 +1064,8 @@ static int eval_subset(cat_ctx *c, const sc_cat_exp *e, const cat_env *env) {
     }
     return 1;
   default:
-    sc_cat_fail_at(c, e, "cannot test inclusion on values of type %s",
-                   sc_cat_type_name(t));
+    sci_cat_fail_at(c, e, "cannot test inclusion on values of type %s",
+                   sci_cat_type_name(t));
     return -1;
   }
 }
@@ -1074,14 +1074,14 @@ static sc_cat_value *eval_if(cat_ctx *c, const sc_cat_exp *e, const cat_env *env
   int holds;
   switch (e->cond) {
   case COND_VARIANT:
-    holds = sc_cat_variant_set(c, e->vcond);
+    holds = sci_cat_variant_set(c, e->vcond);
     break;
   case COND_EQ: {
-    sc_cat_value *v1 = sc_cat_eval_exp(c, e->c1, env);
-    sc_cat_value *v2 = v1 ? sc_cat_eval_exp(c, e->c2, env) : NULL;
+    sc_cat_value *v1 = sci_cat_eval_exp(c, e->c1, env);
+    sc_cat_value *v2 = v1 ? sci_cat_eval_exp(c, e->c2, env) : NULL;
     if (!v2)
       return NULL;
-    holds = sc_cat_compare(c, v1, v2, e) == 0;
+    holds = sci_cat_compare(c, v1, v2, e) == 0;
     if (c->error)
       return NULL;
     break;
@@ -1094,7 +1094,7 @@ static sc_cat_value *eval_if(cat_ctx *c, const sc_cat_exp *e, const cat_env *env
   }
   if (holds < 0)
     return NULL;
-  return sc_cat_eval_exp(c, holds ? e->ifso : e->ifnot, env);
+  return sci_cat_eval_exp(c, holds ? e->ifso : e->ifnot, env);
 }
 
 /* ---- The dispatcher ------------------------------------------------------ */
@@ -1102,29 +1102,29 @@ static sc_cat_value *eval_if(cat_ctx *c, const sc_cat_exp *e, const cat_env *env
 static sc_cat_value *eval_tag(cat_ctx *c, const sc_cat_exp *e, const cat_env *env) {
   for (; env; env = env->next)
     if (env->kind == BK_TAG && strcmp(env->name, e->name) == 0)
-      return sc_cat_v_tag(env->enum_name, env->name);
-  return sc_cat_fail_at(c, e, "tag '%s is undefined (no enum declares it)", e->name);
+      return sci_cat_v_tag(env->enum_name, env->name);
+  return sci_cat_fail_at(c, e, "tag '%s is undefined (no enum declares it)", e->name);
 }
 
-sc_cat_value *sc_cat_eval_exp(cat_ctx *c, const sc_cat_exp *e, const cat_env *env) {
+sc_cat_value *sci_cat_eval_exp(cat_ctx *c, const sc_cat_exp *e, const cat_env *env) {
   sc_cat_value *f, *arg, **items;
   cat_thunk *t;
   bool failed = false;
   switch (e->kind) {
-  case EX_EMPTY_REL: return sc_cat_v_rel(sc_rel_new(c->n));
-  case EX_UNIV: return sc_cat_v_univ();
+  case EX_EMPTY_REL: return sci_cat_v_rel(sci_rel_new(c->n));
+  case EX_UNIV: return sci_cat_v_univ();
   case EX_TAG: return eval_tag(c, e, env);
   case EX_VAR:
-    if (!(t = sc_cat_env_find(env, e->name)))
-      return sc_cat_fail_at(c, e, "unbound name '%s'", e->name);
-    return sc_cat_force(c, t);
+    if (!(t = sci_cat_env_find(env, e->name)))
+      return sci_cat_fail_at(c, e, "unbound name '%s'", e->name);
+    return sci_cat_force(c, t);
   case EX_EXPLICIT_SET: return eval_explicit_set(c, e, env);
   case EX_TUPLE:
     if (e->nargs == 0)
-      return sc_cat_v_tuple(0, NULL);
+      return sci_cat_v_tuple(0, NULL);
     if (!(items = eval_all(c, e, env)))
       return NULL;
-    return sc_cat_v_tuple(e->nargs, items);
+    return sci_cat_v_tuple(e->nargs, items);
   case EX_OP1: return eval_op1(c, e, env);
   case EX_UNION: return eval_union(c, e, env);
   case EX_SEQ: return eval_seq(c, e, env);
@@ -1133,22 +1133,22 @@ sc_cat_value *sc_cat_eval_exp(cat_ctx *c, const sc_cat_exp *e, const cat_env *en
   case EX_CARTESIAN: return eval_cartesian(c, e, env);
   case EX_ADD: return eval_add(c, e, env);
   case EX_APP:
-    if (!(f = sc_cat_eval_exp(c, e->args[0], env)) ||
-        !(arg = sc_cat_eval_exp(c, e->args[1], env)))
+    if (!(f = sci_cat_eval_exp(c, e->args[0], env)) ||
+        !(arg = sci_cat_eval_exp(c, e->args[1], env)))
       return NULL;
-    return sc_cat_apply(c, f, arg, e);
+    return sci_cat_apply(c, f, arg, e);
   case EX_FUN: return new_closure(c, e, env);
   case EX_BIND:
-    return sc_cat_eval_exp(c, e->body, sc_cat_bind_lets(c, e->binds, e->nbinds, env));
+    return sci_cat_eval_exp(c, e->body, sci_cat_bind_lets(c, e->binds, e->nbinds, env));
   case EX_BINDREC:
-    env = sc_cat_bind_rec(c, e->binds, e->nbinds, env, e->file, e->line, e->col,
+    env = sci_cat_bind_rec(c, e->binds, e->nbinds, env, e->file, e->line, e->col,
                           NULL, NULL, &failed);
-    return env ? sc_cat_eval_exp(c, e->body, env) : NULL;
+    return env ? sci_cat_eval_exp(c, e->body, env) : NULL;
   case EX_MATCH: return eval_match(c, e, env);
   case EX_MATCHSET: return eval_matchset(c, e, env);
   case EX_TRY: return eval_try(c, e, env);
   case EX_IF: return eval_if(c, e, env);
   }
-  return sc_cat_fail_at(c, e, "internal error: unknown expression kind %d",
+  return sci_cat_fail_at(c, e, "internal error: unknown expression kind %d",
                         (int)e->kind);
 }

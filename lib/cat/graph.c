@@ -74,7 +74,7 @@ static void table_grow(sc_cat_node_table *t) {
   sc_cat_node **old = t->slots;
   int oldcap = t->cap;
   t->cap = oldcap ? 2 * oldcap : 256;
-  t->slots = sc_alloc(sizeof *t->slots * (size_t)t->cap);
+  t->slots = sci_alloc(sizeof *t->slots * (size_t)t->cap);
   t->count = 0;
   for (int i = 0; i < oldcap; i++)
     if (old[i])
@@ -94,15 +94,15 @@ static const sc_cat_node *node(sc_cat_graph *g, sc_cat_node_kind k, bool is_set,
   }
   if (2 * (t->count + 1) > t->cap)
     table_grow(t);
-  sc_cat_node *n = sc_alloc(sizeof *n);
+  sc_cat_node *n = sci_alloc(sizeof *n);
   *n = (sc_cat_node){k, is_set, g->nnodes, a, b, index, false, NULL, fix};
-  sc_grow(&g->nodes, &g->capnodes, g->nnodes + 1, sizeof *g->nodes);
+  sci_grow(&g->nodes, &g->capnodes, g->nnodes + 1, sizeof *g->nodes);
   g->nodes[g->nnodes++] = n;
   table_put(t, n);
   return n;
 }
 
-const char *sc_cat_node_kind_name(sc_cat_node_kind k) {
+const char *sci_cat_node_kind_name(sc_cat_node_kind k) {
   static const char *const names[] = {
       "empty", "full", "input", "const", "union", "inter", "diff", "comp",
       "seq", "plus", "star", "opt", "inv", "id", "product", "domain", "range",
@@ -128,14 +128,14 @@ static bool varies(const sc_cat_fix *fx, const sc_cat_node *x, char *mark) {
   return v;
 }
 
-void sc_cat_fix_deps(const sc_cat_graph *g, sc_cat_fix *fx) {
+void sci_cat_fix_deps(const sc_cat_graph *g, sc_cat_fix *fx) {
   if (fx->ndeps >= 0)
     return;
-  char *mark = sc_alloc((size_t)g->nnodes + 1);
+  char *mark = sci_alloc((size_t)g->nnodes + 1);
   for (int k = 0; k < fx->nvars; k++)
     if (fx->next[k])
       varies(fx, fx->next[k], mark);
-  fx->deps = sc_alloc(sizeof *fx->deps * ((size_t)g->nnodes + 1));
+  fx->deps = sci_alloc(sizeof *fx->deps * ((size_t)g->nnodes + 1));
   int n = 0;
   for (int i = 0; i < g->nnodes; i++)
     if (mark[i] == 2 && g->nodes[i]->kind != CN_FIXVAR)
@@ -186,7 +186,7 @@ typedef struct lower {
 } lower;
 
 static lval *lv_new(lv_kind k) {
-  lval *v = sc_alloc(sizeof *v);
+  lval *v = sci_alloc(sizeof *v);
   v->k = k;
   return v;
 }
@@ -218,20 +218,20 @@ static const char *lv_type(const lval *v) {
 static lval *fail(lower *c, sc_status st, const char *file, int line, int col,
                   const char *what) {
   if (!c->err)
-    sc_fail(&c->err, st, file, line, col, "%s", what);
+    sci_fail(&c->err, st, file, line, col, "%s", what);
   return NULL;
 }
 
 static lval *unsupported(lower *c, const char *file, int line, int col,
                          const char *what) {
   return fail(c, SC_ERR_UNSUPPORTED, file, line, col,
-              sc_printf("the symbolic engine cannot encode %s", what));
+              sci_printf("the symbolic engine cannot encode %s", what));
 }
 
 static lval *type_error(lower *c, const sc_cat_exp *at, const char *expected,
                         const lval *found) {
   return fail(c, SC_ERR_SEMANTIC, at->file, at->line, at->col,
-              sc_printf("type mismatch: expected %s, found %s", expected,
+              sci_printf("type mismatch: expected %s, found %s", expected,
                         lv_type(found)));
 }
 
@@ -249,13 +249,13 @@ static lval *as_kind(lower *c, lval *v, lv_kind k) {
 static const lenv *bind(const lenv *env, const char *name, lthunk *t) {
   if (!name)
     return env;
-  lenv *b = sc_alloc(sizeof *b);
+  lenv *b = sci_alloc(sizeof *b);
   *b = (lenv){name, t, env};
   return b;
 }
 
 static lthunk *done(lval *v) {
-  lthunk *t = sc_alloc(sizeof *t);
+  lthunk *t = sci_alloc(sizeof *t);
   t->state = 2;
   t->v = v;
   return t;
@@ -281,7 +281,7 @@ static lval *force(lower *c, lthunk *t) {
   t->v = v;
   if (t->let && (is_mat(v) || v->k == LV_EMPTY || v->k == LV_UNIV)) {
     sc_cat_graph *g = c->g;
-    sc_grow(&g->lets, &g->caplets, g->nlets + 1, sizeof *g->lets);
+    sci_grow(&g->lets, &g->caplets, g->nlets + 1, sizeof *g->lets);
     g->lets[g->nlets++] = (sc_cat_let){t->let, is_mat(v) ? v->node : NULL};
   }
   return v;
@@ -332,11 +332,11 @@ static lval *lookup(lower *c, const sc_cat_exp *e, const lenv *env) {
     v->is_domain = e->name[0] == 'd';
     return v;
   }
-  if (sc_cat_is_prim(e->name)) /* not an unbound name, which `try` would catch */
+  if (sci_cat_is_prim(e->name)) /* not an unbound name, which `try` would catch */
     return unsupported(c, e->file, e->line, e->col,
-                       sc_printf("the primitive %s", e->name));
+                       sci_printf("the primitive %s", e->name));
   return fail(c, SC_ERR_SEMANTIC, e->file, e->line, e->col,
-              sc_printf("unbound name '%s'", e->name));
+              sci_printf("unbound name '%s'", e->name));
 }
 
 /* ---- Operators ------------------------------------------------------------- */
@@ -404,10 +404,10 @@ static lval *mismatch(lower *c, const sc_cat_exp *e, sc_cat_node_kind op,
                       const sc_cat_exp *at, const lval *a, const lval *b) {
   if (op == CN_UNION)
     return fail(c, SC_ERR_SEMANTIC, at->file, at->line, at->col,
-                sc_printf("type mismatch in union: expected %s, found %s",
+                sci_printf("type mismatch in union: expected %s, found %s",
                           lv_type(a), lv_type(b)));
   return fail(c, SC_ERR_SEMANTIC, e->file, e->line, e->col,
-              sc_printf("type mismatch in %s: %s and %s",
+              sci_printf("type mismatch in %s: %s and %s",
                         op == CN_INTER ? "intersection" : "difference", lv_type(a),
                         lv_type(b)));
 }
@@ -482,7 +482,7 @@ static const lenv *bind_pat(lower *c, const sc_cat_pat *pat, lval *v,
   int given = v->k == LV_TUPLE ? v->n : 1;
   if (given != pat->n) { /* worded and placed as eval.c's */
     fail(c, SC_ERR_SEMANTIC, at->file, at->line, at->col,
-         sc_printf("argument mismatch: %d argument%s expected, %d given", pat->n,
+         sci_printf("argument mismatch: %d argument%s expected, %d given", pat->n,
                    pat->n == 1 ? "" : "s", given));
     return NULL;
   }
@@ -497,7 +497,7 @@ static lval *apply(lower *c, lval *f, lval *arg, const sc_cat_exp *at) {
       return arg;
     if (arg->k != LV_REL) /* worded as prim.c's */
       return fail(c, SC_ERR_SEMANTIC, at->file, at->line, at->col,
-                  sc_printf("primitive %s: type mismatch: expected relation, found %s",
+                  sci_printf("primitive %s: type mismatch: expected relation, found %s",
                             f->is_domain ? "domain" : "range", lv_type(arg)));
     return lv_node(node(c->g, f->is_domain ? CN_DOMAIN : CN_RANGE, true, arg->node,
                         NULL, 0, NULL));
@@ -506,7 +506,7 @@ static lval *apply(lower *c, lval *f, lval *arg, const sc_cat_exp *at) {
     return type_error(c, at, "function", f);
   if (c->depth >= c->max_depth)
     return fail(c, SC_ERR_LIMIT, at->file, at->line, at->col,
-                sc_printf("expected function calls nested at most %d deep, found "
+                sci_printf("expected function calls nested at most %d deep, found "
                           "deeper (the -max-depth limit; a recursion without end?)",
                           c->max_depth));
   const lenv *env = bind_pat(c, &f->fun->pat, arg, f->env, at);
@@ -525,7 +525,7 @@ static bool is_fun_bind(const sc_cat_bind *b) {
 static const lenv *bind_lets(const sc_cat_bind *binds, int n, const lenv *env) {
   const lenv *out = env;
   for (int i = 0; i < n; i++) {
-    lthunk *t = sc_alloc(sizeof *t);
+    lthunk *t = sci_alloc(sizeof *t);
     t->exp = binds[i].exp;
     t->env = env;
     out = bind(out, binds[i].pat.names[0], t);
@@ -558,24 +558,24 @@ static bool negative_use(const sc_cat_exp *e, const char *name, bool neg) {
   return negative_use(e->body, name, neg);
 }
 
-bool sc_cat_exp_mentions(const sc_cat_exp *e, const char *name) {
+bool sci_cat_exp_mentions(const sc_cat_exp *e, const char *name) {
   if (!e)
     return false;
   if (e->kind == EX_VAR && strcmp(e->name, name) == 0)
     return true;
   for (int i = 0; i < e->nargs; i++)
-    if (sc_cat_exp_mentions(e->args[i], name))
+    if (sci_cat_exp_mentions(e->args[i], name))
       return true;
   for (int i = 0; i < e->nbinds; i++)
-    if (sc_cat_exp_mentions(e->binds[i].exp, name))
+    if (sci_cat_exp_mentions(e->binds[i].exp, name))
       return true;
   for (int i = 0; i < e->ncases; i++)
-    if (sc_cat_exp_mentions(e->cases[i], name))
+    if (sci_cat_exp_mentions(e->cases[i], name))
       return true;
   const sc_cat_exp *more[] = {e->body, e->dflt, e->empty_case, e->elt_case,
                               e->c1, e->c2, e->ifso, e->ifnot};
   for (size_t i = 0; i < sizeof more / sizeof more[0]; i++)
-    if (sc_cat_exp_mentions(more[i], name))
+    if (sci_cat_exp_mentions(more[i], name))
       return true;
   return false;
 }
@@ -591,10 +591,10 @@ static lval *rec_chain(lower *c, const sc_cat_bind *b, const lenv *env) {
     return NULL;
   for (int k = 0; k < 2; k++) {
     const sc_cat_exp *a = e->args[k], *q = e->args[1 - k];
-    if (sc_cat_exp_mentions(a, x) || q->kind != EX_SEQ || q->nargs != 3 ||
+    if (sci_cat_exp_mentions(a, x) || q->kind != EX_SEQ || q->nargs != 3 ||
         q->args[0]->kind != EX_VAR || strcmp(q->args[0]->name, x) != 0 ||
         q->args[2]->kind != EX_VAR || strcmp(q->args[2]->name, x) != 0 ||
-        sc_cat_exp_mentions(q->args[1], x))
+        sci_cat_exp_mentions(q->args[1], x))
       continue;
     lval *av = lower_exp(c, a, env), *bv = av ? lower_exp(c, q->args[1], env) : NULL;
     if (!bv)
@@ -621,7 +621,7 @@ static const lenv *rec_frame(const sc_cat_bind *binds, int n, lval **vals,
   for (int i = 0, k = 0; i < n; i++)
     if (!is_fun_bind(&binds[i]))
       frame = bind(frame, binds[i].pat.names[0], done(vals[k++]));
-  lval **funs = sc_alloc(sizeof *funs * (size_t)(n + 1));
+  lval **funs = sci_alloc(sizeof *funs * (size_t)(n + 1));
   for (int i = 0; i < n; i++)
     if (is_fun_bind(&binds[i])) {
       funs[i] = lv_new(LV_FUN);
@@ -669,7 +669,7 @@ static int rec_values(lower *c, const sc_cat_bind *binds, int n, const char *fil
     for (int j = 0; j < n; j++)
       if (negative_use(binds[j].exp, binds[i].pat.names[0], false)) {
         unsupported(c, file, line, col,
-                    sc_printf("the let rec of %s (not monotone)", binds[i].pat.names[0]));
+                    sci_printf("the let rec of %s (not monotone)", binds[i].pat.names[0]));
         return -1;
       }
     nv++;
@@ -684,11 +684,11 @@ static const lenv *rec_fixpoint(lower *c, const sc_cat_bind *binds, int n, int n
                                 lval **old, lval **cur, sc_cat_fix *fx,
                                 const lenv *env) {
   fx->nvars = nv;
-  fx->names = sc_alloc(sizeof *fx->names * (size_t)nv);
-  fx->vars = sc_alloc(sizeof *fx->vars * (size_t)nv);
-  fx->next = sc_alloc(sizeof *fx->next * (size_t)nv);
+  fx->names = sci_alloc(sizeof *fx->names * (size_t)nv);
+  fx->vars = sci_alloc(sizeof *fx->vars * (size_t)nv);
+  fx->next = sci_alloc(sizeof *fx->next * (size_t)nv);
   fx->ndeps = -1;
-  lval **fin = sc_alloc(sizeof *fin * (size_t)nv);
+  lval **fin = sci_alloc(sizeof *fin * (size_t)nv);
   for (int i = 0, k = 0; i < n; i++) {
     if (is_fun_bind(&binds[i]))
       continue;
@@ -719,11 +719,11 @@ static const lenv *bind_rec(lower *c, const sc_cat_bind *binds, int n,
     if (c->err)
       return NULL;
   }
-  lval **old = sc_alloc(sizeof *old * (size_t)nv), **cur = sc_alloc(sizeof *cur * (size_t)nv);
+  lval **old = sci_alloc(sizeof *old * (size_t)nv), **cur = sci_alloc(sizeof *cur * (size_t)nv);
   for (int k = 0; k < nv; k++)
     old[k] = lv_new(LV_EMPTY);
   for (int round = 0; round < MAX_TYPE_ROUNDS; round++) {
-    sc_cat_fix *fx = sc_alloc(sizeof *fx);
+    sc_cat_fix *fx = sci_alloc(sizeof *fx);
     fx->file = file;
     fx->line = line;
     fx->col = col;
@@ -746,7 +746,7 @@ static const lenv *bind_rec(lower *c, const sc_cat_bind *binds, int n,
       old[k] = cur[k];
   }
   fail(c, SC_ERR_SEMANTIC, file, line, col,
-       sc_printf("illegal recursion on type %s", lv_type(cur[0])));
+       sci_printf("illegal recursion on type %s", lv_type(cur[0])));
   return NULL;
 }
 
@@ -763,7 +763,7 @@ static lval *lower_exp(lower *c, const sc_cat_exp *e, const lenv *env) {
   case EX_TUPLE:
     v = lv_new(LV_TUPLE);
     v->n = e->nargs;
-    v->items = sc_alloc(sizeof *v->items * (size_t)(e->nargs + 1));
+    v->items = sci_alloc(sizeof *v->items * (size_t)(e->nargs + 1));
     for (int i = 0; i < e->nargs; i++)
       if (!(v->items[i] = lower_exp(c, e->args[i], env)))
         return NULL;
@@ -804,7 +804,7 @@ static lval *lower_exp(lower *c, const sc_cat_exp *e, const lenv *env) {
     if (e->cond == COND_VARIANT) {
       cat_ctx cc = {0};
       cc.opts = c->opts;
-      return lower_exp(c, sc_cat_variant_set(&cc, e->vcond) ? e->ifso : e->ifnot, env);
+      return lower_exp(c, sci_cat_variant_set(&cc, e->vcond) ? e->ifso : e->ifnot, env);
     }
     return unsupported(c, e->file, e->line, e->col, "an 'if' on values");
   case EX_TAG: return unsupported(c, e->file, e->line, e->col, "a tag");
@@ -850,12 +850,12 @@ static bool add_axiom(lower *c, const sc_cat_test *t, const lenv *env) {
   }
   if (v->k == LV_SET && t->kind != TEST_EMPTY) {
     fail(c, SC_ERR_SEMANTIC, t->exp->file, t->exp->line, t->exp->col,
-         sc_printf("type mismatch: expected relation (for '%s'), found event set",
+         sci_printf("type mismatch: expected relation (for '%s'), found event set",
                    test_word(t->kind)));
     return false;
   }
   sc_cat_graph *g = c->g;
-  sc_grow(&g->axioms, &g->capaxioms, g->naxioms + 1, sizeof *g->axioms);
+  sci_grow(&g->axioms, &g->capaxioms, g->naxioms + 1, sizeof *g->axioms);
   g->axioms[g->naxioms++] = (sc_cat_axiom){
       t, v->k == LV_EMPTY ? NULL : v->node, t->type == TT_CHECK || t->type == TT_FLAG};
   return true;
@@ -872,7 +872,7 @@ static bool lower_let(lower *c, const sc_cat_ins *ins, const lenv **env) {
     }
     if (ins->is_default && pat->names[0] && base_binds(c, pat->names[0]))
       continue;
-    lthunk *th = sc_alloc(sizeof *th);
+    lthunk *th = sci_alloc(sizeof *th);
     th->exp = ins->binds[i].exp;
     th->env = *env;
     /* as run.c keeps bindings: one binding of a let, or a prelude's */
@@ -889,11 +889,11 @@ static bool lower_call(lower *c, const sc_cat_ins *ins, const lenv **env) {
     b = b->next;
   if (!b && !base_binds(c, ins->name)) {
     fail(c, SC_ERR_SEMANTIC, ins->file, ins->line, ins->col,
-         sc_printf("unbound name '%s'", ins->name));
+         sci_printf("unbound name '%s'", ins->name));
     return false;
   }
   if (!b || b->th->state != 2 || b->th->v->k != LV_PROC) {
-    unsupported(c, ins->file, ins->line, ins->col, sc_printf("the call of %s", ins->name));
+    unsupported(c, ins->file, ins->line, ins->col, sci_printf("the call of %s", ins->name));
     return false;
   }
   if (ins->as_name) {
@@ -952,7 +952,7 @@ static bool lower_ins(lower *c, const sc_cat_ins *ins, const lenv **env) {
     return lower_call(c, ins, env);
   case IN_IFVARIANT:
     cc.opts = c->opts;
-    return lower_prog(c, sc_cat_variant_set(&cc, ins->vcond) ? &ins->body : &ins->other,
+    return lower_prog(c, sci_cat_variant_set(&cc, ins->vcond) ? &ins->body : &ins->other,
                       env);
   case IN_ENUM:
     unsupported(c, ins->file, ins->line, ins->col, "an enum");
@@ -968,7 +968,7 @@ static bool lower_ins(lower *c, const sc_cat_ins *ins, const lenv **env) {
      * concretely on each execution the solver finds. */
     if (!base_binds(c, ins->name)) {
       unsupported(c, ins->file, ins->line, ins->col,
-                  sc_printf("'with %s from ...' over a name the model binds "
+                  sci_printf("'with %s from ...' over a name the model binds "
                             "(only over the execution's own, such as co)", ins->name));
       return false;
     }
@@ -993,15 +993,15 @@ static bool lower_prog(lower *c, const sc_cat_prog *p, const lenv **env) {
 static sc_cat_graph *lower_model(const sc_cat_model *m, const sc_cat_env *env,
                                  const sc_cat_run_options *opts,
                                  const sc_cat_sym_input *in, int nin) {
-  sc_cat_graph *g = sc_alloc(sizeof *g);
-  g->table = sc_alloc(sizeof *g->table);
+  sc_cat_graph *g = sci_alloc(sizeof *g);
+  g->table = sci_alloc(sizeof *g->table);
   lower c = {m, env, opts, in, nin, g, NULL, 0,
              m->limits.max_depth > 0 ? m->limits.max_depth : CAT_MAX_APP_DEPTH, 0};
   const lenv *e = NULL;
   if (!(lower_prog(&c, &m->prelude, &e) && lower_prog(&c, &m->bell, &e) &&
         lower_prog(&c, &m->prog, &e)) &&
       !c.err)
-    sc_fail(&c.err, SC_ERR_SEMANTIC, m->filename, 0, 0, "the model could not be lowered");
+    sci_fail(&c.err, SC_ERR_SEMANTIC, m->filename, 0, 0, "the model could not be lowered");
   g->error = c.err;
   return g;
 }
@@ -1020,16 +1020,16 @@ struct sc_cat_graph_cache {
 static const char *signature(const sc_cat_env *env, const sc_cat_run_options *opts,
                              const sc_cat_sym_input *in, int nin) {
   sc_strbuf sb;
-  sc_sb_init(&sb);
+  sci_sb_init(&sb);
   for (int i = 0; i < nin; i++)
-    sc_sb_printf(&sb, "i%c%c%s;", in[i].is_set ? 's' : 'r', in[i].transitive ? 't' : '-',
+    sci_sb_printf(&sb, "i%c%c%s;", in[i].is_set ? 's' : 'r', in[i].transitive ? 't' : '-',
                  in[i].name);
   for (int i = 0; i < env->n; i++)
-    sc_sb_printf(&sb, "e%c%s;", env->entries[i].set ? 's' : 'r', env->entries[i].name);
+    sci_sb_printf(&sb, "e%c%s;", env->entries[i].set ? 's' : 'r', env->entries[i].name);
   for (int i = 0; opts && i < opts->nvariants; i++)
-    sc_sb_printf(&sb, "v%s;", opts->variants[i] ? opts->variants[i] : "");
+    sci_sb_printf(&sb, "v%s;", opts->variants[i] ? opts->variants[i] : "");
   for (int i = 0; opts && i < opts->nskip; i++)
-    sc_sb_printf(&sb, "k%s;", opts->skipchecks[i] ? opts->skipchecks[i] : "");
+    sci_sb_printf(&sb, "k%s;", opts->skipchecks[i] ? opts->skipchecks[i] : "");
   return sb.data ? sb.data : "";
 }
 
@@ -1038,7 +1038,7 @@ static const char *signature(const sc_cat_env *env, const sc_cat_run_options *op
  * graph used longest ago rather than growing the cache with the batch. */
 #define MAX_CACHED_GRAPHS 8
 
-const sc_cat_graph *sc_cat_graph_of(const sc_cat_model *m, const sc_cat_env *env,
+const sc_cat_graph *sci_cat_graph_of(const sc_cat_model *m, const sc_cat_env *env,
                                     const sc_cat_run_options *opts,
                                     const sc_cat_sym_input *in, int nin) {
   /* the model is the caller's const handle; the cache is its own memo */
@@ -1058,7 +1058,7 @@ const sc_cat_graph *sc_cat_graph_of(const sc_cat_model *m, const sc_cat_env *env
       break;
     }
   }
-  struct sc_cat_graph_cache *k = sc_alloc(sizeof *k);
+  struct sc_cat_graph_cache *k = sci_alloc(sizeof *k);
   k->key = key;
   k->graph = lower_model(m, env, opts, in, nin);
   k->next = *head;

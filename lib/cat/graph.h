@@ -57,7 +57,7 @@ struct sc_cat_fix {
   const char *file;
   int line, col;
   /* the ids of the nodes whose value changes from round to round (those
-   * that reach vars): sc_cat_fix_deps, on first use; ndeps < 0: not yet */
+   * that reach vars): sci_cat_fix_deps, on first use; ndeps < 0: not yet */
   int *deps, ndeps;
 };
 
@@ -102,25 +102,25 @@ typedef struct sc_cat_graph {
  * symbolic (the signature: which names, sets or relations, transitive)
  * and opts' variants and skipped checks.  Built once per model and
  * signature, then served from the model's cache; never NULL. */
-const sc_cat_graph *sc_cat_graph_of(const sc_cat_model *m, const sc_cat_env *env,
+const sc_cat_graph *sci_cat_graph_of(const sc_cat_model *m, const sc_cat_env *env,
                                     const sc_cat_run_options *opts,
                                     const sc_cat_sym_input *in, int nin);
 
 /* Fill fx->deps (once per graph): the ids of the nodes whose value changes
  * from one of fx's rounds to the next, those that reach its variables
  * (through inner fixpoints too). */
-void sc_cat_fix_deps(const sc_cat_graph *g, sc_cat_fix *fx);
+void sci_cat_fix_deps(const sc_cat_graph *g, sc_cat_fix *fx);
 
 /* The inputs of a lowering over the caller's choices: the names of dyn
  * that base binds (in[], their dependences in dep[]), how many. */
-int sc_cat_choice_inputs(const sc_cat_env *base, const sc_cat_dynamic *dyn, int ndyn,
+int sci_cat_choice_inputs(const sc_cat_env *base, const sc_cat_dynamic *dyn, int ndyn,
                          sc_cat_sym_input *in, sc_cat_dep *dep);
 
 /* How tests and messages name a node kind ("union", "fixpoint"...). */
-const char *sc_cat_node_kind_name(sc_cat_node_kind k);
+const char *sci_cat_node_kind_name(sc_cat_node_kind k);
 
 /* Whether expression e names `name` anywhere (binders not followed: a
  * name it binds itself counts too). */
-bool sc_cat_exp_mentions(const sc_cat_exp *e, const char *name);
+bool sci_cat_exp_mentions(const sc_cat_exp *e, const char *name);
 
 #endif

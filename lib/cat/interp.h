@@ -108,10 +108,10 @@ struct sc_cat_env_entry {
   unsigned hash;     /* of the name: most lookups compare no strings */
   const sc_set *set; /* exactly one of set and rel */
   const sc_rel *rel;
-  bool dynamic;      /* named by sc_cat_env_set_dynamic */
+  bool dynamic;      /* named by sci_cat_env_set_dynamic */
 };
 
-/* What sc_cat_run made of the entries for one model, kept for the next
+/* What sci_cat_run made of the entries for one model, kept for the next
  * evaluation: a caller rebinds a few names per candidate execution (rf,
  * co...), and the bindings of the entries before the first rebound one
  * stay valid. */
@@ -134,9 +134,9 @@ struct sc_cat_env {
   int nevents;
   struct sc_cat_env_entry *entries;
   int n, cap;
-  const char *usage_error; /* a bad bind, reported by sc_cat_run */
+  const char *usage_error; /* a bad bind, reported by sci_cat_run */
   cat_env_memo *memo;
-  const char **dynamic;     /* sc_cat_env_set_dynamic's names */
+  const char **dynamic;     /* sci_cat_env_set_dynamic's names */
   int ndynamic;
   unsigned long static_gen; /* bumped when another name is (re)bound */
 };
@@ -177,102 +177,102 @@ struct cat_ctx {
 /* The rounds a `let rec` may take over n events: the evaluation options'
  * limit, else the model's (-max-iterations), else n*n + 2 (at least
  * CAT_MIN_MAX_FIX), enough for any monotone body (run.c). */
-int sc_cat_max_fix(const sc_cat_model *m, const sc_cat_run_options *opts, int nevents);
+int sci_cat_max_fix(const sc_cat_model *m, const sc_cat_run_options *opts, int nevents);
 
 /* Has the model used up its time on this execution (sc_model_limits's
  * timeout)?  Records the error the first time.  Cheap enough to call on
  * every function application: unless `now`, the clock is read one call in
  * 256 (a `let rec` round, which may be long, reads it each time). */
-bool sc_cat_out_of_time(cat_ctx *c, bool now, const char *file, int line,
+bool sci_cat_out_of_time(cat_ctx *c, bool now, const char *file, int line,
                         int col);
 
 /* Record an error (the first one wins) and return NULL. */
-sc_cat_value *sc_cat_fail(cat_ctx *c, sc_status st, const char *file, int line,
+sc_cat_value *sci_cat_fail(cat_ctx *c, sc_status st, const char *file, int line,
                           int col, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
-sc_cat_value *sc_cat_fail_at(cat_ctx *c, const sc_cat_exp *e, const char *fmt, ...)
+sc_cat_value *sci_cat_fail_at(cat_ctx *c, const sc_cat_exp *e, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* Shared constants of the context. */
-const sc_rel *sc_cat_id(cat_ctx *c);
-const sc_rel *sc_cat_unv(cat_ctx *c);
-const sc_set *sc_cat_all(cat_ctx *c);
+const sc_rel *sci_cat_id(cat_ctx *c);
+const sc_rel *sci_cat_unv(cat_ctx *c);
+const sc_set *sci_cat_all(cat_ctx *c);
 
 /* ---- value.c --------------------------------------------------------- */
 
-sc_cat_value *sc_cat_v_empty(void);
-sc_cat_value *sc_cat_v_univ(void);
-sc_cat_value *sc_cat_v_event(int e);
-sc_cat_value *sc_cat_v_pair(int a, int b);
-sc_cat_value *sc_cat_v_set(const sc_set *s);
-sc_cat_value *sc_cat_v_rel(const sc_rel *r);
-sc_cat_value *sc_cat_v_tag(const char *type, const char *name);
-sc_cat_value *sc_cat_v_tuple(int n, sc_cat_value **items);
+sc_cat_value *sci_cat_v_empty(void);
+sc_cat_value *sci_cat_v_univ(void);
+sc_cat_value *sci_cat_v_event(int e);
+sc_cat_value *sci_cat_v_pair(int a, int b);
+sc_cat_value *sci_cat_v_set(const sc_set *s);
+sc_cat_value *sci_cat_v_rel(const sc_rel *r);
+sc_cat_value *sci_cat_v_tag(const char *type, const char *name);
+sc_cat_value *sci_cat_v_tuple(int n, sc_cat_value **items);
 /* A value set from items of one type (sorts them, drops duplicates). */
-sc_cat_value *sc_cat_v_valset(cat_ctx *c, const cat_type *elt, int n,
+sc_cat_value *sci_cat_v_valset(cat_ctx *c, const cat_type *elt, int n,
                               sc_cat_value **items);
 
-const cat_type *sc_cat_type_of(const sc_cat_value *v);
+const cat_type *sci_cat_type_of(const sc_cat_value *v);
 /* The common type of two, or NULL (herd's eq_type: {} fits any set type). */
-const cat_type *sc_cat_type_unify(const cat_type *a, const cat_type *b);
-const char *sc_cat_type_name(const cat_type *t);
-const char *sc_cat_vtype(const sc_cat_value *v); /* type name of a value */
+const cat_type *sci_cat_type_unify(const cat_type *a, const cat_type *b);
+const char *sci_cat_type_name(const cat_type *t);
+const char *sci_cat_vtype(const sc_cat_value *v); /* type name of a value */
 /* herd's value order; 0 means equal.  Values of different types set
  * c->error (with the position of `where`) and return 0. */
-int sc_cat_compare(cat_ctx *c, const sc_cat_value *a, const sc_cat_value *b,
+int sci_cat_compare(cat_ctx *c, const sc_cat_value *a, const sc_cat_value *b,
                    const sc_cat_exp *where);
 /* A tag becomes the singleton set of that tag; other values are unchanged. */
-sc_cat_value *sc_cat_tag2set(cat_ctx *c, sc_cat_value *v);
+sc_cat_value *sci_cat_tag2set(cat_ctx *c, sc_cat_value *v);
 /* Membership in a sorted value set. */
-bool sc_cat_valset_has(cat_ctx *c, const sc_cat_value *set, const sc_cat_value *v);
+bool sci_cat_valset_has(cat_ctx *c, const sc_cat_value *set, const sc_cat_value *v);
 /* Printable form for messages ("'a", "{'a,'b}", "<relation>"). */
-const char *sc_cat_show_value(const sc_cat_value *v);
+const char *sci_cat_show_value(const sc_cat_value *v);
 
 /* ---- eval.c ---------------------------------------------------------- */
 
-sc_cat_value *sc_cat_eval_exp(cat_ctx *c, const sc_cat_exp *e, const cat_env *env);
-sc_cat_value *sc_cat_force(cat_ctx *c, cat_thunk *t);
-sc_cat_value *sc_cat_apply(cat_ctx *c, sc_cat_value *f, sc_cat_value *arg,
+sc_cat_value *sci_cat_eval_exp(cat_ctx *c, const sc_cat_exp *e, const cat_env *env);
+sc_cat_value *sci_cat_force(cat_ctx *c, cat_thunk *t);
+sc_cat_value *sci_cat_apply(cat_ctx *c, sc_cat_value *f, sc_cat_value *arg,
                            const sc_cat_exp *where);
 
-cat_thunk *sc_cat_thunk_value(sc_cat_value *v);
-const cat_env *sc_cat_env_value(const cat_env *env, const char *name, sc_cat_value *v);
-const cat_env *sc_cat_env_thunk(const cat_env *env, const char *name, cat_thunk *t);
+cat_thunk *sci_cat_thunk_value(sc_cat_value *v);
+const cat_env *sci_cat_env_value(const cat_env *env, const char *name, sc_cat_value *v);
+const cat_env *sci_cat_env_thunk(const cat_env *env, const char *name, cat_thunk *t);
 /* The binding of `name`, or NULL. */
-cat_thunk *sc_cat_env_find(const cat_env *env, const char *name);
+cat_thunk *sci_cat_env_find(const cat_env *env, const char *name);
 /* Bind a pattern to a value (tuple patterns take tuple components), for
  * arguments; NULL with an error on an arity mismatch. */
-const cat_env *sc_cat_bind_args(cat_ctx *c, const sc_cat_pat *pat, sc_cat_value *v,
+const cat_env *sci_cat_bind_args(cat_ctx *c, const sc_cat_pat *pat, sc_cat_value *v,
                                 const cat_env *env, const sc_cat_exp *where);
 /* `let` bindings, lazily, in the environment before them. */
-const cat_env *sc_cat_bind_lets(cat_ctx *c, const sc_cat_bind *binds, int n,
+const cat_env *sci_cat_bind_lets(cat_ctx *c, const sc_cat_bind *binds, int n,
                                 const cat_env *env);
 /* `let rec`: functions close over themselves; other bindings are iterated
  * from {} until no value grows.  After each step `check` (if not NULL) runs
  * on the environment; a false result stops the iteration: *check_failed is
  * set and that environment is returned.  NULL on error. */
 typedef bool (*cat_rec_check)(cat_ctx *c, const cat_env *env, void *arg);
-const cat_env *sc_cat_bind_rec(cat_ctx *c, const sc_cat_bind *binds, int n,
+const cat_env *sci_cat_bind_rec(cat_ctx *c, const sc_cat_bind *binds, int n,
                                const cat_env *env, const char *file, int line,
                                int col, cat_rec_check check, void *check_arg,
                                bool *check_failed);
 /* The value of a test's expression as a relation or event set (herd's
  * eval_rel_set), for the tests and for `show`. */
-sc_cat_value *sc_cat_eval_rel_or_set(cat_ctx *c, const sc_cat_exp *e,
+sc_cat_value *sci_cat_eval_rel_or_set(cat_ctx *c, const sc_cat_exp *e,
                                      const cat_env *env);
-bool sc_cat_variant_set(cat_ctx *c, const sc_cat_vcond *v);
+bool sci_cat_variant_set(cat_ctx *c, const sc_cat_vcond *v);
 
 /* ---- mono.c ---------------------------------------------------------- */
 
 /* Whether binding b depends on no choice (its thunk may be kept). */
-bool sc_cat_analysis_is_static(const sc_cat_analysis *a, const sc_cat_bind *b);
+bool sci_cat_analysis_is_static(const sc_cat_analysis *a, const sc_cat_bind *b);
 
 /* ---- prim.c ---------------------------------------------------------- */
 
 /* The environment of built-in functions (domain, range, fail...) on top of
  * `env`. */
-const cat_env *sc_cat_add_prims(cat_ctx *c, const cat_env *env);
+const cat_env *sci_cat_add_prims(cat_ctx *c, const cat_env *env);
 /* Whether `name` is one of those built-in functions. */
-bool sc_cat_is_prim(const char *name);
+bool sci_cat_is_prim(const char *name);
 
 #endif

@@ -50,7 +50,7 @@ static const struct {
   {"=", CT_EQUAL}, {";", CT_SEMI}, {",", CT_COMMA},
 };
 
-const char *sc_cat_tok_spelling(sc_cat_tok kind) {
+const char *sci_cat_tok_spelling(sc_cat_tok kind) {
   switch (kind) {
   case CT_EOF: return "end of file";
   case CT_VAR: return "a name";
@@ -62,24 +62,24 @@ const char *sc_cat_tok_spelling(sc_cat_tok kind) {
   }
   for (size_t i = 0; i < sizeof puncts / sizeof puncts[0]; i++)
     if (puncts[i].kind == kind)
-      return sc_printf("'%s'", puncts[i].text);
+      return sci_printf("'%s'", puncts[i].text);
   for (size_t i = 0; i < sizeof keywords / sizeof keywords[0]; i++)
     if (keywords[i].kind == kind)
-      return sc_printf("'%s'", keywords[i].word);
+      return sci_printf("'%s'", keywords[i].word);
   return "?";
 }
 
-const char *sc_cat_token_describe(const sc_cat_token *tk) {
+const char *sci_cat_token_describe(const sc_cat_token *tk) {
   switch (tk->kind) {
-  case CT_VAR: return sc_printf("'%s'", tk->text);
-  case CT_TAG: return sc_printf("tag '%s", tk->text);
-  case CT_STRING: return sc_printf("string \"%s\"", tk->text);
-  default: return sc_cat_tok_spelling(tk->kind);
+  case CT_VAR: return sci_printf("'%s'", tk->text);
+  case CT_TAG: return sci_printf("tag '%s", tk->text);
+  case CT_STRING: return sci_printf("string \"%s\"", tk->text);
+  default: return sci_cat_tok_spelling(tk->kind);
   }
 }
 
 static sc_cat_token *push(lexer *lx, sc_cat_tok kind, int line, int col) {
-  sc_grow(&lx->toks, &lx->cap, lx->ntoks + 1, sizeof(sc_cat_token));
+  sci_grow(&lx->toks, &lx->cap, lx->ntoks + 1, sizeof(sc_cat_token));
   sc_cat_token *tk = &lx->toks[lx->ntoks++];
   tk->kind = kind;
   tk->line = line;
@@ -92,14 +92,14 @@ static sc_cat_token *push(lexer *lx, sc_cat_tok kind, int line, int col) {
 static sc_status skip_space(lexer *lx, sc_error **err) {
   for (;;) {
     if (*lx->at.p && isspace((unsigned char)*lx->at.p)) {
-      sc_cursor_advance(&lx->at);
-    } else if (sc_cursor_at_comment(&lx->at)) {
-      sc_status st = sc_cursor_skip_comment(&lx->at, err);
+      sci_cursor_advance(&lx->at);
+    } else if (sci_cursor_at_comment(&lx->at)) {
+      sc_status st = sci_cursor_skip_comment(&lx->at, err);
       if (st)
         return st;
     } else if ((lx->at.p[0] == '/' && lx->at.p[1] == '/') || lx->at.p[0] == '#') {
       while (*lx->at.p && *lx->at.p != '\n')
-        sc_cursor_advance(&lx->at);
+        sci_cursor_advance(&lx->at);
     } else {
       return SC_OK;
     }
@@ -114,37 +114,37 @@ static sc_status skip_space(lexer *lx, sc_error **err) {
 static sc_status lex_doc(lexer *lx, sc_error **err) {
   int line = lx->at.line, col = lx->at.col;
   const char *start;
-  sc_cursor_advance_n(&lx->at, 2);
+  sci_cursor_advance_n(&lx->at, 2);
   const char *q = lx->at.p;
   while (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n')
     q++;
   if (q[0] == '(' && q[1] == '*') {
     while (lx->at.p != q)
-      sc_cursor_advance(&lx->at);
+      sci_cursor_advance(&lx->at);
     start = lx->at.p;
-    sc_status st = sc_cursor_skip_comment(&lx->at, err);
+    sc_status st = sci_cursor_skip_comment(&lx->at, err);
     if (st)
       return st;
     const char *end = lx->at.p;
     while (*lx->at.p && isspace((unsigned char)*lx->at.p))
-      sc_cursor_advance(&lx->at);
+      sci_cursor_advance(&lx->at);
     if (*lx->at.p != '}')
-      return sc_fail(err, SC_ERR_SYNTAX, lx->at.file, lx->at.line, lx->at.col,
+      return sci_fail(err, SC_ERR_SYNTAX, lx->at.file, lx->at.line, lx->at.col,
                      "expected '}' closing the {%% block opened at %d:%d, "
                      "found %s", line, col,
-                     *lx->at.p ? sc_printf("'%c'", *lx->at.p) : "end of file");
-    sc_cursor_advance(&lx->at);
-    push(lx, CT_DOC, line, col)->text = sc_strndup(start, (size_t)(end - start));
+                     *lx->at.p ? sci_printf("'%c'", *lx->at.p) : "end of file");
+    sci_cursor_advance(&lx->at);
+    push(lx, CT_DOC, line, col)->text = sci_strndup(start, (size_t)(end - start));
     return SC_OK;
   }
   start = lx->at.p;
   while (*lx->at.p && !(lx->at.p[0] == '%' && lx->at.p[1] == '}'))
-    sc_cursor_advance(&lx->at);
+    sci_cursor_advance(&lx->at);
   if (!*lx->at.p)
-    return sc_fail(err, SC_ERR_SYNTAX, lx->at.file, line, col,
+    return sci_fail(err, SC_ERR_SYNTAX, lx->at.file, line, col,
                    "expected '%%}' closing this {%% block, found end of file");
-  push(lx, CT_DOC, line, col)->text = sc_strndup(start, (size_t)(lx->at.p - start));
-  sc_cursor_advance_n(&lx->at, 2);
+  push(lx, CT_DOC, line, col)->text = sci_strndup(start, (size_t)(lx->at.p - start));
+  sci_cursor_advance_n(&lx->at, 2);
   return SC_OK;
 }
 
@@ -175,15 +175,15 @@ static sc_cat_tok keyword_kind(const char *word) {
 
 static sc_status lex_string(lexer *lx, sc_error **err) {
   int line = lx->at.line, col = lx->at.col;
-  sc_cursor_advance(&lx->at);
+  sci_cursor_advance(&lx->at);
   const char *start = lx->at.p;
   while (*lx->at.p && *lx->at.p != '"')
-    sc_cursor_advance(&lx->at);
+    sci_cursor_advance(&lx->at);
   if (!*lx->at.p)
-    return sc_fail(err, SC_ERR_SYNTAX, lx->at.file, line, col,
+    return sci_fail(err, SC_ERR_SYNTAX, lx->at.file, line, col,
                    "expected '\"' closing this string, found end of file");
-  push(lx, CT_STRING, line, col)->text = sc_strndup(start, (size_t)(lx->at.p - start));
-  sc_cursor_advance(&lx->at);
+  push(lx, CT_STRING, line, col)->text = sci_strndup(start, (size_t)(lx->at.p - start));
+  sci_cursor_advance(&lx->at);
   return SC_OK;
 }
 
@@ -192,19 +192,19 @@ static sc_status lex_one(lexer *lx, sc_error **err) {
   int c = (unsigned char)*lx->at.p;
   int len = name_length(lx->at.p);
   if (len > 0) {
-    char *word = sc_strndup(lx->at.p, (size_t)len);
+    char *word = sci_strndup(lx->at.p, (size_t)len);
     sc_cat_token *tk = push(lx, keyword_kind(word), line, col);
     tk->text = word;
-    sc_cursor_advance_n(&lx->at, len);
+    sci_cursor_advance_n(&lx->at, len);
     return SC_OK;
   }
   if (c == '\'') {
     len = name_length(lx->at.p + 1);
     if (len == 0)
-      return sc_fail(err, SC_ERR_SYNTAX, lx->at.file, line, col,
+      return sci_fail(err, SC_ERR_SYNTAX, lx->at.file, line, col,
                      "expected a tag name after '\\''");
-    push(lx, CT_TAG, line, col)->text = sc_strndup(lx->at.p + 1, (size_t)len);
-    sc_cursor_advance_n(&lx->at, len + 1);
+    push(lx, CT_TAG, line, col)->text = sci_strndup(lx->at.p + 1, (size_t)len);
+    sci_cursor_advance_n(&lx->at, len + 1);
     return SC_OK;
   }
   if (c == '"')
@@ -213,25 +213,25 @@ static sc_status lex_one(lexer *lx, sc_error **err) {
     return lex_doc(lx, err);
   if (c == '_') {
     push(lx, CT_UNDERSCORE, line, col)->text = "_";
-    sc_cursor_advance(&lx->at);
+    sci_cursor_advance(&lx->at);
     return SC_OK;
   }
   for (size_t i = 0; i < sizeof puncts / sizeof puncts[0]; i++) {
     size_t n = strlen(puncts[i].text);
     if (strncmp(lx->at.p, puncts[i].text, n) == 0) {
       push(lx, puncts[i].kind, line, col)->text = puncts[i].text;
-      sc_cursor_advance_n(&lx->at, (int)n);
+      sci_cursor_advance_n(&lx->at, (int)n);
       return SC_OK;
     }
   }
   if (c >= 32 && c < 127)
-    return sc_fail(err, SC_ERR_SYNTAX, lx->at.file, line, col,
+    return sci_fail(err, SC_ERR_SYNTAX, lx->at.file, line, col,
                    "unexpected character '%c'", c);
-  return sc_fail(err, SC_ERR_SYNTAX, lx->at.file, line, col,
+  return sci_fail(err, SC_ERR_SYNTAX, lx->at.file, line, col,
                  "unexpected byte 0x%02x (cat models are ASCII text)", c);
 }
 
-sc_status sc_cat_lex(const char *file, const char *src, sc_cat_token **out,
+sc_status sci_cat_lex(const char *file, const char *src, sc_cat_token **out,
                      int *ntoks, sc_error **err) {
   lexer lx = {{file, src, 1, 1}, NULL, 0, 0};
   for (;;) {

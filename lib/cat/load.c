@@ -29,9 +29,9 @@ static sc_status read_file(const char *path, char **out, sc_error **err) {
   char *buf;
   size_t len;
   int errnum = 0;
-  sc_file_failure why = sc_file_read(path, MAX_MODEL_BYTES, &buf, &len, &errnum);
+  sc_file_failure why = sci_file_read(path, MAX_MODEL_BYTES, &buf, &len, &errnum);
   if (why)
-    return sc_file_fail(why, path, errnum, MAX_MODEL_BYTES,
+    return sci_file_fail(why, path, errnum, MAX_MODEL_BYTES,
                         "cannot read the file", "model file larger than %zu bytes",
                         err);
   const char *nul = memchr(buf, '\0', len);
@@ -45,7 +45,7 @@ static sc_status read_file(const char *path, char **out, sc_error **err) {
         col++;
       }
     }
-    return sc_fail(err, SC_ERR_SYNTAX, path, line, col,
+    return sci_fail(err, SC_ERR_SYNTAX, path, line, col,
                    "unexpected byte 0x00 (cat models are ASCII text)");
   }
   *out = buf;
@@ -58,7 +58,7 @@ static const char *dir_of(const char *path) {
     return ".";
   if (slash == path)
     return "/";
-  return sc_strndup(path, (size_t)(slash - path));
+  return sci_strndup(path, (size_t)(slash - path));
 }
 
 static bool is_regular_file(const char *path) {
@@ -70,7 +70,7 @@ static bool is_regular_file(const char *path) {
  * system cannot say. */
 static const char *canonical(const char *path) {
   char buf[PATH_MAX];
-  return realpath(path, buf) ? sc_strdup(buf) : sc_strdup(path);
+  return realpath(path, buf) ? sci_strdup(buf) : sci_strdup(path);
 }
 
 /* ---- Includes ------------------------------------------------------------ */
@@ -99,7 +99,7 @@ typedef struct loader {
 static sc_status resolve_prog(loader *L, const sc_cat_prog *prog, const char *dir);
 
 static void push_file(loader *L, const char *real, const char *shown) {
-  sc_grow(&L->stack, &L->stack_cap, L->depth + 1, sizeof *L->stack);
+  sci_grow(&L->stack, &L->stack_cap, L->depth + 1, sizeof *L->stack);
   L->stack[L->depth++] = (loading){real, shown};
 }
 
@@ -109,19 +109,19 @@ static const char *find_include(const loader *L, const char *name, const char *d
   if (name[0] == '/')
     return is_regular_file(name) ? name : NULL;
   for (int i = 0; i < L->ndirs; i++) {
-    const char *path = sc_printf("%s/%s", L->dirs[i], name);
+    const char *path = sci_printf("%s/%s", L->dirs[i], name);
     if (is_regular_file(path))
       return path;
   }
-  const char *path = strcmp(dir, ".") == 0 ? name : sc_printf("%s/%s", dir, name);
+  const char *path = strcmp(dir, ".") == 0 ? name : sci_printf("%s/%s", dir, name);
   return is_regular_file(path) ? path : NULL;
 }
 
 static const char *search_path_text(const loader *L, const char *dir) {
   const char *s = "";
   for (int i = 0; i < L->ndirs; i++)
-    s = sc_printf("%s%s, ", s, L->dirs[i]);
-  return sc_printf("%s%s", s, dir);
+    s = sci_printf("%s%s, ", s, L->dirs[i]);
+  return sci_printf("%s%s", s, dir);
 }
 
 static sc_status load_include(loader *L, sc_cat_ins *ins, const char *dir) {
@@ -134,7 +134,7 @@ static sc_status load_include(loader *L, sc_cat_ins *ins, const char *dir) {
     return SC_OK;
   }
   if (!path)
-    return sc_fail(L->err, SC_ERR_IO, ins->file, ins->line, ins->col,
+    return sci_fail(L->err, SC_ERR_IO, ins->file, ins->line, ins->col,
                    "cannot find included file \"%s\" (searched: %s)", ins->text,
                    search_path_text(L, dir));
   const char *real = canonical(path);
@@ -143,8 +143,8 @@ static sc_status load_include(loader *L, sc_cat_ins *ins, const char *dir) {
       continue;
     const char *chain = "";
     for (int j = i; j < L->depth; j++)
-      chain = sc_printf("%s%s -> ", chain, L->stack[j].shown);
-    return sc_fail(L->err, SC_ERR_SEMANTIC, ins->file, ins->line, ins->col,
+      chain = sci_printf("%s%s -> ", chain, L->stack[j].shown);
+    return sci_fail(L->err, SC_ERR_SEMANTIC, ins->file, ins->line, ins->col,
                    "include cycle: %s%s", chain, path);
   }
   for (int i = 0; i < L->ndone; i++)
@@ -153,22 +153,22 @@ static sc_status load_include(loader *L, sc_cat_ins *ins, const char *dir) {
       return SC_OK;
     }
   if (L->depth >= MAX_INCLUDE_DEPTH)
-    return sc_fail(L->err, SC_ERR_LIMIT, ins->file, ins->line, ins->col,
+    return sci_fail(L->err, SC_ERR_LIMIT, ins->file, ins->line, ins->col,
                    "expected includes nested at most %d deep, found deeper",
                    MAX_INCLUDE_DEPTH);
   char *text;
   sc_status st = read_file(path, &text, L->err);
   if (st)
     return st;
-  sc_cat_prog *prog = sc_alloc(sizeof *prog);
-  if ((st = sc_cat_parse(path, text, L->syms, NULL, prog, L->err)))
+  sc_cat_prog *prog = sci_alloc(sizeof *prog);
+  if ((st = sci_cat_parse(path, text, L->syms, NULL, prog, L->err)))
     return st;
   push_file(L, real, path);
   st = resolve_prog(L, prog, dir_of(path));
   L->depth--;
   if (st)
     return st;
-  sc_grow(&L->done, &L->done_cap, L->ndone + 1, sizeof *L->done);
+  sci_grow(&L->done, &L->done_cap, L->ndone + 1, sizeof *L->done);
   L->done[L->ndone++] = (included){real, prog};
   ins->included = prog;
   return SC_OK;
@@ -209,7 +209,7 @@ static sc_status resolve_prog(loader *L, const sc_cat_prog *prog, const char *di
 
 /* The prelude's lets are defaults: the caller's base relations win. */
 static sc_status load_prelude(sc_cat_model *m, sc_error **err) {
-  sc_status st = sc_cat_parse("<prelude>", sc_cat_prelude_text, m->syms, NULL,
+  sc_status st = sci_cat_parse("<prelude>", sci_cat_prelude_text, m->syms, NULL,
                               &m->prelude, err);
   if (st)
     return st;
@@ -222,18 +222,18 @@ static sc_status load_prelude(sc_cat_model *m, sc_error **err) {
 static sc_status load_text(const char *text, const char *filename,
                            const char *const *dirs, int ndirs,
                            sc_cat_model **out, sc_error **err) {
-  sc_gc_init();
+  sci_gc_init();
   *out = NULL;
   if (!text || !filename || ndirs < 0 || (ndirs > 0 && !dirs))
-    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0,
+    return sci_fail(err, SC_ERR_USAGE, NULL, 0, 0,
                    "sc_cat_load: missing text, filename or include folders");
-  sc_cat_model *m = sc_alloc(sizeof *m);
-  m->filename = sc_strdup(filename);
-  m->syms = sc_alloc(sizeof *m->syms);
+  sc_cat_model *m = sci_alloc(sizeof *m);
+  m->filename = sci_strdup(filename);
+  m->syms = sci_alloc(sizeof *m->syms);
   sc_status st = load_prelude(m, err);
   if (st)
     return st;
-  if ((st = sc_cat_parse(m->filename, text, m->syms, &m->title, &m->prog, err)))
+  if ((st = sci_cat_parse(m->filename, text, m->syms, &m->title, &m->prog, err)))
     return st;
   loader L = {0};
   L.syms = m->syms;
@@ -247,18 +247,18 @@ static sc_status load_text(const char *text, const char *filename,
   return SC_OK;
 }
 
-sc_status sc_cat_load_string(const char *text, const char *filename,
+sc_status sci_cat_load_string(const char *text, const char *filename,
                              const char *const *include_dirs, int ninclude,
                              sc_cat_model **out, sc_error **err) {
   return load_text(text, filename, include_dirs, ninclude, out, err);
 }
 
-sc_status sc_cat_load_file(const char *path, const char *const *include_dirs,
+sc_status sci_cat_load_file(const char *path, const char *const *include_dirs,
                            int ninclude, sc_cat_model **out, sc_error **err) {
-  sc_gc_init();
+  sci_gc_init();
   *out = NULL;
   if (!path)
-    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0, "sc_cat_load_file: no path");
+    return sci_fail(err, SC_ERR_USAGE, NULL, 0, 0, "sci_cat_load_file: no path");
   char *text;
   sc_status st = read_file(path, &text, err);
   if (st)
@@ -269,31 +269,31 @@ sc_status sc_cat_load_file(const char *path, const char *const *include_dirs,
 /* A copy of a symbol table: the interned names stay the same pointers, so
  * the model's tree still matches, and new names go to the copy only. */
 static sc_cat_symtab *copy_symtab(const sc_cat_symtab *t) {
-  sc_cat_symtab *copy = sc_alloc(sizeof *copy);
+  sc_cat_symtab *copy = sci_alloc(sizeof *copy);
   *copy = *t;
-  copy->slots = sc_alloc(sizeof *copy->slots * (size_t)(t->cap ? t->cap : 1));
+  copy->slots = sci_alloc(sizeof *copy->slots * (size_t)(t->cap ? t->cap : 1));
   if (t->cap)
     memcpy(copy->slots, t->slots, sizeof *copy->slots * (size_t)t->cap);
   return copy;
 }
 
-sc_status sc_cat_model_with_bell(const sc_cat_model *m, const char *path,
+sc_status sci_cat_model_with_bell(const sc_cat_model *m, const char *path,
                                  const char *const *include_dirs, int ninclude,
                                  sc_cat_model **out, sc_error **err) {
-  sc_gc_init();
+  sci_gc_init();
   *out = NULL;
   if (!m || !path || ninclude < 0 || (ninclude > 0 && !include_dirs))
-    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0,
-                   "sc_cat_model_with_bell: missing model, path or include folders");
+    return sci_fail(err, SC_ERR_USAGE, NULL, 0, 0,
+                   "sci_cat_model_with_bell: missing model, path or include folders");
   char *text;
   sc_status st = read_file(path, &text, err);
   if (st)
     return st;
-  sc_cat_model *copy = sc_alloc(sizeof *copy);
+  sc_cat_model *copy = sci_alloc(sizeof *copy);
   *copy = *m;
   copy->graphs = NULL; /* lowered without the bell */
   copy->syms = copy_symtab(m->syms);
-  if ((st = sc_cat_parse(path, text, copy->syms, NULL, &copy->bell, err)))
+  if ((st = sci_cat_parse(path, text, copy->syms, NULL, &copy->bell, err)))
     return st;
   loader L = {0};
   L.syms = copy->syms;
@@ -307,9 +307,9 @@ sc_status sc_cat_model_with_bell(const sc_cat_model *m, const char *path,
   return SC_OK;
 }
 
-sc_cat_model *sc_cat_model_with_limits(const sc_cat_model *m,
+sc_cat_model *sci_cat_model_with_limits(const sc_cat_model *m,
                                        const sc_model_limits *limits) {
-  sc_cat_model *copy = sc_alloc(sizeof *copy);
+  sc_cat_model *copy = sci_alloc(sizeof *copy);
   *copy = *m;
   copy->graphs = NULL; /* lowered under m's limits */
   memset(&copy->limits, 0, sizeof copy->limits);
@@ -318,12 +318,12 @@ sc_cat_model *sc_cat_model_with_limits(const sc_cat_model *m,
   return copy;
 }
 
-const char *sc_cat_model_title(const sc_cat_model *m) { return m->title; }
+const char *sci_cat_model_title(const sc_cat_model *m) { return m->title; }
 
-const char *sc_cat_model_filename(const sc_cat_model *m) { return m->filename; }
+const char *sci_cat_model_filename(const sc_cat_model *m) { return m->filename; }
 
-bool sc_cat_model_names(const sc_cat_model *m, const char *name) {
-  return sc_cat_symbol(m->syms, name) != NULL;
+bool sci_cat_model_names(const sc_cat_model *m, const char *name) {
+  return sci_cat_symbol(m->syms, name) != NULL;
 }
 
 /* ---- Bell declarations --------------------------------------------------- */
@@ -335,7 +335,7 @@ static const sc_cat_ins *declaration(const sc_cat_model *m, int i) {
   return NULL;
 }
 
-int sc_cat_model_declaration_count(const sc_cat_model *m) {
+int sci_cat_model_declaration_count(const sc_cat_model *m) {
   int n = 0;
   for (int k = 0; k < m->bell.n; k++)
     n += m->bell.ins[k]->kind == IN_EVENTS;
@@ -347,7 +347,7 @@ int sc_cat_model_declaration_count(const sc_cat_model *m) {
 static void collect_tags(const sc_cat_exp *e, const char ***tags, int *n,
                          int *cap) {
   if (e->kind == EX_TAG) {
-    sc_grow(tags, cap, *n + 1, sizeof(char *));
+    sci_grow(tags, cap, *n + 1, sizeof(char *));
     (*tags)[(*n)++] = e->name;
     return;
   }
@@ -355,7 +355,7 @@ static void collect_tags(const sc_cat_exp *e, const char ***tags, int *n,
     collect_tags(e->args[i], tags, n, cap);
 }
 
-const char *sc_cat_model_declaration(const sc_cat_model *m, int i,
+const char *sci_cat_model_declaration(const sc_cat_model *m, int i,
                                      const char *const **tags, int *ntags) {
   const sc_cat_ins *ins = declaration(m, i);
   if (!ins)
@@ -405,7 +405,7 @@ static bool find_in_ins(first_binding *fb, const sc_cat_ins *ins) {
       const sc_cat_bind *b = &ins->binds[i];
       if (!binds_name(&b->pat, fb->name))
         continue;
-      bool reads = ins->kind == IN_LET && sc_cat_exp_mentions(b->exp, fb->name);
+      bool reads = ins->kind == IN_LET && sci_cat_exp_mentions(b->exp, fb->name);
       return found_at(fb, reads ? SC_CAT_REBINDS : SC_CAT_REPLACES, ins);
     }
     return false;
@@ -414,7 +414,7 @@ static bool find_in_ins(first_binding *fb, const sc_cat_ins *ins) {
   case IN_INCLUDE:
     return ins->included && find_in_prog(fb, ins->included);
   case IN_IFVARIANT:
-    return find_in_prog(fb, sc_cat_variant_set(&fb->variants, ins->vcond)
+    return find_in_prog(fb, sci_cat_variant_set(&fb->variants, ins->vcond)
                                 ? &ins->body : &ins->other);
   default:
     return false;
@@ -428,7 +428,7 @@ static bool find_in_prog(first_binding *fb, const sc_cat_prog *p) {
   return false;
 }
 
-sc_cat_rebind sc_cat_model_first_binding(const sc_cat_model *m, const char *name,
+sc_cat_rebind sci_cat_model_first_binding(const sc_cat_model *m, const char *name,
                                          const struct sc_cat_run_options *opts,
                                          const char **file, int *line) {
   first_binding fb = {.name = name, .how = SC_CAT_KEEPS};

@@ -67,14 +67,14 @@ static sc_cat_dep node_dep(analyser *a, const sc_cat_node *x);
  * fixpoint keeps them when no body shrinks as a name grows. */
 static void fix_dep(analyser *a, sc_cat_fix *fx) {
   int nv = fx->nvars, first = a->next_temp;
-  sc_cat_dep *cur = sc_alloc(sizeof *cur * (size_t)nv);
+  sc_cat_dep *cur = sci_alloc(sizeof *cur * (size_t)nv);
   bool grows_only = first + nv <= 32;
   if (grows_only) {
     a->next_temp += nv;
     uint32_t temps = 0;
     for (int k = 0; k < nv; k++)
       temps |= UINT32_C(1) << (first + k);
-    sc_cat_fix_deps(a->g, fx);
+    sci_cat_fix_deps(a->g, fx);
     for (int round = 0; round < MAX_FIX_ROUNDS; round++) {
       for (int i = 0; i < fx->ndeps; i++)
         a->known[fx->deps[i]] = false;
@@ -162,8 +162,8 @@ static void add_check(sc_cat_analysis *out, const sc_cat_test *t, sc_cat_dep d) 
       out->deps[i] = join(out->deps[i], d);
       return;
     }
-  sc_grow(&out->checks, &out->capchecks, out->nchecks + 1, sizeof *out->checks);
-  sc_grow(&out->deps, &out->capdeps, out->nchecks + 1, sizeof *out->deps);
+  sci_grow(&out->checks, &out->capchecks, out->nchecks + 1, sizeof *out->checks);
+  sci_grow(&out->deps, &out->capdeps, out->nchecks + 1, sizeof *out->deps);
   out->checks[out->nchecks] = t;
   out->deps[out->nchecks++] = d;
 }
@@ -187,7 +187,7 @@ static void add_static(sc_cat_analysis *out, const sc_cat_bind *b) {
     const sc_cat_bind **old = out->statics;
     int oldcap = out->capstatics;
     out->capstatics = oldcap ? 2 * oldcap : 64;
-    out->statics = sc_alloc(sizeof *out->statics * (size_t)out->capstatics);
+    out->statics = sci_alloc(sizeof *out->statics * (size_t)out->capstatics);
     out->nstatics = 0;
     for (int i = 0; i < oldcap; i++)
       if (old[i])
@@ -204,7 +204,7 @@ static bool skipped(const sc_cat_run_options *opts, const char *name) {
 }
 
 /* The inputs of the lowering: the choices' names that env binds. */
-int sc_cat_choice_inputs(const sc_cat_env *base, const sc_cat_dynamic *dyn, int ndyn,
+int sci_cat_choice_inputs(const sc_cat_env *base, const sc_cat_dynamic *dyn, int ndyn,
                          sc_cat_sym_input *in, sc_cat_dep *dep) {
   int n = 0;
   for (int i = 0; i < ndyn; i++)
@@ -217,16 +217,16 @@ int sc_cat_choice_inputs(const sc_cat_env *base, const sc_cat_dynamic *dyn, int 
   return n;
 }
 
-sc_cat_analysis *sc_cat_analyse(const sc_cat_model *m, const sc_cat_env *base,
+sc_cat_analysis *sci_cat_analyse(const sc_cat_model *m, const sc_cat_env *base,
                                 const sc_cat_dynamic *dyn, int ndyn,
                                 const sc_cat_run_options *opts) {
-  sc_cat_sym_input *in = sc_alloc(sizeof *in * (size_t)(ndyn + 1));
-  sc_cat_dep *input_dep = sc_alloc(sizeof *input_dep * (size_t)(ndyn + 1));
-  int nin = sc_cat_choice_inputs(base, dyn, ndyn, in, input_dep);
-  const sc_cat_graph *g = sc_cat_graph_of(m, base, opts, in, nin);
-  analyser a = {g, input_dep, sc_alloc(sizeof(sc_cat_dep) * ((size_t)g->nnodes + 1)),
-                sc_alloc(sizeof(bool) * ((size_t)g->nnodes + 1)), FIRST_TEMP_INPUT};
-  sc_cat_analysis *out = sc_alloc(sizeof *out);
+  sc_cat_sym_input *in = sci_alloc(sizeof *in * (size_t)(ndyn + 1));
+  sc_cat_dep *input_dep = sci_alloc(sizeof *input_dep * (size_t)(ndyn + 1));
+  int nin = sci_cat_choice_inputs(base, dyn, ndyn, in, input_dep);
+  const sc_cat_graph *g = sci_cat_graph_of(m, base, opts, in, nin);
+  analyser a = {g, input_dep, sci_alloc(sizeof(sc_cat_dep) * ((size_t)g->nnodes + 1)),
+                sci_alloc(sizeof(bool) * ((size_t)g->nnodes + 1)), FIRST_TEMP_INPUT};
+  sc_cat_analysis *out = sci_alloc(sizeof *out);
   for (int i = 0; i < g->naxioms; i++) {
     const sc_cat_axiom *ax = &g->axioms[i];
     if (ax->test->type != TT_CHECK)
@@ -241,15 +241,15 @@ sc_cat_analysis *sc_cat_analyse(const sc_cat_model *m, const sc_cat_env *base,
   return out;
 }
 
-int sc_cat_analysis_nchecks(const sc_cat_analysis *a) { return a->nchecks; }
+int sci_cat_analysis_nchecks(const sc_cat_analysis *a) { return a->nchecks; }
 
-const struct sc_cat_test *sc_cat_analysis_check(const sc_cat_analysis *a, int i,
+const struct sc_cat_test *sci_cat_analysis_check(const sc_cat_analysis *a, int i,
                                                 sc_cat_dep *dep) {
   *dep = a->deps[i];
   return a->checks[i];
 }
 
-bool sc_cat_analysis_is_static(const sc_cat_analysis *a, const sc_cat_bind *b) {
+bool sci_cat_analysis_is_static(const sc_cat_analysis *a, const sc_cat_bind *b) {
   if (!a || !a->capstatics)
     return false;
   for (unsigned i = slot_of(b, a->capstatics); a->statics[i];
@@ -287,7 +287,7 @@ static bool prog_may_flag(const sc_cat_prog *p, const sc_cat_run_options *opts) 
   return false;
 }
 
-bool sc_cat_model_may_flag(const sc_cat_model *m, const sc_cat_run_options *opts) {
+bool sci_cat_model_may_flag(const sc_cat_model *m, const sc_cat_run_options *opts) {
   return prog_may_flag(&m->prelude, opts) || prog_may_flag(&m->bell, opts) ||
          prog_may_flag(&m->prog, opts);
 }

@@ -32,7 +32,7 @@ static bool has(const names *s, const char *name) {
 static void add(names *s, const char *name) {
   if (!name || has(s, name))
     return;
-  sc_grow(&s->at, &s->cap, s->n + 1, sizeof *s->at);
+  sci_grow(&s->at, &s->cap, s->n + 1, sizeof *s->at);
   s->at[s->n++] = name;
 }
 
@@ -77,7 +77,7 @@ static void walk_exp(walk *w, const sc_cat_exp *e) {
   if (!e)
     return;
   if (e->kind == EX_VAR && !w->in_try) {
-    sc_grow(&w->uses, &w->capuses, w->nuses + 1, sizeof *w->uses);
+    sci_grow(&w->uses, &w->capuses, w->nuses + 1, sizeof *w->uses);
     w->uses[w->nuses++] = (use){e->name, e->file, e->line, e->col};
   }
   if (e->kind == EX_FUN)
@@ -156,11 +156,11 @@ static bool in_base(const sc_cat_env *base, const char *name) {
 }
 
 static void warn(const char ***out, int *n, int *cap, const char *text) {
-  sc_grow(out, cap, *n + 1, sizeof **out);
+  sci_grow(out, cap, *n + 1, sizeof **out);
   (*out)[(*n)++] = text;
 }
 
-const char **sc_cat_model_warnings(const sc_cat_model *m,
+const char **sci_cat_model_warnings(const sc_cat_model *m,
                                    const sc_cat_env *base,
                                    const sc_cat_run_options *opts, int *n) {
   walk w;
@@ -176,27 +176,27 @@ const char **sc_cat_model_warnings(const sc_cat_model *m,
   cat_ctx c;
   memset(&c, 0, sizeof c);
   c.model = m;
-  const cat_env *prims = sc_cat_add_prims(&c, NULL); /* those it names */
+  const cat_env *prims = sci_cat_add_prims(&c, NULL); /* those it names */
   for (int i = 0; i < w.nuses; i++) {
     const use *u = &w.uses[i];
     if (has(&w.defined, u->name) || in_base(base, u->name) ||
-        sc_cat_env_find(prims, u->name) || has(&said, u->name))
+        sci_cat_env_find(prims, u->name) || has(&said, u->name))
       continue;
     add(&said, u->name);
     warn(&out, n, &cap,
-         sc_printf("%s:%d:%d: warning: '%s' names nothing: neither the model, "
+         sci_printf("%s:%d:%d: warning: '%s' names nothing: neither the model, "
                    "its includes nor the execution define it",
                    u->file, u->line, u->col, u->name));
   }
   for (int i = 0; opts && i < opts->nskip; i++)
     if (!has(&w.checks, opts->skipchecks[i]))
       warn(&out, n, &cap,
-           sc_printf("%s: warning: -skipcheck %s: the model has no check of "
+           sci_printf("%s: warning: -skipcheck %s: the model has no check of "
                      "that name", m->filename, opts->skipchecks[i]));
   for (int i = 0; opts && i < opts->nvariants; i++)
     if (!has(&w.variants, opts->variants[i]))
       warn(&out, n, &cap,
-           sc_printf("%s: warning: -variant %s: the model tests no variant "
+           sci_printf("%s: warning: -variant %s: the model tests no variant "
                      "of that name", m->filename, opts->variants[i]));
   return out;
 }

@@ -75,9 +75,9 @@ static void *error_at(parser *p, const sc_cat_token *tk, const char *fmt, ...) {
   if (!p->failed) {
     va_list ap;
     va_start(ap, fmt);
-    char *what = sc_vprintf(fmt, ap);
+    char *what = sci_vprintf(fmt, ap);
     va_end(ap);
-    sc_fail(p->err, SC_ERR_SYNTAX, p->file, tk->line, tk->col, "%s", what);
+    sci_fail(p->err, SC_ERR_SYNTAX, p->file, tk->line, tk->col, "%s", what);
     p->failed = true;
   }
   return NULL;
@@ -85,13 +85,13 @@ static void *error_at(parser *p, const sc_cat_token *tk, const char *fmt, ...) {
 
 static void *expected(parser *p, const char *what) {
   return error_at(p, peek(p), "expected %s, found %s", what,
-                  sc_cat_token_describe(peek(p)));
+                  sci_cat_token_describe(peek(p)));
 }
 
 /* Consume a token of `kind` or fail with "expected <what>". */
 static const sc_cat_token *expect(parser *p, sc_cat_tok kind, const char *what) {
   if (peek_kind(p) != kind)
-    return expected(p, what ? what : sc_cat_tok_spelling(kind));
+    return expected(p, what ? what : sci_cat_tok_spelling(kind));
   return next(p);
 }
 
@@ -100,14 +100,14 @@ static const sc_cat_token *expect_closing(parser *p, sc_cat_tok kind,
                                           const sc_cat_token *open) {
   if (peek_kind(p) == kind)
     return next(p);
-  return expected(p, sc_printf("%s closing the %s at %d:%d",
-                               sc_cat_tok_spelling(kind),
-                               sc_cat_tok_spelling(open->kind), open->line,
+  return expected(p, sci_printf("%s closing the %s at %d:%d",
+                               sci_cat_tok_spelling(kind),
+                               sci_cat_tok_spelling(open->kind), open->line,
                                open->col));
 }
 
 static const char *name_of(parser *p, const sc_cat_token *tk) {
-  return sc_cat_intern(p->syms, tk->text);
+  return sci_cat_intern(p->syms, tk->text);
 }
 
 static const char *expect_name(parser *p, const char *what) {
@@ -134,7 +134,7 @@ typedef struct ptrs {
 } ptrs;
 
 static void push_ptr(ptrs *a, void *x) {
-  sc_grow(&a->items, &a->cap, a->n + 1, sizeof(void *));
+  sci_grow(&a->items, &a->cap, a->n + 1, sizeof(void *));
   a->items[a->n++] = x;
 }
 
@@ -145,7 +145,7 @@ static sc_cat_exp *parse_base(parser *p, int prec, int assoc,
                               const sc_cat_token *ctx_op);
 
 static sc_cat_exp *new_exp_at(parser *p, sc_cat_exp_kind kind, int line, int col) {
-  sc_cat_exp *e = sc_alloc(sizeof *e);
+  sc_cat_exp *e = sci_alloc(sizeof *e);
   e->kind = kind;
   e->file = p->file;
   e->line = line;
@@ -161,7 +161,7 @@ static sc_cat_exp *new_op1(parser *p, sc_cat_op1 op, const sc_cat_token *at,
                            sc_cat_exp *arg) {
   sc_cat_exp *e = new_exp(p, EX_OP1, at);
   e->op1 = op;
-  e->args = sc_alloc(sizeof *e->args);
+  e->args = sci_alloc(sizeof *e->args);
   e->args[0] = arg;
   e->nargs = 1;
   return e;
@@ -171,7 +171,7 @@ static sc_cat_exp *new_binary(parser *p, sc_cat_exp_kind kind,
                               const sc_cat_token *at, sc_cat_exp *a,
                               sc_cat_exp *b) {
   sc_cat_exp *e = new_exp(p, kind, at);
-  e->args = sc_alloc(2 * sizeof *e->args);
+  e->args = sci_alloc(2 * sizeof *e->args);
   e->args[0] = a;
   e->args[1] = b;
   e->nargs = 2;
@@ -301,7 +301,7 @@ static sc_cat_exp *parse_primary(parser *p) {
     if (!arg)
       return NULL;
     sc_cat_exp *app = new_exp_at(p, EX_APP, e->line, e->col);
-    app->args = sc_alloc(2 * sizeof *app->args);
+    app->args = sci_alloc(2 * sizeof *app->args);
     app->args[0] = e;
     app->args[1] = arg;
     app->nargs = 2;
@@ -457,7 +457,7 @@ static bool parse_formals(parser *p, sc_cat_pat *pat) {
 }
 
 static sc_cat_pat single_pat(const char *name) {
-  sc_cat_pat pat = {false, 1, sc_alloc(sizeof(char *))};
+  sc_cat_pat pat = {false, 1, sci_alloc(sizeof(char *))};
   pat.names[0] = name;
   return pat;
 }
@@ -530,7 +530,7 @@ static bool parse_bind_list(parser *p, sc_cat_bind **out, int *n) {
   sc_cat_bind *binds = NULL;
   int cap = 0, count = 0;
   do {
-    sc_grow(&binds, &cap, count + 1, sizeof *binds);
+    sci_grow(&binds, &cap, count + 1, sizeof *binds);
     if (!parse_bind(p, &binds[count]))
       return false;
     count++;
@@ -546,7 +546,7 @@ static bool parse_bind_list(parser *p, sc_cat_bind **out, int *n) {
 static sc_cat_vcond *parse_vcond(parser *p);
 
 static sc_cat_vcond *parse_vatom(parser *p) {
-  sc_cat_vcond *v = sc_alloc(sizeof *v);
+  sc_cat_vcond *v = sci_alloc(sizeof *v);
   if (accept(p, CT_NOT)) {
     v->kind = VC_NOT;
     v->a = parse_vatom(p);
@@ -567,7 +567,7 @@ static sc_cat_vcond *parse_vatom(parser *p) {
 }
 
 static sc_cat_vcond *new_vcond(int kind, sc_cat_vcond *a, sc_cat_vcond *b) {
-  sc_cat_vcond *v = sc_alloc(sizeof *v);
+  sc_cat_vcond *v = sci_alloc(sizeof *v);
   v->kind = kind;
   v->a = a;
   v->b = b;
@@ -698,7 +698,7 @@ static sc_cat_exp *parse_match(parser *p) {
   bool tag_form = peek_kind(p) == CT_TAG ||
                   (peek_kind(p) == CT_UNDERSCORE && peek_kind2(p) == CT_ARROW);
   e = new_exp(p, tag_form ? EX_MATCH : EX_MATCHSET, tk);
-  e->args = sc_alloc(sizeof *e->args);
+  e->args = sci_alloc(sizeof *e->args);
   e->args[0] = scrut;
   e->nargs = 1;
   if (!(tag_form ? parse_tag_clauses(p, e) : parse_set_clauses(p, e)))
@@ -746,7 +746,7 @@ static sc_cat_exp *parse_exp(parser *p) {
   case CT_TRY:
     next(p);
     e = new_exp(p, EX_TRY, tk);
-    e->args = sc_alloc(sizeof *e->args);
+    e->args = sci_alloc(sizeof *e->args);
     e->nargs = 1;
     if (!(e->args[0] = parse_exp(p)) || !expect(p, CT_WITH, "'with'") ||
         !(e->body = parse_exp(p)))
@@ -770,7 +770,7 @@ static sc_cat_exp *parse_exp(parser *p) {
 static bool parse_prog(parser *p, bool toplevel, sc_cat_prog *out);
 
 static sc_cat_ins *new_ins(parser *p, sc_cat_ins_kind kind, const sc_cat_token *at) {
-  sc_cat_ins *ins = sc_alloc(sizeof *ins);
+  sc_cat_ins *ins = sci_alloc(sizeof *ins);
   ins->kind = kind;
   ins->file = p->file;
   ins->line = at->line;
@@ -792,7 +792,7 @@ static bool starts_test(sc_cat_tok k) {
  * with `typed` false, only the part from [~] (a `let rec ... when` test). */
 static sc_cat_test *parse_test(parser *p, bool typed) {
   const sc_cat_token *start = peek(p);
-  sc_cat_test *t = sc_alloc(sizeof *t);
+  sc_cat_test *t = sci_alloc(sizeof *t);
   t->line = start->line;
   t->col = start->col;
   t->type = TT_CHECK;
@@ -885,8 +885,8 @@ static bool parse_body_end(parser *p, const sc_cat_token *open, sc_cat_prog *bod
     next(p);
     return true;
   }
-  expected(p, sc_printf("an instruction or 'end' closing the %s at %d:%d",
-                        sc_cat_tok_spelling(open->kind), open->line, open->col));
+  expected(p, sci_printf("an instruction or 'end' closing the %s at %d:%d",
+                        sci_cat_tok_spelling(open->kind), open->line, open->col));
   return false;
 }
 
@@ -956,7 +956,7 @@ static sc_cat_ins *parse_match_ins(parser *p) {
   for (;;) {
     if (peek_kind(p) == CT_UNDERSCORE) {
       next(p);
-      ins->dflt = sc_alloc(sizeof *ins->dflt);
+      ins->dflt = sci_alloc(sizeof *ins->dflt);
       if (!expect(p, CT_ARROW, "'->'") || !parse_prog(p, false, ins->dflt))
         return NULL;
       break;
@@ -964,7 +964,7 @@ static sc_cat_ins *parse_match_ins(parser *p) {
     const sc_cat_token *tag = expect(p, CT_TAG, "a tag or '_'");
     if (!tag || !expect(p, CT_ARROW, "'->'"))
       return NULL;
-    sc_cat_prog *body = sc_alloc(sizeof *body);
+    sc_cat_prog *body = sci_alloc(sizeof *body);
     if (!parse_prog(p, false, body))
       return NULL;
     push_ptr(&tags, (void *)name_of(p, tag));
@@ -974,7 +974,7 @@ static sc_cat_ins *parse_match_ins(parser *p) {
   }
   ins->tags = (const char **)tags.items;
   ins->ncases = tags.n;
-  ins->cases = sc_alloc(sizeof *ins->cases * (size_t)(tags.n ? tags.n : 1));
+  ins->cases = sci_alloc(sizeof *ins->cases * (size_t)(tags.n ? tags.n : 1));
   for (int i = 0; i < tags.n; i++)
     ins->cases[i] = *(sc_cat_prog *)cases.items[i];
   return expect_closing(p, CT_END, tk) ? ins : NULL;
@@ -1136,11 +1136,11 @@ static const char *parse_identity(parser *p) {
   return title;
 }
 
-sc_status sc_cat_parse(const char *file, const char *text, sc_cat_symtab *syms,
+sc_status sci_cat_parse(const char *file, const char *text, sc_cat_symtab *syms,
                        const char **title, sc_cat_prog *out, sc_error **err) {
   sc_cat_token *toks;
   int ntoks;
-  sc_status st = sc_cat_lex(file, text, &toks, &ntoks, err);
+  sc_status st = sci_cat_lex(file, text, &toks, &ntoks, err);
   if (st)
     return st;
   parser p = {file, toks, 0, syms, err, false, 0};

@@ -9,7 +9,7 @@
  * fails if the model uses it.  Nothing else belongs here. */
 #include "cat/ast.h"
 
-const char sc_cat_prelude_text[] =
+const char sci_cat_prelude_text[] =
     "(* The identity, the empty set of events *)\n"
     "let id = [_]\n"
     "let emptyset = domain(0)\n"

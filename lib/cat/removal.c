@@ -207,24 +207,24 @@ static bool axiom_safe(classifier *c, const sc_cat_axiom *ax) {
 static bool graph_safe(const sc_cat_graph *g, const sc_cat_removal *how) {
   if (g->error || g->approximate)
     return false;
-  classifier c = {how, sc_alloc(sizeof(node_info) * ((size_t)g->nnodes + 1))};
+  classifier c = {how, sci_alloc(sizeof(node_info) * ((size_t)g->nnodes + 1))};
   for (int i = 0; i < g->naxioms; i++)
     if (!axiom_safe(&c, &g->axioms[i]))
       return false;
   return true;
 }
 
-bool sc_cat_model_drop_events_safe(const sc_cat_model *m, const sc_cat_env *base,
+bool sci_cat_model_drop_events_safe(const sc_cat_model *m, const sc_cat_env *base,
                                    const sc_cat_dynamic *dyn, int ndyn,
                                    const sc_cat_removal *how,
                                    const sc_cat_run_options *opts) {
-  sc_cat_sym_input *in = sc_alloc(sizeof *in * (size_t)(ndyn + 1));
-  sc_cat_dep *unused = sc_alloc(sizeof *unused * (size_t)(ndyn + 1));
-  int nin = sc_cat_choice_inputs(base, dyn, ndyn, in, unused);
+  sc_cat_sym_input *in = sci_alloc(sizeof *in * (size_t)(ndyn + 1));
+  sc_cat_dep *unused = sci_alloc(sizeof *unused * (size_t)(ndyn + 1));
+  int nin = sci_cat_choice_inputs(base, dyn, ndyn, in, unused);
   /* the enumerator's graph (mono.c lowers the same signature): the answer
    * is kept with it, for the caller's `how` (a static table: one visit
    * per model and signature) */
-  sc_cat_graph *g = (sc_cat_graph *)sc_cat_graph_of(m, base, opts, in, nin);
+  sc_cat_graph *g = (sc_cat_graph *)sci_cat_graph_of(m, base, opts, in, nin);
   if (g->drop_events_for != how) {
     g->drop_events_safe = graph_safe(g, how);
     g->drop_events_for = how;

@@ -1,5 +1,5 @@
 /* run.c: running a model's instructions on one candidate execution
- * (sc_cat_run), over the base environment env.c holds: the checks
+ * (sci_cat_run), over the base environment env.c holds: the checks
  * (acyclic, irreflexive, empty, flags), procedures, includes, forall, and
  * `with x from S`, which forks the rest of the model once per member of S.
  * The rest of the model is a persistent continuation, so a fork costs
@@ -50,7 +50,7 @@ typedef struct kont {
 } kont;
 
 static const kont *seq_kont(const sc_cat_prog *prog, int pc, const kont *next) {
-  kont *k = sc_alloc(sizeof *k);
+  kont *k = sci_alloc(sizeof *k);
   k->kind = K_SEQ;
   k->prog = prog;
   k->pc = pc;
@@ -59,7 +59,7 @@ static const kont *seq_kont(const sc_cat_prog *prog, int pc, const kont *next) {
 }
 
 static const kont *restore_kont(const cat_env *env, const kont *next) {
-  kont *k = sc_alloc(sizeof *k);
+  kont *k = sci_alloc(sizeof *k);
   k->kind = K_RESTORE_ENV;
   k->env = env;
   k->next = next;
@@ -69,7 +69,7 @@ static const kont *restore_kont(const cat_env *env, const kont *next) {
 static const kont *forall_kont(const char *var, sc_cat_value **items, int nitems,
                                int index, const sc_cat_prog *body,
                                const cat_env *env, const kont *next) {
-  kont *k = sc_alloc(sizeof *k);
+  kont *k = sci_alloc(sizeof *k);
   k->kind = K_FORALL;
   k->var = var;
   k->items = items;
@@ -83,7 +83,7 @@ static const kont *forall_kont(const char *var, sc_cat_value **items, int nitems
 
 static const name_node *push_name(const name_node *list, const char *name,
                                   cat_thunk *th) {
-  name_node *n = sc_alloc(sizeof *n);
+  name_node *n = sci_alloc(sizeof *n);
   n->name = name;
   n->th = th;
   n->next = list;
@@ -91,7 +91,7 @@ static const name_node *push_name(const name_node *list, const char *name,
 }
 
 static void push_check(cat_state *st, sc_cat_check check) {
-  check_node *n = sc_alloc(sizeof *n);
+  check_node *n = sci_alloc(sizeof *n);
   n->check = check;
   n->next = st->checks;
   st->checks = n;
@@ -108,7 +108,7 @@ static bool skipped(const cat_ctx *c, const char *name) {
 
 /* `name` (interned: the model uses it) is bound by the caller. */
 static bool base_binds(const cat_ctx *c, const char *name) {
-  return sc_cat_env_find(c->base_env, name) != NULL;
+  return sci_cat_env_find(c->base_env, name) != NULL;
 }
 
 /* ---- Tests --------------------------------------------------------------- */
@@ -125,14 +125,14 @@ static const char *test_word(sc_cat_test_kind kind) {
 static const char *check_name(const sc_cat_test *t) {
   if (t->name)
     return t->name;
-  return sc_printf("%s%s@%d", t->negated ? "~" : "", test_word(t->kind), t->line);
+  return sci_printf("%s%s@%d", t->negated ? "~" : "", test_word(t->kind), t->line);
 }
 
 /* Whether a test holds; -1 after an error.  *tested (when not NULL) is the
  * set or relation it looked at. */
 static int test_holds(cat_ctx *c, const sc_cat_test *t, const cat_env *env,
                       const sc_cat_value **tested) {
-  sc_cat_value *v = sc_cat_eval_rel_or_set(c, t->exp, env);
+  sc_cat_value *v = sci_cat_eval_rel_or_set(c, t->exp, env);
   if (!v)
     return -1;
   if (tested)
@@ -140,17 +140,17 @@ static int test_holds(cat_ctx *c, const sc_cat_test *t, const cat_env *env,
   int ok;
   if (v->kind == SC_CAT_SET) {
     if (t->kind != TEST_EMPTY) {
-      sc_cat_fail_at(c, t->exp, "type mismatch: expected relation (for '%s'), "
+      sci_cat_fail_at(c, t->exp, "type mismatch: expected relation (for '%s'), "
                      "found event set", test_word(t->kind));
       return -1;
     }
-    ok = sc_set_is_empty(v->u.set);
+    ok = sci_set_is_empty(v->u.set);
   } else if (t->kind == TEST_ACYCLIC) {
-    ok = sc_rel_is_acyclic(v->u.rel);
+    ok = sci_rel_is_acyclic(v->u.rel);
   } else if (t->kind == TEST_IRREFLEXIVE) {
-    ok = sc_rel_is_irreflexive(v->u.rel);
+    ok = sci_rel_is_irreflexive(v->u.rel);
   } else {
-    ok = sc_rel_is_empty(v->u.rel);
+    ok = sci_rel_is_empty(v->u.rel);
   }
   return t->negated ? !ok : ok;
 }
@@ -197,7 +197,7 @@ static bool exec_test(cat_ctx *c, cat_state *st, const sc_cat_ins *ins,
     break;
   case TT_ASSERT:
     if (!ok) {
-      sc_cat_fail(c, SC_ERR_SEMANTIC, ins->file, t->line, t->col,
+      sci_cat_fail(c, SC_ERR_SEMANTIC, ins->file, t->line, t->col,
                   "assertion %s failed", t->name ? t->name : check.name);
       return false;
     }
@@ -254,8 +254,8 @@ static void keep_thunk(cat_env_memo *memo, const sc_cat_bind *b, cat_thunk *t) {
     cat_thunk **ot = memo->kept;
     int ocap = memo->capkept;
     memo->capkept = ocap ? 2 * ocap : 64;
-    memo->kept_binds = sc_alloc(sizeof *ob * (size_t)memo->capkept);
-    memo->kept = sc_alloc(sizeof *ot * (size_t)memo->capkept);
+    memo->kept_binds = sci_alloc(sizeof *ob * (size_t)memo->capkept);
+    memo->kept = sci_alloc(sizeof *ot * (size_t)memo->capkept);
     memo->nkept = 0;
     for (int i = 0; i < ocap; i++)
       if (ob[i])
@@ -280,13 +280,13 @@ static cat_env_memo *keeping(const cat_ctx *c) {
  * thunk of the last evaluation: its value, once forced, is shared. */
 static const cat_env *bind_one(cat_ctx *c, const sc_cat_bind *b, const cat_env *env) {
   cat_env_memo *memo = keeping(c);
-  if (!memo || !sc_cat_analysis_is_static(c->opts->analysis, b))
-    return sc_cat_bind_lets(c, b, 1, env);
+  if (!memo || !sci_cat_analysis_is_static(c->opts->analysis, b))
+    return sci_cat_bind_lets(c, b, 1, env);
   cat_thunk *t = kept_thunk(memo, b);
   if (t)
-    return sc_cat_env_thunk(env, b->pat.names[0], t);
-  const cat_env *out = sc_cat_bind_lets(c, b, 1, env);
-  keep_thunk(memo, b, sc_cat_env_find(out, b->pat.names[0]));
+    return sci_cat_env_thunk(env, b->pat.names[0], t);
+  const cat_env *out = sci_cat_bind_lets(c, b, 1, env);
+  keep_thunk(memo, b, sci_cat_env_find(out, b->pat.names[0]));
   return out;
 }
 
@@ -294,7 +294,7 @@ static const cat_env *bind_one(cat_ctx *c, const sc_cat_bind *b, const cat_env *
 static const cat_env *exec_let(cat_ctx *c, const sc_cat_ins *ins, const cat_env *env) {
   if (!ins->is_default)
     return ins->nbinds == 1 ? bind_one(c, &ins->binds[0], env)
-                            : sc_cat_bind_lets(c, ins->binds, ins->nbinds, env);
+                            : sci_cat_bind_lets(c, ins->binds, ins->nbinds, env);
   for (int i = 0; i < ins->nbinds; i++) {
     const sc_cat_pat *pat = &ins->binds[i].pat;
     if (!pat->is_tuple && pat->names[0] && base_binds(c, pat->names[0]))
@@ -312,7 +312,7 @@ static bool exec_rec(cat_ctx *c, cat_state *st, const sc_cat_ins *ins) {
   rec_test rt = {t};
   bool check_failed = false;
   const cat_env *env =
-      sc_cat_bind_rec(c, ins->binds, ins->nbinds, st->env, ins->file, ins->line,
+      sci_cat_bind_rec(c, ins->binds, ins->nbinds, st->env, ins->file, ins->line,
                       ins->col, use_test ? rec_check : NULL, &rt, &check_failed);
   if (!env)
     return false;
@@ -328,7 +328,7 @@ static bool exec_rec(cat_ctx *c, cat_state *st, const sc_cat_ins *ins) {
 }
 
 static const cat_env *exec_enum(cat_ctx *c, const sc_cat_ins *ins, const cat_env *env) {
-  cat_env *en = sc_alloc(sizeof *en);
+  cat_env *en = sci_alloc(sizeof *en);
   en->kind = BK_ENUM;
   en->name = ins->name;
   en->tags = ins->names;
@@ -336,33 +336,33 @@ static const cat_env *exec_enum(cat_ctx *c, const sc_cat_ins *ins, const cat_env
   en->next = env;
   env = en;
   int ntags = ins->nnames;
-  sc_cat_value **items = sc_alloc(sizeof *items * (size_t)(ntags ? ntags : 1));
+  sc_cat_value **items = sci_alloc(sizeof *items * (size_t)(ntags ? ntags : 1));
   for (int i = 0; i < ins->nnames; i++) {
-    cat_env *tag = sc_alloc(sizeof *tag);
+    cat_env *tag = sci_alloc(sizeof *tag);
     tag->kind = BK_TAG;
     tag->name = ins->names[i];
     tag->enum_name = ins->name;
     tag->next = env;
     env = tag;
-    items[i] = sc_cat_v_tag(ins->name, ins->names[i]);
+    items[i] = sci_cat_v_tag(ins->name, ins->names[i]);
   }
-  cat_type *t = sc_alloc(sizeof *t);
+  cat_type *t = sci_alloc(sizeof *t);
   t->kind = TY_TAG;
   t->tag_type = ins->name;
-  sc_cat_value *all = sc_cat_v_valset(c, t, ins->nnames, items);
-  return all ? sc_cat_env_value(env, ins->name, all) : NULL;
+  sc_cat_value *all = sci_cat_v_valset(c, t, ins->nnames, items);
+  return all ? sci_cat_env_value(env, ins->name, all) : NULL;
 }
 
 static bool exec_procedure(cat_state *st, const sc_cat_ins *ins) {
-  cat_proc *p = sc_alloc(sizeof *p);
+  cat_proc *p = sci_alloc(sizeof *p);
   p->name = ins->name;
   p->pat = ins->pat;
   p->body = &ins->body;
   p->env = st->env;
-  sc_cat_value *v = sc_alloc(sizeof *v);
+  sc_cat_value *v = sci_alloc(sizeof *v);
   v->kind = SC_CAT_PROC;
   v->u.proc = p;
-  st->env = sc_cat_env_value(st->env, ins->name, v);
+  st->env = sci_cat_env_value(st->env, ins->name, v);
   if (ins->is_rec)
     p->env = st->env;
   return true;
@@ -378,25 +378,25 @@ static bool exec_call(cat_ctx *c, cat_state *st, const sc_cat_ins *ins,
     push_check(st, check);
     return true;
   }
-  cat_thunk *t = sc_cat_env_find(st->env, ins->name);
+  cat_thunk *t = sci_cat_env_find(st->env, ins->name);
   if (!t) {
-    sc_cat_fail(c, SC_ERR_SEMANTIC, ins->file, ins->line, ins->col,
+    sci_cat_fail(c, SC_ERR_SEMANTIC, ins->file, ins->line, ins->col,
                 "unbound name '%s'", ins->name);
     return false;
   }
-  sc_cat_value *p = sc_cat_force(c, t);
+  sc_cat_value *p = sci_cat_force(c, t);
   if (!p)
     return false;
   if (p->kind != SC_CAT_PROC) {
-    sc_cat_fail(c, SC_ERR_SEMANTIC, ins->file, ins->line, ins->col,
-                "type mismatch: expected procedure, found %s", sc_cat_vtype(p));
+    sci_cat_fail(c, SC_ERR_SEMANTIC, ins->file, ins->line, ins->col,
+                "type mismatch: expected procedure, found %s", sci_cat_vtype(p));
     return false;
   }
-  sc_cat_value *arg = sc_cat_eval_exp(c, ins->exp, st->env);
+  sc_cat_value *arg = sci_cat_eval_exp(c, ins->exp, st->env);
   if (!arg)
     return false;
   const cat_proc *proc = p->u.proc;
-  const cat_env *env = sc_cat_bind_args(c, &proc->pat, arg, proc->env, ins->exp);
+  const cat_env *env = sci_cat_bind_args(c, &proc->pat, arg, proc->env, ins->exp);
   if (!env)
     return false;
   *k = seq_kont(proc->body, 0, restore_kont(st->env, *k));
@@ -408,17 +408,17 @@ static bool exec_call(cat_ctx *c, cat_state *st, const sc_cat_ins *ins,
  * error, else *n items. */
 static sc_cat_value **members(cat_ctx *c, const sc_cat_ins *ins, const cat_env *env,
                               int *n) {
-  sc_cat_value *v = sc_cat_eval_exp(c, ins->exp, env);
-  if (!v || !(v = sc_cat_tag2set(c, v)))
+  sc_cat_value *v = sci_cat_eval_exp(c, ins->exp, env);
+  if (!v || !(v = sci_cat_tag2set(c, v)))
     return NULL;
   if (v->kind == SC_CAT_EMPTY) {
     *n = 0;
-    return sc_alloc(sizeof(sc_cat_value *));
+    return sci_alloc(sizeof(sc_cat_value *));
   }
   if (v->kind != SC_CAT_VALSET) {
-    sc_cat_fail_at(c, ins->exp, "type mismatch: expected a set of values for '%s', "
+    sci_cat_fail_at(c, ins->exp, "type mismatch: expected a set of values for '%s', "
                    "found %s", ins->kind == IN_FORALL ? "forall" : "with",
-                   sc_cat_vtype(v));
+                   sci_cat_vtype(v));
     return NULL;
   }
   *n = v->u.vs.n;
@@ -433,23 +433,23 @@ static sc_cat_value **members(cat_ctx *c, const sc_cat_ins *ins, const cat_env *
  * states are then herd's, one candidate per (rf, co) pair. */
 static sc_cat_value **candidate_member(cat_ctx *c, const sc_cat_ins *ins,
                                        const cat_env *env, int *n) {
-  sc_cat_value *own = sc_cat_force(c, sc_cat_env_find(c->base_env, ins->name));
+  sc_cat_value *own = sci_cat_force(c, sci_cat_env_find(c->base_env, ins->name));
   if (!own)
     return NULL;
-  sc_cat_value **items = sc_alloc(sizeof *items);
+  sc_cat_value **items = sci_alloc(sizeof *items);
   *n = 0;
   if (c->opts && c->opts->nonly) { /* a partial candidate's quick look at */
     items[(*n)++] = own;           /* checks: membership is no check */
     return items;
   }
-  sc_cat_value *set = sc_cat_eval_exp(c, ins->exp, env);
-  if (!set || !(set = sc_cat_tag2set(c, set)))
+  sc_cat_value *set = sci_cat_eval_exp(c, ins->exp, env);
+  if (!set || !(set = sci_cat_tag2set(c, set)))
     return NULL;
-  if (set->kind == SC_CAT_VALSET && sc_cat_valset_has(c, set, own))
+  if (set->kind == SC_CAT_VALSET && sci_cat_valset_has(c, set, own))
     items[(*n)++] = own;
   else if (set->kind != SC_CAT_VALSET && set->kind != SC_CAT_EMPTY) {
-    sc_cat_fail_at(c, ins->exp, "type mismatch: expected a set of values for "
-                   "'with', found %s", sc_cat_vtype(set));
+    sci_cat_fail_at(c, ins->exp, "type mismatch: expected a set of values for "
+                   "'with', found %s", sci_cat_vtype(set));
     return NULL;
   }
   return c->error ? NULL : items;
@@ -466,7 +466,7 @@ static bool exec_with(cat_ctx *c, cat_state *st, const sc_cat_ins *ins,
   if (!items)
     return false;
   if (n == 0) {
-    sc_cat_check check = {sc_printf("with %s from {}", ins->name), ins->file,
+    sc_cat_check check = {sci_printf("with %s from {}", ins->name), ins->file,
                           ins->line, false, false, false, NULL};
     push_check(st, check);
     st->failed = true;
@@ -476,7 +476,7 @@ static bool exec_with(cat_ctx *c, cat_state *st, const sc_cat_ins *ins,
   cat_state first = {0}, branch;
   for (int i = 0; i < n; i++) {
     cat_state s = *st;
-    s.env = sc_cat_env_value(st->env, ins->name, items[i]);
+    s.env = sci_cat_env_value(st->env, ins->name, items[i]);
     if (!run(c, s, *k, &branch))
       return false;
     if (i == 0)
@@ -494,12 +494,12 @@ static bool exec_with(cat_ctx *c, cat_state *st, const sc_cat_ins *ins,
 
 static bool exec_match(cat_ctx *c, cat_state *st, const sc_cat_ins *ins,
                        const kont **k) {
-  sc_cat_value *v = sc_cat_eval_exp(c, ins->exp, st->env);
+  sc_cat_value *v = sci_cat_eval_exp(c, ins->exp, st->env);
   if (!v)
     return false;
   if (v->kind != SC_CAT_TAG) {
-    sc_cat_fail_at(c, ins->exp, "type mismatch: expected tag to match on, found %s",
-                   sc_cat_vtype(v));
+    sci_cat_fail_at(c, ins->exp, "type mismatch: expected tag to match on, found %s",
+                   sci_cat_vtype(v));
     return false;
   }
   for (int i = 0; i < ins->ncases; i++)
@@ -508,7 +508,7 @@ static bool exec_match(cat_ctx *c, cat_state *st, const sc_cat_ins *ins,
       return true;
     }
   if (!ins->dflt) {
-    sc_cat_fail(c, SC_ERR_SEMANTIC, ins->file, ins->line, ins->col,
+    sci_cat_fail(c, SC_ERR_SEMANTIC, ins->file, ins->line, ins->col,
                 "pattern matching failed on value '%s", v->u.tag.name);
     return false;
   }
@@ -530,13 +530,13 @@ static bool exec(cat_ctx *c, cat_state *st, const sc_cat_ins *ins, const kont **
     return exec_test(c, st, ins, ins->test);
   case IN_SHOW:
     for (int i = 0; i < ins->nnames; i++) {
-      cat_thunk *t = sc_cat_env_find(st->env, ins->names[i]);
+      cat_thunk *t = sci_cat_env_find(st->env, ins->names[i]);
       if (t) /* herd shows only what is bound */
         st->shows = push_name(st->shows, ins->names[i], t);
     }
     return true;
   case IN_SHOWAS: {
-    cat_thunk *t = sc_alloc(sizeof *t);
+    cat_thunk *t = sci_alloc(sizeof *t);
     t->state = TH_EXP;
     t->exp = ins->exp;
     t->env = st->env;
@@ -566,21 +566,21 @@ static bool exec(cat_ctx *c, cat_state *st, const sc_cat_ins *ins, const kont **
   case IN_MATCH:
     return exec_match(c, st, ins, k);
   case IN_IFVARIANT:
-    *k = seq_kont(sc_cat_variant_set(c, ins->vcond) ? &ins->body : &ins->other, 0, *k);
+    *k = seq_kont(sci_cat_variant_set(c, ins->vcond) ? &ins->body : &ins->other, 0, *k);
     return true;
   case IN_DEBUG: /* herd prints the value only in its debug mode */
   case IN_EVENTS: /* bell declarations do not constrain executions */
   case IN_DOC:
     return true;
   }
-  sc_cat_fail(c, SC_ERR_SEMANTIC, ins->file, ins->line, ins->col,
+  sci_cat_fail(c, SC_ERR_SEMANTIC, ins->file, ins->line, ins->col,
               "internal error: unknown instruction kind %d", (int)ins->kind);
   return false;
 }
 
 static bool run(cat_ctx *c, cat_state st, const kont *k, cat_state *out) {
   if (c->run_depth >= c->max_run_depth) {
-    sc_cat_fail(c, SC_ERR_LIMIT, NULL, 0, 0,
+    sci_cat_fail(c, SC_ERR_LIMIT, NULL, 0, 0,
                 "expected 'with ... from' forks nested at most %d deep, found "
                 "deeper (the -max-forks limit)", c->max_run_depth);
     return false;
@@ -597,7 +597,7 @@ static bool run(cat_ctx *c, cat_state st, const kont *k, cat_state *out) {
       break;
     case K_FORALL:
       if (k->index < k->nitems) {
-        st.env = sc_cat_env_value(k->env, k->var, k->items[k->index]);
+        st.env = sci_cat_env_value(k->env, k->var, k->items[k->index]);
         k = seq_kont(k->body, 0,
                      forall_kont(k->var, k->items, k->nitems, k->index + 1, k->body,
                                  k->env, k->next));
@@ -611,7 +611,7 @@ static bool run(cat_ctx *c, cat_state st, const kont *k, cat_state *out) {
         k = k->next;
       } else {
         const sc_cat_ins *ins = k->prog->ins[k->pc];
-        if (sc_cat_out_of_time(c, false, ins->file, ins->line, ins->col)) {
+        if (sci_cat_out_of_time(c, false, ins->file, ins->line, ins->col)) {
           ok = false;
           break;
         }
@@ -647,7 +647,7 @@ static int list_length(const check_node *n) {
 static void fill_outcome(cat_ctx *c, const cat_state *st, sc_cat_outcome *out) {
   out->allowed = !st->failed;
   out->nchecks = list_length(st->checks);
-  out->checks = sc_alloc(sizeof *out->checks * (size_t)(out->nchecks + 1));
+  out->checks = sci_alloc(sizeof *out->checks * (size_t)(out->nchecks + 1));
   int i = out->nchecks;
   for (const check_node *n = st->checks; n; n = n->next)
     out->checks[--i] = n->check;
@@ -657,9 +657,9 @@ static void fill_outcome(cat_ctx *c, const cat_state *st, sc_cat_outcome *out) {
   int nflags = 0;
   for (const name_node *n = st->flags; n; n = n->next)
     nflags++;
-  out->flags = sc_alloc(sizeof *out->flags * (size_t)(nflags ? nflags : 1));
+  out->flags = sci_alloc(sizeof *out->flags * (size_t)(nflags ? nflags : 1));
   out->nflags = 0;
-  const char **chrono = sc_alloc(sizeof *chrono * (size_t)(nflags ? nflags : 1));
+  const char **chrono = sci_alloc(sizeof *chrono * (size_t)(nflags ? nflags : 1));
   i = nflags;
   for (const name_node *n = st->flags; n; n = n->next)
     chrono[--i] = n->name;
@@ -675,15 +675,15 @@ static void fill_outcome(cat_ctx *c, const cat_state *st, sc_cat_outcome *out) {
   int nevents = 0;
   for (const name_node *n = st->shows; n; n = n->next)
     nevents++;
-  const name_node **events = sc_alloc(sizeof *events * (size_t)(nevents ? nevents : 1));
+  const name_node **events = sci_alloc(sizeof *events * (size_t)(nevents ? nevents : 1));
   i = nevents;
   for (const name_node *n = st->shows; n; n = n->next)
     events[--i] = n;
-  sc_cat_result *r = sc_alloc(sizeof *r);
+  sc_cat_result *r = sci_alloc(sizeof *r);
   r->ctx = c;
   r->env = st->env;
-  r->show_names = sc_alloc(sizeof *r->show_names * (size_t)(nevents ? nevents : 1));
-  r->show_values = sc_alloc(sizeof *r->show_values * (size_t)(nevents ? nevents : 1));
+  r->show_names = sci_alloc(sizeof *r->show_names * (size_t)(nevents ? nevents : 1));
+  r->show_values = sci_alloc(sizeof *r->show_values * (size_t)(nevents ? nevents : 1));
   for (i = 0; i < nevents; i++) {
     int j = 0;
     while (j < r->nshows && strcmp(r->show_names[j], events[i]->name) != 0)
@@ -703,15 +703,15 @@ static void fill_outcome(cat_ctx *c, const cat_state *st, sc_cat_outcome *out) {
   out->result = r;
 }
 
-/* The result may be forced after sc_cat_run returns, when the caller has
+/* The result may be forced after sci_cat_run returns, when the caller has
  * rebound names for its next candidate or dropped its options: the
  * evaluation keeps its own copies.  Bound values are never changed in
  * place (a rebind makes a new copy), so a shallow copy of the entries is
  * enough. */
 static const sc_cat_env *snapshot_env(const sc_cat_env *env) {
-  sc_cat_env *copy = sc_alloc(sizeof *copy);
+  sc_cat_env *copy = sci_alloc(sizeof *copy);
   *copy = *env;
-  copy->entries = sc_alloc(sizeof *copy->entries * (size_t)(env->n + 1));
+  copy->entries = sci_alloc(sizeof *copy->entries * (size_t)(env->n + 1));
   if (env->n)
     memcpy(copy->entries, env->entries, sizeof *copy->entries * (size_t)env->n);
   copy->cap = env->n + 1;
@@ -720,16 +720,16 @@ static const sc_cat_env *snapshot_env(const sc_cat_env *env) {
 }
 
 static const char *const *copy_names(const char *const *names, int n) {
-  const char **copy = sc_alloc(sizeof *copy * (size_t)(n > 0 ? n : 1));
+  const char **copy = sci_alloc(sizeof *copy * (size_t)(n > 0 ? n : 1));
   for (int i = 0; i < n; i++)
-    copy[i] = names && names[i] ? sc_strdup(names[i]) : NULL;
+    copy[i] = names && names[i] ? sci_strdup(names[i]) : NULL;
   return copy;
 }
 
 static const sc_cat_run_options *copy_options(const sc_cat_run_options *opts) {
   if (!opts)
     return NULL;
-  sc_cat_run_options *copy = sc_alloc(sizeof *copy);
+  sc_cat_run_options *copy = sci_alloc(sizeof *copy);
   *copy = *opts;
   copy->nskip = opts->nskip > 0 ? opts->nskip : 0;
   copy->nvariants = opts->nvariants > 0 ? opts->nvariants : 0;
@@ -747,14 +747,14 @@ static const cat_env *bind_base(cat_ctx *c, const sc_cat_env *env) {
     memo->model = c->model;
     memo->valid = 0;
   }
-  sc_grow(&memo->chain, &memo->cap, env->n + 1, sizeof *memo->chain);
+  sci_grow(&memo->chain, &memo->cap, env->n + 1, sizeof *memo->chain);
   const cat_env *chain = memo->valid ? memo->chain[memo->valid - 1] : NULL;
   for (int i = memo->valid; i < env->n; i++) {
     const struct sc_cat_env_entry *b = &env->entries[i];
-    const char *name = sc_cat_symbol(c->model->syms, b->name);
+    const char *name = sci_cat_symbol(c->model->syms, b->name);
     if (name)
-      chain = sc_cat_env_value(chain, name, b->set ? sc_cat_v_set(b->set)
-                                                   : sc_cat_v_rel(b->rel));
+      chain = sci_cat_env_value(chain, name, b->set ? sci_cat_v_set(b->set)
+                                                   : sci_cat_v_rel(b->rel));
     memo->chain[i] = chain;
   }
   memo->valid = env->n;
@@ -772,7 +772,7 @@ static int default_max_fix(int n) {
   return most < CAT_MIN_MAX_FIX ? CAT_MIN_MAX_FIX : (int)most;
 }
 
-int sc_cat_max_fix(const sc_cat_model *m, const sc_cat_run_options *opts, int nevents) {
+int sci_cat_max_fix(const sc_cat_model *m, const sc_cat_run_options *opts, int nevents) {
   return opts && opts->max_fixpoint_iterations > 0 ? opts->max_fixpoint_iterations
          : m->limits.max_iterations > 0            ? m->limits.max_iterations
                                                    : default_max_fix(nevents);
@@ -782,7 +782,7 @@ int sc_cat_max_fix(const sc_cat_model *m, const sc_cat_run_options *opts, int ne
  * defaults. */
 static void set_limits(cat_ctx *c, const sc_cat_run_options *opts) {
   const sc_model_limits *lim = &c->model->limits;
-  c->max_fix = sc_cat_max_fix(c->model, opts, c->n);
+  c->max_fix = sci_cat_max_fix(c->model, opts, c->n);
   c->max_app_depth = lim->max_depth > 0 ? lim->max_depth : CAT_MAX_APP_DEPTH;
   c->max_run_depth = lim->max_forks > 0 ? lim->max_forks : CAT_MAX_RUN_DEPTH;
   c->timeout = lim->timeout > 0 ? lim->timeout
@@ -791,17 +791,17 @@ static void set_limits(cat_ctx *c, const sc_cat_run_options *opts) {
 }
 
 
-sc_status sc_cat_run(const sc_cat_model *m, const sc_cat_env *env,
+sc_status sci_cat_run(const sc_cat_model *m, const sc_cat_env *env,
                       const sc_cat_run_options *opts, sc_cat_outcome *out,
                       sc_error **err) {
-  sc_gc_init();
+  sci_gc_init();
   if (!m || !env || !out)
-    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0,
-                   "sc_cat_run: missing model, environment or outcome");
+    return sci_fail(err, SC_ERR_USAGE, NULL, 0, 0,
+                   "sci_cat_run: missing model, environment or outcome");
   memset(out, 0, sizeof *out);
   if (env->usage_error)
-    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0, "%s", env->usage_error);
-  cat_ctx *c = sc_alloc(sizeof *c);
+    return sci_fail(err, SC_ERR_USAGE, NULL, 0, 0, "%s", env->usage_error);
+  cat_ctx *c = sci_alloc(sizeof *c);
   c->model = m;
   bool transient = opts && opts->transient;
   c->base = transient ? env : snapshot_env(env);
@@ -817,7 +817,7 @@ sc_status sc_cat_run(const sc_cat_model *m, const sc_cat_env *env,
     c->memo->kept_gen = env->static_gen;
   }
   c->base_env = bind_base(c, env);
-  st.env = sc_cat_add_prims(c, c->base_env);
+  st.env = sci_cat_add_prims(c, c->base_env);
   const kont *k = seq_kont(&m->prelude, 0,
                            seq_kont(&m->bell, 0, seq_kont(&m->prog, 0, NULL)));
   cat_state final;
@@ -840,7 +840,7 @@ static sc_status force_for_caller(const sc_cat_result *r, cat_thunk *t,
   c->app_depth = 0;
   if (c->timeout > 0) /* a lookup after the run has its own time */
     c->deadline = sc_seconds() + c->timeout;
-  sc_cat_value *v = sc_cat_force(c, t);
+  sc_cat_value *v = sci_cat_force(c, t);
   if (!v) {
     sc_status status = c->error ? c->error->status : SC_ERR_SEMANTIC;
     drop_kept(c->memo); /* a failed force may have left a thunk busy */
@@ -853,14 +853,14 @@ static sc_status force_for_caller(const sc_cat_result *r, cat_thunk *t,
   return SC_OK;
 }
 
-sc_status sc_cat_result_lookup(const sc_cat_result *r, const char *name,
+sc_status sci_cat_result_lookup(const sc_cat_result *r, const char *name,
                                const sc_cat_value **out, sc_error **err) {
   if (!out)
-    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0, "sc_cat_result_lookup: no output");
+    return sci_fail(err, SC_ERR_USAGE, NULL, 0, 0, "sci_cat_result_lookup: no output");
   *out = NULL;
   if (!r || !name)
-    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0,
-                   "sc_cat_result_lookup: no result or name");
+    return sci_fail(err, SC_ERR_USAGE, NULL, 0, 0,
+                   "sci_cat_result_lookup: no result or name");
   for (const cat_env *e = r->env; e; e = e->next)
     if (e->kind == BK_VALUE && strcmp(e->name, name) == 0)
       return force_for_caller(r, e->th, out, err);
@@ -868,26 +868,26 @@ sc_status sc_cat_result_lookup(const sc_cat_result *r, const char *name,
   for (int i = 0; i < base->n; i++)
     if (strcmp(base->entries[i].name, name) == 0) {
       const struct sc_cat_env_entry *b = &base->entries[i];
-      *out = b->set ? sc_cat_v_set(b->set) : sc_cat_v_rel(b->rel);
+      *out = b->set ? sci_cat_v_set(b->set) : sci_cat_v_rel(b->rel);
       return SC_OK;
     }
   return SC_OK;
 }
 
-int sc_cat_result_nshows(const sc_cat_result *r) { return r ? r->nshows : 0; }
+int sci_cat_result_nshows(const sc_cat_result *r) { return r ? r->nshows : 0; }
 
-const char *sc_cat_result_show_name(const sc_cat_result *r, int i) {
+const char *sci_cat_result_show_name(const sc_cat_result *r, int i) {
   return r && i >= 0 && i < r->nshows ? r->show_names[i] : NULL;
 }
 
-sc_status sc_cat_result_show_value(const sc_cat_result *r, int i,
+sc_status sci_cat_result_show_value(const sc_cat_result *r, int i,
                                    const sc_cat_value **out, sc_error **err) {
   if (!out)
-    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0,
-                   "sc_cat_result_show_value: no output");
+    return sci_fail(err, SC_ERR_USAGE, NULL, 0, 0,
+                   "sci_cat_result_show_value: no output");
   *out = NULL;
   if (!r || i < 0 || i >= r->nshows)
-    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0,
-                   "sc_cat_result_show_value: no show number %d", i);
+    return sci_fail(err, SC_ERR_USAGE, NULL, 0, 0,
+                   "sci_cat_result_show_value: no show number %d", i);
   return force_for_caller(r, r->show_values[i], out, err);
 }

@@ -26,24 +26,24 @@ static void symtab_grow(sc_cat_symtab *t) {
   const char **old = t->slots;
   int oldcap = t->cap;
   t->cap = oldcap ? oldcap * 2 : 256;
-  t->slots = sc_alloc(sizeof *t->slots * (size_t)t->cap);
+  t->slots = sci_alloc(sizeof *t->slots * (size_t)t->cap);
   for (int i = 0; i < oldcap; i++)
     if (old[i])
       t->slots[find_slot(t, old[i])] = old[i];
 }
 
-const char *sc_cat_intern(sc_cat_symtab *t, const char *name) {
+const char *sci_cat_intern(sc_cat_symtab *t, const char *name) {
   if (2 * (t->count + 1) > t->cap)
     symtab_grow(t);
   int i = find_slot(t, name);
   if (!t->slots[i]) {
-    t->slots[i] = sc_strdup(name);
+    t->slots[i] = sci_strdup(name);
     t->count++;
   }
   return t->slots[i];
 }
 
-const char *sc_cat_symbol(const sc_cat_symtab *t, const char *name) {
+const char *sci_cat_symbol(const sc_cat_symtab *t, const char *name) {
   if (!t->cap)
     return NULL;
   return t->slots[find_slot(t, name)];

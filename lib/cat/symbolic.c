@@ -15,7 +15,7 @@
 
 #include <string.h>
 
-const char sc_cat_true_[1] = {1};
+const char sci_cat_true_[1] = {1};
 #define T SC_CAT_TRUE
 #define F SC_CAT_FALSE
 
@@ -35,7 +35,7 @@ typedef struct sctx {
 
 /* ---- Booleans, folded ---------------------------------------------------- */
 
-sc_cat_bool sc_cat_bool_and(const sc_cat_bool_ops *ops, sc_cat_bool a, sc_cat_bool b) {
+sc_cat_bool sci_cat_bool_and(const sc_cat_bool_ops *ops, sc_cat_bool a, sc_cat_bool b) {
   if (a == F || b == F)
     return F;
   if (a == T)
@@ -45,7 +45,7 @@ sc_cat_bool sc_cat_bool_and(const sc_cat_bool_ops *ops, sc_cat_bool a, sc_cat_bo
   return ops->and_(ops->ctx, a, b);
 }
 
-sc_cat_bool sc_cat_bool_or(const sc_cat_bool_ops *ops, sc_cat_bool a, sc_cat_bool b) {
+sc_cat_bool sci_cat_bool_or(const sc_cat_bool_ops *ops, sc_cat_bool a, sc_cat_bool b) {
   if (a == T || b == T)
     return T;
   if (a == F)
@@ -55,7 +55,7 @@ sc_cat_bool sc_cat_bool_or(const sc_cat_bool_ops *ops, sc_cat_bool a, sc_cat_boo
   return ops->or_(ops->ctx, a, b);
 }
 
-sc_cat_bool sc_cat_bool_not(const sc_cat_bool_ops *ops, sc_cat_bool a) {
+sc_cat_bool sci_cat_bool_not(const sc_cat_bool_ops *ops, sc_cat_bool a) {
   if (a == T)
     return F;
   if (a == F)
@@ -64,14 +64,14 @@ sc_cat_bool sc_cat_bool_not(const sc_cat_bool_ops *ops, sc_cat_bool a) {
 }
 
 static sc_cat_bool b_and(sctx *c, sc_cat_bool a, sc_cat_bool b) {
-  return sc_cat_bool_and(c->ops, a, b);
+  return sci_cat_bool_and(c->ops, a, b);
 }
 
 static sc_cat_bool b_or(sctx *c, sc_cat_bool a, sc_cat_bool b) {
-  return sc_cat_bool_or(c->ops, a, b);
+  return sci_cat_bool_or(c->ops, a, b);
 }
 
-static sc_cat_bool b_not(sctx *c, sc_cat_bool a) { return sc_cat_bool_not(c->ops, a); }
+static sc_cat_bool b_not(sctx *c, sc_cat_bool a) { return sci_cat_bool_not(c->ops, a); }
 
 /* ---- Matrices ------------------------------------------------------------- */
 
@@ -80,7 +80,7 @@ static size_t len_of(const sctx *c, bool is_set) {
 }
 
 static sc_cat_bool *mat(const sctx *c, bool is_set) { /* all F (NULL) */
-  return sc_alloc(sizeof(sc_cat_bool) * (len_of(c, is_set) + 1));
+  return sci_alloc(sizeof(sc_cat_bool) * (len_of(c, is_set) + 1));
 }
 
 static sc_cat_bool *copy_of(const sctx *c, const sc_cat_bool *m, bool is_set) {
@@ -230,7 +230,7 @@ static sc_cat_bool *compute(sctx *c, const sc_cat_node *x) {
     return r;
   case CN_FIXVAR: /* set by run_fix before any user is computed */
     if (!c->memo[x->id] && !c->err)
-      sc_fail(&c->err, SC_ERR_SEMANTIC, x->fix->file, x->fix->line, x->fix->col,
+      sci_fail(&c->err, SC_ERR_SEMANTIC, x->fix->file, x->fix->line, x->fix->col,
               "internal error: a let rec's name outside its fixpoint");
     return c->memo[x->id];
   case CN_FIX:
@@ -261,8 +261,8 @@ static bool same_vals(sctx *c, const sc_cat_fix *fx, sc_cat_bool **a, sc_cat_boo
   for (int k = 0; k < fx->nvars; k++)
     if (fx->next[k])
       total += (int)len_of(c, fx->vars[k]->is_set);
-  sc_cat_bool *xs = sc_alloc(sizeof(sc_cat_bool) * (size_t)(total + 1));
-  sc_cat_bool *ys = sc_alloc(sizeof(sc_cat_bool) * (size_t)(total + 1));
+  sc_cat_bool *xs = sci_alloc(sizeof(sc_cat_bool) * (size_t)(total + 1));
+  sc_cat_bool *ys = sci_alloc(sizeof(sc_cat_bool) * (size_t)(total + 1));
   int m = 0;
   for (int k = 0; k < fx->nvars; k++)
     if (fx->next[k])
@@ -278,9 +278,9 @@ static bool same_vals(sctx *c, const sc_cat_fix *fx, sc_cat_bool **a, sc_cat_boo
 
 static const char *fix_names(const sc_cat_fix *fx) {
   sc_strbuf sb;
-  sc_sb_init(&sb);
+  sci_sb_init(&sb);
   for (int k = 0; k < fx->nvars; k++)
-    sc_sb_printf(&sb, "%s%s", k ? ", " : "", fx->names[k]);
+    sci_sb_printf(&sb, "%s%s", k ? ", " : "", fx->names[k]);
   return sb.data;
 }
 
@@ -288,10 +288,10 @@ static const char *fix_names(const sc_cat_fix *fx) {
  * previous round's values until they stop changing; the fixpoint's nodes
  * then hold the last values. */
 static bool run_fix(sctx *c, sc_cat_fix *fx) {
-  sc_cat_fix_deps(c->g, fx);
+  sci_cat_fix_deps(c->g, fx);
   int nv = fx->nvars;
-  sc_cat_bool **old = sc_alloc(sizeof *old * (size_t)nv);
-  sc_cat_bool **cur = sc_alloc(sizeof *cur * (size_t)nv);
+  sc_cat_bool **old = sci_alloc(sizeof *old * (size_t)nv);
+  sc_cat_bool **cur = sci_alloc(sizeof *cur * (size_t)nv);
   for (int k = 0; k < nv; k++)
     if (fx->next[k])
       old[k] = mat(c, fx->vars[k]->is_set);
@@ -317,7 +317,7 @@ static bool run_fix(sctx *c, sc_cat_fix *fx) {
     cur = t;
   }
   if (!c->err) /* worded as eval.c's */
-    sc_fail(&c->err, SC_ERR_LIMIT, fx->file, fx->line, fx->col,
+    sci_fail(&c->err, SC_ERR_LIMIT, fx->file, fx->line, fx->col,
             "expected 'let rec %s' to reach its fixpoint within %d iterations (the "
             "-max-iterations limit), found it still changing", fix_names(fx), c->max_fix);
   return false;
@@ -338,12 +338,12 @@ static bool constant(const sc_cat_bool *m, size_t len) {
 static sc_cat_bool acyclic(sctx *c, const sc_cat_bool *m, bool clocks) {
   int n = c->n;
   if (constant(m, len_of(c, false))) {
-    sc_rel *r = sc_rel_new(n);
+    sc_rel *r = sci_rel_new(n);
     for (int i = 0; i < n; i++)
       for (int j = 0; j < n; j++)
         if (m[i * n + j] == T)
           sc_rel_add(r, i, j);
-    return sc_rel_is_acyclic(r) ? T : F;
+    return sci_rel_is_acyclic(r) ? T : F;
   }
   if (clocks)
     return c->ops->acyclic(c->ops->ctx, n, m);
@@ -378,7 +378,7 @@ static bool axiom_holds(sctx *c, const sc_cat_axiom *ax, sc_cat_bool *out) {
 }
 
 static void add_flag(sctx *c, const char *name, sc_cat_bool when) {
-  sc_grow(&c->flags, &c->capflags, c->nflags + 1, sizeof(sc_cat_sym_flag));
+  sci_grow(&c->flags, &c->capflags, c->nflags + 1, sizeof(sc_cat_sym_flag));
   c->flags[c->nflags++] = (sc_cat_sym_flag){name, when};
 }
 
@@ -396,25 +396,25 @@ static bool run_axiom(sctx *c, const sc_cat_axiom *ax) {
 }
 
 static sc_error *copy_error(const sc_error *e) {
-  sc_error *copy = sc_alloc(sizeof *copy);
+  sc_error *copy = sci_alloc(sizeof *copy);
   *copy = *e;
   return copy;
 }
 
-sc_status sc_cat_run_symbolic(const sc_cat_model *m, const sc_cat_env *env,
+sc_status sci_cat_run_symbolic(const sc_cat_model *m, const sc_cat_env *env,
                               const sc_cat_run_options *opts,
                               const sc_cat_bool_ops *ops,
                               const sc_cat_sym_input *in, int nin,
                               sc_cat_sym_outcome *out, sc_error **err) {
   sctx c;
   memset(&c, 0, sizeof c);
-  c.g = sc_cat_graph_of(m, env, opts, in, nin);
-  c.max_fix = sc_cat_max_fix(m, opts, env->nevents);
+  c.g = sci_cat_graph_of(m, env, opts, in, nin);
+  c.max_fix = sci_cat_max_fix(m, opts, env->nevents);
   c.base = env;
   c.ops = ops;
   c.in = in;
   c.n = env->nevents;
-  c.memo = sc_alloc(sizeof *c.memo * ((size_t)c.g->nnodes + 1));
+  c.memo = sci_alloc(sizeof *c.memo * ((size_t)c.g->nnodes + 1));
   c.allowed = T;
   for (int i = 0; i < c.g->naxioms; i++)
     if (!run_axiom(&c, &c.g->axioms[i])) {

@@ -14,54 +14,54 @@
 /* ---- Constructors -------------------------------------------------------- */
 
 static sc_cat_value *new_value(sc_cat_kind kind) {
-  sc_cat_value *v = sc_alloc(sizeof *v);
+  sc_cat_value *v = sci_alloc(sizeof *v);
   v->kind = kind;
   return v;
 }
 
-sc_cat_value *sc_cat_v_empty(void) {
+sc_cat_value *sci_cat_v_empty(void) {
   static sc_cat_value empty = {.kind = SC_CAT_EMPTY};
   return &empty;
 }
 
-sc_cat_value *sc_cat_v_univ(void) {
+sc_cat_value *sci_cat_v_univ(void) {
   static sc_cat_value univ = {.kind = SC_CAT_UNIV};
   return &univ;
 }
 
-sc_cat_value *sc_cat_v_event(int e) {
+sc_cat_value *sci_cat_v_event(int e) {
   sc_cat_value *v = new_value(SC_CAT_EVENT);
   v->u.event = e;
   return v;
 }
 
-sc_cat_value *sc_cat_v_pair(int a, int b) {
+sc_cat_value *sci_cat_v_pair(int a, int b) {
   sc_cat_value *v = new_value(SC_CAT_PAIR);
   v->u.pair.a = a;
   v->u.pair.b = b;
   return v;
 }
 
-sc_cat_value *sc_cat_v_set(const sc_set *s) {
+sc_cat_value *sci_cat_v_set(const sc_set *s) {
   sc_cat_value *v = new_value(SC_CAT_SET);
   v->u.set = s;
   return v;
 }
 
-sc_cat_value *sc_cat_v_rel(const sc_rel *r) {
+sc_cat_value *sci_cat_v_rel(const sc_rel *r) {
   sc_cat_value *v = new_value(SC_CAT_REL);
   v->u.rel = r;
   return v;
 }
 
-sc_cat_value *sc_cat_v_tag(const char *type, const char *name) {
+sc_cat_value *sci_cat_v_tag(const char *type, const char *name) {
   sc_cat_value *v = new_value(SC_CAT_TAG);
   v->u.tag.type = type;
   v->u.tag.name = name;
   return v;
 }
 
-sc_cat_value *sc_cat_v_tuple(int n, sc_cat_value **items) {
+sc_cat_value *sci_cat_v_tuple(int n, sc_cat_value **items) {
   sc_cat_value *v = new_value(SC_CAT_TUPLE);
   v->u.tuple.n = n;
   v->u.tuple.items = items;
@@ -70,14 +70,14 @@ sc_cat_value *sc_cat_v_tuple(int n, sc_cat_value **items) {
 
 /* Insertion sort: value sets are small (tags, a few event sets), and the
  * comparison can fail, which qsort could not report. */
-sc_cat_value *sc_cat_v_valset(cat_ctx *c, const cat_type *elt, int n,
+sc_cat_value *sci_cat_v_valset(cat_ctx *c, const cat_type *elt, int n,
                               sc_cat_value **items) {
-  sc_cat_value **sorted = sc_alloc(sizeof *sorted * (size_t)(n ? n : 1));
+  sc_cat_value **sorted = sci_alloc(sizeof *sorted * (size_t)(n ? n : 1));
   int k = 0;
   for (int i = 0; i < n; i++) {
     int pos = k, dup = 0;
     while (pos > 0) {
-      int cmp = sc_cat_compare(c, sorted[pos - 1], items[i], NULL);
+      int cmp = sci_cat_compare(c, sorted[pos - 1], items[i], NULL);
       if (c->error)
         return NULL;
       if (cmp == 0) {
@@ -113,7 +113,7 @@ static const cat_type *simple_type(cat_type_kind kind) {
   return &types[kind];
 }
 
-const cat_type *sc_cat_type_of(const sc_cat_value *v) {
+const cat_type *sci_cat_type_of(const sc_cat_value *v) {
   cat_type *t;
   switch (v->kind) {
   case SC_CAT_EMPTY: return simple_type(TY_EMPTY);
@@ -126,28 +126,28 @@ const cat_type *sc_cat_type_of(const sc_cat_value *v) {
   case SC_CAT_PRIM: return simple_type(TY_FUN);
   case SC_CAT_PROC: return simple_type(TY_PROC);
   case SC_CAT_TAG:
-    t = sc_alloc(sizeof *t);
+    t = sci_alloc(sizeof *t);
     t->kind = TY_TAG;
     t->tag_type = v->u.tag.type;
     return t;
   case SC_CAT_VALSET:
-    t = sc_alloc(sizeof *t);
+    t = sci_alloc(sizeof *t);
     t->kind = TY_SET;
     t->elt = v->u.vs.elt;
     return t;
   case SC_CAT_TUPLE:
-    t = sc_alloc(sizeof *t);
+    t = sci_alloc(sizeof *t);
     t->kind = TY_TUPLE;
     t->n = v->u.tuple.n;
-    t->items = sc_alloc(sizeof *t->items * (size_t)(t->n ? t->n : 1));
+    t->items = sci_alloc(sizeof *t->items * (size_t)(t->n ? t->n : 1));
     for (int i = 0; i < t->n; i++)
-      t->items[i] = sc_cat_type_of(v->u.tuple.items[i]);
+      t->items[i] = sci_cat_type_of(v->u.tuple.items[i]);
     return t;
   }
   return simple_type(TY_EMPTY);
 }
 
-const cat_type *sc_cat_type_unify(const cat_type *a, const cat_type *b) {
+const cat_type *sci_cat_type_unify(const cat_type *a, const cat_type *b) {
   if (a->kind == TY_EMPTY && (b->kind == TY_SET || b->kind == TY_EVENTS ||
                               b->kind == TY_REL || b->kind == TY_EMPTY))
     return b;
@@ -162,10 +162,10 @@ const cat_type *sc_cat_type_unify(const cat_type *a, const cat_type *b) {
   case TY_SET: {
     if (!a->elt || !b->elt)
       return a->elt ? a : b;
-    const cat_type *e = sc_cat_type_unify(a->elt, b->elt);
+    const cat_type *e = sci_cat_type_unify(a->elt, b->elt);
     if (!e)
       return NULL;
-    cat_type *t = sc_alloc(sizeof *t);
+    cat_type *t = sci_alloc(sizeof *t);
     t->kind = TY_SET;
     t->elt = e;
     return t;
@@ -173,12 +173,12 @@ const cat_type *sc_cat_type_unify(const cat_type *a, const cat_type *b) {
   case TY_TUPLE: {
     if (a->n != b->n)
       return NULL;
-    cat_type *t = sc_alloc(sizeof *t);
+    cat_type *t = sci_alloc(sizeof *t);
     t->kind = TY_TUPLE;
     t->n = a->n;
-    t->items = sc_alloc(sizeof *t->items * (size_t)(t->n ? t->n : 1));
+    t->items = sci_alloc(sizeof *t->items * (size_t)(t->n ? t->n : 1));
     for (int i = 0; i < a->n; i++)
-      if (!(t->items[i] = sc_cat_type_unify(a->items[i], b->items[i])))
+      if (!(t->items[i] = sci_cat_type_unify(a->items[i], b->items[i])))
         return NULL;
     return t;
   }
@@ -187,7 +187,7 @@ const cat_type *sc_cat_type_unify(const cat_type *a, const cat_type *b) {
   }
 }
 
-const char *sc_cat_type_name(const cat_type *t) {
+const char *sci_cat_type_name(const cat_type *t) {
   switch (t->kind) {
   case TY_EMPTY: return "empty set";
   case TY_UNIV: return "universe";
@@ -195,26 +195,26 @@ const char *sc_cat_type_name(const cat_type *t) {
   case TY_PAIR: return "pair";
   case TY_EVENTS: return "event set";
   case TY_REL: return "relation";
-  case TY_TAG: return sc_printf("tag of %s", t->tag_type);
+  case TY_TAG: return sci_printf("tag of %s", t->tag_type);
   case TY_FUN: return "function";
   case TY_PROC: return "procedure";
   case TY_SET:
-    return t->elt ? sc_printf("set of %s", sc_cat_type_name(t->elt)) : "set";
+    return t->elt ? sci_printf("set of %s", sci_cat_type_name(t->elt)) : "set";
   case TY_TUPLE: {
     sc_strbuf sb;
-    sc_sb_init(&sb);
-    sc_sb_puts(&sb, "tuple (");
+    sci_sb_init(&sb);
+    sci_sb_puts(&sb, "tuple (");
     for (int i = 0; i < t->n; i++)
-      sc_sb_printf(&sb, "%s%s", i ? ", " : "", sc_cat_type_name(t->items[i]));
-    sc_sb_putc(&sb, ')');
+      sci_sb_printf(&sb, "%s%s", i ? ", " : "", sci_cat_type_name(t->items[i]));
+    sci_sb_putc(&sb, ')');
     return sb.data;
   }
   }
   return "?";
 }
 
-const char *sc_cat_vtype(const sc_cat_value *v) {
-  return sc_cat_type_name(sc_cat_type_of(v));
+const char *sci_cat_vtype(const sc_cat_value *v) {
+  return sci_cat_type_name(sci_cat_type_of(v));
 }
 
 /* ---- Order --------------------------------------------------------------- */
@@ -225,7 +225,7 @@ static int compare_valsets(cat_ctx *c, const sc_cat_value *a,
                            const sc_cat_value *b, const sc_cat_exp *where) {
   int na = a ? a->u.vs.n : 0, nb = b ? b->u.vs.n : 0;
   for (int i = 0; i < na && i < nb; i++) {
-    int r = sc_cat_compare(c, a->u.vs.items[i], b->u.vs.items[i], where);
+    int r = sci_cat_compare(c, a->u.vs.items[i], b->u.vs.items[i], where);
     if (r || c->error)
       return r;
   }
@@ -234,13 +234,13 @@ static int compare_valsets(cat_ctx *c, const sc_cat_value *a,
 
 static int compare_error(cat_ctx *c, const sc_cat_value *a,
                          const sc_cat_value *b, const sc_cat_exp *where) {
-  const char *ta = sc_cat_vtype(a), *tb = sc_cat_vtype(b);
+  const char *ta = sci_cat_vtype(a), *tb = sci_cat_vtype(b);
   if (strcmp(ta, tb) == 0)
-    sc_cat_fail(c, SC_ERR_SEMANTIC, where ? where->file : NULL,
+    sci_cat_fail(c, SC_ERR_SEMANTIC, where ? where->file : NULL,
                 where ? where->line : 0, where ? where->col : 0,
                 "values of type %s cannot be compared or put in a set", ta);
   else
-    sc_cat_fail(c, SC_ERR_SEMANTIC, where ? where->file : NULL,
+    sci_cat_fail(c, SC_ERR_SEMANTIC, where ? where->file : NULL,
                 where ? where->line : 0, where ? where->col : 0,
                 "cannot compare a %s with a %s (mixed set elements?)", ta, tb);
   return 0;
@@ -248,7 +248,7 @@ static int compare_error(cat_ctx *c, const sc_cat_value *a,
 
 /* herd's ValOrder.compare: the empty set equals the empty relation, event
  * set and value set; tags compare by name; functions by identity. */
-int sc_cat_compare(cat_ctx *c, const sc_cat_value *a, const sc_cat_value *b,
+int sci_cat_compare(cat_ctx *c, const sc_cat_value *a, const sc_cat_value *b,
                    const sc_cat_exp *where) {
   sc_cat_kind ka = a->kind, kb = b->kind;
   /* Sets of sets share their members: without this, comparing two sets
@@ -261,8 +261,8 @@ int sc_cat_compare(cat_ctx *c, const sc_cat_value *a, const sc_cat_value *b,
     switch (other->kind) {
     case SC_CAT_EMPTY: return 0;
     case SC_CAT_VALSET: return other->u.vs.n ? sign : 0;
-    case SC_CAT_SET: return sc_set_is_empty(other->u.set) ? 0 : sign;
-    case SC_CAT_REL: return sc_rel_is_empty(other->u.rel) ? 0 : sign;
+    case SC_CAT_SET: return sci_set_is_empty(other->u.set) ? 0 : sign;
+    case SC_CAT_REL: return sci_rel_is_empty(other->u.rel) ? 0 : sign;
     default: return compare_error(c, a, b, where);
     }
   }
@@ -274,14 +274,14 @@ int sc_cat_compare(cat_ctx *c, const sc_cat_value *a, const sc_cat_value *b,
   case SC_CAT_PAIR:
     return a->u.pair.a != b->u.pair.a ? int_cmp(a->u.pair.a, b->u.pair.a)
                                       : int_cmp(a->u.pair.b, b->u.pair.b);
-  case SC_CAT_SET: return sc_set_compare(a->u.set, b->u.set);
-  case SC_CAT_REL: return sc_rel_compare(a->u.rel, b->u.rel);
+  case SC_CAT_SET: return sci_set_compare(a->u.set, b->u.set);
+  case SC_CAT_REL: return sci_rel_compare(a->u.rel, b->u.rel);
   case SC_CAT_VALSET: return compare_valsets(c, a, b, where);
   case SC_CAT_CLOSURE: return int_cmp(a->u.clo->id, b->u.clo->id);
   case SC_CAT_PRIM: return int_cmp(a->u.prim->id, b->u.prim->id);
   case SC_CAT_TUPLE:
     for (int i = 0; i < a->u.tuple.n && i < b->u.tuple.n; i++) {
-      int r = sc_cat_compare(c, a->u.tuple.items[i], b->u.tuple.items[i], where);
+      int r = sci_cat_compare(c, a->u.tuple.items[i], b->u.tuple.items[i], where);
       if (r || c->error)
         return r;
     }
@@ -291,19 +291,19 @@ int sc_cat_compare(cat_ctx *c, const sc_cat_value *a, const sc_cat_value *b,
   }
 }
 
-sc_cat_value *sc_cat_tag2set(cat_ctx *c, sc_cat_value *v) {
+sc_cat_value *sci_cat_tag2set(cat_ctx *c, sc_cat_value *v) {
   if (v->kind != SC_CAT_TAG)
     return v;
-  sc_cat_value **items = sc_alloc(sizeof *items);
+  sc_cat_value **items = sci_alloc(sizeof *items);
   items[0] = v;
-  return sc_cat_v_valset(c, sc_cat_type_of(v), 1, items);
+  return sci_cat_v_valset(c, sci_cat_type_of(v), 1, items);
 }
 
-bool sc_cat_valset_has(cat_ctx *c, const sc_cat_value *set, const sc_cat_value *v) {
+bool sci_cat_valset_has(cat_ctx *c, const sc_cat_value *set, const sc_cat_value *v) {
   int lo = 0, hi = set->u.vs.n - 1;
   while (lo <= hi) {
     int mid = (lo + hi) / 2;
-    int r = sc_cat_compare(c, set->u.vs.items[mid], v, NULL);
+    int r = sci_cat_compare(c, set->u.vs.items[mid], v, NULL);
     if (c->error)
       return false;
     if (r == 0)
@@ -316,52 +316,52 @@ bool sc_cat_valset_has(cat_ctx *c, const sc_cat_value *set, const sc_cat_value *
   return false;
 }
 
-const char *sc_cat_show_value(const sc_cat_value *v) {
+const char *sci_cat_show_value(const sc_cat_value *v) {
   switch (v->kind) {
   case SC_CAT_EMPTY: return "{}";
   case SC_CAT_UNIV: return "_";
-  case SC_CAT_TAG: return sc_printf("'%s", v->u.tag.name);
+  case SC_CAT_TAG: return sci_printf("'%s", v->u.tag.name);
   case SC_CAT_VALSET: {
     sc_strbuf sb;
-    sc_sb_init(&sb);
-    sc_sb_putc(&sb, '{');
+    sci_sb_init(&sb);
+    sci_sb_putc(&sb, '{');
     for (int i = 0; i < v->u.vs.n; i++)
-      sc_sb_printf(&sb, "%s%s", i ? "," : "", sc_cat_show_value(v->u.vs.items[i]));
-    sc_sb_putc(&sb, '}');
+      sci_sb_printf(&sb, "%s%s", i ? "," : "", sci_cat_show_value(v->u.vs.items[i]));
+    sci_sb_putc(&sb, '}');
     return sb.data;
   }
   case SC_CAT_TUPLE: {
     sc_strbuf sb;
-    sc_sb_init(&sb);
-    sc_sb_putc(&sb, '(');
+    sci_sb_init(&sb);
+    sci_sb_putc(&sb, '(');
     for (int i = 0; i < v->u.tuple.n; i++)
-      sc_sb_printf(&sb, "%s%s", i ? "," : "", sc_cat_show_value(v->u.tuple.items[i]));
-    sc_sb_putc(&sb, ')');
+      sci_sb_printf(&sb, "%s%s", i ? "," : "", sci_cat_show_value(v->u.tuple.items[i]));
+    sci_sb_putc(&sb, ')');
     return sb.data;
   }
-  default: return sc_printf("<%s>", sc_cat_vtype(v));
+  default: return sci_printf("<%s>", sci_cat_vtype(v));
   }
 }
 
 /* ---- The public face of values ------------------------------------------- */
 
-sc_cat_kind sc_cat_value_kind(const sc_cat_value *v) { return v->kind; }
+sc_cat_kind sci_cat_value_kind(const sc_cat_value *v) { return v->kind; }
 
-const char *sc_cat_value_type(const sc_cat_value *v) { return sc_cat_vtype(v); }
+const char *sci_cat_value_type(const sc_cat_value *v) { return sci_cat_vtype(v); }
 
-const sc_rel *sc_cat_value_rel(const sc_cat_value *v, int nevents) {
+const sc_rel *sci_cat_value_rel(const sc_cat_value *v, int nevents) {
   sc_rel *r;
   switch (v->kind) {
   case SC_CAT_REL:
     return v->u.rel;
   case SC_CAT_EMPTY:
-    return sc_rel_new(nevents);
+    return sci_rel_new(nevents);
   case SC_CAT_UNIV:
-    r = sc_rel_new(nevents);
-    sc_rel_fill(r);
+    r = sci_rel_new(nevents);
+    sci_rel_fill(r);
     return r;
   case SC_CAT_PAIR:
-    r = sc_rel_new(nevents);
+    r = sci_rel_new(nevents);
     if (v->u.pair.a < nevents && v->u.pair.b < nevents)
       sc_rel_add(r, v->u.pair.a, v->u.pair.b);
     return r;
@@ -370,19 +370,19 @@ const sc_rel *sc_cat_value_rel(const sc_cat_value *v, int nevents) {
   }
 }
 
-const sc_set *sc_cat_value_set(const sc_cat_value *v, int nevents) {
+const sc_set *sci_cat_value_set(const sc_cat_value *v, int nevents) {
   sc_set *s;
   switch (v->kind) {
   case SC_CAT_SET:
     return v->u.set;
   case SC_CAT_EMPTY:
-    return sc_set_new(nevents);
+    return sci_set_new(nevents);
   case SC_CAT_UNIV:
-    s = sc_set_new(nevents);
-    sc_set_fill(s);
+    s = sci_set_new(nevents);
+    sci_set_fill(s);
     return s;
   case SC_CAT_EVENT:
-    s = sc_set_new(nevents);
+    s = sci_set_new(nevents);
     if (v->u.event < nevents)
       sc_set_add(s, v->u.event);
     return s;

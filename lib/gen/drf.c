@@ -29,8 +29,8 @@ static void put(thread_code *t, const char *s) {
 
 static const char *format(const char *fmt, const char *a, const char *b) {
   sc_strbuf sb;
-  sc_sb_init(&sb);
-  sc_sb_printf(&sb, fmt, a, b);
+  sci_sb_init(&sb);
+  sci_sb_printf(&sb, fmt, a, b);
   return sb.data;
 }
 
@@ -54,8 +54,8 @@ static void put_release(const sc_drf_episode *e, const char *val,
   if (!e->release && e->release_fence)
     put(t, format("fence.acq_rel.%s%s", sc, ""));
   sc_strbuf sb;
-  sc_sb_init(&sb);
-  sc_sb_printf(&sb, "st.%s.%s m, %s", e->release ? "release" : "relaxed", sc,
+  sci_sb_init(&sb);
+  sci_sb_printf(&sb, "st.%s.%s m, %s", e->release ? "release" : "relaxed", sc,
                val);
   put(t, sb.data);
 }
@@ -81,17 +81,17 @@ static const char *two_threads(const char *name, const char *doc,
                                const char *cond) {
   enum { W = 24 };
   sc_strbuf sb;
-  sc_sb_init(&sb);
-  sc_sb_printf(&sb, "PTX %s\n\"%s\"\n{\n%s\n}\n", name, doc, init);
+  sci_sb_init(&sb);
+  sci_sb_printf(&sb, "PTX %s\n\"%s\"\n{\n%s\n}\n", name, doc, init);
   sc_strbuf p1;
-  sc_sb_init(&p1);
-  sc_sb_printf(&p1, "P1@cta %d,gpu 0", cta1);
-  sc_sb_printf(&sb, " %-*s | %-*s ;\n", W, "P0@cta 0,gpu 0", W, p1.data);
+  sci_sb_init(&p1);
+  sci_sb_printf(&p1, "P1@cta %d,gpu 0", cta1);
+  sci_sb_printf(&sb, " %-*s | %-*s ;\n", W, "P0@cta 0,gpu 0", W, p1.data);
   int n = c0->n > c1->n ? c0->n : c1->n;
   for (int i = 0; i < n; i++)
-    sc_sb_printf(&sb, " %-*s | %-*s ;\n", W, i < c0->n ? c0->line[i] : "", W,
+    sci_sb_printf(&sb, " %-*s | %-*s ;\n", W, i < c0->n ? c0->line[i] : "", W,
                  i < c1->n ? c1->line[i] : "");
-  sc_sb_printf(&sb, "exists (%s)\n", cond);
+  sci_sb_printf(&sb, "exists (%s)\n", cond);
   return sb.data;
 }
 
@@ -106,11 +106,11 @@ static sc_status drf_litmus_unguarded(sc_drf_shape shape,
                                       const char **text, sc_error **err) {
   if (!valid_episode(reader) || !valid_episode(writer) || !name || !doc ||
       !text)
-    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0,
+    return sci_fail(err, SC_ERR_USAGE, NULL, 0, 0,
                    "sc_drf_litmus: an episode, a name, a doc line and "
                    "somewhere to put the text are needed");
   if (strpbrk(doc, "\"\n"))
-    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0,
+    return sci_fail(err, SC_ERR_USAGE, NULL, 0, 0,
                    "sc_drf_litmus: the doc line holds a quote or a newline");
   thread_code c0 = {{0}, 0}, c1 = {{0}, 0};
   const char *init, *cond;
@@ -143,7 +143,7 @@ static sc_status drf_litmus_unguarded(sc_drf_shape shape,
     cond = "P1:r0 == 2 /\\ P1:r1 == 2";
     break;
   default:
-    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0,
+    return sci_fail(err, SC_ERR_USAGE, NULL, 0, 0,
                    "sc_drf_litmus: no shape %d", (int)shape);
   }
   /* the writer is P1 in the first shape, P0 in the others: P1 shares
@@ -158,9 +158,9 @@ sc_status sc_drf_litmus(sc_drf_shape shape, const sc_drf_episode *reader,
                         const char *doc, const char **text, sc_error **err) {
   sc_oom_guard g;
   if (!SC_OOM_ENTER(g))
-    return sc_oom_fail(&g, NULL, err);
+    return sci_oom_fail(&g, NULL, err);
   sc_status st =
       drf_litmus_unguarded(shape, reader, writer, name, doc, text, err);
-  sc_oom_leave(&g);
+  sci_oom_leave(&g);
   return st;
 }

@@ -118,9 +118,9 @@ static bool read_rmw(const char *w, gen_edge *e) {
   return true;
 }
 
-bool gen_edge_read(const char *word, gen_edge *out) {
+bool sci_gen_edge_read(const char *word, gen_edge *out) {
   gen_edge e = {0};
-  e.word = sc_strdup(word);
+  e.word = sci_strdup(word);
   if (!read_rmw(word, &e) && !read_com(word, &e) && !read_dep(word, &e) && !read_fence(word, &e) &&
       !read_po(word, &e))
     return false;
@@ -132,26 +132,26 @@ bool gen_edge_read(const char *word, gen_edge *out) {
 
 static bool read_qualifier(const char *q, gen_annot *a) {
   int i;
-  if ((i = sc_name_lookup(sc_cacheop_names, SC_CACHE_COUNT, q)) > 0)
+  if ((i = sci_name_lookup(sci_cacheop_names, SC_CACHE_COUNT, q)) > 0)
     a->cacheop = (sc_cacheop)i;
-  else if ((i = sc_name_lookup(sc_sem_names, SC_SEM_COUNT, q)) > 0)
+  else if ((i = sci_name_lookup(sci_sem_names, SC_SEM_COUNT, q)) > 0)
     a->sem = (sc_sem)i;
-  else if ((i = sc_name_lookup(sc_scope_names, SC_SCOPE_COUNT, q)) > 0)
+  else if ((i = sci_name_lookup(sci_scope_names, SC_SCOPE_COUNT, q)) > 0)
     a->scope = (sc_scope)i;
-  else if ((i = sc_name_lookup(sc_space_names, SC_SPACE_COUNT, q)) > 0)
+  else if ((i = sci_name_lookup(sci_space_names, SC_SPACE_COUNT, q)) > 0)
     a->region = (sc_space)i;
   else
     return false;
   return true;
 }
 
-bool gen_annot_read(const char *word, gen_annot *out) {
+bool sci_gen_annot_read(const char *word, gen_annot *out) {
   size_t n = strlen(word);
   if (n < 3 || word[0] != '[' || word[n - 1] != ']')
     return false;
   gen_annot a = {0};
-  a.word = sc_strdup(word);
-  char *body = sc_strndup(word + 1, n - 2), *save = NULL;
+  a.word = sci_strdup(word);
+  char *body = sci_strndup(word + 1, n - 2), *save = NULL;
   for (char *q = strtok_r(body, ".", &save); q; q = strtok_r(NULL, ".", &save))
     if (!read_qualifier(q, &a))
       return false;
@@ -162,13 +162,13 @@ bool gen_annot_read(const char *word, gen_annot *out) {
 /* A word of a family's edges: an edge, or an annotation glued to the
  * edge whose source access it qualifies ("[acquire.gpu]PodRR"); the
  * annotation must fit that access (acquire reads, release writes). */
-bool gen_word_read(const char *word, gen_edge *e, gen_annot *a) {
+bool sci_gen_word_read(const char *word, gen_edge *e, gen_annot *a) {
   *a = (gen_annot){0};
   const char *close = word[0] == '[' ? strchr(word, ']') : NULL;
   if (!close)
-    return gen_edge_read(word, e);
-  if (!gen_annot_read(sc_strndup(word, (size_t)(close - word + 1)), a) ||
-      !gen_edge_read(close + 1, e))
+    return sci_gen_edge_read(word, e);
+  if (!sci_gen_annot_read(sci_strndup(word, (size_t)(close - word + 1)), a) ||
+      !sci_gen_edge_read(close + 1, e))
     return false;
   bool read = e->src == 'R';
   return a->sem != (read ? SC_SEM_RELEASE : SC_SEM_ACQUIRE) &&

@@ -47,7 +47,7 @@ static bool take_name(family *f, const char *name) {
     const char **old = f->names;
     int n = f->nslots;
     f->nslots = n ? 2 * n : 1024;
-    f->names = sc_alloc(sizeof(char *) * (size_t)f->nslots);
+    f->names = sci_alloc(sizeof(char *) * (size_t)f->nslots);
     for (int i = 0; i < n; i++)
       if (old[i])
         take_name(f, old[i]);
@@ -65,22 +65,22 @@ static bool take_name(family *f, const char *name) {
 static const char *unique_name(family *f, const char *name) {
   const char *try = name;
   for (int k = 2; !take_name(f, try); k++)
-    try = sc_printf("%s-%d", name, k);
+    try = sci_printf("%s-%d", name, k);
   return try;
 }
 
 static void add_cycle(family *f, int n) {
   sc_strbuf sb;
-  sc_sb_init(&sb);
+  sci_sb_init(&sb);
   for (int i = 0; i < n; i++)
-    sc_sb_printf(&sb, "%s%s", i ? " " : "", f->edges[f->seq[i]].word);
+    sci_sb_printf(&sb, "%s%s", i ? " " : "", f->edges[f->seq[i]].word);
   sc_test *t;
   if (sc_gen_cycle(sb.data, NULL, &t, NULL) != SC_OK)
     return;
   const char *name = unique_name(f, t->name);
   if (name != t->name)
     sc_gen_cycle(sb.data, name, &t, NULL);
-  sc_grow(&f->tests, &f->cap, f->ntests + 1, sizeof(sc_test *));
+  sci_grow(&f->tests, &f->cap, f->ntests + 1, sizeof(sc_test *));
   f->tests[f->ntests++] = t;
 }
 
@@ -107,24 +107,24 @@ static sc_status gen_family_unguarded(const char *const *edges, int nedges,
   *out = NULL;
   *count = 0;
   family f = {0};
-  gen_edge *e = sc_alloc(sizeof(gen_edge) * (size_t)(nedges + 1));
+  gen_edge *e = sci_alloc(sizeof(gen_edge) * (size_t)(nedges + 1));
   for (int i = 0; i < nedges; i++) {
     gen_annot a;
-    if (!gen_word_read(edges[i], &e[i], &a))
-      return sc_fail(err, SC_ERR_SYNTAX, "edges", i + 1, 1,
+    if (!sci_gen_word_read(edges[i], &e[i], &a))
+      return sci_fail(err, SC_ERR_SYNTAX, "edges", i + 1, 1,
                      "expected an edge such as Rfe, PodWR, DpAddrdW, "
                      "FenceGldWW or [acquire.gpu]PodRR, found '%s'",
                      edges[i]);
     e[i].word = edges[i]; /* the cycle's text keeps the annotation */
   }
   if (max_size < 2 || max_size > 16)
-    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0,
+    return sci_fail(err, SC_ERR_USAGE, NULL, 0, 0,
                    "the size of cycles must be between 2 and 16, not %d",
                    max_size);
   f.edges = e;
   f.nedges = nedges;
   f.max_size = max_size;
-  f.seq = sc_alloc_atomic(sizeof(int) * (size_t)max_size);
+  f.seq = sci_alloc_atomic(sizeof(int) * (size_t)max_size);
   extend(&f, 0);
   *out = f.tests;
   *count = f.ntests;
@@ -135,8 +135,8 @@ sc_status sc_gen_family(const char *const *edges, int nedges, int max_size,
                         sc_test ***out, int *count, sc_error **err) {
   sc_oom_guard g;
   if (!SC_OOM_ENTER(g))
-    return sc_oom_fail(&g, NULL, err);
+    return sci_oom_fail(&g, NULL, err);
   sc_status st = gen_family_unguarded(edges, nedges, max_size, out, count, err);
-  sc_oom_leave(&g);
+  sci_oom_leave(&g);
   return st;
 }

@@ -19,12 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-const fence_kind sc_membar_kinds[] = {
+const fence_kind sci_membar_kinds[] = {
     {SC_OP_MEMBAR, SC_SEM_NONE, SC_SCOPE_CTA, "membar.cta"},
     {SC_OP_MEMBAR, SC_SEM_NONE, SC_SCOPE_GPU, "membar.gl"},
     {SC_OP_MEMBAR, SC_SEM_NONE, SC_SCOPE_SYS, "membar.sys"},
 };
-const fence_kind sc_ptx_fence_kinds[] = {
+const fence_kind sci_ptx_fence_kinds[] = {
     {SC_OP_FENCE, SC_SEM_ACQ_REL, SC_SCOPE_CTA, "fence.acq_rel.cta"},
     {SC_OP_FENCE, SC_SEM_SC, SC_SCOPE_CTA, "fence.sc.cta"},
     {SC_OP_FENCE, SC_SEM_ACQ_REL, SC_SCOPE_GPU, "fence.acq_rel.gpu"},
@@ -46,7 +46,7 @@ static int kind_cost(const fence_kind *k) {
 
 /* ---- Positions and patched tests ------------------------------------------- */
 
-position *sc_fence_positions(const sc_test *t, int *n) {
+position *sci_fence_positions(const sc_test *t, int *n) {
   position *pos = NULL;
   int cap = 0;
   *n = 0;
@@ -54,10 +54,10 @@ position *sc_fence_positions(const sc_test *t, int *n) {
     const sc_thread *th = &t->threads[i];
     int last = -1;
     for (int pc = 0; pc < th->ninstrs; pc++) {
-      if (!sc_instr_is_access(&th->code[pc]))
+      if (!sci_instr_is_access(&th->code[pc]))
         continue;
       if (last >= 0) {
-        sc_grow(&pos, &cap, *n + 1, sizeof(position));
+        sci_grow(&pos, &cap, *n + 1, sizeof(position));
         pos[(*n)++] = (position){i, pc, last};
       }
       last = pc;
@@ -82,14 +82,14 @@ static sc_instr fence_instr(const fence_kind *k, const sc_instr *next) {
 /* The test with fences inserted: a new thread array; the threads that
  * change get new code and labels (a label before the access now names the
  * fence, so that a jump to it is fenced too). */
-sc_test *sc_fence_patch(const sc_test *t, const fix *f) {
-  sc_test *p = sc_alloc(sizeof(sc_test));
+sc_test *sci_fence_patch(const sc_test *t, const fix *f) {
+  sc_test *p = sci_alloc(sizeof(sc_test));
   *p = *t;
-  p->threads = sc_alloc(sizeof(sc_thread) * (size_t)t->nthreads);
+  p->threads = sci_alloc(sizeof(sc_thread) * (size_t)t->nthreads);
   memcpy(p->threads, t->threads, sizeof(sc_thread) * (size_t)t->nthreads);
   sc_strbuf name;
-  sc_sb_init(&name);
-  sc_sb_puts(&name, t->name);
+  sci_sb_init(&name);
+  sci_sb_puts(&name, t->name);
   for (int i = 0; i < t->nthreads; i++) {
     const sc_thread *th = &t->threads[i];
     sc_thread *nt = &p->threads[i];
@@ -98,9 +98,9 @@ sc_test *sc_fence_patch(const sc_test *t, const fix *f) {
       added += f->at[k]->thread == i;
     if (!added)
       continue;
-    nt->code = sc_alloc(sizeof(sc_instr) * (size_t)(th->ninstrs + added));
+    nt->code = sci_alloc(sizeof(sc_instr) * (size_t)(th->ninstrs + added));
     nt->ninstrs = nt->capinstrs = 0;
-    nt->labels = sc_alloc(sizeof(sc_label) * (size_t)(th->nlabels + 1));
+    nt->labels = sci_alloc(sizeof(sc_label) * (size_t)(th->nlabels + 1));
     if (th->nlabels > 0)
       memcpy(nt->labels, th->labels, sizeof(sc_label) * (size_t)th->nlabels);
     for (int pc = 0; pc <= th->ninstrs; pc++) {
@@ -110,7 +110,7 @@ sc_test *sc_fence_patch(const sc_test *t, const fix *f) {
       for (int k = 0; k < f->n; k++)
         if (f->at[k]->thread == i && f->at[k]->pc == pc) {
           nt->code[nt->ninstrs++] = fence_instr(f->kind[k], &th->code[pc]);
-          sc_sb_printf(&name, "+%s@%d.%d", f->kind[k]->name, i,
+          sci_sb_printf(&name, "+%s@%d.%d", f->kind[k]->name, i,
                        nt->ninstrs);
         }
       if (pc < th->ninstrs)
@@ -160,10 +160,10 @@ static bool past_deadline(const search *s) {
 static sc_status out_of_time(search *s) {
   const char *where =
       s->where.candidate
-          ? sc_printf("at insertion %ld of %ld", s->where.candidate,
+          ? sci_printf("at insertion %ld of %ld", s->where.candidate,
                       s->where.candidates)
           : "before the first insertion";
-  return sc_fail(s->err, SC_ERR_LIMIT, s->t->file, 0, 0,
+  return sci_fail(s->err, SC_ERR_LIMIT, s->t->file, 0, 0,
                  "expected the fence search of %s to finish within %g s (the "
                  "-timeout limit): stopped %s, after %ld simulations, with no "
                  "verdict",
@@ -200,20 +200,20 @@ static int allows(search *s, const sc_test *t) {
 static int allows_with(search *s, const position **at,
                        const fence_kind **kind, int n) {
   fix f = {n, at, kind, NULL, NULL, 0};
-  return allows(s, sc_fence_patch(s->t, &f));
+  return allows(s, sci_fence_patch(s->t, &f));
 }
 
-const char *sc_fence_describe(const sc_test *t, const fix *f) {
+const char *sci_fence_describe(const sc_test *t, const fix *f) {
   sc_strbuf sb;
-  sc_sb_init(&sb);
+  sci_sb_init(&sb);
   for (int k = 0; k < f->n; k++) {
     const position *at = f->at[k];
     const sc_thread *th = &t->threads[at->thread];
-    sc_sb_printf(&sb, "%s%s in %s between ", k ? "; " : "", f->kind[k]->name,
+    sci_sb_printf(&sb, "%s%s in %s between ", k ? "; " : "", f->kind[k]->name,
                  th->name);
-    sc_print_instruction(&sb, t, th, &th->code[at->before]);
-    sc_sb_puts(&sb, " and ");
-    sc_print_instruction(&sb, t, th, &th->code[at->pc]);
+    sci_print_instruction(&sb, t, th, &th->code[at->before]);
+    sci_sb_puts(&sb, " and ");
+    sci_print_instruction(&sb, t, th, &th->code[at->pc]);
   }
   return sb.data;
 }
@@ -221,15 +221,15 @@ const char *sc_fence_describe(const sc_test *t, const fix *f) {
 static void add_fix(search *s, const position **at, const fence_kind **kind,
                     int n) {
   sc_fence_advice *a = s->a;
-  sc_grow(&a->fixes, &a->capfixes, a->nfixes + 1, sizeof(fix));
+  sci_grow(&a->fixes, &a->capfixes, a->nfixes + 1, sizeof(fix));
   fix *f = &a->fixes[a->nfixes++];
   f->n = n;
-  f->at = sc_alloc(sizeof(position *) * (size_t)n);
-  f->kind = sc_alloc(sizeof(fence_kind *) * (size_t)n);
+  f->at = sci_alloc(sizeof(position *) * (size_t)n);
+  f->kind = sci_alloc(sizeof(fence_kind *) * (size_t)n);
   memcpy(f->at, at, sizeof(position *) * (size_t)n);
   memcpy(f->kind, kind, sizeof(fence_kind *) * (size_t)n);
-  f->test = sc_fence_patch(s->t, f);
-  f->text = sc_fence_describe(s->t, f);
+  f->test = sci_fence_patch(s->t, f);
+  f->text = sci_fence_describe(s->t, f);
   for (int k = 0; k < n; k++)
     f->cost += kind_cost(kind[k]);
 }
@@ -255,8 +255,8 @@ static int widest_kinds(const search *s, const fence_kind **widest) {
 static int all_widest_allow(search *s, const position **at, int n) {
   const fence_kind *widest[2];
   int nwidest = widest_kinds(s, widest);
-  const position **twice = sc_alloc(sizeof(position *) * (size_t)(n * nwidest + 1));
-  const fence_kind **kind = sc_alloc(sizeof(fence_kind *) * (size_t)(n * nwidest + 1));
+  const position **twice = sci_alloc(sizeof(position *) * (size_t)(n * nwidest + 1));
+  const fence_kind **kind = sci_alloc(sizeof(fence_kind *) * (size_t)(n * nwidest + 1));
   for (int k = 0; k < n; k++)
     for (int w = 0; w < nwidest; w++) {
       twice[k * nwidest + w] = at[k];
@@ -275,7 +275,7 @@ static int widest_allow(search *s, const position **at, int n,
                         bool *first_works) {
   const fence_kind *widest[2];
   int nwidest = widest_kinds(s, widest);
-  const fence_kind **kind = sc_alloc(sizeof(fence_kind *) * (size_t)(n + 1));
+  const fence_kind **kind = sci_alloc(sizeof(fence_kind *) * (size_t)(n + 1));
   for (int k = 0; k < n; k++)
     kind[k] = widest[0];
   int allowed = allows_with(s, at, kind, n);
@@ -310,9 +310,9 @@ static const choice *find_choice(const choices *cs, const int *idx, int n) {
 
 static void push_choice(const search *s, choices *cs, const int *idx, int n,
                         bool works) {
-  sc_grow(&cs->items, &cs->cap, cs->n + 1, sizeof(choice));
+  sci_grow(&cs->items, &cs->cap, cs->n + 1, sizeof(choice));
   choice *c = &cs->items[cs->n++];
-  c->idx = sc_alloc_atomic(sizeof(int) * (size_t)n);
+  c->idx = sci_alloc_atomic(sizeof(int) * (size_t)n);
   memcpy(c->idx, idx, sizeof(int) * (size_t)n);
   c->cost = 0;
   c->code = 0;
@@ -335,7 +335,7 @@ static int narrower_kind(const search *s, int i) {
 }
 
 static const fence_kind **kinds_of(const search *s, const int *idx, int n) {
-  const fence_kind **c = sc_alloc(sizeof(fence_kind *) * (size_t)(n + 1));
+  const fence_kind **c = sci_alloc(sizeof(fence_kind *) * (size_t)(n + 1));
   for (int k = 0; k < n; k++)
     c[k] = &s->kinds[idx[k]];
   return c;
@@ -362,7 +362,7 @@ static int works(search *s, const position **at, int n, const int *idx,
 static void narrow_scopes(search *s, const position **at, int n,
                           const int *idx, choices *tried, choices *lowest) {
   bool lower_works = false;
-  int *down = sc_alloc_atomic(sizeof(int) * (size_t)n);
+  int *down = sci_alloc_atomic(sizeof(int) * (size_t)n);
   for (int k = 0; k < n; k++) {
     int j = narrower_kind(s, idx[k]);
     if (j < 0)
@@ -414,7 +414,7 @@ static void narrow(search *s, const position **at, int n, bool first_works) {
   for (int k = 0; k < n; k++)
     tops *= nwidest;
   choices tried = {0}, lowest = {0};
-  int *idx = sc_alloc_atomic(sizeof(int) * (size_t)(n + 1));
+  int *idx = sci_alloc_atomic(sizeof(int) * (size_t)(n + 1));
   for (long top = 0; top < tops && s->status == SC_OK; top++) {
     long rest = top;
     for (int k = 0; k < n; k++, rest /= nwidest)
@@ -502,9 +502,9 @@ static sc_status fence_advise_unguarded(const sc_test *t, const sc_model *m,
   sc_fence_options none = {0};
   if (!opts)
     opts = &none;
-  sc_fence_advice *a = sc_alloc(sizeof *a);
+  sc_fence_advice *a = sci_alloc(sizeof *a);
   search s = {.t = t, .m = m, .opts = opts, .a = a,
-              .kinds = opts->ptx_fences ? sc_ptx_fence_kinds : sc_membar_kinds,
+              .kinds = opts->ptx_fences ? sci_ptx_fence_kinds : sci_membar_kinds,
               .nkinds = opts->ptx_fences ? 6 : 3,
               .max_fences = opts->max_fences > 0 ? opts->max_fences
                                                  : SC_FENCES_DEFAULT_MAX,
@@ -521,7 +521,7 @@ static sc_status fence_advise_unguarded(const sc_test *t, const sc_model *m,
     s.sim.progress = simulation_progress;
     s.sim.progress_ctx = &s;
   }
-  a->pos = sc_fence_positions(t, &a->npos);
+  a->pos = sci_fence_positions(t, &a->npos);
   int most = a->npos < s.max_fences ? a->npos : s.max_fences;
   s.where.candidates = position_sets(a->npos, most);
   int allowed = allows(&s, t);
@@ -534,7 +534,7 @@ static sc_status fence_advise_unguarded(const sc_test *t, const sc_model *m,
   }
   /* fences at every position first: when even they leave the condition
    * allowed, no fence set will, whatever -max says */
-  const position **at = sc_alloc(sizeof(position *) * (size_t)(a->npos + 1));
+  const position **at = sci_alloc(sizeof(position *) * (size_t)(a->npos + 1));
   for (int i = 0; i < a->npos; i++)
     at[i] = &a->pos[i];
   s.where.fences = a->npos;
@@ -563,9 +563,9 @@ sc_status sc_fence_advise(const sc_test *t, const sc_model *m,
                           sc_fence_advice **out, sc_error **err) {
   sc_oom_guard g;
   if (!SC_OOM_ENTER(g))
-    return sc_oom_fail(&g, t->file, err);
+    return sci_oom_fail(&g, t->file, err);
   sc_status st = fence_advise_unguarded(t, m, opts, out, err);
-  sc_oom_leave(&g);
+  sci_oom_leave(&g);
   return st;
 }
 

@@ -16,8 +16,8 @@ typedef struct fence_kind {
   const char *name;
 } fence_kind;
 
-extern const fence_kind sc_membar_kinds[3];   /* membar.cta .gl .sys */
-extern const fence_kind sc_ptx_fence_kinds[6]; /* fence.acq_rel/.sc x scopes */
+extern const fence_kind sci_membar_kinds[3];   /* membar.cta .gl .sys */
+extern const fence_kind sci_ptx_fence_kinds[6]; /* fence.acq_rel/.sc x scopes */
 
 /* A place for a fence: in `thread`, just before instruction `pc` (the
  * next access), between accesses `before` and `pc`. */
@@ -44,10 +44,10 @@ struct sc_fence_advice {
 };
 
 /* The positions of `t`: between consecutive accesses of each thread. */
-position *sc_fence_positions(const sc_test *t, int *n);
+position *sci_fence_positions(const sc_test *t, int *n);
 /* `t` with the fences of `f` inserted, named NAME+KIND@T.L. */
-sc_test *sc_fence_patch(const sc_test *t, const fix *f);
+sc_test *sci_fence_patch(const sc_test *t, const fix *f);
 /* "membar.gl in P0 between A and B; ..." */
-const char *sc_fence_describe(const sc_test *t, const fix *f);
+const char *sci_fence_describe(const sc_test *t, const fix *f);
 
 #endif

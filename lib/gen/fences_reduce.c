@@ -29,7 +29,7 @@ typedef struct fence_set {
 } fence_set;
 
 static fix as_fix(const reduction *r, fence_set s) {
-  const fence_kind **kinds = sc_alloc(sizeof(fence_kind *) * (size_t)(s.n + 1));
+  const fence_kind **kinds = sci_alloc(sizeof(fence_kind *) * (size_t)(s.n + 1));
   for (int i = 0; i < s.n; i++)
     kinds[i] = r->kind;
   return (fix){s.n, s.at, kinds, NULL, NULL, 0};
@@ -41,16 +41,16 @@ static bool passes(reduction *r, fence_set s, long iterations) {
     return false;
   fix f = as_fix(r, s);
   r->a->simulations++;
-  int ok = r->check(sc_fence_patch(r->t, &f), iterations, r->ctx);
+  int ok = r->check(sci_fence_patch(r->t, &f), iterations, r->ctx);
   if (ok < 0)
-    r->status = sc_fail(r->err, SC_ERR_USAGE, r->t->file, 0, 0,
+    r->status = sci_fail(r->err, SC_ERR_USAGE, r->t->file, 0, 0,
                         "the fence check failed on %s", r->t->name);
   return ok > 0;
 }
 
 /* s without the fences at [from, to). */
 static fence_set without(fence_set s, int from, int to) {
-  fence_set out = {sc_alloc(sizeof(position *) * (size_t)(s.n + 1)), 0};
+  fence_set out = {sci_alloc(sizeof(position *) * (size_t)(s.n + 1)), 0};
   for (int i = 0; i < s.n; i++)
     if (i < from || i >= to)
       out.at[out.n++] = s.at[i];
@@ -94,13 +94,13 @@ static sc_status fence_reduce_unguarded(const sc_test *t,
   sc_fence_options none = {0};
   if (!opts)
     opts = &none;
-  sc_fence_advice *a = sc_alloc(sizeof *a);
+  sc_fence_advice *a = sci_alloc(sizeof *a);
   /* __threadfence(), as the study inserts: membar.gl, or fence.sc.gpu */
-  reduction r = {t, opts->ptx_fences ? &sc_ptx_fence_kinds[3]
-                                     : &sc_membar_kinds[1],
+  reduction r = {t, opts->ptx_fences ? &sci_ptx_fence_kinds[3]
+                                     : &sci_membar_kinds[1],
                  check, ctx, a, SC_OK, err};
-  a->pos = sc_fence_positions(t, &a->npos);
-  fence_set all = {sc_alloc(sizeof(position *) * (size_t)(a->npos + 1)),
+  a->pos = sci_fence_positions(t, &a->npos);
+  fence_set all = {sci_alloc(sizeof(position *) * (size_t)(a->npos + 1)),
                    a->npos};
   for (int i = 0; i < a->npos; i++)
     all.at[i] = &a->pos[i];
@@ -116,9 +116,9 @@ static sc_status fence_reduce_unguarded(const sc_test *t,
                                      iters);
       if (passes(&r, s, 16 * iters)) {
         fix f = as_fix(&r, s);
-        f.test = sc_fence_patch(t, &f);
-        f.text = sc_fence_describe(t, &f);
-        sc_grow(&a->fixes, &a->capfixes, 1, sizeof(fix));
+        f.test = sci_fence_patch(t, &f);
+        f.text = sci_fence_describe(t, &f);
+        sci_grow(&a->fixes, &a->capfixes, 1, sizeof(fix));
         a->fixes[a->nfixes++] = f;
         a->verdict = SC_FENCES_FIXED;
         break;
@@ -136,9 +136,9 @@ sc_status sc_fence_reduce(const sc_test *t, const sc_fence_options *opts,
                           sc_fence_advice **out, sc_error **err) {
   sc_oom_guard g;
   if (!SC_OOM_ENTER(g))
-    return sc_oom_fail(&g, t->file, err);
+    return sci_oom_fail(&g, t->file, err);
   sc_status st = fence_reduce_unguarded(t, opts, check, ctx, iterations, out,
                                         err);
-  sc_oom_leave(&g);
+  sci_oom_leave(&g);
   return st;
 }

@@ -33,7 +33,7 @@ static const char *const loc_names = "xyzwabcdefghijkl";
 /* ---- Reading the cycle ---------------------------------------------------- */
 
 static sc_status cycle_read(const char *text, cycle *c, sc_error **err) {
-  char *copy = sc_strdup(text), *save = NULL;
+  char *copy = sci_strdup(text), *save = NULL;
   int cap = 0;
   gen_annot pending = {0};
   bool have_pending = false;
@@ -42,15 +42,15 @@ static sc_status cycle_read(const char *text, cycle *c, sc_error **err) {
        w = strtok_r(NULL, " \t\n,", &save)) {
     const char *close = w[0] == '[' ? strchr(w, ']') : NULL;
     if (close && close[1]) { /* "[acquire.gpu]PodRR": split the two */
-      if (!gen_annot_read(sc_strndup(w, (size_t)(close - w + 1)), &pending))
-        return sc_fail(err, SC_ERR_SYNTAX, "cycle", 1, 1,
+      if (!sci_gen_annot_read(sci_strndup(w, (size_t)(close - w + 1)), &pending))
+        return sci_fail(err, SC_ERR_SYNTAX, "cycle", 1, 1,
                        "expected an annotation such as [ca] or "
                        "[acquire.gpu], found '%s'", w);
       have_pending = true;
       w += close - w + 1;
     } else if (w[0] == '[') {
-      if (!gen_annot_read(w, &pending))
-        return sc_fail(err, SC_ERR_SYNTAX, "cycle", 1, 1,
+      if (!sci_gen_annot_read(w, &pending))
+        return sci_fail(err, SC_ERR_SYNTAX, "cycle", 1, 1,
                        "expected an annotation such as [ca] or "
                        "[acquire.gpu], found '%s'", w);
       have_pending = true;
@@ -58,11 +58,11 @@ static sc_status cycle_read(const char *text, cycle *c, sc_error **err) {
     }
     if (c->n == cap) {
       int need = c->n + 1, cap2 = cap;
-      sc_grow(&c->e, &cap, need, sizeof(gen_edge));
-      sc_grow(&c->ann, &cap2, need, sizeof(gen_annot));
+      sci_grow(&c->e, &cap, need, sizeof(gen_edge));
+      sci_grow(&c->ann, &cap2, need, sizeof(gen_annot));
     }
-    if (!gen_edge_read(w, &c->e[c->n]))
-      return sc_fail(err, SC_ERR_SYNTAX, "cycle", 1, 1,
+    if (!sci_gen_edge_read(w, &c->e[c->n]))
+      return sci_fail(err, SC_ERR_SYNTAX, "cycle", 1, 1,
                      "expected an edge such as Rfe, PodWR, DpAddrdW or "
                      "FenceGldWW, found '%s'", w);
     c->ann[c->n] = have_pending ? pending : (gen_annot){0};
@@ -70,7 +70,7 @@ static sc_status cycle_read(const char *text, cycle *c, sc_error **err) {
     c->n++;
   }
   if (c->n == 0)
-    return sc_fail(err, SC_ERR_SEMANTIC, "cycle", 1, 1, "empty cycle");
+    return sci_fail(err, SC_ERR_SEMANTIC, "cycle", 1, 1, "empty cycle");
   if (have_pending) /* annotations at the end belong to the first event */
     c->ann[0] = pending;
   return SC_OK;
@@ -84,8 +84,8 @@ static void rotate_to_thread_start(cycle *c) {
     if (c->e[i].external)
       last = i;
   int shift = (last + 1) % c->n;
-  gen_edge *e = sc_alloc(sizeof(gen_edge) * (size_t)c->n);
-  gen_annot *a = sc_alloc(sizeof(gen_annot) * (size_t)c->n);
+  gen_edge *e = sci_alloc(sizeof(gen_edge) * (size_t)c->n);
+  gen_annot *a = sci_alloc(sizeof(gen_annot) * (size_t)c->n);
   for (int i = 0; i < c->n; i++) {
     e[i] = c->e[(i + shift) % c->n];
     a[i] = c->ann[(i + shift) % c->n];
@@ -99,14 +99,14 @@ static sc_status check_shape(const cycle *c, sc_error **err) {
   for (int i = 0; i < c->n; i++) {
     const gen_edge *a = &c->e[i], *b = &c->e[(i + 1) % c->n];
     if (a->dst != b->src)
-      return sc_fail(err, SC_ERR_SEMANTIC, "cycle", 1, 1,
+      return sci_fail(err, SC_ERR_SEMANTIC, "cycle", 1, 1,
                      "%s ends on a %s but %s starts from a %s", a->word,
                      a->dst == 'R' ? "read" : "write", b->word,
                      b->src == 'R' ? "read" : "write");
     external += a->external;
   }
   if (external < 2)
-    return sc_fail(err, SC_ERR_SEMANTIC, "cycle", 1, 1,
+    return sci_fail(err, SC_ERR_SEMANTIC, "cycle", 1, 1,
                    "a cycle needs at least two external edges (Rfe, Fre, "
                    "Coe)");
   return SC_OK;
@@ -125,15 +125,15 @@ static sc_status check_annotations(const cycle *c, sc_error **err) {
                                                       : NULL;
     if ((atom && a->cacheop) ||
         (other && a->scope && other->scope && a->scope != other->scope))
-      return sc_fail(err, SC_ERR_SEMANTIC, "cycle", 1, 1,
+      return sci_fail(err, SC_ERR_SEMANTIC, "cycle", 1, 1,
                      "%s does not fit the atom of %s", a->word,
                      c->e[i].kind == GEN_RMW ? c->e[i].word : in->word);
     const char *ok = read ? "ca cg cs lu cv" : "wb cg cs wt";
-    bool bad_cop = a->cacheop && !strstr(ok, sc_cacheop_name(a->cacheop));
+    bool bad_cop = a->cacheop && !strstr(ok, sci_cacheop_name(a->cacheop));
     bool bad_sem = a->sem == (read ? SC_SEM_RELEASE : SC_SEM_ACQUIRE) ||
                    a->sem == SC_SEM_ACQ_REL || a->sem == SC_SEM_SC;
     if (bad_cop || bad_sem)
-      return sc_fail(err, SC_ERR_SEMANTIC, "cycle", 1, 1,
+      return sci_fail(err, SC_ERR_SEMANTIC, "cycle", 1, 1,
                      "%s does not fit the %s that %s starts from", a->word,
                      read ? "read" : "write", c->e[i].word);
   }
@@ -148,7 +148,7 @@ static sc_status place_locations(const cycle *c, event *ev, int *nlocs,
   for (int i = 0; i < c->n; i++)
     k += !c->e[i].same_loc;
   if (k == 1)
-    return sc_fail(err, SC_ERR_SEMANTIC, "cycle", 1, 1,
+    return sci_fail(err, SC_ERR_SEMANTIC, "cycle", 1, 1,
                    "one edge leaves a location and none comes back to it");
   int loc = 0;
   for (int i = 0; i < c->n; i++) {
@@ -230,7 +230,7 @@ static sc_status read_values(const cycle *c, event *ev, sc_error **err) {
       if (in->kind == GEN_RF &&
           (out->kind == GEN_FR || out->kind == GEN_RMW) &&
           ev[prev].value != ev[next].value - 1)
-        return sc_fail(err, SC_ERR_SEMANTIC, "cycle", 1, 1,
+        return sci_fail(err, SC_ERR_SEMANTIC, "cycle", 1, 1,
                        "%s then %s: the read cannot both read from one "
                        "write and be before it in coherence", in->word,
                        out->word);
@@ -268,8 +268,8 @@ typedef struct placement {
 
 static sc_status place_threads(const cycle *c, const event *ev, int nthreads,
                                placement *p, sc_error **err) {
-  p->cta = sc_alloc_atomic(sizeof(int) * (size_t)nthreads);
-  p->warp = sc_alloc_atomic(sizeof(int) * (size_t)nthreads);
+  p->cta = sci_alloc_atomic(sizeof(int) * (size_t)nthreads);
+  p->warp = sci_alloc_atomic(sizeof(int) * (size_t)nthreads);
   for (int t = 0; t < nthreads; t++)
     p->cta[t] = p->warp[t] = t;
   for (int i = 0; i < c->n; i++) {
@@ -288,7 +288,7 @@ static sc_status place_threads(const cycle *c, const event *ev, int nthreads,
     bool same_warp = find(p->warp, a) == find(p->warp, b);
     if (e->external && ((e->place == GEN_OTHER_CTA && same_cta) ||
                         (e->place == GEN_SAME_CTA && same_warp)))
-      return sc_fail(err, SC_ERR_SEMANTIC, "cycle", 1, 1,
+      return sci_fail(err, SC_ERR_SEMANTIC, "cycle", 1, 1,
                      "the placements of the external edges contradict "
                      "each other (%s)", e->word);
   }
@@ -307,7 +307,7 @@ static sc_status choose_regions(const cycle *c, const event *ev, int nlocs,
     for (int j = 0; j < c->n; j++)
       if (ev[i].loc == ev[j].loc && region[ev[i].loc] == SC_SPACE_SHARED &&
           find(p->cta, ev[i].thread) != find(p->cta, ev[j].thread))
-        return sc_fail(err, SC_ERR_SEMANTIC, "cycle", 1, 1,
+        return sci_fail(err, SC_ERR_SEMANTIC, "cycle", 1, 1,
                        "location %c is shared but threads of different "
                        "CTAs access it", loc_names[ev[i].loc]);
   return SC_OK;
@@ -328,31 +328,31 @@ typedef struct writer {
 
 static int new_reg(writer *w, int t, const char *type, const char *init) {
   int r = w->nregs[t]++;
-  sc_sb_printf(&w->decls[t], "%d:.reg .%s r%d%s%s;\n", t, type, r,
+  sci_sb_printf(&w->decls[t], "%d:.reg .%s r%d%s%s;\n", t, type, r,
                init ? " = " : "", init ? init : "");
   return r;
 }
 
 static int new_pred(writer *w, int t) {
   int p = w->npreds[t]++;
-  sc_sb_printf(&w->decls[t], "%d:.reg .pred p%d;\n", t, p);
+  sci_sb_printf(&w->decls[t], "%d:.reg .pred p%d;\n", t, p);
   return p;
 }
 
 static void emit(writer *w, int t, const char *line) {
-  sc_sb_puts(&w->code[t], line);
-  sc_sb_putc(&w->code[t], '\n');
+  sci_sb_puts(&w->code[t], line);
+  sci_sb_putc(&w->code[t], '\n');
 }
 
 /* Qualifiers of an access: the annotation's, else .cg (the paper's
  * model assumes .cg, Sec. 5.5). */
 static const char *access_quals(const gen_annot *a) {
   sc_strbuf sb;
-  sc_sb_init(&sb);
-  if (a->sem) sc_sb_printf(&sb, ".%s", sc_sem_name(a->sem));
-  if (a->scope) sc_sb_printf(&sb, ".%s", sc_scope_name(a->scope));
-  if (a->cacheop) sc_sb_printf(&sb, ".%s", sc_cacheop_name(a->cacheop));
-  else if (!a->sem) sc_sb_puts(&sb, ".cg");
+  sci_sb_init(&sb);
+  if (a->sem) sci_sb_printf(&sb, ".%s", sci_sem_name(a->sem));
+  if (a->scope) sci_sb_printf(&sb, ".%s", sci_scope_name(a->scope));
+  if (a->cacheop) sci_sb_printf(&sb, ".%s", sci_cacheop_name(a->cacheop));
+  else if (!a->sem) sci_sb_puts(&sb, ".cg");
   return sb.data;
 }
 
@@ -360,7 +360,7 @@ static const char *access_quals(const gen_annot *a) {
  * every value the test writes, but ptxas cannot know it. */
 static int masked(writer *w, int t, int from) {
   int m = new_reg(w, t, "b32", NULL);
-  emit(w, t, sc_printf("and.b32 r%d,r%d,0x80000000", m, from));
+  emit(w, t, sci_printf("and.b32 r%d,r%d,0x80000000", m, from));
   return m;
 }
 
@@ -373,8 +373,8 @@ static const char *atom_quals(const gen_annot *r, const gen_annot *wr) {
   else if (r->sem == SC_SEM_RELAXED && wr->sem == SC_SEM_RELEASE)
     sem = SC_SEM_RELEASE;
   sc_scope scope = r->scope ? r->scope : wr->scope;
-  return sc_printf("%s%s%s%s", sem ? "." : "", sem ? sc_sem_name(sem) : "",
-                   scope ? "." : "", scope ? sc_scope_name(scope) : "");
+  return sci_printf("%s%s%s%s", sem ? "." : "", sem ? sci_sem_name(sem) : "",
+                   scope ? "." : "", scope ? sci_scope_name(scope) : "");
 }
 
 static void write_event(writer *w, int i) {
@@ -389,37 +389,37 @@ static void write_event(writer *w, int i) {
   int src = dep ? w->ev[(i + c->n - 1) % c->n].reg : -1;
   if (!in->external && in->kind == GEN_FENCE)
     emit(w, t, in->fence);
-  int addr = new_reg(w, t, "b64", sc_printf("%c", loc_names[e->loc]));
+  int addr = new_reg(w, t, "b64", sci_printf("%c", loc_names[e->loc]));
   const char *guard = "";
   if (dep && in->kind == GEN_ADDR) {
     int m = masked(w, t, src), wide = new_reg(w, t, "u64", NULL);
-    emit(w, t, sc_printf("cvt.u64.u32 r%d,r%d", wide, m));
-    emit(w, t, sc_printf("add.u64 r%d,r%d,r%d", addr, addr, wide));
+    emit(w, t, sci_printf("cvt.u64.u32 r%d,r%d", wide, m));
+    emit(w, t, sci_printf("add.u64 r%d,r%d,r%d", addr, addr, wide));
   } else if (dep && in->kind == GEN_CTRL) {
     int m = masked(w, t, src), p = new_pred(w, t);
-    emit(w, t, sc_printf("setp.eq.s32 p%d,r%d,0", p, m));
-    guard = sc_printf("@p%d ", p);
+    emit(w, t, sci_printf("setp.eq.s32 p%d,r%d,0", p, m));
+    guard = sci_printf("@p%d ", p);
   }
   const char *q = access_quals(&c->ann[i]);
   if (c->e[i].kind == GEN_RMW) {
     e->reg = new_reg(w, t, "b32", NULL);
-    emit(w, t, sc_printf("%satom%s.exch.b32 r%d,[r%d],%d", guard,
+    emit(w, t, sci_printf("%satom%s.exch.b32 r%d,[r%d],%d", guard,
                          atom_quals(&c->ann[i], &c->ann[(i + 1) % c->n]),
                          e->reg, addr, w->ev[(i + 1) % c->n].value));
     return;
   }
   if (e->dir == 'R') {
     e->reg = new_reg(w, t, "s32", NULL);
-    emit(w, t, sc_printf("%sld%s.s32 r%d,[r%d]", guard, q, e->reg, addr));
+    emit(w, t, sci_printf("%sld%s.s32 r%d,[r%d]", guard, q, e->reg, addr));
     return;
   }
   int v = new_reg(w, t, "s32", NULL);
   if (dep && in->kind == GEN_DATA)
-    emit(w, t, sc_printf("add.s32 r%d,r%d,%d", v, masked(w, t, src),
+    emit(w, t, sci_printf("add.s32 r%d,r%d,%d", v, masked(w, t, src),
                          e->value));
   else
-    emit(w, t, sc_printf("mov.s32 r%d,%d", v, e->value));
-  emit(w, t, sc_printf("%sst%s.s32 [r%d],r%d", guard, q, addr, v));
+    emit(w, t, sci_printf("mov.s32 r%d,%d", v, e->value));
+  emit(w, t, sci_printf("%sst%s.s32 [r%d],r%d", guard, q, addr, v));
 }
 
 /* Split a thread's code into its lines. */
@@ -429,16 +429,16 @@ static char **lines_of(const char *text, int *n) {
   *n = 0;
   for (const char *s = text; *s;) {
     const char *nl = strchr(s, '\n');
-    sc_grow(&lines, &cap, *n + 1, sizeof(char *));
-    lines[(*n)++] = sc_strndup(s, (size_t)(nl - s));
+    sci_grow(&lines, &cap, *n + 1, sizeof(char *));
+    lines[(*n)++] = sci_strndup(s, (size_t)(nl - s));
     s = nl + 1;
   }
   return lines;
 }
 
 static void put_program(sc_strbuf *sb, const writer *w) {
-  char ***lines = sc_alloc(sizeof(char **) * (size_t)w->nthreads);
-  int *n = sc_alloc_atomic(sizeof(int) * (size_t)w->nthreads), rows = 0;
+  char ***lines = sci_alloc(sizeof(char **) * (size_t)w->nthreads);
+  int *n = sci_alloc_atomic(sizeof(int) * (size_t)w->nthreads), rows = 0;
   for (int t = 0; t < w->nthreads; t++) {
     lines[t] = lines_of(w->code[t].data, &n[t]);
     if (n[t] > rows)
@@ -446,31 +446,31 @@ static void put_program(sc_strbuf *sb, const writer *w) {
   }
   for (int r = -1; r < rows; r++)
     for (int t = 0; t < w->nthreads; t++) {
-      const char *cell = r < 0 ? sc_printf("P%d", t)
+      const char *cell = r < 0 ? sci_printf("P%d", t)
                          : r < n[t] ? lines[t][r] : "";
-      sc_sb_printf(sb, " %s %s", cell, t + 1 < w->nthreads ? "|" : ";\n");
+      sci_sb_printf(sb, " %s %s", cell, t + 1 < w->nthreads ? "|" : ";\n");
     }
 }
 
 static void put_scope_tree(sc_strbuf *sb, const writer *w) {
-  sc_sb_puts(sb, "\nscopeTree\n(device (kernel");
+  sci_sb_puts(sb, "\nscopeTree\n(device (kernel");
   for (int cta = 0; cta < w->nthreads; cta++) {
     if (find(w->place.cta, cta) != cta)
       continue;
-    sc_sb_puts(sb, " (cta");
+    sci_sb_puts(sb, " (cta");
     for (int warp = 0; warp < w->nthreads; warp++) {
       if (find(w->place.warp, warp) != warp ||
           find(w->place.cta, warp) != cta)
         continue;
-      sc_sb_puts(sb, " (warp");
+      sci_sb_puts(sb, " (warp");
       for (int t = 0; t < w->nthreads; t++)
         if (find(w->place.warp, t) == warp)
-          sc_sb_printf(sb, " P%d", t);
-      sc_sb_puts(sb, ")");
+          sci_sb_printf(sb, " P%d", t);
+      sci_sb_puts(sb, ")");
     }
-    sc_sb_puts(sb, ")");
+    sci_sb_puts(sb, ")");
   }
-  sc_sb_puts(sb, "))\n");
+  sci_sb_puts(sb, "))\n");
 }
 
 static void put_condition(sc_strbuf *sb, const writer *w) {
@@ -478,26 +478,26 @@ static void put_condition(sc_strbuf *sb, const writer *w) {
   for (int t = 0; t < w->nthreads; t++)
     for (int i = 0; i < w->c->n; i++)
       if (w->ev[i].thread == t && w->ev[i].dir == 'R' && w->ev[i].value >= 0) {
-        sc_sb_printf(sb, "%s%d:r%d=%d", sep, t, w->ev[i].reg, w->ev[i].value);
+        sci_sb_printf(sb, "%s%d:r%d=%d", sep, t, w->ev[i].reg, w->ev[i].value);
         sep = " /\\ ";
       }
   for (int x = 0; x < w->nlocs; x++) {
     int f = final_write(w->c, w->ev, x);
     if (f >= 0) {
-      sc_sb_printf(sb, "%s%c=%d", sep, loc_names[x], w->ev[f].value);
+      sci_sb_printf(sb, "%s%c=%d", sep, loc_names[x], w->ev[f].value);
       sep = " /\\ ";
     }
   }
-  sc_sb_puts(sb, strcmp(sep, " /\\ ") == 0 ? ")\n" : "\nexists (true)\n");
+  sci_sb_puts(sb, strcmp(sep, " /\\ ") == 0 ? ")\n" : "\nexists (true)\n");
 }
 
 static const char *cycle_text(const cycle *c) {
   sc_strbuf sb;
-  sc_sb_init(&sb);
+  sci_sb_init(&sb);
   for (int i = 0; i < c->n; i++) {
     if (c->ann[i].word)
-      sc_sb_printf(&sb, "%s ", c->ann[i].word);
-    sc_sb_printf(&sb, "%s%s", c->e[i].word, i + 1 < c->n ? " " : "");
+      sci_sb_printf(&sb, "%s ", c->ann[i].word);
+    sci_sb_printf(&sb, "%s%s", c->e[i].word, i + 1 < c->n ? " " : "");
   }
   return sb.data;
 }
@@ -506,18 +506,18 @@ static const char *write_text(writer *w, const char *name) {
   for (int i = 0; i < w->c->n; i++)
     write_event(w, i);
   sc_strbuf sb;
-  sc_sb_init(&sb);
-  sc_sb_printf(&sb, "GPU_PTX %s\n\"cycle: %s\"\n{\n", name, cycle_text(w->c));
+  sci_sb_init(&sb);
+  sci_sb_printf(&sb, "GPU_PTX %s\n\"cycle: %s\"\n{\n", name, cycle_text(w->c));
   for (int x = 0; x < w->nlocs; x++)
-    sc_sb_printf(&sb, "%c=0;\n", loc_names[x]);
+    sci_sb_printf(&sb, "%c=0;\n", loc_names[x]);
   for (int t = 0; t < w->nthreads; t++)
-    sc_sb_puts(&sb, w->decls[t].data);
-  sc_sb_puts(&sb, "}\n");
+    sci_sb_puts(&sb, w->decls[t].data);
+  sci_sb_puts(&sb, "}\n");
   put_program(&sb, w);
   put_scope_tree(&sb, w);
-  sc_sb_puts(&sb, "\n");
+  sci_sb_puts(&sb, "\n");
   for (int x = 0; x < w->nlocs; x++)
-    sc_sb_printf(&sb, "%c: %s%s", loc_names[x], sc_space_name(w->region[x]),
+    sci_sb_printf(&sb, "%c: %s%s", loc_names[x], sci_space_name(w->region[x]),
                  x + 1 < w->nlocs ? ", " : "\n");
   put_condition(&sb, w);
   return sb.data;
@@ -532,7 +532,7 @@ static sc_status build(cycle *c, writer *w, sc_error **err) {
     return st;
   rotate_to_thread_start(c);
   w->c = c;
-  w->ev = sc_alloc(sizeof(event) * (size_t)c->n);
+  w->ev = sci_alloc(sizeof(event) * (size_t)c->n);
   for (int i = 0, t = 0; i < c->n; i++) {
     w->ev[i].dir = c->e[i].src;
     w->ev[i].thread = t;
@@ -543,28 +543,28 @@ static sc_status build(cycle *c, writer *w, sc_error **err) {
   if ((st = place_locations(c, w->ev, &w->nlocs, err)) != SC_OK)
     return st;
   if (w->nlocs > (int)strlen(loc_names))
-    return sc_fail(err, SC_ERR_SEMANTIC, "cycle", 1, 1, "too many locations");
+    return sci_fail(err, SC_ERR_SEMANTIC, "cycle", 1, 1, "too many locations");
   number_writes(c, w->ev, w->nlocs);
   if ((st = read_values(c, w->ev, err)) != SC_OK)
     return st;
   for (int x = 0; x < w->nlocs; x++)
     if (final_write(c, w->ev, x) == -2)
-      return sc_fail(err, SC_ERR_SEMANTIC, "cycle", 1, 1,
+      return sci_fail(err, SC_ERR_SEMANTIC, "cycle", 1, 1,
                      "the cycle orders every write of %c after another",
                      loc_names[x]);
   if ((st = place_threads(c, w->ev, w->nthreads, &w->place, err)) != SC_OK)
     return st;
-  w->region = sc_alloc_atomic(sizeof(sc_space) * (size_t)w->nlocs);
+  w->region = sci_alloc_atomic(sizeof(sc_space) * (size_t)w->nlocs);
   if ((st = choose_regions(c, w->ev, w->nlocs, &w->place, w->region, err)) !=
       SC_OK)
     return st;
-  w->code = sc_alloc(sizeof(sc_strbuf) * (size_t)w->nthreads);
-  w->decls = sc_alloc(sizeof(sc_strbuf) * (size_t)w->nthreads);
-  w->nregs = sc_alloc(sizeof(int) * (size_t)w->nthreads);
-  w->npreds = sc_alloc(sizeof(int) * (size_t)w->nthreads);
+  w->code = sci_alloc(sizeof(sc_strbuf) * (size_t)w->nthreads);
+  w->decls = sci_alloc(sizeof(sc_strbuf) * (size_t)w->nthreads);
+  w->nregs = sci_alloc(sizeof(int) * (size_t)w->nthreads);
+  w->npreds = sci_alloc(sizeof(int) * (size_t)w->nthreads);
   for (int t = 0; t < w->nthreads; t++) {
-    sc_sb_init(&w->code[t]);
-    sc_sb_init(&w->decls[t]);
+    sci_sb_init(&w->code[t]);
+    sci_sb_init(&w->decls[t]);
   }
   return SC_OK;
 }
@@ -580,7 +580,7 @@ static sc_status gen_cycle_unguarded(const char *cycle_words, const char *name,
   if (st != SC_OK)
     return st;
   if (!name) {
-    name = gen_name(c.e, c.ann, c.n);
+    name = sci_gen_name(c.e, c.ann, c.n);
   }
   const char *text = write_text(&w, name);
   return sc_test_load_string(text, name, NULL, out, err);
@@ -590,8 +590,8 @@ sc_status sc_gen_cycle(const char *cycle_words, const char *name,
                        sc_test **out, sc_error **err) {
   sc_oom_guard g;
   if (!SC_OOM_ENTER(g))
-    return sc_oom_fail(&g, NULL, err);
+    return sci_oom_fail(&g, NULL, err);
   sc_status st = gen_cycle_unguarded(cycle_words, name, out, err);
-  sc_oom_leave(&g);
+  sci_oom_leave(&g);
   return st;
 }

@@ -42,14 +42,14 @@ typedef struct gen_annot {
   sc_space region;
 } gen_annot;
 
-bool gen_edge_read(const char *word, gen_edge *out);
-bool gen_annot_read(const char *word, gen_annot *out);
+bool sci_gen_edge_read(const char *word, gen_edge *out);
+bool sci_gen_annot_read(const char *word, gen_annot *out);
 /* "PodRR" or "[acquire.gpu]PodRR": an edge with the annotation of the
  * access it starts from (zero when none). */
-bool gen_word_read(const char *word, gen_edge *e, gen_annot *a);
+bool sci_gen_word_read(const char *word, gen_edge *e, gen_annot *a);
 
 /* diy's name of a cycle whose last edge is external (name.c):
  * "mp+membar.gls", "sb", "wrc+addrs", "lb+ctrls-cc" (placement), ... */
-const char *gen_name(const gen_edge *e, const gen_annot *ann, int n);
+const char *sci_gen_name(const gen_edge *e, const gen_annot *ann, int n);
 
 #endif

@@ -34,38 +34,38 @@ static const char *signature(const gen_edge *e, int n) {
   int first = 0;
   while (!e[first].external)
     first++;
-  char **threads = sc_alloc(sizeof(char *) * (size_t)n);
+  char **threads = sci_alloc(sizeof(char *) * (size_t)n);
   int nthreads = 0;
   sc_strbuf cur;
-  sc_sb_init(&cur);
+  sci_sb_init(&cur);
   for (int j = 1; j <= n; j++) {
     const gen_edge *x = &e[(first + j) % n];
-    sc_sb_putc(&cur, x->src);
+    sci_sb_putc(&cur, x->src);
     if (x->external) {
-      sc_sb_printf(&cur, ".%s ", com_name(x->kind));
+      sci_sb_printf(&cur, ".%s ", com_name(x->kind));
       threads[nthreads++] = cur.data;
-      sc_sb_init(&cur);
+      sci_sb_init(&cur);
     }
   }
   const char *best = NULL;
   for (int r = 0; r < nthreads; r++) {
     sc_strbuf sb;
-    sc_sb_init(&sb);
+    sci_sb_init(&sb);
     for (int k = 0; k < nthreads; k++)
-      sc_sb_puts(&sb, threads[(r + k) % nthreads]);
+      sci_sb_puts(&sb, threads[(r + k) % nthreads]);
     if (!best || strcmp(sb.data, best) < 0)
       best = sb.data;
   }
   size_t len = strlen(best);
-  return sc_strndup(best, len ? len - 1 : 0); /* the last space */
+  return sci_strndup(best, len ? len - 1 : 0); /* the last space */
 }
 
 static const char *signature_of_words(const char *words) {
   gen_edge e[8];
   int n = 0;
-  char *copy = sc_strdup(words), *save = NULL;
+  char *copy = sci_strdup(words), *save = NULL;
   for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save))
-    gen_edge_read(w, &e[n++]);
+    sci_gen_edge_read(w, &e[n++]);
   return signature(e, n);
 }
 
@@ -75,7 +75,7 @@ static const char *shape_name(const gen_edge *e, int n) {
   for (int i = 0; i < n; i++)
     same_loc &= e[i].same_loc;
   if (same_loc) /* coherence: coRR, coWW ... by their directions */
-    return sc_printf("co%s", sig);
+    return sci_printf("co%s", sig);
   for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
     if (strcmp(sig, signature_of_words(shapes[s].cycle)) == 0)
       return shapes[s].name;
@@ -91,23 +91,23 @@ static const char *internal_name(const gen_edge *e) {
   case GEN_CTRL: return "ctrl";
   case GEN_FENCE: return e->fence;
   case GEN_RMW: return "rmw";
-  default: return sc_printf("%si", com_name(e->kind));
+  default: return sci_printf("%si", com_name(e->kind));
   }
 }
 
 static const char *thread_parts(const gen_edge *e, int n) {
-  char **parts = sc_alloc(sizeof(char *) * (size_t)n);
+  char **parts = sci_alloc(sizeof(char *) * (size_t)n);
   int nparts = 0;
   sc_strbuf cur;
-  sc_sb_init(&cur);
+  sci_sb_init(&cur);
   for (int i = 0; i < n; i++) {
     if (e[i].external) {
       if (cur.len)
         parts[nparts++] = cur.data;
-      sc_sb_init(&cur);
+      sci_sb_init(&cur);
       continue;
     }
-    sc_sb_printf(&cur, "%s%s", cur.len ? "-" : "", internal_name(&e[i]));
+    sci_sb_printf(&cur, "%s%s", cur.len ? "-" : "", internal_name(&e[i]));
   }
   bool all_same = true, all_po = true;
   for (int i = 0; i < nparts; i++) {
@@ -117,11 +117,11 @@ static const char *thread_parts(const gen_edge *e, int n) {
   if (nparts == 0 || all_po)
     return "";
   if (all_same && nparts > 1)
-    return sc_printf("+%ss", parts[0]);
+    return sci_printf("+%ss", parts[0]);
   sc_strbuf sb;
-  sc_sb_init(&sb);
+  sci_sb_init(&sb);
   for (int i = 0; i < nparts; i++)
-    sc_sb_printf(&sb, "+%s", parts[i]);
+    sci_sb_printf(&sb, "+%s", parts[i]);
   return sb.data;
 }
 
@@ -129,14 +129,14 @@ static const char *thread_parts(const gen_edge *e, int n) {
  * (g: other CTA, c: same CTA, w: same warp). */
 static const char *placement_suffix(const gen_edge *e, int n) {
   sc_strbuf sb;
-  sc_sb_init(&sb);
+  sci_sb_init(&sb);
   bool inner = false;
   for (int i = 0; i < n; i++)
     if (e[i].external) {
-      sc_sb_putc(&sb, "gcw"[e[i].place]);
+      sci_sb_putc(&sb, "gcw"[e[i].place]);
       inner |= e[i].place != GEN_OTHER_CTA;
     }
-  return inner ? sc_printf("-%s", sb.data) : "";
+  return inner ? sci_printf("-%s", sb.data) : "";
 }
 
 /* "-ca": the annotation of every access when all have the same; else
@@ -147,18 +147,18 @@ static const char *annotation_suffix(const gen_annot *ann, int n) {
     uniform &= ann[i].word && ann[0].word &&
                strcmp(ann[i].word, ann[0].word) == 0;
   if (uniform)
-    return sc_printf("-%.*s", (int)strlen(ann[0].word) - 2, ann[0].word + 1);
+    return sci_printf("-%.*s", (int)strlen(ann[0].word) - 2, ann[0].word + 1);
   sc_strbuf sb;
-  sc_sb_init(&sb);
+  sci_sb_init(&sb);
   for (int i = 0; i < n; i++)
     if (ann[i].word)
-      sc_sb_printf(&sb, "-%d%.*s", i, (int)strlen(ann[i].word) - 2,
+      sci_sb_printf(&sb, "-%d%.*s", i, (int)strlen(ann[i].word) - 2,
                    ann[i].word + 1);
   return sb.data;
 }
 
-const char *gen_name(const gen_edge *e, const gen_annot *ann, int n) {
-  char *name = sc_printf("%s%s%s%s", shape_name(e, n), thread_parts(e, n),
+const char *sci_gen_name(const gen_edge *e, const gen_annot *ann, int n) {
+  char *name = sci_printf("%s%s%s%s", shape_name(e, n), thread_parts(e, n),
                          placement_suffix(e, n), annotation_suffix(ann, n));
   /* an unknown shape's signature has spaces: "WW.rf RR.fr" -> "WW.rf_RR.fr" */
   for (char *s = name; *s; s++)

@@ -82,31 +82,31 @@ typedef struct sc_gpu_gen {
 } sc_gpu_gen;
 
 /* Record the first reason the test cannot run (later ones are dropped). */
-void sc_gpu_fail(sc_gpu_gen *g, sc_status status, int line, int col,
+void sci_gpu_fail(sc_gpu_gen *g, sc_status status, int line, int col,
                  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /* layout.c: the phases before any text; each returns false on failure
  * (g->err says why); the histogram's size always fits. */
-bool sc_gpu_check_size(sc_gpu_gen *g);
-bool sc_gpu_place_threads(sc_gpu_gen *g);
-bool sc_gpu_place_locations(sc_gpu_gen *g);
-bool sc_gpu_place_barriers(sc_gpu_gen *g);
-bool sc_gpu_observe(sc_gpu_gen *g);
+bool sci_gpu_check_size(sc_gpu_gen *g);
+bool sci_gpu_place_threads(sc_gpu_gen *g);
+bool sci_gpu_place_locations(sc_gpu_gen *g);
+bool sci_gpu_place_barriers(sc_gpu_gen *g);
+bool sci_gpu_observe(sc_gpu_gen *g);
 /* The group of barrier instruction `in` of test thread `ti`, and the
  * thread count PTX's barrier takes for it: its quorum (the third operand)
  * or its group's size, in whole warps. */
-const sc_gpu_bargroup *sc_gpu_barrier_of(const sc_gpu_gen *g, int ti,
+const sc_gpu_bargroup *sci_gpu_barrier_of(const sc_gpu_gen *g, int ti,
                                          const sc_instr *in, int *count);
-void sc_gpu_size_histogram(sc_gpu_gen *g);
+void sci_gpu_size_histogram(sc_gpu_gen *g);
 
 /* ptx.c: the asm block of test thread `ti` as a C string literal's
  * contents (lines end in "\\n\\t"); its output registers (observed or
  * loaded) in outreg[0..*nout), the locations it takes as inputs in
  * locop[0..*nin), its access classes in `classes`. */
-const char *sc_gpu_thread_asm(sc_gpu_gen *g, int ti, int *outreg, int *nout,
+const char *sci_gpu_thread_asm(sc_gpu_gen *g, int ti, int *outreg, int *nout,
                               int *locop, int *nin, char *classes);
 /* The PTX type of a register as declared in the asm block. */
-sc_type sc_gpu_reg_type(const sc_register *r);
-bool sc_gpu_type_is64(sc_type ty);
+sc_type sci_gpu_reg_type(const sc_register *r);
+bool sci_gpu_type_is64(sc_type ty);
 
 #endif

@@ -14,21 +14,21 @@
 #include <inttypes.h>
 #include <stdarg.h>
 
-void sc_gpu_fail(sc_gpu_gen *g, sc_status status, int line, int col,
+void sci_gpu_fail(sc_gpu_gen *g, sc_status status, int line, int col,
                  const char *fmt, ...) {
   if (g->err)
     return;
   va_list ap;
   va_start(ap, fmt);
-  const char *what = sc_vprintf(fmt, ap);
+  const char *what = sci_vprintf(fmt, ap);
   va_end(ap);
-  g->err = sc_error_new(status, g->t->file, line, col, "%s", what);
+  g->err = sci_error_new(status, g->t->file, line, col, "%s", what);
 }
 
-bool sc_gpu_check_size(sc_gpu_gen *g) {
+bool sci_gpu_check_size(sc_gpu_gen *g) {
   const sc_test *t = g->t;
   if (t->nthreads > SC_GPU_MAX_THREADS || t->nlocs > SC_GPU_MAX_LOCATIONS) {
-    sc_gpu_fail(g, SC_ERR_LIMIT, 0, 0,
+    sci_gpu_fail(g, SC_ERR_LIMIT, 0, 0,
                 "too many threads or locations for the GPU harness (%d "
                 "threads and %d locations at most)", SC_GPU_MAX_THREADS,
                 SC_GPU_MAX_LOCATIONS);
@@ -36,7 +36,7 @@ bool sc_gpu_check_size(sc_gpu_gen *g) {
   }
   for (int i = 0; i < t->nthreads; i++)
     if (t->threads[i].nregs > SC_GPU_MAX_REGISTERS) {
-      sc_gpu_fail(g, SC_ERR_LIMIT, 0, 0,
+      sci_gpu_fail(g, SC_ERR_LIMIT, 0, 0,
                   "thread %d has more than %d registers (the GPU harness's "
                   "limit)", i, SC_GPU_MAX_REGISTERS);
       return false;
@@ -52,7 +52,7 @@ static bool same_cta(const sc_thread *a, const sc_thread *b) {
 
 /* CTA classes in order of first appearance; within a CTA, warp classes
  * likewise; a thread's lane is the number of earlier threads in its warp. */
-bool sc_gpu_place_threads(sc_gpu_gen *g) {
+bool sci_gpu_place_threads(sc_gpu_gen *g) {
   const sc_test *t = g->t;
   int warps_of_cta[SC_GPU_MAX_THREADS];
   for (int i = 0; i < t->nthreads; i++) {
@@ -83,7 +83,7 @@ bool sc_gpu_place_threads(sc_gpu_gen *g) {
       g->nlmax = l + 1;
   }
   if (g->nwmax > SC_GPU_MAX_WARPS) {
-    sc_gpu_fail(g, SC_ERR_LIMIT, 0, 0, "more than %d warps in one CTA",
+    sci_gpu_fail(g, SC_ERR_LIMIT, 0, 0, "more than %d warps in one CTA",
                 SC_GPU_MAX_WARPS);
     return false;
   }
@@ -98,7 +98,7 @@ static bool thread_uses(const sc_thread *th, int l) {
       return true;
   for (int k = 0; k < th->ninstrs; k++) {
     const sc_instr *in = &th->code[k];
-    if (sc_instr_is_access(in) && in->addr.base.kind == SC_OPND_LOC &&
+    if (sci_instr_is_access(in) && in->addr.base.kind == SC_OPND_LOC &&
         in->addr.base.index == l)
       return true;
     for (int s = 0; s < in->nsrc; s++)
@@ -116,7 +116,7 @@ static const char *access_spelling(const sc_instr *in) {
     return "tld";
   if (in->proxy == SC_PROXY_CONSTANT)
     return "cold";
-  return sc_opcode_name(in->op);
+  return sci_opcode_name(in->op);
 }
 
 static void note_observed(const sc_lval *lv, void *ctx) {
@@ -134,10 +134,10 @@ static bool alias_unused(sc_gpu_gen *g, int l) {
   const sc_location *loc = &t->locs[l];
   const char *what = loc->alias_of < 0 ? "a proxy name"
       : loc->proxy == SC_PROXY_GENERIC
-      ? sc_printf("a generic alias of %s (a second virtual address of its "
+      ? sci_printf("a generic alias of %s (a second virtual address of its "
                   "memory)", t->locs[loc->alias_of].name)
-      : sc_printf("%s through the %s proxy", t->locs[loc->alias_of].name,
-                  sc_proxy_name(loc->proxy));
+      : sci_printf("%s through the %s proxy", t->locs[loc->alias_of].name,
+                  sci_proxy_name(loc->proxy));
   const char *why = loc->proxy == SC_PROXY_SURFACE
       ? "CUDA binds surfaces to CUDA arrays only, which no generic access "
         "reaches"
@@ -147,29 +147,29 @@ static bool alias_unused(sc_gpu_gen *g, int l) {
     const sc_thread *th = &t->threads[i];
     for (int k = 0; k < th->ninstrs; k++) {
       const sc_instr *in = &th->code[k];
-      if (sc_instr_is_access(in) && in->addr.base.kind == SC_OPND_LOC &&
+      if (sci_instr_is_access(in) && in->addr.base.kind == SC_OPND_LOC &&
           in->addr.base.index == l) {
-        sc_gpu_fail(g, SC_ERR_UNSUPPORTED, in->line, in->col,
+        sci_gpu_fail(g, SC_ERR_UNSUPPORTED, in->line, in->col,
                     "%s of %s, %s: not supported on the GPU (%s)",
                     access_spelling(in), loc->name, what, why);
         return false;
       }
     }
     if (thread_uses(th, l)) {
-      sc_gpu_fail(g, SC_ERR_UNSUPPORTED, 0, 0,
+      sci_gpu_fail(g, SC_ERR_UNSUPPORTED, 0, 0,
                   "thread %s uses %s, %s: not supported on the GPU (%s)",
                   th->name, loc->name, what, why);
       return false;
     }
   }
   int seen = l;
-  sc_prop_each_lval(t->cond, note_observed, &seen);
+  sci_prop_each_lval(t->cond, note_observed, &seen);
   if (t->filter)
-    sc_prop_each_lval(t->filter, note_observed, &seen);
+    sci_prop_each_lval(t->filter, note_observed, &seen);
   for (int i = 0; i < t->nobserved; i++)
     note_observed(&t->observed[i], &seen);
   if (seen < 0) {
-    sc_gpu_fail(g, SC_ERR_UNSUPPORTED, 0, 0,
+    sci_gpu_fail(g, SC_ERR_UNSUPPORTED, 0, 0,
                 "the final value of %s, %s, is observed: not supported on "
                 "the GPU (%s)", loc->name, what, why);
     return false;
@@ -193,7 +193,7 @@ static bool place_generic_alias(sc_gpu_gen *g, int l) {
     return alias_unused(g, l);
   if (t->locs[l].region == SC_SPACE_SHARED ||
       t->locs[root].region == SC_SPACE_SHARED) {
-    sc_gpu_fail(g, SC_ERR_UNSUPPORTED, 0, 0,
+    sci_gpu_fail(g, SC_ERR_UNSUPPORTED, 0, 0,
                 "location %s, a generic alias of %s, is in shared memory: "
                 "the GPU harness aliases global memory only",
                 t->locs[l].name, t->locs[root].name);
@@ -206,7 +206,7 @@ static bool place_generic_alias(sc_gpu_gen *g, int l) {
 
 /* Shared locations live in one CTA: the first thread that uses one owns it
  * (initialises it, writes it back); a user in another CTA is refused. */
-bool sc_gpu_place_locations(sc_gpu_gen *g) {
+bool sci_gpu_place_locations(sc_gpu_gen *g) {
   const sc_test *t = g->t;
   for (int l = 0; l < t->nlocs; l++) {
     const sc_location *loc = &t->locs[l];
@@ -219,7 +219,7 @@ bool sc_gpu_place_locations(sc_gpu_gen *g) {
       return false;
     }
     if (loc->init.kind == SC_VAL_LOC) {
-      sc_gpu_fail(g, SC_ERR_UNSUPPORTED, 0, 0,
+      sci_gpu_fail(g, SC_ERR_UNSUPPORTED, 0, 0,
                   "location %s holds an address: not supported on the GPU",
                   loc->name);
       return false;
@@ -232,7 +232,7 @@ bool sc_gpu_place_locations(sc_gpu_gen *g) {
       if (g->loc_owner[l] < 0)
         g->loc_owner[l] = i;
       else if (g->loc_shared[l] && g->cta[i] != g->cta[g->loc_owner[l]]) {
-        sc_gpu_fail(g, SC_ERR_UNSUPPORTED, 0, 0,
+        sci_gpu_fail(g, SC_ERR_UNSUPPORTED, 0, 0,
                     "shared location %s is used by threads of different "
                     "CTAs", loc->name);
         return false;
@@ -267,18 +267,18 @@ static void note_obs(const sc_lval *lv, void *ctx) {
   }
 }
 
-bool sc_gpu_observe(sc_gpu_gen *g) {
+bool sci_gpu_observe(sc_gpu_gen *g) {
   const sc_test *t = g->t;
   for (int i = 0; i < SC_GPU_MAX_THREADS; i++)
     for (int r = 0; r < SC_GPU_MAX_REGISTERS; r++)
       g->res_slot[i][r] = -1;
-  sc_prop_each_lval(t->cond, note_obs, g);
+  sci_prop_each_lval(t->cond, note_obs, g);
   if (t->filter)
-    sc_prop_each_lval(t->filter, note_obs, g);
+    sci_prop_each_lval(t->filter, note_obs, g);
   for (int i = 0; i < t->nobserved; i++)
     note_obs(&t->observed[i], g);
   if (g->obs_overflow) {
-    sc_gpu_fail(g, SC_ERR_LIMIT, 0, 0, "more than %d observed values",
+    sci_gpu_fail(g, SC_ERR_LIMIT, 0, 0, "more than %d observed values",
                 SC_GPU_MAX_OBSERVED);
     return false;
   }
@@ -297,10 +297,10 @@ static void max_constant(const sc_lval *lv, void *ctx) {
  * buckets would not fit, 1 (the all-zero outcome alone) when even that
  * would not.  Every other outcome is counted in the outcome table
  * (outcome_table.h): the histogram is exact whatever the values. */
-void sc_gpu_size_histogram(sc_gpu_gen *g) {
+void sci_gpu_size_histogram(sc_gpu_gen *g) {
   const sc_test *t = g->t;
   int64_t maxc = 1;
-  sc_prop_each_lval(t->cond, max_constant, &maxc);
+  sci_prop_each_lval(t->cond, max_constant, &maxc);
   for (int l = 0; l < t->nlocs; l++)
     if (t->locs[l].init.i > maxc)
       maxc = t->locs[l].init.i;
@@ -351,7 +351,7 @@ static bool bar_operand(sc_gpu_gen *g, int ti, const sc_instr *in, int i,
     *v = th->regs[op.index].init.i;
     return true;
   }
-  sc_gpu_fail(g, SC_ERR_UNSUPPORTED, in->line, in->col,
+  sci_gpu_fail(g, SC_ERR_UNSUPPORTED, in->line, in->col,
               "barrier operand %d is computed during the run: the GPU "
               "harness needs each barrier's group and thread count before "
               "the run", i + 1);
@@ -379,7 +379,7 @@ static bool note_barrier(sc_gpu_gen *g, int ti, const sc_instr *in,
   int nops = in->nsrc < 2 ? 1 : 2;
   if (in->nsrc == 3 && ops[2] > *max_quorum) {
     if (ops[2] > SC_GPU_MAX_BAR_WARPS) {
-      sc_gpu_fail(g, SC_ERR_LIMIT, in->line, in->col,
+      sci_gpu_fail(g, SC_ERR_LIMIT, in->line, in->col,
                   "barrier quorum %" PRId64 ": more than %d threads (a test "
                   "thread is a warp on the GPU, a CTA at most %d warps)",
                   ops[2], SC_GPU_MAX_BAR_WARPS, SC_GPU_MAX_BAR_WARPS);
@@ -418,7 +418,7 @@ static bool assign_hwids(sc_gpu_gen *g, const sc_instr *first) {
     if (b->nops != 1)
       continue;
     if (b->ops[0] < 0 || b->ops[0] >= SC_GPU_MAX_BARRIERS) {
-      sc_gpu_fail(g, SC_ERR_UNSUPPORTED, first->line, first->col,
+      sci_gpu_fail(g, SC_ERR_UNSUPPORTED, first->line, first->col,
                   "barrier %" PRId64 ": PTX has barriers 0 to %d", b->ops[0],
                   SC_GPU_MAX_BARRIERS - 1);
       return false;
@@ -431,7 +431,7 @@ static bool assign_hwids(sc_gpu_gen *g, const sc_instr *first) {
       if (!hwid_taken(g, b->cta, id))
         b->hwid = id;
     if (b->hwid < 0) {
-      sc_gpu_fail(g, SC_ERR_LIMIT, first->line, first->col,
+      sci_gpu_fail(g, SC_ERR_LIMIT, first->line, first->col,
                   "more than %d barrier groups in one CTA (the hardware's "
                   "barriers)", SC_GPU_MAX_BARRIERS);
       return false;
@@ -452,7 +452,7 @@ static bool shares_warp(const sc_gpu_gen *g, int ti) {
  * threads of a CTA, which then must be the test's alone; each test thread
  * is a warp of its own, whose other lanes leave at once (a barrier counts
  * whole warps and waits for the non-exited threads of the warp). */
-bool sc_gpu_place_barriers(sc_gpu_gen *g) {
+bool sci_gpu_place_barriers(sc_gpu_gen *g) {
   const sc_test *t = g->t;
   const sc_instr *first = NULL;
   int max_quorum = 0;
@@ -464,7 +464,7 @@ bool sc_gpu_place_barriers(sc_gpu_gen *g) {
       if (!first)
         first = in;
       if (shares_warp(g, ti)) {
-        sc_gpu_fail(g, SC_ERR_UNSUPPORTED, in->line, in->col,
+        sci_gpu_fail(g, SC_ERR_UNSUPPORTED, in->line, in->col,
                     "barrier in thread %s, which shares a warp with another "
                     "test thread: a barrier counts whole warps, so the GPU "
                     "harness needs each test thread in a warp of its own",
@@ -472,7 +472,7 @@ bool sc_gpu_place_barriers(sc_gpu_gen *g) {
         return false;
       }
       if (g->nbargroups == SC_GPU_MAX_BARRIERS * SC_GPU_MAX_THREADS) {
-        sc_gpu_fail(g, SC_ERR_LIMIT, in->line, in->col,
+        sci_gpu_fail(g, SC_ERR_LIMIT, in->line, in->col,
                     "more than %d barrier groups in one CTA (the hardware's "
                     "barriers)", SC_GPU_MAX_BARRIERS);
         return false;
@@ -484,7 +484,7 @@ bool sc_gpu_place_barriers(sc_gpu_gen *g) {
     return true;
   for (int l = 0; l < t->nlocs; l++)
     if (g->loc_shared[l]) {
-      sc_gpu_fail(g, SC_ERR_UNSUPPORTED, first->line, first->col,
+      sci_gpu_fail(g, SC_ERR_UNSUPPORTED, first->line, first->col,
                   "barrier in a test with shared location %s: the harness "
                   "writes shared locations back after a CTA barrier, which "
                   "the test's barriers would meet", t->locs[l].name);
@@ -495,7 +495,7 @@ bool sc_gpu_place_barriers(sc_gpu_gen *g) {
   return assign_hwids(g, first);
 }
 
-const sc_gpu_bargroup *sc_gpu_barrier_of(const sc_gpu_gen *g, int ti,
+const sc_gpu_bargroup *sci_gpu_barrier_of(const sc_gpu_gen *g, int ti,
                                          const sc_instr *in, int *count) {
   const sc_thread *th = &g->t->threads[ti];
   int64_t ops[3] = {0, 0, 0};

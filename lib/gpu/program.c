@@ -26,9 +26,9 @@ static void wr_printf(writer *w, const char *fmt, ...)
 static void wr_printf(writer *w, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  const char *s = sc_vprintf(fmt, ap);
+  const char *s = sci_vprintf(fmt, ap);
   va_end(ap);
-  sc_sb_puts(&w->sb, s);
+  sci_sb_puts(&w->sb, s);
   for (; *s; s++)
     w->line += *s == '\n';
 }
@@ -106,7 +106,7 @@ static const char *obs_name(const sc_gpu_gen *g, const sc_gpu_obs *o) {
   for (int r = 0; r < th->nregs; r++)
     if (g->res_slot[o->a][r] == o->b)
       rn = th->regs[r].name;
-  return sc_printf("%d:%s", o->a, rn);
+  return sci_printf("%d:%s", o->a, rn);
 }
 
 static void put_obs_names(writer *w, const sc_gpu_gen *g) {
@@ -133,38 +133,38 @@ static int obs_index(const sc_gpu_gen *g, const sc_lval *lv) {
 /* The condition as a C expression over v[] (the observed values). */
 static void put_prop(sc_strbuf *o, sc_gpu_gen *g, const sc_prop *p) {
   switch (p->kind) {
-  case SC_PROP_TRUE: sc_sb_puts(o, "true"); return;
-  case SC_PROP_FALSE: sc_sb_puts(o, "false"); return;
+  case SC_PROP_TRUE: sci_sb_puts(o, "true"); return;
+  case SC_PROP_FALSE: sci_sb_puts(o, "false"); return;
   case SC_PROP_NOT:
-    sc_sb_puts(o, "!(");
+    sci_sb_puts(o, "!(");
     put_prop(o, g, p->a);
-    sc_sb_puts(o, ")");
+    sci_sb_puts(o, ")");
     return;
   case SC_PROP_AND: case SC_PROP_OR: case SC_PROP_IMPLIES:
-    sc_sb_printf(o, "(%s(", p->kind == SC_PROP_IMPLIES ? "!" : "");
+    sci_sb_printf(o, "(%s(", p->kind == SC_PROP_IMPLIES ? "!" : "");
     put_prop(o, g, p->a);
-    sc_sb_printf(o, ") %s (", p->kind == SC_PROP_AND ? "&&" : "||");
+    sci_sb_printf(o, ") %s (", p->kind == SC_PROP_AND ? "&&" : "||");
     put_prop(o, g, p->b);
-    sc_sb_puts(o, "))");
+    sci_sb_puts(o, "))");
     return;
   case SC_PROP_EQ: case SC_PROP_NE: {
     const sc_lval *side[2] = {&p->lhs, &p->rhs};
-    sc_sb_puts(o, "(");
+    sci_sb_puts(o, "(");
     for (int k = 0; k < 2; k++) {
       const sc_lval *lv = side[k];
       if (k)
-        sc_sb_puts(o, p->kind == SC_PROP_EQ ? " == " : " != ");
+        sci_sb_puts(o, p->kind == SC_PROP_EQ ? " == " : " != ");
       if (lv->kind == SC_LVAL_CONST) {
-        sc_sb_printf(o, "%" PRId64 "LL", lv->constant);
+        sci_sb_printf(o, "%" PRId64 "LL", lv->constant);
       } else if (lv->kind == SC_LVAL_ADDR) {
-        sc_sb_puts(o, "ADDR_TERM");
-        sc_gpu_fail(g, SC_ERR_UNSUPPORTED, 0, 0,
+        sci_sb_puts(o, "ADDR_TERM");
+        sci_gpu_fail(g, SC_ERR_UNSUPPORTED, 0, 0,
                     "conditions on addresses are not supported on the GPU");
       } else {
-        sc_sb_printf(o, "v[%d]", obs_index(g, lv));
+        sci_sb_printf(o, "v[%d]", obs_index(g, lv));
       }
     }
-    sc_sb_puts(o, ")");
+    sci_sb_puts(o, ")");
     return;
   }
   }
@@ -179,18 +179,18 @@ static const char *quantifier(sc_quantifier q) {
 static void put_condition(writer *w, sc_gpu_gen *g) {
   const sc_test *t = g->t;
   sc_strbuf c;
-  sc_sb_init(&c);
+  sci_sb_init(&c);
   put_prop(&c, g, t->cond);
   wr_printf(w, "static bool cond_holds(const long long *v) { (void)v; "
                "return %s; }\n", c.data);
   sc_strbuf text, quoted;
-  sc_sb_init(&text);
-  sc_sb_init(&quoted);
-  sc_print_prop(&text, t, t->cond);
+  sci_sb_init(&text);
+  sci_sb_init(&quoted);
+  sci_print_prop(&text, t, t->cond);
   for (const char *s = text.data; *s; s++) {
     if (*s == '"' || *s == '\\')
-      sc_sb_putc(&quoted, '\\');
-    sc_sb_putc(&quoted, *s);
+      sci_sb_putc(&quoted, '\\');
+    sci_sb_putc(&quoted, *s);
   }
   wr_printf(w, "static const char *const CONDITION = \"%s (%s)\";\n",
             quantifier(t->quant), quoted.data);
@@ -201,7 +201,7 @@ static void put_condition(writer *w, sc_gpu_gen *g) {
 static void put_thread(writer *w, sc_gpu_gen *g, int ti,
                        sc_gpu_thread_spec *spec) {
   int outreg[SC_GPU_MAX_REGISTERS], nout, locop[SC_GPU_MAX_LOCATIONS], nin;
-  const char *a = sc_gpu_thread_asm(g, ti, outreg, &nout, locop, &nin,
+  const char *a = sci_gpu_thread_asm(g, ti, outreg, &nout, locop, &nin,
                                     spec->classes);
   wr_printf(w, "  case %d: {\n", ti);
   wr_printf(w, "    long long o[%d];\n", nout ? nout : 1);
@@ -236,19 +236,19 @@ static void put_threads(writer *w, sc_gpu_gen *g, sc_gpu_program *p) {
 
 static sc_status generate_unguarded(const sc_test *t, sc_gpu_program **out,
                                     sc_error **err) {
-  sc_gpu_gen *g = sc_alloc(sizeof *g);
+  sc_gpu_gen *g = sci_alloc(sizeof *g);
   g->t = t;
-  if (!sc_gpu_check_size(g) || !sc_gpu_place_threads(g) ||
-      !sc_gpu_place_locations(g) || !sc_gpu_place_barriers(g) ||
-      !sc_gpu_observe(g)) {
+  if (!sci_gpu_check_size(g) || !sci_gpu_place_threads(g) ||
+      !sci_gpu_place_locations(g) || !sci_gpu_place_barriers(g) ||
+      !sci_gpu_observe(g)) {
     if (err)
       *err = g->err;
     return sc_error_status(g->err);
   }
-  sc_gpu_size_histogram(g);
-  sc_gpu_program *p = sc_alloc(sizeof *p);
+  sci_gpu_size_histogram(g);
+  sc_gpu_program *p = sci_alloc(sizeof *p);
   writer w = {.line = 1};
-  sc_sb_init(&w.sb);
+  sci_sb_init(&w.sb);
   put_defines(&w, g);
   put_tables(&w, g);
   put_obs_names(&w, g);
@@ -268,12 +268,12 @@ sc_status sc_gpu_generate(const sc_test *t, sc_gpu_program **out,
                           sc_error **err) {
   *out = NULL;
   if (!t)
-    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0, "sc_gpu_generate: no test");
+    return sci_fail(err, SC_ERR_USAGE, NULL, 0, 0, "sc_gpu_generate: no test");
   sc_oom_guard guard;
   if (!SC_OOM_ENTER(guard))
-    return sc_oom_fail(&guard, t->file, err);
+    return sci_oom_fail(&guard, t->file, err);
   sc_status st = generate_unguarded(t, out, err);
-  sc_oom_leave(&guard);
+  sci_oom_leave(&guard);
   return st;
 }
 

@@ -7,12 +7,12 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-bool sc_gpu_type_is64(sc_type ty) {
+bool sci_gpu_type_is64(sc_type ty) {
   return ty == SC_TYPE_S64 || ty == SC_TYPE_U64 || ty == SC_TYPE_B64;
 }
 
 /* Dat3M's untyped registers: b64 when they hold an address, else s32. */
-sc_type sc_gpu_reg_type(const sc_register *r) {
+sc_type sci_gpu_reg_type(const sc_register *r) {
   if (r->type != SC_TYPE_NONE)
     return r->type;
   return r->init.kind == SC_VAL_LOC ? SC_TYPE_B64 : SC_TYPE_S32;
@@ -21,18 +21,18 @@ sc_type sc_gpu_reg_type(const sc_register *r) {
 static void put_operand(sc_strbuf *o, const sc_test *t, const sc_thread *th,
                         sc_operand op, bool shared_addr) {
   switch (op.kind) {
-  case SC_OPND_REG: sc_sb_printf(o, "tr_%s", th->regs[op.index].name); break;
+  case SC_OPND_REG: sci_sb_printf(o, "tr_%s", th->regs[op.index].name); break;
   case SC_OPND_LOC:
-    sc_sb_printf(o, "%s_%s", shared_addr ? "ts" : "tl", t->locs[op.index].name);
+    sci_sb_printf(o, "%s_%s", shared_addr ? "ts" : "tl", t->locs[op.index].name);
     break;
-  case SC_OPND_IMM: sc_sb_printf(o, "%" PRId64, op.imm); break;
+  case SC_OPND_IMM: sci_sb_printf(o, "%" PRId64, op.imm); break;
   case SC_OPND_NONE: break;
   }
 }
 
 static sc_type operand_type(const sc_thread *th, sc_operand op) {
   if (op.kind == SC_OPND_REG)
-    return sc_gpu_reg_type(&th->regs[op.index]);
+    return sci_gpu_reg_type(&th->regs[op.index]);
   if (op.kind == SC_OPND_LOC)
     return SC_TYPE_B64;
   return SC_TYPE_NONE;
@@ -43,7 +43,7 @@ static sc_type operand_type(const sc_thread *th, sc_operand op) {
 static bool reg_used_shared(const sc_thread *th, int reg) {
   for (int i = 0; i < th->ninstrs; i++) {
     const sc_instr *in = &th->code[i];
-    if (sc_instr_is_access(in) && in->space == SC_SPACE_SHARED &&
+    if (sci_instr_is_access(in) && in->space == SC_SPACE_SHARED &&
         in->addr.base.kind == SC_OPND_REG && in->addr.base.index == reg)
       return true;
   }
@@ -54,13 +54,13 @@ static bool reg_used_shared(const sc_thread *th, int reg) {
  * register it moves, the signedness its atomic operation needs. */
 static const char *access_type(const sc_instr *in, const sc_thread *th) {
   if (in->type != SC_TYPE_NONE)
-    return sc_type_name(in->type);
+    return sci_type_name(in->type);
   sc_type rt = SC_TYPE_NONE;
   if (in->dst.kind == SC_OPND_REG)
     rt = operand_type(th, in->dst);
   else if (in->nsrc > 0)
     rt = operand_type(th, in->src[0]);
-  bool w = sc_gpu_type_is64(rt);
+  bool w = sci_gpu_type_is64(rt);
   if (in->op == SC_OP_ATOM || in->op == SC_OP_RED) {
     switch (in->atomop) {
     case SC_ATOM_ADD: case SC_ATOM_INC: case SC_ATOM_DEC:
@@ -75,7 +75,7 @@ static const char *access_type(const sc_instr *in, const sc_thread *th) {
 
 static void put_qual(sc_strbuf *o, const char *q) {
   if (q && *q)
-    sc_sb_printf(o, ".%s", q);
+    sci_sb_printf(o, ".%s", q);
 }
 
 static const char *access_opcode(sc_opcode op) {
@@ -94,7 +94,7 @@ static void put_access(sc_strbuf *o, const sc_gpu_gen *g, int ti,
   char stsrc[16] = "";
   if (in->op == SC_OP_ST && in->nsrc > 0 && in->src[0].kind == SC_OPND_IMM) {
     bool w = ty[1] == '6';
-    sc_sb_printf(o, "%smov.b%s tI%s, %" PRId64 ";\\n\\t", guard,
+    sci_sb_printf(o, "%smov.b%s tI%s, %" PRId64 ";\\n\\t", guard,
                  w ? "64" : "32", w ? "64" : "32", in->src[0].imm);
     snprintf(stsrc, sizeof stsrc, "tI%s", w ? "64" : "32");
   }
@@ -104,39 +104,39 @@ static void put_access(sc_strbuf *o, const sc_gpu_gen *g, int ti,
     if (in->src[0].kind == SC_OPND_IMM) {
       snprintf(subsrc, sizeof subsrc, "%" PRId64, -in->src[0].imm);
     } else {
-      sc_sb_printf(o, "%sneg.s32 tI32, ", guard);
+      sci_sb_printf(o, "%sneg.s32 tI32, ", guard);
       put_operand(o, t, th, in->src[0], false);
-      sc_sb_puts(o, ";\\n\\t");
+      sci_sb_puts(o, ";\\n\\t");
       snprintf(subsrc, sizeof subsrc, "tI32");
     }
     ty = "u32";
   }
-  sc_sb_printf(o, "%s%s", guard, access_opcode(in->op));
-  put_qual(o, sc_sem_name(in->sem));
-  put_qual(o, sc_scope_name(in->scope));
-  put_qual(o, sc_space_name(in->space));
-  put_qual(o, sc_cacheop_name(in->cacheop));
-  put_qual(o, sub ? "add" : sc_atomop_name(in->atomop));
-  sc_sb_printf(o, ".%s ", ty);
+  sci_sb_printf(o, "%s%s", guard, access_opcode(in->op));
+  put_qual(o, sci_sem_name(in->sem));
+  put_qual(o, sci_scope_name(in->scope));
+  put_qual(o, sci_space_name(in->space));
+  put_qual(o, sci_cacheop_name(in->cacheop));
+  put_qual(o, sub ? "add" : sci_atomop_name(in->atomop));
+  sci_sb_printf(o, ".%s ", ty);
   if (in->dst.kind != SC_OPND_NONE) {
     put_operand(o, t, th, in->dst, false);
-    sc_sb_puts(o, ", ");
+    sci_sb_puts(o, ", ");
   }
-  sc_sb_puts(o, "[");
+  sci_sb_puts(o, "[");
   put_operand(o, t, th, in->addr.base, shared);
   if (in->addr.offset)
-    sc_sb_printf(o, "%+" PRId64, in->addr.offset);
-  sc_sb_puts(o, "]");
+    sci_sb_printf(o, "%+" PRId64, in->addr.offset);
+  sci_sb_puts(o, "]");
   for (int i = 0; i < in->nsrc; i++) {
-    sc_sb_puts(o, ", ");
+    sci_sb_puts(o, ", ");
     if (i == 0 && stsrc[0])
-      sc_sb_puts(o, stsrc);
+      sci_sb_puts(o, stsrc);
     else if (i == 0 && subsrc[0])
-      sc_sb_puts(o, subsrc);
+      sci_sb_puts(o, subsrc);
     else
       put_operand(o, t, th, in->src[i], false);
   }
-  sc_sb_puts(o, ";\\n\\t");
+  sci_sb_puts(o, ";\\n\\t");
 }
 
 /* mov/add/sub/and/or/xor/cvt/setp; an untyped one takes its register's
@@ -144,44 +144,44 @@ static void put_access(sc_strbuf *o, const sc_gpu_gen *g, int ti,
 static void put_alu(sc_strbuf *o, const sc_gpu_gen *g, int ti,
                     const sc_instr *in, const char *guard) {
   const sc_thread *th = &g->t->threads[ti];
-  sc_sb_printf(o, "%s%s", guard, sc_opcode_name(in->op));
+  sci_sb_printf(o, "%s%s", guard, sci_opcode_name(in->op));
   if (in->op == SC_OP_SETP)
-    put_qual(o, sc_cmp_name(in->cmp));
+    put_qual(o, sci_cmp_name(in->cmp));
   sc_type ty = in->type;
   if (ty == SC_TYPE_NONE) {
     sc_type rt = in->op == SC_OP_SETP ? operand_type(th, in->src[0])
                                       : operand_type(th, in->dst);
     bool bits = in->op == SC_OP_MOV || in->op == SC_OP_AND ||
                 in->op == SC_OP_OR || in->op == SC_OP_XOR;
-    ty = sc_gpu_type_is64(rt) ? (bits ? SC_TYPE_B64 : SC_TYPE_S64)
+    ty = sci_gpu_type_is64(rt) ? (bits ? SC_TYPE_B64 : SC_TYPE_S64)
                               : (bits ? SC_TYPE_B32 : SC_TYPE_S32);
   }
-  sc_sb_printf(o, ".%s", sc_type_name(ty));
+  sci_sb_printf(o, ".%s", sci_type_name(ty));
   if (in->op == SC_OP_CVT)
-    sc_sb_printf(o, ".%s", sc_type_name(in->type2 ? in->type2 : SC_TYPE_S32));
-  sc_sb_puts(o, " ");
+    sci_sb_printf(o, ".%s", sci_type_name(in->type2 ? in->type2 : SC_TYPE_S32));
+  sci_sb_puts(o, " ");
   put_operand(o, g->t, th, in->dst, false);
   for (int i = 0; i < in->nsrc; i++) {
-    sc_sb_puts(o, ", ");
+    sci_sb_puts(o, ", ");
     put_operand(o, g->t, th, in->src[i], false);
   }
-  sc_sb_puts(o, ";\\n\\t");
+  sci_sb_puts(o, ";\\n\\t");
 }
 
 /* Dat3M's beq/bne: a setp into the block's predicate, then a branch. */
 static void put_compare_branch(sc_strbuf *o, sc_gpu_gen *g, int ti,
                                const sc_instr *in, const char *guard) {
   const sc_thread *th = &g->t->threads[ti];
-  bool w = sc_gpu_type_is64(operand_type(th, in->src[0]));
-  sc_sb_printf(o, "%ssetp.%s.s%s tP, ", guard,
+  bool w = sci_gpu_type_is64(operand_type(th, in->src[0]));
+  sci_sb_printf(o, "%ssetp.%s.s%s tP, ", guard,
                in->op == SC_OP_BEQ ? "eq" : "ne", w ? "64" : "32");
   put_operand(o, g->t, th, in->src[0], false);
-  sc_sb_puts(o, ", ");
+  sci_sb_puts(o, ", ");
   put_operand(o, g->t, th, in->src[1], false);
-  sc_sb_printf(o, ";\\n\\t@tP bra tL%d_%s;\\n\\t", ti,
+  sci_sb_printf(o, ";\\n\\t@tP bra tL%d_%s;\\n\\t", ti,
                th->labels[in->target].name);
   if (in->guard >= 0)
-    sc_gpu_fail(g, SC_ERR_UNSUPPORTED, in->line, in->col,
+    sci_gpu_fail(g, SC_ERR_UNSUPPORTED, in->line, in->col,
                 "guarded beq/bne is not supported");
 }
 
@@ -193,13 +193,13 @@ static void put_compare_branch(sc_strbuf *o, sc_gpu_gen *g, int ti,
 static void put_barrier(sc_strbuf *o, sc_gpu_gen *g, int ti,
                         const sc_instr *in, const char *guard) {
   int count = 0;
-  const sc_gpu_bargroup *b = sc_gpu_barrier_of(g, ti, in, &count);
+  const sc_gpu_bargroup *b = sci_gpu_barrier_of(g, ti, in, &count);
   if (!b) {
-    sc_gpu_fail(g, SC_ERR_UNSUPPORTED, in->line, in->col,
+    sci_gpu_fail(g, SC_ERR_UNSUPPORTED, in->line, in->col,
                 "barrier without a group (not placed)");
     return;
   }
-  sc_sb_printf(o, "%sbarrier%s.%s%s %d, %d;\\n\\t", guard,
+  sci_sb_printf(o, "%sbarrier%s.%s%s %d, %d;\\n\\t", guard,
                in->bar_cta ? ".cta" : "",
                in->barmode == SC_BAR_ARRIVE ? "arrive" : "sync",
                in->aligned ? ".aligned" : "", b->hwid, count);
@@ -214,10 +214,10 @@ static void put_instr(sc_strbuf *o, sc_gpu_gen *g, int ti, const sc_instr *in,
     snprintf(guard, sizeof guard, "@%str_%s ", in->guard_negated ? "!" : "",
              th->regs[in->guard].name);
   if (in->proxy != SC_PROXY_GENERIC && in->op != SC_OP_FENCE_PROXY)
-    sc_gpu_fail(g, SC_ERR_UNSUPPORTED, in->line, in->col,
+    sci_gpu_fail(g, SC_ERR_UNSUPPORTED, in->line, in->col,
                 "access through the %s proxy: not supported on the GPU (the "
                 "harness binds no surface, texture or constant view of its "
-                "locations)", sc_proxy_name(in->proxy));
+                "locations)", sci_proxy_name(in->proxy));
   switch (in->op) {
   case SC_OP_LD: case SC_OP_ST: case SC_OP_ATOM: case SC_OP_RED:
     put_access(o, g, ti, in, guard);
@@ -225,24 +225,24 @@ static void put_instr(sc_strbuf *o, sc_gpu_gen *g, int ti, const sc_instr *in,
                                                                        : 'A';
     break;
   case SC_OP_MEMBAR:
-    sc_sb_printf(o, "%smembar.%s;\\n\\t", guard,
-                 in->scope == SC_SCOPE_GPU ? "gl" : sc_scope_name(in->scope));
+    sci_sb_printf(o, "%smembar.%s;\\n\\t", guard,
+                 in->scope == SC_SCOPE_GPU ? "gl" : sci_scope_name(in->scope));
     classes[(*ncls)++] = 'F';
     break;
   case SC_OP_FENCE:
-    sc_sb_printf(o, "%sfence", guard);
-    put_qual(o, sc_sem_name(in->sem));
-    put_qual(o, sc_scope_name(in->scope));
-    sc_sb_puts(o, ";\\n\\t");
+    sci_sb_printf(o, "%sfence", guard);
+    put_qual(o, sci_sem_name(in->sem));
+    put_qual(o, sci_scope_name(in->scope));
+    sci_sb_puts(o, ";\\n\\t");
     classes[(*ncls)++] = 'F';
     break;
   case SC_OP_FENCE_PROXY:
     if (in->proxy != SC_PROXY_ALIAS)
-      sc_gpu_fail(g, SC_ERR_UNSUPPORTED, in->line, in->col,
+      sci_gpu_fail(g, SC_ERR_UNSUPPORTED, in->line, in->col,
                   "fence.proxy.%s is not PTX (the ISA's fence.proxy kinds "
                   "are alias, async and tensormap): not supported on the GPU",
-                  sc_proxy_name(in->proxy));
-    sc_sb_printf(o, "%sfence.proxy.%s;\\n\\t", guard, sc_proxy_name(in->proxy));
+                  sci_proxy_name(in->proxy));
+    sci_sb_printf(o, "%sfence.proxy.%s;\\n\\t", guard, sci_proxy_name(in->proxy));
     break;
   case SC_OP_BAR:
     put_barrier(o, g, ti, in, guard);
@@ -252,14 +252,14 @@ static void put_instr(sc_strbuf *o, sc_gpu_gen *g, int ti, const sc_instr *in,
     put_alu(o, g, ti, in, guard);
     break;
   case SC_OP_BRA:
-    sc_sb_printf(o, "%sbra%s tL%d_%s;\\n\\t", guard, in->uni ? ".uni" : "",
+    sci_sb_printf(o, "%sbra%s tL%d_%s;\\n\\t", guard, in->uni ? ".uni" : "",
                  ti, th->labels[in->target].name);
     break;
   case SC_OP_BEQ: case SC_OP_BNE:
     put_compare_branch(o, g, ti, in, guard);
     break;
   default:
-    sc_gpu_fail(g, SC_ERR_UNSUPPORTED, in->line, in->col,
+    sci_gpu_fail(g, SC_ERR_UNSUPPORTED, in->line, in->col,
                 "instruction not supported on the GPU");
   }
 }
@@ -270,31 +270,31 @@ static void put_declarations(sc_strbuf *a, const sc_gpu_gen *g, int ti,
                              int nout, int *locop, int *nin) {
   const sc_test *t = g->t;
   const sc_thread *th = &t->threads[ti];
-  sc_sb_puts(a, "{\\n\\t.reg .pred tP;\\n\\t.reg .b32 tI32;\\n\\t"
+  sci_sb_puts(a, "{\\n\\t.reg .pred tP;\\n\\t.reg .b32 tI32;\\n\\t"
                 ".reg .b64 tI64;\\n\\t");
   *nin = 0;
   for (int l = 0; l < t->nlocs; l++) {
     const char *n = t->locs[l].name;
-    sc_sb_printf(a, ".reg .b64 tl_%s;\\n\\tmov.b64 tl_%s, %%%d;\\n\\t", n, n,
+    sci_sb_printf(a, ".reg .b64 tl_%s;\\n\\tmov.b64 tl_%s, %%%d;\\n\\t", n, n,
                  nout + *nin);
     locop[(*nin)++] = l;
     if (g->loc_shared[l])
-      sc_sb_printf(a, ".reg .b64 ts_%s;\\n\\tcvta.to.shared.u64 ts_%s, tl_%s;"
+      sci_sb_printf(a, ".reg .b64 ts_%s;\\n\\tcvta.to.shared.u64 ts_%s, tl_%s;"
                       "\\n\\t", n, n, n);
   }
   for (int r = 0; r < th->nregs; r++) {
     const sc_register *rg = &th->regs[r];
-    sc_type ty = sc_gpu_reg_type(rg);
-    sc_sb_printf(a, ".reg .%s tr_%s;\\n\\t", sc_type_name(ty), rg->name);
+    sc_type ty = sci_gpu_reg_type(rg);
+    sci_sb_printf(a, ".reg .%s tr_%s;\\n\\t", sci_type_name(ty), rg->name);
     if (rg->init.kind == SC_VAL_LOC) {
       bool sh = g->loc_shared[rg->init.loc] && reg_used_shared(th, r);
-      sc_sb_printf(a, "mov.b64 tr_%s, %s_%s;\\n\\t", rg->name,
+      sci_sb_printf(a, "mov.b64 tr_%s, %s_%s;\\n\\t", rg->name,
                    sh ? "ts" : "tl", t->locs[rg->init.loc].name);
     } else if (ty != SC_TYPE_PRED) {
-      sc_sb_printf(a, "mov.%s tr_%s, %" PRId64 ";\\n\\t",
-                   sc_gpu_type_is64(ty) ? "b64" : "b32", rg->name, rg->init.i);
+      sci_sb_printf(a, "mov.%s tr_%s, %" PRId64 ";\\n\\t",
+                   sci_gpu_type_is64(ty) ? "b64" : "b32", rg->name, rg->init.i);
     } else {
-      sc_sb_printf(a, "setp.ne.b32 tr_%s, tI32, tI32;\\n\\t", rg->name);
+      sci_sb_printf(a, "setp.ne.b32 tr_%s, tI32, tI32;\\n\\t", rg->name);
     }
   }
 }
@@ -304,14 +304,14 @@ static void put_outputs(sc_strbuf *a, const sc_thread *th, const int *outreg,
                         int nout) {
   for (int o = 0; o < nout; o++) {
     const sc_register *rg = &th->regs[outreg[o]];
-    sc_type ty = sc_gpu_reg_type(rg);
+    sc_type ty = sci_gpu_reg_type(rg);
     bool u = ty == SC_TYPE_U32 || ty == SC_TYPE_B32;
     if (ty == SC_TYPE_PRED)
-      sc_sb_printf(a, "selp.u64 %%%d, 1, 0, tr_%s;\\n\\t", o, rg->name);
-    else if (sc_gpu_type_is64(ty))
-      sc_sb_printf(a, "mov.b64 %%%d, tr_%s;\\n\\t", o, rg->name);
+      sci_sb_printf(a, "selp.u64 %%%d, 1, 0, tr_%s;\\n\\t", o, rg->name);
+    else if (sci_gpu_type_is64(ty))
+      sci_sb_printf(a, "mov.b64 %%%d, tr_%s;\\n\\t", o, rg->name);
     else
-      sc_sb_printf(a, "cvt.%s64.%s32 %%%d, tr_%s;\\n\\t", u ? "u" : "s",
+      sci_sb_printf(a, "cvt.%s64.%s32 %%%d, tr_%s;\\n\\t", u ? "u" : "s",
                    u ? "u" : "s", o, rg->name);
   }
 }
@@ -336,20 +336,20 @@ static int output_registers(const sc_gpu_gen *g, int ti, int *outreg) {
 static void put_labels_at(sc_strbuf *a, const sc_thread *th, int ti, int pc) {
   for (int lb = 0; lb < th->nlabels; lb++)
     if (th->labels[lb].pc == pc)
-      sc_sb_printf(a, "tL%d_%s:\\n\\t", ti, th->labels[lb].name);
+      sci_sb_printf(a, "tL%d_%s:\\n\\t", ti, th->labels[lb].name);
 }
 
-const char *sc_gpu_thread_asm(sc_gpu_gen *g, int ti, int *outreg, int *nout,
+const char *sci_gpu_thread_asm(sc_gpu_gen *g, int ti, int *outreg, int *nout,
                               int *locop, int *nin, char *classes) {
   const sc_thread *th = &g->t->threads[ti];
   sc_strbuf a;
-  sc_sb_init(&a);
+  sci_sb_init(&a);
   *nout = output_registers(g, ti, outreg);
   put_declarations(&a, g, ti, *nout, locop, nin);
   int ncls = 0;
   for (int k = 0; k < th->ninstrs; k++) {
     if (ncls >= SC_GPU_MAX_ACCESSES) {
-      sc_gpu_fail(g, SC_ERR_LIMIT, th->code[k].line, th->code[k].col,
+      sci_gpu_fail(g, SC_ERR_LIMIT, th->code[k].line, th->code[k].col,
                   "more than %d memory accesses and fences in one thread "
                   "(the GPU harness's limit)", SC_GPU_MAX_ACCESSES);
       break;
@@ -360,6 +360,6 @@ const char *sc_gpu_thread_asm(sc_gpu_gen *g, int ti, int *outreg, int *nout,
   put_labels_at(&a, th, ti, th->ninstrs);
   classes[ncls] = '\0';
   put_outputs(&a, th, outreg, *nout);
-  sc_sb_puts(&a, "}");
+  sci_sb_puts(&a, "}");
   return a.data;
 }

@@ -23,7 +23,7 @@ static bool same_value(pair p, sc_value x, sc_value y) {
 }
 
 static const sc_location *find_loc(const sc_test *t, const char *name) {
-  int l = sc_test_find_location(t, name);
+  int l = sci_test_find_location(t, name);
   return l >= 0 ? &t->locs[l] : NULL;
 }
 
@@ -76,7 +76,7 @@ static bool same_instr(pair p, const sc_thread *ta, const sc_thread *tb,
     return false;
   if (!same_operand(p, ta, tb, x->dst, y->dst))
     return false;
-  if (sc_instr_is_access(x) &&
+  if (sci_instr_is_access(x) &&
       (x->addr.offset != y->addr.offset ||
        !same_operand(p, ta, tb, x->addr.base, y->addr.base)))
     return false;
@@ -91,7 +91,7 @@ static bool same_thread(pair p, const sc_thread *x, const sc_thread *y) {
       x->nlabels != y->nlabels)
     return false;
   for (int r = 0; r < x->nregs; r++) {
-    int k = sc_thread_find_register(y, x->regs[r].name);
+    int k = sci_thread_find_register(y, x->regs[r].name);
     if (k < 0 || x->regs[r].type != y->regs[k].type ||
         !same_value(p, x->regs[r].init, y->regs[k].init))
       return false;
@@ -159,7 +159,7 @@ static bool same_prop(pair p, const sc_prop *x, const sc_prop *y) {
   return false;
 }
 
-int sc_litmus_equal(const sc_test *a, const sc_test *b) {
+int sci_litmus_equal(const sc_test *a, const sc_test *b) {
   pair p = {a, b};
   if (a->dialect != b->dialect || !same_str(a->name, b->name) ||
       a->nthreads != b->nthreads ||

@@ -80,13 +80,13 @@ typedef struct qualifier_state {
 
 static void once(qualifier_state *q, unsigned cls, const part *pt) {
   if (q->seen & cls)
-    sc_parse_error_at(q->p, q->tk->line, pt->col, SC_ERR_SYNTAX,
+    sci_parse_error_at(q->p, q->tk->line, pt->col, SC_ERR_SYNTAX,
                       "expected one qualifier of this kind on %s, found a "
                       "second one '.%s'", q->base->name, pt->word);
   q->seen |= cls;
 }
 
-#define LOOKUP(table, count, w) sc_name_lookup(table, count, w)
+#define LOOKUP(table, count, w) sci_name_lookup(table, count, w)
 
 /* Classify part `pt` (and maybe the next one: fence.proxy.KIND); returns
  * how many parts were used. */
@@ -95,11 +95,11 @@ static int classify(qualifier_state *q, sc_instr *in, const part *pt,
   unsigned allowed = q->base->allowed;
   const char *w = pt->word;
   int v;
-  if ((allowed & Q_SEM) && (v = LOOKUP(sc_sem_names, SC_SEM_COUNT, w)) > 0) {
+  if ((allowed & Q_SEM) && (v = LOOKUP(sci_sem_names, SC_SEM_COUNT, w)) > 0) {
     once(q, Q_SEM, pt);
     in->sem = (sc_sem)v;
   } else if ((allowed & Q_SCOPE) &&
-             (v = LOOKUP(sc_scope_names, SC_SCOPE_COUNT, w)) > 0) {
+             (v = LOOKUP(sci_scope_names, SC_SCOPE_COUNT, w)) > 0) {
     once(q, Q_SCOPE, pt);
     in->scope = (sc_scope)v;
   } else if ((allowed & Q_MEMBAR_SCOPE) &&
@@ -107,22 +107,22 @@ static int classify(qualifier_state *q, sc_instr *in, const part *pt,
     once(q, Q_MEMBAR_SCOPE, pt);
     in->scope = (sc_scope)v;
   } else if ((allowed & Q_SPACE) &&
-             (v = LOOKUP(sc_space_names, SC_SPACE_COUNT, w)) > 0) {
+             (v = LOOKUP(sci_space_names, SC_SPACE_COUNT, w)) > 0) {
     once(q, Q_SPACE, pt);
     in->space = (sc_space)v;
   } else if ((allowed & Q_CACHE) &&
-             (v = LOOKUP(sc_cacheop_names, SC_CACHE_COUNT, w)) > 0) {
+             (v = LOOKUP(sci_cacheop_names, SC_CACHE_COUNT, w)) > 0) {
     once(q, Q_CACHE, pt);
     in->cacheop = (sc_cacheop)v;
   } else if ((allowed & Q_ATOMOP) &&
-             (v = LOOKUP(sc_atomop_names, SC_ATOM_COUNT, w)) > 0) {
+             (v = LOOKUP(sci_atomop_names, SC_ATOM_COUNT, w)) > 0) {
     once(q, Q_ATOMOP, pt);
     in->atomop = (sc_atomop)v;
-  } else if ((allowed & Q_CMP) && (v = LOOKUP(sc_cmp_names, SC_CMP_COUNT, w)) > 0) {
+  } else if ((allowed & Q_CMP) && (v = LOOKUP(sci_cmp_names, SC_CMP_COUNT, w)) > 0) {
     once(q, Q_CMP, pt);
     in->cmp = (sc_cmp)v;
   } else if ((allowed & (Q_TYPE | Q_TYPE2)) &&
-             (v = LOOKUP(sc_type_names, SC_TYPE_COUNT, w)) > 0) {
+             (v = LOOKUP(sci_type_names, SC_TYPE_COUNT, w)) > 0) {
     if ((allowed & Q_TYPE2) && in->type != SC_TYPE_NONE) {
       once(q, Q_TYPE2, pt);
       in->type2 = (sc_type)v;
@@ -132,12 +132,12 @@ static int classify(qualifier_state *q, sc_instr *in, const part *pt,
     }
   } else if ((allowed & Q_PROXY) && strcmp(w, "proxy") == 0) {
     once(q, Q_PROXY, pt);
-    if (!next || (v = LOOKUP(sc_proxy_names, SC_PROXY_COUNT, next->word)) < 0)
-      sc_parse_error_at(q->p, q->tk->line, next ? next->col : pt->col,
+    if (!next || (v = LOOKUP(sci_proxy_names, SC_PROXY_COUNT, next->word)) < 0)
+      sci_parse_error_at(q->p, q->tk->line, next ? next->col : pt->col,
                         SC_ERR_SYNTAX,
                         "expected a proxy kind after fence.proxy (alias, "
                         "surface, texture, constant, generic), found %s",
-                        next ? sc_printf("'.%s'", next->word) : "nothing");
+                        next ? sci_printf("'.%s'", next->word) : "nothing");
     in->op = SC_OP_FENCE_PROXY;
     in->proxy = (sc_proxy)v;
     return 2;
@@ -157,7 +157,7 @@ static int classify(qualifier_state *q, sc_instr *in, const part *pt,
     once(q, Q_UNI, pt);
     in->uni = true;
   } else {
-    sc_parse_error_at(q->p, q->tk->line, pt->col, SC_ERR_UNSUPPORTED,
+    sci_parse_error_at(q->p, q->tk->line, pt->col, SC_ERR_UNSUPPORTED,
                       "unknown qualifier '.%s' for %s", w, q->base->name);
   }
   return 1;
@@ -165,7 +165,7 @@ static int classify(qualifier_state *q, sc_instr *in, const part *pt,
 
 static _Noreturn void bad_qualifier(sc_parser *p, const sc_token *tk,
                                     const char *why) {
-  sc_parse_error_at(p, tk->line, tk->col, SC_ERR_SYNTAX, "%s in '%s'", why,
+  sci_parse_error_at(p, tk->line, tk->col, SC_ERR_SYNTAX, "%s in '%s'", why,
                     tk->text);
 }
 
@@ -259,26 +259,26 @@ static void parse_mnemonic(sc_parser *p, const sc_token *tk, sc_instr *in) {
     while (s[off + len] && s[off + len] != '.')
       len++;
     if (nparts == 16)
-      sc_parse_error_at(p, tk->line, tk->col + off, SC_ERR_SYNTAX,
+      sci_parse_error_at(p, tk->line, tk->col + off, SC_ERR_SYNTAX,
                         "expected at most 16 parts in a mnemonic");
     if (len == 0)
-      sc_parse_error_at(p, tk->line, tk->col + off, SC_ERR_SYNTAX,
+      sci_parse_error_at(p, tk->line, tk->col + off, SC_ERR_SYNTAX,
                         "expected a qualifier after '.', found %s",
                         s[off] ? "'.'" : "nothing");
-    parts[nparts].word = sc_strndup(s + off, (size_t)len);
+    parts[nparts].word = sci_strndup(s + off, (size_t)len);
     parts[nparts].col = tk->col + off;
     nparts++;
     off += len;
     if (s[off] == '.') {
       off++;
       if (!s[off])
-        sc_parse_error_at(p, tk->line, tk->col + off, SC_ERR_SYNTAX,
+        sci_parse_error_at(p, tk->line, tk->col + off, SC_ERR_SYNTAX,
                           "expected a qualifier after '.', found nothing");
     }
   }
   const base_info *base = find_base(parts[0].word);
   if (!base)
-    sc_parse_error_at(p, tk->line, tk->col, SC_ERR_UNSUPPORTED,
+    sci_parse_error_at(p, tk->line, tk->col, SC_ERR_UNSUPPORTED,
                       "expected an instruction (ld st atom red membar fence "
                       "bar mov add sub and or xor cvt setp bra ...), found "
                       "unknown instruction '%s'", parts[0].word);
@@ -308,59 +308,59 @@ static bool looks_like_register(const char *s) {
 }
 
 static bool is_known_register(sc_parser *p, int thread, const char *name) {
-  return sc_thread_find_register(&p->t->threads[thread], name) >= 0;
+  return sci_thread_find_register(&p->t->threads[thread], name) >= 0;
 }
 
 static sc_operand reg_operand(sc_parser *p, int thread, const char *what) {
-  const sc_token *tk = sc_expect_ident(p, what);
-  sc_operand o = {SC_OPND_REG, sc_parser_register(p, thread, tk), 0};
+  const sc_token *tk = sci_expect_ident(p, what);
+  sc_operand o = {SC_OPND_REG, sci_parser_register(p, thread, tk), 0};
   return o;
 }
 
 /* A register, an integer, or a location name standing for its address. */
 static sc_operand value_operand(sc_parser *p, int thread, const char *what) {
   sc_operand o = {SC_OPND_IMM, 0, 0};
-  const sc_token *tk = sc_peek(p, 0);
+  const sc_token *tk = sci_peek(p, 0);
   if (tk->kind == SC_TK_INT || (tk->kind == SC_TK_PUNCT && tk->punct == '-')) {
-    o.imm = sc_parse_int(p, what);
+    o.imm = sci_parse_int(p, what);
     return o;
   }
-  tk = sc_expect_ident(p, what);
+  tk = sci_expect_ident(p, what);
   if (is_known_register(p, thread, tk->text) || looks_like_register(tk->text)) {
     o.kind = SC_OPND_REG;
-    o.index = sc_parser_register(p, thread, tk);
+    o.index = sci_parser_register(p, thread, tk);
   } else {
     o.kind = SC_OPND_LOC;
-    o.index = sc_parser_location(p, tk->text);
+    o.index = sci_parser_location(p, tk->text);
   }
   return o;
 }
 
 static sc_address address_operand(sc_parser *p, int thread) {
   sc_address a = {{SC_OPND_LOC, 0, 0}, 0};
-  bool bracket = sc_accept_punct(p, '[');
-  const sc_token *tk = sc_expect_ident(p, "an address ([reg], [location] or "
+  bool bracket = sci_accept_punct(p, '[');
+  const sc_token *tk = sci_expect_ident(p, "an address ([reg], [location] or "
                                           "a location name)");
   if (is_known_register(p, thread, tk->text) || looks_like_register(tk->text)) {
     a.base.kind = SC_OPND_REG;
-    a.base.index = sc_parser_register(p, thread, tk);
+    a.base.index = sci_parser_register(p, thread, tk);
   } else {
-    a.base.index = sc_parser_location(p, tk->text);
+    a.base.index = sci_parser_location(p, tk->text);
   }
   if (bracket) {
-    if (sc_at_punct(p, '+') || sc_at_punct(p, '-')) {
-      bool neg = sc_next(p)->punct == '-';
-      int64_t off = sc_parse_int(p, "an address offset");
+    if (sci_at_punct(p, '+') || sci_at_punct(p, '-')) {
+      bool neg = sci_next(p)->punct == '-';
+      int64_t off = sci_parse_int(p, "an address offset");
       a.offset = neg ? -off : off;
     }
-    sc_expect_punct(p, ']', "']' closing the address");
+    sci_expect_punct(p, ']', "']' closing the address");
   }
   return a;
 }
 
 static void comma(sc_parser *p, const sc_instr *in) {
-  sc_expect_punct(p, ',', sc_printf("',' between the operands of %s",
-                                    sc_opcode_name(in->op)));
+  sci_expect_punct(p, ',', sci_printf("',' between the operands of %s",
+                                    sci_opcode_name(in->op)));
 }
 
 static void parse_operands(sc_parser *p, int thread, sc_instr *in,
@@ -372,7 +372,7 @@ static void parse_operands(sc_parser *p, int thread, sc_instr *in,
     /* Dat3M writes "ld r0, 1" for loading an immediate: a mov. */
     if (in->proxy == SC_PROXY_GENERIC && !in->sem && !in->scope &&
         !in->space && !in->cacheop && !in->type &&
-        (sc_peek(p, 0)->kind == SC_TK_INT || sc_at_punct(p, '-'))) {
+        (sci_peek(p, 0)->kind == SC_TK_INT || sci_at_punct(p, '-'))) {
       in->op = SC_OP_MOV;
       in->src[in->nsrc++] = value_operand(p, thread, "a value");
       return;
@@ -406,9 +406,9 @@ static void parse_operands(sc_parser *p, int thread, sc_instr *in,
     return;
   case SC_OP_BAR:
     in->src[in->nsrc++] = value_operand(p, thread, "a barrier operand");
-    while (sc_accept_punct(p, ',')) {
+    while (sci_accept_punct(p, ',')) {
       if (in->nsrc == 3)
-        sc_parse_expected(p, "at most three barrier operands");
+        sci_parse_expected(p, "at most three barrier operands");
       in->src[in->nsrc++] = value_operand(p, thread, "a barrier operand");
     }
     return;
@@ -436,34 +436,34 @@ static void parse_operands(sc_parser *p, int thread, sc_instr *in,
     comma(p, in);
     in->src[in->nsrc++] = value_operand(p, thread, "a value to compare with");
     comma(p, in);
-    *target = sc_expect_ident(p, "a label");
+    *target = sci_expect_ident(p, "a label");
     return;
   case SC_OP_BRA:
-    *target = sc_expect_ident(p, "a label");
+    *target = sci_expect_ident(p, "a label");
     return;
   case SC_OP_COUNT:
     break;
   }
 }
 
-void sc_parse_instruction(sc_parser *p, int thread, sc_instr *in,
+void sci_parse_instruction(sc_parser *p, int thread, sc_instr *in,
                           const sc_token **target) {
   memset(in, 0, sizeof *in);
   in->guard = -1;
   in->target = -1;
   *target = NULL;
-  const sc_token *first = sc_peek(p, 0);
+  const sc_token *first = sci_peek(p, 0);
   in->line = first->line;
   in->col = first->col;
-  if (sc_accept_punct(p, '@')) {
-    in->guard_negated = sc_accept_punct(p, '!');
-    const sc_token *g = sc_expect_ident(p, "a predicate register after '@'");
-    in->guard = sc_parser_register(p, thread, g);
+  if (sci_accept_punct(p, '@')) {
+    in->guard_negated = sci_accept_punct(p, '!');
+    const sc_token *g = sci_expect_ident(p, "a predicate register after '@'");
+    in->guard = sci_parser_register(p, thread, g);
   }
-  const sc_token *tk = sc_expect_ident(p, "an instruction");
+  const sc_token *tk = sci_expect_ident(p, "an instruction");
   parse_mnemonic(p, tk, in);
   parse_operands(p, thread, in, target);
-  if (!sc_at_punct(p, '|') && !sc_at_punct(p, ';'))
-    sc_parse_expected(p, sc_printf("'|' or ';' after the operands of %s",
+  if (!sci_at_punct(p, '|') && !sci_at_punct(p, ';'))
+    sci_parse_expected(p, sci_printf("'|' or ';' after the operands of %s",
                                    tk->text));
 }

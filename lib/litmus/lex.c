@@ -24,7 +24,7 @@ static int is_ident_start(int c) {
 static int is_ident_char(int c) { return is_ident_start(c) || isdigit(c); }
 
 static sc_token *push(lexer *lx, sc_tok_kind kind, int line, int col) {
-  sc_grow(&lx->toks, &lx->cap, lx->ntoks + 1, sizeof(sc_token));
+  sci_grow(&lx->toks, &lx->cap, lx->ntoks + 1, sizeof(sc_token));
   sc_token *tk = &lx->toks[lx->ntoks++];
   tk->kind = kind;
   tk->line = line;
@@ -37,10 +37,10 @@ static sc_token *push(lexer *lx, sc_tok_kind kind, int line, int col) {
 static sc_status skip_space(lexer *lx, sc_error **err) {
   for (;;) {
     while (*lx->at.p && isspace((unsigned char)*lx->at.p))
-      sc_cursor_advance(&lx->at);
-    if (!sc_cursor_at_comment(&lx->at))
+      sci_cursor_advance(&lx->at);
+    if (!sci_cursor_at_comment(&lx->at))
       return SC_OK;
-    sc_status st = sc_cursor_skip_comment(&lx->at, err);
+    sc_status st = sci_cursor_skip_comment(&lx->at, err);
     if (st)
       return st;
   }
@@ -52,24 +52,24 @@ static sc_status lex_number(lexer *lx, sc_error **err) {
   int base = 10;
   if (lx->at.p[0] == '0' && (lx->at.p[1] == 'x' || lx->at.p[1] == 'X')) {
     base = 16;
-    sc_cursor_advance(&lx->at);
-    sc_cursor_advance(&lx->at);
+    sci_cursor_advance(&lx->at);
+    sci_cursor_advance(&lx->at);
     if (!isxdigit((unsigned char)*lx->at.p))
-      return sc_fail(err, SC_ERR_SYNTAX, lx->at.file, line, col,
+      return sci_fail(err, SC_ERR_SYNTAX, lx->at.file, line, col,
                      "expected hexadecimal digits after '0x'");
   }
   while (base == 16 ? isxdigit((unsigned char)*lx->at.p) : isdigit((unsigned char)*lx->at.p))
-    sc_cursor_advance(&lx->at);
+    sci_cursor_advance(&lx->at);
   if (is_ident_char((unsigned char)*lx->at.p) && *lx->at.p != '.')
-    return sc_fail(err, SC_ERR_SYNTAX, lx->at.file, line, col,
+    return sci_fail(err, SC_ERR_SYNTAX, lx->at.file, line, col,
                    "expected a number, found '%s'",
-                   sc_strndup(start, (size_t)(lx->at.p - start) + 1));
-  char *text = sc_strndup(start, (size_t)(lx->at.p - start));
+                   sci_strndup(start, (size_t)(lx->at.p - start) + 1));
+  char *text = sci_strndup(start, (size_t)(lx->at.p - start));
   errno = 0;
   unsigned long long v = strtoull(text, NULL, base);
   /* Allow the full 64-bit pattern in hex (0xffffffffffffffff), signed range in decimal */
   if (errno == ERANGE || (base == 10 && v > (unsigned long long)INT64_MAX))
-    return sc_fail(err, SC_ERR_SYNTAX, lx->at.file, line, col,
+    return sci_fail(err, SC_ERR_SYNTAX, lx->at.file, line, col,
                    "integer %s does not fit in 64 bits", text);
   sc_token *tk = push(lx, SC_TK_INT, line, col);
   tk->text = text;
@@ -80,15 +80,15 @@ static sc_status lex_number(lexer *lx, sc_error **err) {
 static sc_status lex_string(lexer *lx, sc_error **err) {
   int line = lx->at.line, col = lx->at.col;
   const char *start = lx->at.p;
-  sc_cursor_advance(&lx->at);
+  sci_cursor_advance(&lx->at);
   while (*lx->at.p && *lx->at.p != '"')
-    sc_cursor_advance(&lx->at);
+    sci_cursor_advance(&lx->at);
   if (!*lx->at.p)
-    return sc_fail(err, SC_ERR_SYNTAX, lx->at.file, line, col,
+    return sci_fail(err, SC_ERR_SYNTAX, lx->at.file, line, col,
                    "expected '\"' closing this string, found end of file");
-  sc_cursor_advance(&lx->at);
+  sci_cursor_advance(&lx->at);
   sc_token *tk = push(lx, SC_TK_STRING, line, col);
-  tk->text = sc_strndup(start, (size_t)(lx->at.p - start));
+  tk->text = sci_strndup(start, (size_t)(lx->at.p - start));
   return SC_OK;
 }
 
@@ -103,7 +103,7 @@ static int two_char_punct(const char *p) {
 
 static const char single_puncts[] = "{};|,:[]()@+-!~=*";
 
-sc_status sc_lex(const char *file, const char *src, int line, int col,
+sc_status sci_lex(const char *file, const char *src, int line, int col,
                  sc_token **out, int *ntoks, sc_error **err) {
   lexer lx = {{file, src, line, col}, NULL, 0, 0};
   for (;;) {
@@ -120,28 +120,28 @@ sc_status sc_lex(const char *file, const char *src, int line, int col,
     } else if (is_ident_start(c)) {
       const char *start = lx.at.p;
       while (is_ident_char((unsigned char)*lx.at.p))
-        sc_cursor_advance(&lx.at);
+        sci_cursor_advance(&lx.at);
       sc_token *tk = push(&lx, SC_TK_IDENT, tline, tcol);
-      tk->text = sc_strndup(start, (size_t)(lx.at.p - start));
+      tk->text = sci_strndup(start, (size_t)(lx.at.p - start));
     } else if (c == '"') {
       if ((st = lex_string(&lx, err)))
         return st;
     } else if (two_char_punct(lx.at.p)) {
       sc_token *tk = push(&lx, SC_TK_PUNCT, tline, tcol);
       tk->punct = two_char_punct(lx.at.p);
-      tk->text = sc_strndup(lx.at.p, 2);
-      sc_cursor_advance(&lx.at);
-      sc_cursor_advance(&lx.at);
+      tk->text = sci_strndup(lx.at.p, 2);
+      sci_cursor_advance(&lx.at);
+      sci_cursor_advance(&lx.at);
     } else if (c < 128 && strchr(single_puncts, c)) {
       sc_token *tk = push(&lx, SC_TK_PUNCT, tline, tcol);
       tk->punct = c;
-      tk->text = sc_strndup(lx.at.p, 1);
-      sc_cursor_advance(&lx.at);
+      tk->text = sci_strndup(lx.at.p, 1);
+      sci_cursor_advance(&lx.at);
     } else if (c >= 32 && c < 127) {
-      return sc_fail(err, SC_ERR_SYNTAX, file, tline, tcol,
+      return sci_fail(err, SC_ERR_SYNTAX, file, tline, tcol,
                      "unexpected character '%c'", c);
     } else {
-      return sc_fail(err, SC_ERR_SYNTAX, file, tline, tcol,
+      return sci_fail(err, SC_ERR_SYNTAX, file, tline, tcol,
                      "unexpected byte 0x%02x (litmus tests are ASCII text)", c);
     }
   }
@@ -151,21 +151,21 @@ sc_status sc_lex(const char *file, const char *src, int line, int col,
   return SC_OK;
 }
 
-const char *sc_token_describe(const sc_token *tk) {
+const char *sci_token_describe(const sc_token *tk) {
   switch (tk->kind) {
   case SC_TK_EOF: return "end of file";
-  case SC_TK_INT: return sc_printf("integer %s", tk->text);
+  case SC_TK_INT: return sci_printf("integer %s", tk->text);
   case SC_TK_STRING: return "a string";
   case SC_TK_IDENT:
-  case SC_TK_PUNCT: return sc_printf("'%s'", tk->text);
+  case SC_TK_PUNCT: return sci_printf("'%s'", tk->text);
   }
   return "?";
 }
 
-int sc_token_is_punct(const sc_token *tk, int punct) {
+int sci_token_is_punct(const sc_token *tk, int punct) {
   return tk->kind == SC_TK_PUNCT && tk->punct == punct;
 }
 
-int sc_token_is_word(const sc_token *tk, const char *word) {
+int sci_token_is_word(const sc_token *tk, const char *word) {
   return tk->kind == SC_TK_IDENT && strcmp(tk->text, word) == 0;
 }

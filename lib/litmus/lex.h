@@ -31,15 +31,15 @@ typedef struct sc_token {
 
 /* Split `src` (starting at `line`, `col`) into tokens; the array ends with
  * an SC_TK_EOF token.  Comments (* ... *) are skipped. */
-sc_status sc_lex(const char *file, const char *src, int line, int col,
+sc_status sci_lex(const char *file, const char *src, int line, int col,
                  sc_token **out, int *ntoks, sc_error **err);
 
 /* A token as error messages show it: 'ld.cg', integer 3, end of file. */
-const char *sc_token_describe(const sc_token *tk);
+const char *sci_token_describe(const sc_token *tk);
 
 /* Whether `tk` is the punctuation `punct` (a character or SC_P_*), or
  * the identifier `word`. */
-int sc_token_is_punct(const sc_token *tk, int punct);
-int sc_token_is_word(const sc_token *tk, const char *word);
+int sci_token_is_punct(const sc_token *tk, int punct);
+int sci_token_is_word(const sc_token *tk, const char *word);
 
 #endif

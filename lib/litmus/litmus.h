@@ -254,72 +254,72 @@ struct sc_test {
 };
 
 /* ---- Names (names.c) ---------------------------------------------- */
-const char *sc_type_name(sc_type t);       /* "s32"; "" for NONE */
-const char *sc_sem_name(sc_sem s);
-const char *sc_scope_name(sc_scope s);
-const char *sc_space_name(sc_space s);
-const char *sc_cacheop_name(sc_cacheop c);
-const char *sc_atomop_name(sc_atomop a);
-const char *sc_cmp_name(sc_cmp c);
-const char *sc_proxy_name(sc_proxy p);
-const char *sc_level_name(sc_level l);
-const char *sc_opcode_name(sc_opcode op);  /* base mnemonic: "ld", "atom" */
+const char *sci_type_name(sc_type t);       /* "s32"; "" for NONE */
+const char *sci_sem_name(sc_sem s);
+const char *sci_scope_name(sc_scope s);
+const char *sci_space_name(sc_space s);
+const char *sci_cacheop_name(sc_cacheop c);
+const char *sci_atomop_name(sc_atomop a);
+const char *sci_cmp_name(sc_cmp c);
+const char *sci_proxy_name(sc_proxy p);
+const char *sci_level_name(sc_level l);
+const char *sci_opcode_name(sc_opcode op);  /* base mnemonic: "ld", "atom" */
 /* Look a word up in one of the tables above; -1 when absent. */
-int sc_name_lookup(const char *const *table, int count, const char *word);
-extern const char *const sc_type_names[SC_TYPE_COUNT];
-extern const char *const sc_sem_names[SC_SEM_COUNT];
-extern const char *const sc_scope_names[SC_SCOPE_COUNT];
-extern const char *const sc_space_names[SC_SPACE_COUNT];
-extern const char *const sc_cacheop_names[SC_CACHE_COUNT];
-extern const char *const sc_atomop_names[SC_ATOM_COUNT];
-extern const char *const sc_cmp_names[SC_CMP_COUNT];
-extern const char *const sc_proxy_names[SC_PROXY_COUNT];
+int sci_name_lookup(const char *const *table, int count, const char *word);
+extern const char *const sci_type_names[SC_TYPE_COUNT];
+extern const char *const sci_sem_names[SC_SEM_COUNT];
+extern const char *const sci_scope_names[SC_SCOPE_COUNT];
+extern const char *const sci_space_names[SC_SPACE_COUNT];
+extern const char *const sci_cacheop_names[SC_CACHE_COUNT];
+extern const char *const sci_atomop_names[SC_ATOM_COUNT];
+extern const char *const sci_cmp_names[SC_CMP_COUNT];
+extern const char *const sci_proxy_names[SC_PROXY_COUNT];
 
 /* ---- Printing (print.c) --------------------------------------------- */
 struct sc_strbuf;
 /* One instruction in canonical syntax: "ld.relaxed.gpu.s32 r0, [x]". */
-void sc_print_instruction(struct sc_strbuf *sb, const sc_test *t,
+void sci_print_instruction(struct sc_strbuf *sb, const sc_test *t,
                           const sc_thread *th, const sc_instr *in);
 /* A condition in herd syntax: "0:r1=1 /\ x=2". */
-void sc_print_prop(struct sc_strbuf *sb, const sc_test *t, const sc_prop *p);
+void sci_print_prop(struct sc_strbuf *sb, const sc_test *t, const sc_prop *p);
 
 /* The annotations an instruction gives its events, named as the sets a
  * model sees ("cg", "relaxed"); and the types of the events it makes
  * ("R", "W", "RMW", "F"), as bell files name them.  Return the count. */
-int sc_instr_annotations(const sc_instr *in, const char *out[2]);
-int sc_instr_event_types(const sc_instr *in, const char *out[3]);
+int sci_instr_annotations(const sc_instr *in, const char *out[2]);
+int sci_instr_event_types(const sc_instr *in, const char *out[3]);
 
 /* True for instructions that touch memory (ld st atom red). */
-bool sc_instr_is_access(const sc_instr *in);
+bool sci_instr_is_access(const sc_instr *in);
 
 /* The test of `text`: sc_test_load_string's work (parse.c). */
-sc_status sc_litmus_parse(const char *text, const char *filename,
+sc_status sci_litmus_parse(const char *text, const char *filename,
                           const sc_parse_limits *limits, sc_test **out,
                           sc_error **err);
 /* The canonical text of `t` in dialect `d`, and its summary line
  * (print.c); whether two tests are the same test (equal.c). */
-const char *sc_litmus_print(const sc_test *t, sc_dialect d);
-const char *sc_litmus_summary(const sc_test *t);
-int sc_litmus_equal(const sc_test *a, const sc_test *b);
+const char *sci_litmus_print(const sc_test *t, sc_dialect d);
+const char *sci_litmus_summary(const sc_test *t);
+int sci_litmus_equal(const sc_test *a, const sc_test *b);
 /* sc_test_warnings's work (warnings.c). */
-const char **sc_litmus_warnings(const sc_test *t, int *n);
+const char **sci_litmus_warnings(const sc_test *t, int *n);
 /* The Hash of a test in logs: MD5 of its canonical text (test.c). */
-const char *sc_test_hash(const sc_test *t);
+const char *sci_test_hash(const sc_test *t);
 
 /* Parse a proposition of the condition language ("0:r1=1 /\\ x=2") about
  * the final state of `t`; names the test lacks are errors (parse.c). */
-sc_status sc_test_parse_prop(const sc_test *t, const char *text,
+sc_status sci_test_parse_prop(const sc_test *t, const char *text,
                              sc_prop **out, sc_error **err);
 
 /* Whether `p` holds when each term has the value `value_of` gives it
  * (prop.c); and a walk over the terms of `p`. */
 typedef int64_t (*sc_lval_value_fn)(const sc_lval *lv, void *ctx);
-bool sc_prop_holds(const sc_prop *p, sc_lval_value_fn value_of, void *ctx);
-void sc_prop_each_lval(const sc_prop *p, void (*fn)(const sc_lval *, void *),
+bool sci_prop_holds(const sc_prop *p, sc_lval_value_fn value_of, void *ctx);
+void sci_prop_each_lval(const sc_prop *p, void (*fn)(const sc_lval *, void *),
                        void *ctx);
 
 /* Index of a location by name, -1 when absent. */
-int sc_test_find_location(const sc_test *t, const char *name);
-int sc_thread_find_register(const sc_thread *th, const char *name);
+int sci_test_find_location(const sc_test *t, const char *name);
+int sci_thread_find_register(const sc_thread *th, const char *name);
 
 #endif

@@ -4,21 +4,21 @@
 
 #include <string.h>
 
-const char *const sc_type_names[SC_TYPE_COUNT] = {
+const char *const sci_type_names[SC_TYPE_COUNT] = {
     "", "s32", "u32", "b32", "s64", "u64", "b64", "pred"};
-const char *const sc_sem_names[SC_SEM_COUNT] = {
+const char *const sci_sem_names[SC_SEM_COUNT] = {
     "", "weak", "volatile", "relaxed", "acquire", "release", "acq_rel", "sc"};
-const char *const sc_scope_names[SC_SCOPE_COUNT] = {
+const char *const sci_scope_names[SC_SCOPE_COUNT] = {
     "", "cta", "cluster", "gpu", "sys"};
-const char *const sc_space_names[SC_SPACE_COUNT] = {"", "global", "shared"};
-const char *const sc_cacheop_names[SC_CACHE_COUNT] = {
+const char *const sci_space_names[SC_SPACE_COUNT] = {"", "global", "shared"};
+const char *const sci_cacheop_names[SC_CACHE_COUNT] = {
     "", "ca", "cg", "cs", "lu", "cv", "wb", "wt"};
-const char *const sc_atomop_names[SC_ATOM_COUNT] = {
+const char *const sci_atomop_names[SC_ATOM_COUNT] = {
     "", "cas", "exch", "add", "sub", "inc", "dec", "and", "or", "xor",
     "min", "max"};
-const char *const sc_cmp_names[SC_CMP_COUNT] = {
+const char *const sci_cmp_names[SC_CMP_COUNT] = {
     "", "eq", "ne", "lt", "le", "gt", "ge"};
-const char *const sc_proxy_names[SC_PROXY_COUNT] = {
+const char *const sci_proxy_names[SC_PROXY_COUNT] = {
     "generic", "surface", "texture", "constant", "alias"};
 static const char *const level_names[SC_LEVEL_COUNT] = {
     "device", "kernel", "cta", "warp", "thread"};
@@ -27,53 +27,53 @@ static const char *const opcode_names[SC_OP_COUNT] = {
     "mov", "add", "sub", "and", "or", "xor", "cvt", "setp", "bra", "beq",
     "bne"};
 
-int sc_name_lookup(const char *const *table, int count, const char *word) {
+int sci_name_lookup(const char *const *table, int count, const char *word) {
   for (int i = 0; i < count; i++)
     if (table[i][0] && strcmp(table[i], word) == 0)
       return i;
   return -1;
 }
 
-const char *sc_type_name(sc_type t) { return sc_type_names[t]; }
-const char *sc_sem_name(sc_sem s) { return sc_sem_names[s]; }
-const char *sc_scope_name(sc_scope s) { return sc_scope_names[s]; }
-const char *sc_space_name(sc_space s) { return sc_space_names[s]; }
-const char *sc_cacheop_name(sc_cacheop c) { return sc_cacheop_names[c]; }
-const char *sc_atomop_name(sc_atomop a) { return sc_atomop_names[a]; }
-const char *sc_cmp_name(sc_cmp c) { return sc_cmp_names[c]; }
-const char *sc_proxy_name(sc_proxy p) { return sc_proxy_names[p]; }
-const char *sc_level_name(sc_level l) { return level_names[l]; }
-const char *sc_opcode_name(sc_opcode op) { return opcode_names[op]; }
+const char *sci_type_name(sc_type t) { return sci_type_names[t]; }
+const char *sci_sem_name(sc_sem s) { return sci_sem_names[s]; }
+const char *sci_scope_name(sc_scope s) { return sci_scope_names[s]; }
+const char *sci_space_name(sc_space s) { return sci_space_names[s]; }
+const char *sci_cacheop_name(sc_cacheop c) { return sci_cacheop_names[c]; }
+const char *sci_atomop_name(sc_atomop a) { return sci_atomop_names[a]; }
+const char *sci_cmp_name(sc_cmp c) { return sci_cmp_names[c]; }
+const char *sci_proxy_name(sc_proxy p) { return sci_proxy_names[p]; }
+const char *sci_level_name(sc_level l) { return level_names[l]; }
+const char *sci_opcode_name(sc_opcode op) { return opcode_names[op]; }
 
-bool sc_instr_is_access(const sc_instr *in) {
+bool sci_instr_is_access(const sc_instr *in) {
   return in->op == SC_OP_LD || in->op == SC_OP_ST || in->op == SC_OP_ATOM ||
          in->op == SC_OP_RED;
 }
 
-int sc_test_find_location(const sc_test *t, const char *name) {
+int sci_test_find_location(const sc_test *t, const char *name) {
   for (int i = 0; i < t->nlocs; i++)
     if (strcmp(t->locs[i].name, name) == 0)
       return i;
   return -1;
 }
 
-int sc_thread_find_register(const sc_thread *th, const char *name) {
+int sci_thread_find_register(const sc_thread *th, const char *name) {
   for (int i = 0; i < th->nregs; i++)
     if (strcmp(th->regs[i].name, name) == 0)
       return i;
   return -1;
 }
 
-int sc_instr_annotations(const sc_instr *in, const char *out[2]) {
+int sci_instr_annotations(const sc_instr *in, const char *out[2]) {
   int n = 0;
   if (in->cacheop)
-    out[n++] = sc_cacheop_name(in->cacheop);
+    out[n++] = sci_cacheop_name(in->cacheop);
   if (in->sem)
-    out[n++] = sc_sem_name(in->sem);
+    out[n++] = sci_sem_name(in->sem);
   return n;
 }
 
-int sc_instr_event_types(const sc_instr *in, const char *out[3]) {
+int sci_instr_event_types(const sc_instr *in, const char *out[3]) {
   switch (in->op) {
   case SC_OP_LD: out[0] = "R"; return 1;
   case SC_OP_ST: out[0] = "W"; return 1;

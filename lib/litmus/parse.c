@@ -21,11 +21,11 @@
 /* An initial value: an integer, or a location name (its address). */
 static sc_value parse_value(sc_parser *p) {
   sc_value v = {SC_VAL_INT, 0, 0};
-  if (sc_peek(p, 0)->kind == SC_TK_IDENT) {
+  if (sci_peek(p, 0)->kind == SC_TK_IDENT) {
     v.kind = SC_VAL_LOC;
-    v.loc = sc_parser_location(p, sc_next(p)->text);
+    v.loc = sci_parser_location(p, sci_next(p)->text);
   } else {
-    v.i = sc_parse_int(p, "a value (an integer or a location)");
+    v.i = sci_parse_int(p, "a value (an integer or a location)");
   }
   return v;
 }
@@ -56,15 +56,15 @@ static header parse_header(sc_parser *p, const char *src) {
   const char *w = s;
   while (*s && !isspace((unsigned char)*s))
     s++;
-  char *arch = sc_strndup(w, (size_t)(s - w));
+  char *arch = sci_strndup(w, (size_t)(s - w));
   if (strcmp(arch, "GPU_PTX") == 0)
     p->t->dialect = SC_DIALECT_GPU_PTX;
   else if (strcmp(arch, "PTX") == 0)
     p->t->dialect = SC_DIALECT_PTX;
   else
-    sc_parse_error_at(p, line, col, *arch ? SC_ERR_UNSUPPORTED : SC_ERR_SYNTAX,
+    sci_parse_error_at(p, line, col, *arch ? SC_ERR_UNSUPPORTED : SC_ERR_SYNTAX,
                       "expected the architecture GPU_PTX or PTX, found %s",
-                      *arch ? sc_printf("'%s'", arch) : "end of file");
+                      *arch ? sci_printf("'%s'", arch) : "end of file");
   col += (int)(s - w);
   while (*s == ' ' || *s == '\t')
     s++, col++;
@@ -75,9 +75,9 @@ static header parse_header(sc_parser *p, const char *src) {
   while (e > n && isspace((unsigned char)e[-1]))
     e--;
   if (e == n)
-    sc_parse_error_at(p, line, col, SC_ERR_SYNTAX,
+    sci_parse_error_at(p, line, col, SC_ERR_SYNTAX,
                       "expected a test name after %s, found end of line", arch);
-  p->t->name = sc_strndup(n, (size_t)(e - n));
+  p->t->name = sci_strndup(n, (size_t)(e - n));
   /* Doc lines until the one that starts with '{'.  Read line by line, not
    * as quoted strings: Dat3M's doc strings may hold unbalanced quotes. */
   int cap = 0;
@@ -86,7 +86,7 @@ static header parse_header(sc_parser *p, const char *src) {
     if (*s == '{')
       break;
     if (!*s)
-      sc_parse_error_at(p, line, col, SC_ERR_SYNTAX,
+      sci_parse_error_at(p, line, col, SC_ERR_SYNTAX,
                         "expected '{' opening the initial state, found end of "
                         "file");
     const char *start = s;
@@ -96,8 +96,8 @@ static header parse_header(sc_parser *p, const char *src) {
     e = s;
     while (e > start && isspace((unsigned char)e[-1]))
       e--;
-    sc_grow(&p->t->info, &cap, p->t->ninfo + 1, sizeof(char *));
-    p->t->info[p->t->ninfo++] = sc_strndup(start, (size_t)(e - start));
+    sci_grow(&p->t->info, &cap, p->t->ninfo + 1, sizeof(char *));
+    p->t->info[p->t->ninfo++] = sci_strndup(start, (size_t)(e - start));
   }
   header h = {s, line, col};
   return h;
@@ -120,51 +120,51 @@ typedef struct init_state {
 } init_state;
 
 static void parse_register_item(sc_parser *p, init_state *st) {
-  int thread = sc_parser_expect_thread(p, "a thread");
-  sc_expect_punct(p, ':', "':' after the thread");
+  int thread = sci_parser_expect_thread(p, "a thread");
+  sci_expect_punct(p, ':', "':' after the thread");
   pending_reg r = {thread, NULL, SC_TYPE_NONE, {SC_VAL_INT, 0, 0}};
-  if (sc_at_word(p, ".reg")) {
-    sc_next(p);
-    const sc_token *ty = sc_expect_ident(p, "a register type (.s32 .u32 .b32 "
+  if (sci_at_word(p, ".reg")) {
+    sci_next(p);
+    const sc_token *ty = sci_expect_ident(p, "a register type (.s32 .u32 .b32 "
                                             ".s64 .u64 .b64 .pred)");
     int v = ty->text[0] == '.'
-                ? sc_name_lookup(sc_type_names, SC_TYPE_COUNT, ty->text + 1)
+                ? sci_name_lookup(sci_type_names, SC_TYPE_COUNT, ty->text + 1)
                 : -1;
     if (v <= 0)
-      sc_parse_error_at(p, ty->line, ty->col, SC_ERR_SYNTAX,
+      sci_parse_error_at(p, ty->line, ty->col, SC_ERR_SYNTAX,
                         "expected a register type (.s32 .u32 .b32 .s64 .u64 "
                         ".b64 .pred), found '%s'", ty->text);
     r.type = (sc_type)v;
-    r.name = sc_expect_ident(p, "a register name");
-    if (sc_accept_punct(p, '='))
+    r.name = sci_expect_ident(p, "a register name");
+    if (sci_accept_punct(p, '='))
       r.init = parse_value(p);
   } else {
-    r.name = sc_expect_ident(p, "a register name or .reg");
-    sc_expect_punct(p, '=', "'=' and the register's initial value");
+    r.name = sci_expect_ident(p, "a register name or .reg");
+    sci_expect_punct(p, '=', "'=' and the register's initial value");
     r.init = parse_value(p);
   }
-  sc_grow(&st->regs, &st->cap, st->nregs + 1, sizeof(pending_reg));
+  sci_grow(&st->regs, &st->cap, st->nregs + 1, sizeof(pending_reg));
   st->regs[st->nregs++] = r;
 }
 
 /* Dat3M: "y @ surface aliases x": y names x through the surface proxy. */
 static void parse_alias_item(sc_parser *p, const sc_token *name) {
-  sc_expect_punct(p, '@', "'@'");
-  const sc_token *kind = sc_expect_ident(p, "a proxy (generic, surface, "
+  sci_expect_punct(p, '@', "'@'");
+  const sc_token *kind = sci_expect_ident(p, "a proxy (generic, surface, "
                                             "texture, constant)");
-  int v = sc_name_lookup(sc_proxy_names, SC_PROXY_COUNT, kind->text);
+  int v = sci_name_lookup(sci_proxy_names, SC_PROXY_COUNT, kind->text);
   if (v < 0 || v == SC_PROXY_ALIAS)
-    sc_parse_error_at(p, kind->line, kind->col, SC_ERR_SYNTAX,
+    sci_parse_error_at(p, kind->line, kind->col, SC_ERR_SYNTAX,
                       "expected a proxy (generic, surface, texture, constant), "
                       "found '%s'", kind->text);
-  if (!sc_at_word(p, "aliases"))
-    sc_parse_expected(p, "'aliases'");
-  sc_next(p);
-  const sc_token *target = sc_expect_ident(p, "the aliased location");
-  int l = sc_parser_location(p, name->text);
-  int to = sc_parser_location(p, target->text);
+  if (!sci_at_word(p, "aliases"))
+    sci_parse_expected(p, "'aliases'");
+  sci_next(p);
+  const sc_token *target = sci_expect_ident(p, "the aliased location");
+  int l = sci_parser_location(p, name->text);
+  int to = sci_parser_location(p, target->text);
   if (l == to || p->t->locs[l].alias_of >= 0)
-    sc_parse_error_at(p, name->line, name->col, SC_ERR_SEMANTIC,
+    sci_parse_error_at(p, name->line, name->col, SC_ERR_SEMANTIC,
                       "expected one alias declaration for '%s' naming another "
                       "location", name->text);
   p->t->locs[l].proxy = (sc_proxy)v;
@@ -172,37 +172,37 @@ static void parse_alias_item(sc_parser *p, const sc_token *name) {
 }
 
 static void parse_init(sc_parser *p, init_state *st) {
-  sc_expect_punct(p, '{', "'{' opening the initial state");
+  sci_expect_punct(p, '{', "'{' opening the initial state");
   bool *seen_init = NULL; /* per location: initialised already? */
   int capseen = 0;
-  while (!sc_accept_punct(p, '}')) {
-    if (sc_accept_punct(p, ';'))
+  while (!sci_accept_punct(p, '}')) {
+    if (sci_accept_punct(p, ';'))
       continue;
-    const sc_token *tk = sc_peek(p, 0);
-    if (sc_parser_thread_number(tk) >= 0 && sc_token_is_punct(sc_peek(p, 1), ':')) {
+    const sc_token *tk = sci_peek(p, 0);
+    if (sci_parser_thread_number(tk) >= 0 && sci_token_is_punct(sci_peek(p, 1), ':')) {
       parse_register_item(p, st);
-    } else if (tk->kind == SC_TK_IDENT && sc_token_is_punct(sc_peek(p, 1), '@')) {
-      sc_next(p);
+    } else if (tk->kind == SC_TK_IDENT && sci_token_is_punct(sci_peek(p, 1), '@')) {
+      sci_next(p);
       parse_alias_item(p, tk);
     } else if (tk->kind == SC_TK_IDENT) {
-      sc_next(p);
-      int l = sc_parser_location(p, tk->text);
-      sc_grow(&seen_init, &capseen, p->t->nlocs, sizeof(bool));
+      sci_next(p);
+      int l = sci_parser_location(p, tk->text);
+      sci_grow(&seen_init, &capseen, p->t->nlocs, sizeof(bool));
       if (seen_init[l])
-        sc_parse_error_at(p, tk->line, tk->col, SC_ERR_SEMANTIC,
+        sci_parse_error_at(p, tk->line, tk->col, SC_ERR_SEMANTIC,
                           "expected one initial value for '%s', found a "
                           "second", tk->text);
       seen_init[l] = true;
       p->t->locs[l].initialised = true;
-      sc_expect_punct(p, '=', "'=' and the location's initial value");
+      sci_expect_punct(p, '=', "'=' and the location's initial value");
       sc_value v = parse_value(p);
       p->t->locs[l].init = v;
     } else {
-      sc_parse_expected(p, "a register (0:.reg .s32 r0; or P0:r0=0;), a "
+      sci_parse_expected(p, "a register (0:.reg .s32 r0; or P0:r0=0;), a "
                            "location (x=0;) or '}'");
     }
-    if (!sc_at_punct(p, '}'))
-      sc_expect_punct(p, ';', "';' after an initial-state item");
+    if (!sci_at_punct(p, '}'))
+      sci_expect_punct(p, ';', "';' after an initial-state item");
   }
 }
 
@@ -210,14 +210,14 @@ static void apply_pending_registers(sc_parser *p, const init_state *st) {
   for (int i = 0; i < st->nregs; i++) {
     const pending_reg *r = &st->regs[i];
     if (r->thread >= p->t->nthreads)
-      sc_parse_error_at(p, r->name->line, r->name->col, SC_ERR_SEMANTIC,
+      sci_parse_error_at(p, r->name->line, r->name->col, SC_ERR_SEMANTIC,
                         "expected a register of threads 0..%d, found one of "
                         "thread %d", p->t->nthreads - 1, r->thread);
-    if (sc_thread_find_register(&p->t->threads[r->thread], r->name->text) >= 0)
-      sc_parse_error_at(p, r->name->line, r->name->col, SC_ERR_SEMANTIC,
+    if (sci_thread_find_register(&p->t->threads[r->thread], r->name->text) >= 0)
+      sci_parse_error_at(p, r->name->line, r->name->col, SC_ERR_SEMANTIC,
                         "expected one declaration of register %s of thread %d, "
                         "found a second", r->name->text, r->thread);
-    int k = sc_parser_add_register(p, r->thread, r->name->text, r->type);
+    int k = sci_parser_add_register(p, r->thread, r->name->text, r->type);
     p->t->threads[r->thread].regs[k].init = r->init;
   }
 }
@@ -232,24 +232,24 @@ typedef struct placement {
 } placement;
 
 static void parse_placement(sc_parser *p, placement *pl) {
-  if (!sc_accept_punct(p, '@'))
+  if (!sci_accept_punct(p, '@'))
     return;
   pl->given = true;
   bool have_cta = false, have_gpu = false;
   do {
-    const sc_token *w = sc_expect_ident(p, "'cta' or 'gpu'");
-    int64_t v = sc_parse_int(p, sc_printf("the number of the %s", w->text));
+    const sc_token *w = sci_expect_ident(p, "'cta' or 'gpu'");
+    int64_t v = sci_parse_int(p, sci_printf("the number of the %s", w->text));
     if (strcmp(w->text, "cta") == 0 && !have_cta)
       pl->cta = v, have_cta = true;
     else if (strcmp(w->text, "gpu") == 0 && !have_gpu)
       pl->gpu = v, have_gpu = true;
     else
-      sc_parse_error_at(p, w->line, w->col, SC_ERR_SYNTAX,
+      sci_parse_error_at(p, w->line, w->col, SC_ERR_SYNTAX,
                         "expected one 'cta N' and one 'gpu N', found '%s'",
                         w->text);
-  } while (sc_accept_punct(p, ','));
+  } while (sci_accept_punct(p, ','));
   if (!have_cta || !have_gpu)
-    sc_parse_expected(p, "both 'cta N' and 'gpu N' in the placement");
+    sci_parse_expected(p, "both 'cta N' and 'gpu N' in the placement");
 }
 
 static placement *parse_thread_row(sc_parser *p) {
@@ -257,48 +257,48 @@ static placement *parse_thread_row(sc_parser *p) {
   placement *pl = NULL;
   int cap = 0;
   for (;;) {
-    const sc_token *tk = sc_peek(p, 0);
-    int n = sc_parser_thread_number(tk);
+    const sc_token *tk = sci_peek(p, 0);
+    int n = sci_parser_thread_number(tk);
     if (n < 0 || tk->kind != SC_TK_IDENT)
-      sc_parse_expected(p, sc_printf("the thread name P%d", t->nthreads));
+      sci_parse_expected(p, sci_printf("the thread name P%d", t->nthreads));
     if (n != t->nthreads)
-      sc_parse_error_at(p, tk->line, tk->col, SC_ERR_SEMANTIC,
+      sci_parse_error_at(p, tk->line, tk->col, SC_ERR_SEMANTIC,
                         "expected the thread name P%d, found '%s'",
                         t->nthreads, tk->text);
     if (t->nthreads >= p->limits.max_threads)
-      sc_parse_error_at(p, tk->line, tk->col, SC_ERR_LIMIT,
+      sci_parse_error_at(p, tk->line, tk->col, SC_ERR_LIMIT,
                         "expected at most %d threads (the thread limit)",
                         p->limits.max_threads);
-    sc_next(p);
-    sc_grow(&pl, &cap, t->nthreads + 1, sizeof(placement));
+    sci_next(p);
+    sci_grow(&pl, &cap, t->nthreads + 1, sizeof(placement));
     pl[t->nthreads].line = tk->line;
     pl[t->nthreads].col = tk->col;
     parse_placement(p, &pl[t->nthreads]);
     int ncap = t->nthreads;
-    sc_grow(&t->threads, &ncap, t->nthreads + 1, sizeof(sc_thread));
+    sci_grow(&t->threads, &ncap, t->nthreads + 1, sizeof(sc_thread));
     t->threads[t->nthreads].name = tk->text;
     t->nthreads++;
-    if (sc_accept_punct(p, ';'))
+    if (sci_accept_punct(p, ';'))
       return pl;
-    sc_expect_punct(p, '|', "'|' or ';' after a thread name");
+    sci_expect_punct(p, '|', "'|' or ';' after a thread name");
   }
 }
 
 /* True when the next tokens start what follows the program. */
 static bool at_program_end(const sc_parser *p) {
-  const sc_token *tk = sc_peek(p, 0);
-  if (tk->kind == SC_TK_EOF || sc_token_is_punct(tk, '~'))
+  const sc_token *tk = sci_peek(p, 0);
+  if (tk->kind == SC_TK_EOF || sci_token_is_punct(tk, '~'))
     return true;
   if (tk->kind != SC_TK_IDENT)
     return false;
   static const char *const keywords[] = {"scopeTree", "ScopeTree", "exists",
                                          "forall", "locations", "filter"};
   for (size_t i = 0; i < sizeof keywords / sizeof keywords[0]; i++)
-    if (sc_token_is_word(tk, keywords[i]))
+    if (sci_token_is_word(tk, keywords[i]))
       return true;
   /* memory map "x: global" (a label "L0:" is followed by an instruction) */
-  const sc_token *colon = sc_peek(p, 1), *region = sc_peek(p, 2);
-  return sc_token_is_punct(colon, ':') && region->kind == SC_TK_IDENT &&
+  const sc_token *colon = sci_peek(p, 1), *region = sci_peek(p, 2);
+  return sci_token_is_punct(colon, ':') && region->kind == SC_TK_IDENT &&
          (strcmp(region->text, "global") == 0 ||
           strcmp(region->text, "shared") == 0 ||
           strcmp(region->text, "local") == 0 ||
@@ -319,10 +319,10 @@ static void add_label(sc_parser *p, int thread, const sc_token *name) {
   sc_thread *th = &p->t->threads[thread];
   for (int i = 0; i < th->nlabels; i++)
     if (strcmp(th->labels[i].name, name->text) == 0)
-      sc_parse_error_at(p, name->line, name->col, SC_ERR_SEMANTIC,
+      sci_parse_error_at(p, name->line, name->col, SC_ERR_SEMANTIC,
                         "expected a new label, found '%s' defined twice in "
                         "thread %d", name->text, thread);
-  sc_grow(&th->labels, &th->caplabels, th->nlabels + 1, sizeof(sc_label));
+  sci_grow(&th->labels, &th->caplabels, th->nlabels + 1, sizeof(sc_label));
   sc_label *l = &th->labels[th->nlabels++];
   l->name = name->text;
   l->pc = th->ninstrs;
@@ -332,23 +332,23 @@ static void add_label(sc_parser *p, int thread, const sc_token *name) {
 
 static void parse_cell(sc_parser *p, program_state *ps, int thread) {
   sc_thread *th = &p->t->threads[thread];
-  while (sc_peek(p, 0)->kind == SC_TK_IDENT && sc_token_is_punct(sc_peek(p, 1), ':')) {
-    add_label(p, thread, sc_next(p));
-    sc_next(p);
+  while (sci_peek(p, 0)->kind == SC_TK_IDENT && sci_token_is_punct(sci_peek(p, 1), ':')) {
+    add_label(p, thread, sci_next(p));
+    sci_next(p);
   }
-  if (sc_at_punct(p, '|') || sc_at_punct(p, ';'))
+  if (sci_at_punct(p, '|') || sci_at_punct(p, ';'))
     return;
   if (th->ninstrs >= p->limits.max_instructions) {
-    const sc_token *tk = sc_peek(p, 0);
-    sc_parse_error_at(p, tk->line, tk->col, SC_ERR_LIMIT,
+    const sc_token *tk = sci_peek(p, 0);
+    sci_parse_error_at(p, tk->line, tk->col, SC_ERR_LIMIT,
                       "expected at most %d instructions per thread (the "
                       "instruction limit)", p->limits.max_instructions);
   }
-  sc_grow(&th->code, &th->capinstrs, th->ninstrs + 1, sizeof(sc_instr));
+  sci_grow(&th->code, &th->capinstrs, th->ninstrs + 1, sizeof(sc_instr));
   const sc_token *target = NULL;
-  sc_parse_instruction(p, thread, &th->code[th->ninstrs], &target);
+  sci_parse_instruction(p, thread, &th->code[th->ninstrs], &target);
   if (target) {
-    sc_grow(&ps->fix, &ps->capfix, ps->nfix + 1, sizeof(branch_fixup));
+    sci_grow(&ps->fix, &ps->capfix, ps->nfix + 1, sizeof(branch_fixup));
     branch_fixup f = {thread, th->ninstrs, target};
     ps->fix[ps->nfix++] = f;
   }
@@ -360,18 +360,18 @@ static void parse_program_rows(sc_parser *p, program_state *ps) {
   while (!at_program_end(p)) {
     for (int col = 0;; col++) {
       parse_cell(p, ps, col);
-      if (sc_at_punct(p, ';')) {
+      if (sci_at_punct(p, ';')) {
         if (col != n - 1)
-          sc_parse_expected(p, sc_printf("'|' and %d more column%s (the test "
+          sci_parse_expected(p, sci_printf("'|' and %d more column%s (the test "
                                          "has %d threads)", n - 1 - col,
                                          n - 1 - col == 1 ? "" : "s", n));
-        sc_next(p);
+        sci_next(p);
         break;
       }
       if (col == n - 1)
-        sc_parse_expected(p, sc_printf("';' ending the row (the test has %d "
+        sci_parse_expected(p, sci_printf("';' ending the row (the test has %d "
                                        "thread%s)", n, n == 1 ? "" : "s"));
-      sc_expect_punct(p, '|', "'|' or ';'");
+      sci_expect_punct(p, '|', "'|' or ';'");
     }
   }
 }
@@ -385,7 +385,7 @@ static void resolve_branches(sc_parser *p, const program_state *ps) {
       if (strcmp(th->labels[l].name, f->label->text) == 0)
         found = l;
     if (found < 0)
-      sc_parse_error_at(p, f->label->line, f->label->col, SC_ERR_SEMANTIC,
+      sci_parse_error_at(p, f->label->line, f->label->col, SC_ERR_SEMANTIC,
                         "expected a label of thread %d, found '%s'", f->thread,
                         f->label->text);
     th->code[f->pc].target = found;
@@ -395,20 +395,20 @@ static void resolve_branches(sc_parser *p, const program_state *ps) {
 /* ---- Scope tree, memory map --------------------------------------------- */
 
 static sc_scope_node *new_node(sc_level level, int thread) {
-  sc_scope_node *n = sc_alloc(sizeof *n);
+  sc_scope_node *n = sci_alloc(sizeof *n);
   n->level = level;
   n->thread = thread;
   return n;
 }
 
 static void add_kid(sc_scope_node *parent, sc_scope_node *kid) {
-  sc_grow(&parent->kids, &parent->capkids, parent->nkids + 1,
+  sci_grow(&parent->kids, &parent->capkids, parent->nkids + 1,
           sizeof(sc_scope_node *));
   parent->kids[parent->nkids++] = kid;
 }
 
 static void add_root(sc_test *t, sc_scope_node *n) {
-  sc_grow(&t->scope_roots, &t->capscope_roots, t->nscope_roots + 1,
+  sci_grow(&t->scope_roots, &t->capscope_roots, t->nscope_roots + 1,
           sizeof(sc_scope_node *));
   t->scope_roots[t->nscope_roots++] = n;
 }
@@ -423,60 +423,60 @@ static int level_of_word(const char *w) {
 
 static sc_scope_node *parse_scope_node(sc_parser *p, int parent_level,
                                        bool *placed) {
-  sc_expect_punct(p, '(', "'(' opening a scope");
-  const sc_token *w = sc_expect_ident(p, "a scope level (device, kernel, "
+  sci_expect_punct(p, '(', "'(' opening a scope");
+  const sc_token *w = sci_expect_ident(p, "a scope level (device, kernel, "
                                          "grid, cta, warp)");
   int level = level_of_word(w->text);
   if (level < 0)
-    sc_parse_error_at(p, w->line, w->col, SC_ERR_SYNTAX,
+    sci_parse_error_at(p, w->line, w->col, SC_ERR_SYNTAX,
                       "expected a scope level (device, kernel, grid, cta, "
                       "warp), found '%s'", w->text);
   if (level <= parent_level)
-    sc_parse_error_at(p, w->line, w->col, SC_ERR_SEMANTIC,
+    sci_parse_error_at(p, w->line, w->col, SC_ERR_SEMANTIC,
                       "expected a scope narrower than its parent %s, found %s",
-                      sc_level_name((sc_level)parent_level), w->text);
+                      sci_level_name((sc_level)parent_level), w->text);
   sc_scope_node *n = new_node((sc_level)level, -1);
-  while (!sc_accept_punct(p, ')')) {
-    if (sc_at_punct(p, '(')) {
+  while (!sci_accept_punct(p, ')')) {
+    if (sci_at_punct(p, '(')) {
       add_kid(n, parse_scope_node(p, level, placed));
       continue;
     }
-    const sc_token *tk = sc_peek(p, 0);
-    int th = sc_parser_thread_number(tk);
+    const sc_token *tk = sci_peek(p, 0);
+    int th = sci_parser_thread_number(tk);
     if (th < 0 || tk->kind != SC_TK_IDENT)
-      sc_parse_expected(p, "a thread name, '(' or ')'");
+      sci_parse_expected(p, "a thread name, '(' or ')'");
     if (th >= p->t->nthreads)
-      sc_parse_error_at(p, tk->line, tk->col, SC_ERR_SEMANTIC,
+      sci_parse_error_at(p, tk->line, tk->col, SC_ERR_SEMANTIC,
                         "expected a thread of this test (P0..P%d), found '%s'",
                         p->t->nthreads - 1, tk->text);
     if (placed[th])
-      sc_parse_error_at(p, tk->line, tk->col, SC_ERR_SEMANTIC,
+      sci_parse_error_at(p, tk->line, tk->col, SC_ERR_SEMANTIC,
                         "expected each thread once in the scope tree, found "
                         "'%s' again", tk->text);
     placed[th] = true;
-    sc_next(p);
+    sci_next(p);
     add_kid(n, new_node(SC_LEVEL_THREAD, th));
   }
   if (n->nkids == 0)
-    sc_parse_error_at(p, w->line, w->col, SC_ERR_SEMANTIC,
+    sci_parse_error_at(p, w->line, w->col, SC_ERR_SEMANTIC,
                       "expected threads or scopes inside (%s ...)", w->text);
   return n;
 }
 
 static void parse_scope_tree(sc_parser *p) {
-  const sc_token *kw = sc_next(p);
+  const sc_token *kw = sci_next(p);
   if (p->t->nscope_roots > 0)
-    sc_parse_error_at(p, kw->line, kw->col, SC_ERR_SEMANTIC,
+    sci_parse_error_at(p, kw->line, kw->col, SC_ERR_SEMANTIC,
                       "expected one thread placement, found a scope tree in "
                       "addition to an earlier one");
-  bool *placed = sc_alloc(sizeof(bool) * (size_t)(p->t->nthreads + 1));
-  if (!sc_at_punct(p, '('))
-    sc_parse_expected(p, "'(' opening the scope tree");
-  while (sc_at_punct(p, '('))
+  bool *placed = sci_alloc(sizeof(bool) * (size_t)(p->t->nthreads + 1));
+  if (!sci_at_punct(p, '('))
+    sci_parse_expected(p, "'(' opening the scope tree");
+  while (sci_at_punct(p, '('))
     add_root(p->t, parse_scope_node(p, -1, placed));
   for (int i = 0; i < p->t->nthreads; i++)
     if (!placed[i])
-      sc_parse_error_at(p, kw->line, kw->col, SC_ERR_SEMANTIC,
+      sci_parse_error_at(p, kw->line, kw->col, SC_ERR_SEMANTIC,
                         "expected every thread in the scope tree, but %s is "
                         "missing", p->t->threads[i].name);
 }
@@ -485,32 +485,32 @@ static void parse_memory_map(sc_parser *p) {
   p->t->has_memory_map = true;
   bool *seen = NULL;
   int cap = 0;
-  while (sc_peek(p, 0)->kind == SC_TK_IDENT && sc_token_is_punct(sc_peek(p, 1), ':')) {
-    const sc_token *name = sc_next(p);
-    sc_next(p);
-    const sc_token *r = sc_expect_ident(p, "a memory region (global, shared)");
-    int region = sc_name_lookup(sc_space_names, SC_SPACE_COUNT, r->text);
+  while (sci_peek(p, 0)->kind == SC_TK_IDENT && sci_token_is_punct(sci_peek(p, 1), ':')) {
+    const sc_token *name = sci_next(p);
+    sci_next(p);
+    const sc_token *r = sci_expect_ident(p, "a memory region (global, shared)");
+    int region = sci_name_lookup(sci_space_names, SC_SPACE_COUNT, r->text);
     if (region <= 0)
-      sc_parse_error_at(p, r->line, r->col, SC_ERR_UNSUPPORTED,
+      sci_parse_error_at(p, r->line, r->col, SC_ERR_UNSUPPORTED,
                         "expected a memory region global or shared, found '%s'",
                         r->text);
-    int l = sc_parser_location(p, name->text);
-    sc_grow(&seen, &cap, p->t->nlocs, sizeof(bool));
+    int l = sci_parser_location(p, name->text);
+    sci_grow(&seen, &cap, p->t->nlocs, sizeof(bool));
     if (seen[l])
-      sc_parse_error_at(p, name->line, name->col, SC_ERR_SEMANTIC,
+      sci_parse_error_at(p, name->line, name->col, SC_ERR_SEMANTIC,
                         "expected one region for '%s', found a second",
                         name->text);
     seen[l] = true;
     p->t->locs[l].region = (sc_space)region;
-    if (!sc_accept_punct(p, ','))
-      sc_accept_punct(p, ';');
+    if (!sci_accept_punct(p, ','))
+      sci_accept_punct(p, ';');
   }
 }
 
 /* ---- Conditions ------------------------------------------------------------- */
 
 static sc_prop *new_prop(sc_prop_kind kind, sc_prop *a, sc_prop *b) {
-  sc_prop *pr = sc_alloc(sizeof *pr);
+  sc_prop *pr = sci_alloc(sizeof *pr);
   pr->kind = kind;
   pr->a = a;
   pr->b = b;
@@ -521,22 +521,22 @@ static sc_prop *new_prop(sc_prop_kind kind, sc_prop *a, sc_prop *b) {
  * bare location name is its address (herd's reading of "0:r1=x"). */
 static sc_lval parse_lval(sc_parser *p, bool rhs) {
   sc_lval lv = {SC_LVAL_LOC, 0, 0, 0, 0};
-  const sc_token *tk = sc_peek(p, 0);
-  if (sc_parser_thread_number(tk) >= 0 && sc_token_is_punct(sc_peek(p, 1), ':')) {
+  const sc_token *tk = sci_peek(p, 0);
+  if (sci_parser_thread_number(tk) >= 0 && sci_token_is_punct(sci_peek(p, 1), ':')) {
     lv.kind = SC_LVAL_REG;
-    lv.thread = sc_parser_expect_thread(p, "a thread");
-    sc_next(p);
-    lv.reg = sc_parser_register(p, lv.thread,
-                                sc_expect_ident(p, "a register name"));
-  } else if (tk->kind == SC_TK_INT || sc_token_is_punct(tk, '-')) {
+    lv.thread = sci_parser_expect_thread(p, "a thread");
+    sci_next(p);
+    lv.reg = sci_parser_register(p, lv.thread,
+                                sci_expect_ident(p, "a register name"));
+  } else if (tk->kind == SC_TK_INT || sci_token_is_punct(tk, '-')) {
     lv.kind = SC_LVAL_CONST;
-    lv.constant = sc_parse_int(p, "an integer");
-  } else if (sc_accept_punct(p, '[')) {
-    lv.loc = sc_parser_location(p, sc_expect_ident(p, "a location")->text);
-    sc_expect_punct(p, ']', "']'");
+    lv.constant = sci_parse_int(p, "an integer");
+  } else if (sci_accept_punct(p, '[')) {
+    lv.loc = sci_parser_location(p, sci_expect_ident(p, "a location")->text);
+    sci_expect_punct(p, ']', "']'");
   } else {
-    lv.loc = sc_parser_location(
-        p, sc_expect_ident(p, "a register (0:r1), a location or a value")->text);
+    lv.loc = sci_parser_location(
+        p, sci_expect_ident(p, "a register (0:r1), a location or a value")->text);
     if (rhs)
       lv.kind = SC_LVAL_ADDR;
   }
@@ -547,63 +547,63 @@ static sc_prop *parse_prop(sc_parser *p);
 
 static sc_prop *parse_atom_prop(sc_parser *p) {
   /* herd7 writes negation "~", "not" (in its logs) or "!" */
-  if (sc_accept_punct(p, '~') || sc_accept_punct(p, '!'))
+  if (sci_accept_punct(p, '~') || sci_accept_punct(p, '!'))
     return new_prop(SC_PROP_NOT, parse_atom_prop(p), NULL);
-  if (sc_at_word(p, "not") && sc_token_is_punct(sc_peek(p, 1), '(')) {
-    sc_next(p);
+  if (sci_at_word(p, "not") && sci_token_is_punct(sci_peek(p, 1), '(')) {
+    sci_next(p);
     return new_prop(SC_PROP_NOT, parse_atom_prop(p), NULL);
   }
-  if (sc_accept_punct(p, '(')) {
+  if (sci_accept_punct(p, '(')) {
     sc_prop *pr = parse_prop(p);
-    sc_expect_punct(p, ')', "')' closing the parenthesis");
+    sci_expect_punct(p, ')', "')' closing the parenthesis");
     return pr;
   }
-  if (sc_at_word(p, "true") || sc_at_word(p, "false"))
-    return new_prop(strcmp(sc_next(p)->text, "true") == 0 ? SC_PROP_TRUE
+  if (sci_at_word(p, "true") || sci_at_word(p, "false"))
+    return new_prop(strcmp(sci_next(p)->text, "true") == 0 ? SC_PROP_TRUE
                                                          : SC_PROP_FALSE,
                     NULL, NULL);
   sc_prop *pr = new_prop(SC_PROP_EQ, NULL, NULL);
   pr->lhs = parse_lval(p, false);
-  if (sc_accept_punct(p, SC_P_NEQ))
+  if (sci_accept_punct(p, SC_P_NEQ))
     pr->kind = SC_PROP_NE;
-  else if (!sc_accept_punct(p, '=') && !sc_accept_punct(p, SC_P_EQEQ))
-    sc_parse_expected(p, "'=', '==' or '!=' in the condition");
+  else if (!sci_accept_punct(p, '=') && !sci_accept_punct(p, SC_P_EQEQ))
+    sci_parse_expected(p, "'=', '==' or '!=' in the condition");
   pr->rhs = parse_lval(p, true);
   return pr;
 }
 
 static sc_prop *parse_conj(sc_parser *p) {
   sc_prop *pr = parse_atom_prop(p);
-  while (sc_accept_punct(p, SC_P_AND))
+  while (sci_accept_punct(p, SC_P_AND))
     pr = new_prop(SC_PROP_AND, pr, parse_atom_prop(p));
   return pr;
 }
 
 static sc_prop *parse_disj(sc_parser *p) {
   sc_prop *pr = parse_conj(p);
-  while (sc_accept_punct(p, SC_P_OR))
+  while (sci_accept_punct(p, SC_P_OR))
     pr = new_prop(SC_PROP_OR, pr, parse_conj(p));
   return pr;
 }
 
 static sc_prop *parse_prop(sc_parser *p) {
   sc_prop *pr = parse_disj(p);
-  if (sc_accept_punct(p, SC_P_IMPLIES))
+  if (sci_accept_punct(p, SC_P_IMPLIES))
     pr = new_prop(SC_PROP_IMPLIES, pr, parse_prop(p));
   return pr;
 }
 
 static void parse_observed(sc_parser *p) {
-  sc_next(p);
+  sci_next(p);
   sc_test *t = p->t;
-  sc_expect_punct(p, '[', "'[' opening the list of locations");
-  while (!sc_accept_punct(p, ']')) {
-    if (sc_accept_punct(p, ';'))
+  sci_expect_punct(p, '[', "'[' opening the list of locations");
+  while (!sci_accept_punct(p, ']')) {
+    if (sci_accept_punct(p, ';'))
       continue;
     sc_lval lv = parse_lval(p, false);
     if (lv.kind == SC_LVAL_CONST)
-      sc_parse_expected(p, "a register or a location in 'locations'");
-    sc_grow(&t->observed, &t->capobserved, t->nobserved + 1, sizeof(sc_lval));
+      sci_parse_expected(p, "a register or a location in 'locations'");
+    sci_grow(&t->observed, &t->capobserved, t->nobserved + 1, sizeof(sc_lval));
     t->observed[t->nobserved++] = lv;
   }
 }
@@ -611,35 +611,35 @@ static void parse_observed(sc_parser *p) {
 /* scopeTree, memory map, locations, filter, then the final condition. */
 static void parse_tail(sc_parser *p) {
   for (;;) {
-    if (sc_at_word(p, "scopeTree") || sc_at_word(p, "ScopeTree")) {
+    if (sci_at_word(p, "scopeTree") || sci_at_word(p, "ScopeTree")) {
       parse_scope_tree(p);
-    } else if (sc_at_word(p, "locations")) {
+    } else if (sci_at_word(p, "locations")) {
       parse_observed(p);
-    } else if (sc_at_word(p, "filter")) {
-      sc_next(p);
+    } else if (sci_at_word(p, "filter")) {
+      sci_next(p);
       p->t->filter = parse_prop(p);
-    } else if (sc_peek(p, 0)->kind == SC_TK_IDENT &&
-               sc_token_is_punct(sc_peek(p, 1), ':') && !p->t->has_memory_map) {
+    } else if (sci_peek(p, 0)->kind == SC_TK_IDENT &&
+               sci_token_is_punct(sci_peek(p, 1), ':') && !p->t->has_memory_map) {
       parse_memory_map(p);
     } else {
       break;
     }
   }
-  if (sc_at_word(p, "exists")) {
+  if (sci_at_word(p, "exists")) {
     p->t->quant = SC_EXISTS;
-  } else if (sc_at_word(p, "forall")) {
+  } else if (sci_at_word(p, "forall")) {
     p->t->quant = SC_FORALL;
-  } else if (sc_at_punct(p, '~') && sc_token_is_word(sc_peek(p, 1), "exists")) {
+  } else if (sci_at_punct(p, '~') && sci_token_is_word(sci_peek(p, 1), "exists")) {
     p->t->quant = SC_NOT_EXISTS;
-    sc_next(p);
+    sci_next(p);
   } else {
-    sc_parse_expected(p, "scopeTree, a memory map (x: global), locations, "
+    sci_parse_expected(p, "scopeTree, a memory map (x: global), locations, "
                          "filter, exists, ~exists or forall");
   }
-  sc_next(p);
+  sci_next(p);
   p->t->cond = parse_prop(p);
-  if (sc_peek(p, 0)->kind != SC_TK_EOF)
-    sc_parse_expected(p, "end of file after the final condition");
+  if (sci_peek(p, 0)->kind != SC_TK_EOF)
+    sci_parse_expected(p, "end of file after the final condition");
 }
 
 /* ---- Placement -------------------------------------------------------------- */
@@ -655,11 +655,11 @@ static void placement_to_tree(sc_parser *p, const placement *pl) {
     return;
   for (int i = 0; nplaced != t->nthreads && i < t->nthreads; i++)
     if (!pl[i].given)
-      sc_parse_error_at(p, pl[i].line, pl[i].col, SC_ERR_SEMANTIC,
+      sci_parse_error_at(p, pl[i].line, pl[i].col, SC_ERR_SEMANTIC,
                         "expected a placement (@cta N,gpu N) for every thread "
                         "or for none, found none for %s", t->threads[i].name);
-  sc_scope_node **dev = sc_alloc(sizeof(sc_scope_node *) * (size_t)t->nthreads);
-  int64_t *dev_gpu = sc_alloc(sizeof(int64_t) * (size_t)t->nthreads);
+  sc_scope_node **dev = sci_alloc(sizeof(sc_scope_node *) * (size_t)t->nthreads);
+  int64_t *dev_gpu = sci_alloc(sizeof(int64_t) * (size_t)t->nthreads);
   int ndev = 0;
   for (int i = 0; i < t->nthreads; i++) {
     int d = 0;
@@ -731,7 +731,7 @@ static void compute_placement(sc_test *t) {
 
 static void parse_test(sc_parser *p, const char *src) {
   header h = parse_header(p, src);
-  sc_status st = sc_lex(p->file, h.body, h.line, h.col, &p->toks, &p->ntoks,
+  sc_status st = sci_lex(p->file, h.body, h.line, h.col, &p->toks, &p->ntoks,
                         &p->err);
   if (st)
     longjmp(p->on_error, 1);
@@ -749,9 +749,9 @@ static void parse_test(sc_parser *p, const char *src) {
 
 /* A proposition in the condition language, about the final state of
  * test `t` (which it may not change: unknown names are errors). */
-sc_status sc_test_parse_prop(const sc_test *t, const char *text,
+sc_status sci_test_parse_prop(const sc_test *t, const char *text,
                              sc_prop **out, sc_error **err) {
-  sc_parser *p = sc_alloc(sizeof *p);
+  sc_parser *p = sci_alloc(sizeof *p);
   p->file = "<proposition>";
   p->t = (sc_test *)t; /* frozen: never written */
   p->frozen = true;
@@ -761,31 +761,31 @@ sc_status sc_test_parse_prop(const sc_test *t, const char *text,
       *err = p->err;
     return p->err->status;
   }
-  if (sc_lex(p->file, text, 1, 1, &p->toks, &p->ntoks, &p->err))
+  if (sci_lex(p->file, text, 1, 1, &p->toks, &p->ntoks, &p->err))
     longjmp(p->on_error, 1);
   sc_prop *pr = parse_prop(p);
-  if (sc_peek(p, 0)->kind != SC_TK_EOF)
-    sc_parse_expected(p, "end of the proposition");
+  if (sci_peek(p, 0)->kind != SC_TK_EOF)
+    sci_parse_expected(p, "end of the proposition");
   *out = pr;
   return SC_OK;
 }
 
 
 /* The test of `text` (sc_test_load_string of the public header). */
-sc_status sc_litmus_parse(const char *text, const char *filename,
+sc_status sci_litmus_parse(const char *text, const char *filename,
                           const sc_parse_limits *limits, sc_test **out,
                           sc_error **err) {
   *out = NULL;
   if (!text)
-    return sc_fail(err, SC_ERR_USAGE, filename, 0, 0, "no text to parse");
-  sc_parser *p = sc_alloc(sizeof *p);
-  p->file = filename ? sc_strdup(filename) : "<string>";
-  sc_parser_limits(&p->limits, limits);
+    return sci_fail(err, SC_ERR_USAGE, filename, 0, 0, "no text to parse");
+  sc_parser *p = sci_alloc(sizeof *p);
+  p->file = filename ? sci_strdup(filename) : "<string>";
+  sci_parser_limits(&p->limits, limits);
   if (strlen(text) > p->limits.max_file_bytes)
-    return sc_fail(err, SC_ERR_LIMIT, p->file, 0, 0,
+    return sci_fail(err, SC_ERR_LIMIT, p->file, 0, 0,
                    "expected at most %zu bytes (the file-size limit)",
                    p->limits.max_file_bytes);
-  p->t = sc_alloc(sizeof(sc_test));
+  p->t = sci_alloc(sizeof(sc_test));
   p->t->file = p->file;
   p->t->max_events = p->limits.max_events;
   if (setjmp(p->on_error)) {

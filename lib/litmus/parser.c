@@ -19,73 +19,73 @@
 
 /* ---- Errors and tokens ---------------------------------------------------- */
 
-_Noreturn void sc_parse_error_at(sc_parser *p, int line, int col,
+_Noreturn void sci_parse_error_at(sc_parser *p, int line, int col,
                                  sc_status status, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  char *what = sc_vprintf(fmt, ap);
+  char *what = sci_vprintf(fmt, ap);
   va_end(ap);
-  p->err = sc_error_new(status, p->file, line, col, "%s", what);
+  p->err = sci_error_new(status, p->file, line, col, "%s", what);
   longjmp(p->on_error, 1);
 }
 
-_Noreturn void sc_parse_expected(sc_parser *p, const char *what) {
-  const sc_token *tk = sc_peek(p, 0);
-  sc_parse_error_at(p, tk->line, tk->col, SC_ERR_SYNTAX, "expected %s, found %s",
-                    what, sc_token_describe(tk));
+_Noreturn void sci_parse_expected(sc_parser *p, const char *what) {
+  const sc_token *tk = sci_peek(p, 0);
+  sci_parse_error_at(p, tk->line, tk->col, SC_ERR_SYNTAX, "expected %s, found %s",
+                    what, sci_token_describe(tk));
 }
 
-const sc_token *sc_peek(const sc_parser *p, int ahead) {
+const sc_token *sci_peek(const sc_parser *p, int ahead) {
   int i = p->pos + ahead;
   return &p->toks[i < p->ntoks ? i : p->ntoks - 1];
 }
 
-const sc_token *sc_next(sc_parser *p) {
-  const sc_token *tk = sc_peek(p, 0);
+const sc_token *sci_next(sc_parser *p) {
+  const sc_token *tk = sci_peek(p, 0);
   if (p->pos < p->ntoks - 1)
     p->pos++;
   return tk;
 }
 
-int sc_at_punct(const sc_parser *p, int punct) {
-  return sc_token_is_punct(sc_peek(p, 0), punct);
+int sci_at_punct(const sc_parser *p, int punct) {
+  return sci_token_is_punct(sci_peek(p, 0), punct);
 }
 
-int sc_accept_punct(sc_parser *p, int punct) {
-  if (!sc_at_punct(p, punct))
+int sci_accept_punct(sc_parser *p, int punct) {
+  if (!sci_at_punct(p, punct))
     return 0;
-  sc_next(p);
+  sci_next(p);
   return 1;
 }
 
-const sc_token *sc_expect_punct(sc_parser *p, int punct, const char *what) {
-  if (!sc_at_punct(p, punct))
-    sc_parse_expected(p, what);
-  return sc_next(p);
+const sc_token *sci_expect_punct(sc_parser *p, int punct, const char *what) {
+  if (!sci_at_punct(p, punct))
+    sci_parse_expected(p, what);
+  return sci_next(p);
 }
 
-int sc_at_word(const sc_parser *p, const char *word) {
-  return sc_token_is_word(sc_peek(p, 0), word);
+int sci_at_word(const sc_parser *p, const char *word) {
+  return sci_token_is_word(sci_peek(p, 0), word);
 }
 
-const sc_token *sc_expect_ident(sc_parser *p, const char *what) {
-  if (sc_peek(p, 0)->kind != SC_TK_IDENT)
-    sc_parse_expected(p, what);
-  return sc_next(p);
+const sc_token *sci_expect_ident(sc_parser *p, const char *what) {
+  if (sci_peek(p, 0)->kind != SC_TK_IDENT)
+    sci_parse_expected(p, what);
+  return sci_next(p);
 }
 
-int64_t sc_parse_int(sc_parser *p, const char *what) {
-  bool neg = sc_accept_punct(p, '-');
-  if (sc_peek(p, 0)->kind != SC_TK_INT)
-    sc_parse_expected(p, what);
-  int64_t v = sc_next(p)->ival;
+int64_t sci_parse_int(sc_parser *p, const char *what) {
+  bool neg = sci_accept_punct(p, '-');
+  if (sci_peek(p, 0)->kind != SC_TK_INT)
+    sci_parse_expected(p, what);
+  int64_t v = sci_next(p)->ival;
   return neg ? (int64_t)(0 - (uint64_t)v) : v;
 }
 
 /* ---- Names: threads, registers, locations -------------------------------- */
 
 /* "P3", "T3" or "3" as a thread number; -1 when `tk` is none of these. */
-int sc_parser_thread_number(const sc_token *tk) {
+int sci_parser_thread_number(const sc_token *tk) {
   const char *s = tk->text;
   if (tk->kind == SC_TK_INT)
     return tk->ival >= 0 && tk->ival < 1000000 ? (int)tk->ival : -1;
@@ -100,23 +100,23 @@ int sc_parser_thread_number(const sc_token *tk) {
   return (int)v;
 }
 
-int sc_parser_expect_thread(sc_parser *p, const char *what) {
-  const sc_token *tk = sc_peek(p, 0);
-  int n = sc_parser_thread_number(tk);
+int sci_parser_expect_thread(sc_parser *p, const char *what) {
+  const sc_token *tk = sci_peek(p, 0);
+  int n = sci_parser_thread_number(tk);
   if (n < 0)
-    sc_parse_expected(p, what);
+    sci_parse_expected(p, what);
   if (p->t->nthreads > 0 && n >= p->t->nthreads)
-    sc_parse_error_at(p, tk->line, tk->col, SC_ERR_SEMANTIC,
+    sci_parse_error_at(p, tk->line, tk->col, SC_ERR_SEMANTIC,
                       "expected a thread of this test (P0..P%d), found %s",
-                      p->t->nthreads - 1, sc_token_describe(tk));
-  sc_next(p);
+                      p->t->nthreads - 1, sci_token_describe(tk));
+  sci_next(p);
   return n;
 }
 
-int sc_parser_add_register(sc_parser *p, int thread, const char *name,
+int sci_parser_add_register(sc_parser *p, int thread, const char *name,
                         sc_type type) {
   sc_thread *th = &p->t->threads[thread];
-  sc_grow(&th->regs, &th->capregs, th->nregs + 1, sizeof(sc_register));
+  sci_grow(&th->regs, &th->capregs, th->nregs + 1, sizeof(sc_register));
   sc_register *r = &th->regs[th->nregs];
   r->name = name;
   r->type = type;
@@ -125,20 +125,20 @@ int sc_parser_add_register(sc_parser *p, int thread, const char *name,
   return th->nregs++;
 }
 
-int sc_parser_register(sc_parser *p, int thread, const sc_token *tk) {
-  int r = sc_thread_find_register(&p->t->threads[thread], tk->text);
+int sci_parser_register(sc_parser *p, int thread, const sc_token *tk) {
+  int r = sci_thread_find_register(&p->t->threads[thread], tk->text);
   if (r >= 0)
     return r;
   if (p->frozen)
-    sc_parse_error_at(p, tk->line, tk->col, SC_ERR_SEMANTIC,
+    sci_parse_error_at(p, tk->line, tk->col, SC_ERR_SEMANTIC,
                       "expected a register of thread %d, found '%s'", thread,
                       tk->text);
   if (p->t->dialect == SC_DIALECT_GPU_PTX)
-    sc_parse_error_at(p, tk->line, tk->col, SC_ERR_SEMANTIC,
+    sci_parse_error_at(p, tk->line, tk->col, SC_ERR_SEMANTIC,
                       "expected a declared register of thread %d, found '%s' "
                       "(declare it as %d:.reg .s32 %s;)",
                       thread, tk->text, thread, tk->text);
-  return sc_parser_add_register(p, thread, tk->text, SC_TYPE_NONE);
+  return sci_parser_add_register(p, thread, tk->text, SC_TYPE_NONE);
 }
 
 /* The token that named `name` just now: the last one taken, or the next. */
@@ -152,9 +152,9 @@ static const sc_token *naming_token(const sc_parser *p, const char *name) {
   return &p->toks[p->pos > 0 ? p->pos - 1 : 0];
 }
 
-int sc_parser_location(sc_parser *p, const char *name) {
+int sci_parser_location(sc_parser *p, const char *name) {
   sc_test *t = p->t;
-  int l = sc_test_find_location(t, name);
+  int l = sci_test_find_location(t, name);
   if (l >= 0) {
     if (!p->frozen)
       t->locs[l].mentions++;
@@ -162,12 +162,12 @@ int sc_parser_location(sc_parser *p, const char *name) {
   }
   if (p->frozen) {
     const sc_token *tk = &p->toks[p->pos > 0 ? p->pos - 1 : 0];
-    sc_parse_error_at(p, tk->line, tk->col, SC_ERR_SEMANTIC,
+    sci_parse_error_at(p, tk->line, tk->col, SC_ERR_SEMANTIC,
                       "expected a location of the test, found '%s'", name);
   }
-  sc_grow(&t->locs, &t->caplocs, t->nlocs + 1, sizeof(sc_location));
+  sci_grow(&t->locs, &t->caplocs, t->nlocs + 1, sizeof(sc_location));
   sc_location *loc = &t->locs[t->nlocs];
-  loc->name = sc_strdup(name);
+  loc->name = sci_strdup(name);
   loc->init.kind = SC_VAL_INT;
   loc->region = SC_SPACE_NONE;
   loc->proxy = SC_PROXY_GENERIC;
@@ -180,7 +180,7 @@ int sc_parser_location(sc_parser *p, const char *name) {
   return t->nlocs++;
 }
 
-void sc_parser_limits(sc_parse_limits *out, const sc_parse_limits *in) {
+void sci_parser_limits(sc_parse_limits *out, const sc_parse_limits *in) {
   sc_parse_limits d = {DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_THREADS,
                        DEFAULT_MAX_INSTRUCTIONS, 0};
   if (in) {

@@ -13,36 +13,36 @@
 
 static void put_value(sc_strbuf *sb, const sc_test *t, sc_value v) {
   if (v.kind == SC_VAL_LOC)
-    sc_sb_puts(sb, t->locs[v.loc].name);
+    sci_sb_puts(sb, t->locs[v.loc].name);
   else
-    sc_sb_printf(sb, "%" PRId64, v.i);
+    sci_sb_printf(sb, "%" PRId64, v.i);
 }
 
 static void put_operand(sc_strbuf *sb, const sc_test *t, const sc_thread *th,
                         sc_operand o) {
   switch (o.kind) {
-  case SC_OPND_REG: sc_sb_puts(sb, th->regs[o.index].name); break;
-  case SC_OPND_LOC: sc_sb_puts(sb, t->locs[o.index].name); break;
-  case SC_OPND_IMM: sc_sb_printf(sb, "%" PRId64, o.imm); break;
+  case SC_OPND_REG: sci_sb_puts(sb, th->regs[o.index].name); break;
+  case SC_OPND_LOC: sci_sb_puts(sb, t->locs[o.index].name); break;
+  case SC_OPND_IMM: sci_sb_printf(sb, "%" PRId64, o.imm); break;
   case SC_OPND_NONE: break;
   }
 }
 
 static void put_address(sc_strbuf *sb, const sc_test *t, const sc_thread *th,
                         sc_address a) {
-  sc_sb_putc(sb, '[');
+  sci_sb_putc(sb, '[');
   put_operand(sb, t, th, a.base);
   if (a.offset > 0)
-    sc_sb_printf(sb, "+%" PRId64, a.offset);
+    sci_sb_printf(sb, "+%" PRId64, a.offset);
   else if (a.offset < 0)
-    sc_sb_printf(sb, "-%" PRIu64, (uint64_t)0 - (uint64_t)a.offset);
-  sc_sb_putc(sb, ']');
+    sci_sb_printf(sb, "-%" PRIu64, (uint64_t)0 - (uint64_t)a.offset);
+  sci_sb_putc(sb, ']');
 }
 
 static void qual(sc_strbuf *sb, const char *name) {
   if (name && *name) {
-    sc_sb_putc(sb, '.');
-    sc_sb_puts(sb, name);
+    sci_sb_putc(sb, '.');
+    sci_sb_puts(sb, name);
   }
 }
 
@@ -53,31 +53,31 @@ static const char *base_name(const sc_instr *in) {
   if (in->op == SC_OP_ST && in->proxy == SC_PROXY_SURFACE) return "sust";
   if (in->op == SC_OP_BAR && in->bar_long) return "barrier";
   if (in->op == SC_OP_FENCE_PROXY) return "fence.proxy";
-  return sc_opcode_name(in->op);
+  return sci_opcode_name(in->op);
 }
 
 static void put_mnemonic(sc_strbuf *sb, const sc_instr *in) {
-  sc_sb_puts(sb, base_name(in));
+  sci_sb_puts(sb, base_name(in));
   switch (in->op) {
   case SC_OP_LD:
   case SC_OP_ST:
   case SC_OP_ATOM:
   case SC_OP_RED:
-    qual(sb, sc_sem_name(in->sem));
-    qual(sb, sc_scope_name(in->scope));
-    qual(sb, sc_space_name(in->space));
-    qual(sb, sc_cacheop_name(in->cacheop));
-    qual(sb, sc_atomop_name(in->atomop));
+    qual(sb, sci_sem_name(in->sem));
+    qual(sb, sci_scope_name(in->scope));
+    qual(sb, sci_space_name(in->space));
+    qual(sb, sci_cacheop_name(in->cacheop));
+    qual(sb, sci_atomop_name(in->atomop));
     break;
   case SC_OP_MEMBAR:
-    qual(sb, in->scope == SC_SCOPE_GPU ? "gl" : sc_scope_name(in->scope));
+    qual(sb, in->scope == SC_SCOPE_GPU ? "gl" : sci_scope_name(in->scope));
     break;
   case SC_OP_FENCE:
-    qual(sb, sc_sem_name(in->sem));
-    qual(sb, sc_scope_name(in->scope));
+    qual(sb, sci_sem_name(in->sem));
+    qual(sb, sci_scope_name(in->scope));
     break;
   case SC_OP_FENCE_PROXY:
-    qual(sb, sc_proxy_name(in->proxy));
+    qual(sb, sci_proxy_name(in->proxy));
     break;
   case SC_OP_BAR:
     qual(sb, in->bar_cta ? "cta" : NULL);
@@ -85,7 +85,7 @@ static void put_mnemonic(sc_strbuf *sb, const sc_instr *in) {
     qual(sb, in->aligned ? "aligned" : NULL);
     break;
   case SC_OP_SETP:
-    qual(sb, sc_cmp_name(in->cmp));
+    qual(sb, sci_cmp_name(in->cmp));
     break;
   case SC_OP_BRA:
     qual(sb, in->uni ? "uni" : NULL);
@@ -93,72 +93,72 @@ static void put_mnemonic(sc_strbuf *sb, const sc_instr *in) {
   default:
     break;
   }
-  qual(sb, sc_type_name(in->type));
-  qual(sb, sc_type_name(in->type2));
+  qual(sb, sci_type_name(in->type));
+  qual(sb, sci_type_name(in->type2));
 }
 
-void sc_print_instruction(sc_strbuf *sb, const sc_test *t, const sc_thread *th,
+void sci_print_instruction(sc_strbuf *sb, const sc_test *t, const sc_thread *th,
                           const sc_instr *in) {
   if (in->guard >= 0)
-    sc_sb_printf(sb, "@%s%s ", in->guard_negated ? "!" : "",
+    sci_sb_printf(sb, "@%s%s ", in->guard_negated ? "!" : "",
                  th->regs[in->guard].name);
   put_mnemonic(sb, in);
   const char *sep = " ";
   if (in->dst.kind != SC_OPND_NONE) {
-    sc_sb_puts(sb, sep);
+    sci_sb_puts(sb, sep);
     put_operand(sb, t, th, in->dst);
     sep = ", ";
   }
-  if (sc_instr_is_access(in)) {
-    sc_sb_puts(sb, sep);
+  if (sci_instr_is_access(in)) {
+    sci_sb_puts(sb, sep);
     put_address(sb, t, th, in->addr);
     sep = ", ";
   }
   for (int i = 0; i < in->nsrc; i++) {
-    sc_sb_puts(sb, sep);
+    sci_sb_puts(sb, sep);
     put_operand(sb, t, th, in->src[i]);
     sep = ", ";
   }
   if (in->target >= 0) {
-    sc_sb_puts(sb, sep);
-    sc_sb_puts(sb, th->labels[in->target].name);
+    sci_sb_puts(sb, sep);
+    sci_sb_puts(sb, th->labels[in->target].name);
   }
 }
 
 /* ---- The whole test ------------------------------------------------------- */
 
 static void put_init(sc_strbuf *sb, const sc_test *t) {
-  sc_sb_puts(sb, "{\n");
+  sci_sb_puts(sb, "{\n");
   for (int l = 0; l < t->nlocs; l++) {
     const sc_location *loc = &t->locs[l];
     if (loc->alias_of >= 0) {
-      sc_sb_printf(sb, "%s @ %s aliases %s;\n", loc->name,
-                   sc_proxy_name(loc->proxy), t->locs[loc->alias_of].name);
+      sci_sb_printf(sb, "%s @ %s aliases %s;\n", loc->name,
+                   sci_proxy_name(loc->proxy), t->locs[loc->alias_of].name);
       continue;
     }
-    sc_sb_printf(sb, "%s=", loc->name);
+    sci_sb_printf(sb, "%s=", loc->name);
     put_value(sb, t, loc->init);
-    sc_sb_puts(sb, ";\n");
+    sci_sb_puts(sb, ";\n");
   }
   for (int i = 0; i < t->nthreads; i++) {
     const sc_thread *th = &t->threads[i];
     for (int r = 0; r < th->nregs; r++) {
       const sc_register *reg = &th->regs[r];
       if (reg->type == SC_TYPE_NONE) {
-        sc_sb_printf(sb, "%d:%s=", i, reg->name);
+        sci_sb_printf(sb, "%d:%s=", i, reg->name);
         put_value(sb, t, reg->init);
       } else {
-        sc_sb_printf(sb, "%d:.reg .%s %s", i, sc_type_name(reg->type),
+        sci_sb_printf(sb, "%d:.reg .%s %s", i, sci_type_name(reg->type),
                      reg->name);
         if (reg->init.kind == SC_VAL_LOC || reg->init.i != 0) {
-          sc_sb_puts(sb, " = ");
+          sci_sb_puts(sb, " = ");
           put_value(sb, t, reg->init);
         }
       }
-      sc_sb_puts(sb, ";\n");
+      sci_sb_puts(sb, ";\n");
     }
   }
-  sc_sb_puts(sb, "}\n");
+  sci_sb_puts(sb, "}\n");
 }
 
 /* Whether Dat3M's thread headers ("P0@cta 0,gpu 0") say the placement:
@@ -196,24 +196,24 @@ static char ***program_cells(const sc_test *t, sc_dialect d, int *nrows) {
     if (n + 1 > rows)
       rows = n + 1;
   }
-  char ***cells = sc_alloc(sizeof(char **) * (size_t)rows);
+  char ***cells = sci_alloc(sizeof(char **) * (size_t)rows);
   for (int r = 0; r < rows; r++)
-    cells[r] = sc_alloc(sizeof(char *) * (size_t)t->nthreads);
+    cells[r] = sci_alloc(sizeof(char *) * (size_t)t->nthreads);
   for (int i = 0; i < t->nthreads; i++) {
     const sc_thread *th = &t->threads[i];
     cells[0][i] = prints_scope_tree(t, d)
-                      ? sc_strdup(th->name)
-                      : sc_printf("%s@cta %d,gpu %d", th->name,
+                      ? sci_strdup(th->name)
+                      : sci_printf("%s@cta %d,gpu %d", th->name,
                                   th->place[SC_LEVEL_CTA],
                                   th->place[SC_LEVEL_DEVICE]);
     for (int pc = 0; pc + 1 < rows; pc++) {
       sc_strbuf sb;
-      sc_sb_init(&sb);
+      sci_sb_init(&sb);
       for (int l = 0; l < th->nlabels; l++)
         if (th->labels[l].pc == pc)
-          sc_sb_printf(&sb, "%s: ", th->labels[l].name);
+          sci_sb_printf(&sb, "%s: ", th->labels[l].name);
       if (pc < th->ninstrs)
-        sc_print_instruction(&sb, t, th, &th->code[pc]);
+        sci_print_instruction(&sb, t, th, &th->code[pc]);
       while (sb.len > 0 && sb.data[sb.len - 1] == ' ')
         sb.data[--sb.len] = '\0';
       cells[pc + 1][i] = sb.data;
@@ -226,7 +226,7 @@ static char ***program_cells(const sc_test *t, sc_dialect d, int *nrows) {
 static void put_program(sc_strbuf *sb, const sc_test *t, sc_dialect d) {
   int rows;
   char ***cells = program_cells(t, d, &rows);
-  size_t *width = sc_alloc(sizeof(size_t) * (size_t)t->nthreads);
+  size_t *width = sci_alloc(sizeof(size_t) * (size_t)t->nthreads);
   for (int r = 0; r < rows; r++)
     for (int i = 0; i < t->nthreads; i++)
       if (strlen(cells[r][i]) > width[i])
@@ -234,10 +234,10 @@ static void put_program(sc_strbuf *sb, const sc_test *t, sc_dialect d) {
   for (int r = 0; r < rows; r++) {
     for (int i = 0; i < t->nthreads; i++) {
       size_t start = sb->len;
-      sc_sb_putc(sb, ' ');
-      sc_sb_puts(sb, cells[r][i]);
-      sc_sb_pad(sb, start, width[i] + 2);
-      sc_sb_puts(sb, i + 1 < t->nthreads ? "|" : ";\n");
+      sci_sb_putc(sb, ' ');
+      sci_sb_puts(sb, cells[r][i]);
+      sci_sb_pad(sb, start, width[i] + 2);
+      sci_sb_puts(sb, i + 1 < t->nthreads ? "|" : ";\n");
     }
   }
 }
@@ -245,26 +245,26 @@ static void put_program(sc_strbuf *sb, const sc_test *t, sc_dialect d) {
 static void put_scope_node(sc_strbuf *sb, const sc_test *t,
                            const sc_scope_node *n) {
   if (n->level == SC_LEVEL_THREAD) {
-    sc_sb_puts(sb, t->threads[n->thread].name);
+    sci_sb_puts(sb, t->threads[n->thread].name);
     return;
   }
-  sc_sb_printf(sb, "(%s", sc_level_name(n->level));
+  sci_sb_printf(sb, "(%s", sci_level_name(n->level));
   for (int i = 0; i < n->nkids; i++) {
-    sc_sb_putc(sb, ' ');
+    sci_sb_putc(sb, ' ');
     put_scope_node(sb, t, n->kids[i]);
   }
-  sc_sb_putc(sb, ')');
+  sci_sb_putc(sb, ')');
 }
 
 static void put_lval(sc_strbuf *sb, const sc_test *t, const sc_lval *lv) {
   switch (lv->kind) {
   case SC_LVAL_REG:
-    sc_sb_printf(sb, "%d:%s", lv->thread,
+    sci_sb_printf(sb, "%d:%s", lv->thread,
                  t->threads[lv->thread].regs[lv->reg].name);
     break;
   case SC_LVAL_LOC:
-  case SC_LVAL_ADDR: sc_sb_puts(sb, t->locs[lv->loc].name); break;
-  case SC_LVAL_CONST: sc_sb_printf(sb, "%" PRId64, lv->constant); break;
+  case SC_LVAL_ADDR: sci_sb_puts(sb, t->locs[lv->loc].name); break;
+  case SC_LVAL_CONST: sci_sb_printf(sb, "%" PRId64, lv->constant); break;
   }
 }
 
@@ -283,37 +283,37 @@ static void put_sub_prop(sc_strbuf *sb, const sc_test *t, const sc_prop *p,
                          int min_rank) {
   bool paren = prop_rank(p->kind) < min_rank;
   if (paren)
-    sc_sb_putc(sb, '(');
-  sc_print_prop(sb, t, p);
+    sci_sb_putc(sb, '(');
+  sci_print_prop(sb, t, p);
   if (paren)
-    sc_sb_putc(sb, ')');
+    sci_sb_putc(sb, ')');
 }
 
-void sc_print_prop(sc_strbuf *sb, const sc_test *t, const sc_prop *p) {
+void sci_print_prop(sc_strbuf *sb, const sc_test *t, const sc_prop *p) {
   switch (p->kind) {
-  case SC_PROP_TRUE: sc_sb_puts(sb, "true"); return;
-  case SC_PROP_FALSE: sc_sb_puts(sb, "false"); return;
+  case SC_PROP_TRUE: sci_sb_puts(sb, "true"); return;
+  case SC_PROP_FALSE: sci_sb_puts(sb, "false"); return;
   case SC_PROP_EQ:
   case SC_PROP_NE:
     put_lval(sb, t, &p->lhs);
-    sc_sb_puts(sb, p->kind == SC_PROP_EQ ? "=" : "!=");
+    sci_sb_puts(sb, p->kind == SC_PROP_EQ ? "=" : "!=");
     put_lval(sb, t, &p->rhs);
     return;
   case SC_PROP_NOT:
-    sc_sb_puts(sb, "~");
+    sci_sb_puts(sb, "~");
     put_sub_prop(sb, t, p->a, 5);
     return;
   case SC_PROP_AND:
   case SC_PROP_OR: {
     int r = prop_rank(p->kind);
     put_sub_prop(sb, t, p->a, r);
-    sc_sb_puts(sb, p->kind == SC_PROP_AND ? " /\\ " : " \\/ ");
+    sci_sb_puts(sb, p->kind == SC_PROP_AND ? " /\\ " : " \\/ ");
     put_sub_prop(sb, t, p->b, r + 1);
     return;
   }
   case SC_PROP_IMPLIES: /* right-associative */
     put_sub_prop(sb, t, p->a, 2);
-    sc_sb_puts(sb, " => ");
+    sci_sb_puts(sb, " => ");
     put_sub_prop(sb, t, p->b, 1);
     return;
   }
@@ -325,55 +325,55 @@ static const char *quantifier_name(sc_quantifier q) {
 
 static void put_tail(sc_strbuf *sb, const sc_test *t, sc_dialect d) {
   if (prints_scope_tree(t, d) && t->nscope_roots > 0) {
-    sc_sb_puts(sb, "\nscopeTree\n");
+    sci_sb_puts(sb, "\nscopeTree\n");
     for (int r = 0; r < t->nscope_roots; r++) {
       if (r)
-        sc_sb_putc(sb, ' ');
+        sci_sb_putc(sb, ' ');
       put_scope_node(sb, t, t->scope_roots[r]);
     }
-    sc_sb_putc(sb, '\n');
+    sci_sb_putc(sb, '\n');
   }
   const char *sep = "\n";
   for (int l = 0; l < t->nlocs; l++) {
     if (t->locs[l].region == SC_SPACE_NONE)
       continue;
-    sc_sb_printf(sb, "%s%s: %s", sep, t->locs[l].name,
-                 sc_space_name(t->locs[l].region));
+    sci_sb_printf(sb, "%s%s: %s", sep, t->locs[l].name,
+                 sci_space_name(t->locs[l].region));
     sep = ", ";
   }
   if (strcmp(sep, ", ") == 0)
-    sc_sb_putc(sb, '\n');
+    sci_sb_putc(sb, '\n');
   if (t->nobserved > 0) {
-    sc_sb_puts(sb, "\nlocations [");
+    sci_sb_puts(sb, "\nlocations [");
     for (int i = 0; i < t->nobserved; i++) {
       put_lval(sb, t, &t->observed[i]);
-      sc_sb_puts(sb, ";");
+      sci_sb_puts(sb, ";");
       if (i + 1 < t->nobserved)
-        sc_sb_putc(sb, ' ');
+        sci_sb_putc(sb, ' ');
     }
-    sc_sb_puts(sb, "]\n");
+    sci_sb_puts(sb, "]\n");
   }
   if (t->filter) {
-    sc_sb_puts(sb, "\nfilter (");
-    sc_print_prop(sb, t, t->filter);
-    sc_sb_puts(sb, ")\n");
+    sci_sb_puts(sb, "\nfilter (");
+    sci_print_prop(sb, t, t->filter);
+    sci_sb_puts(sb, ")\n");
   }
-  sc_sb_printf(sb, "\n%s (", quantifier_name(t->quant));
-  sc_print_prop(sb, t, t->cond);
-  sc_sb_puts(sb, ")\n");
+  sci_sb_printf(sb, "\n%s (", quantifier_name(t->quant));
+  sci_print_prop(sb, t, t->cond);
+  sci_sb_puts(sb, ")\n");
 }
 
 /* The PTX dialect places threads by Dat3M's headers, "P0@cta 0,gpu 1",
  * instead of a scope tree, unless the placement has shared warps or
  * several kernels a device, which the headers cannot say; the rest is the
  * grammar both dialects share. */
-const char *sc_litmus_print(const sc_test *t, sc_dialect d) {
+const char *sci_litmus_print(const sc_test *t, sc_dialect d) {
   sc_strbuf sb;
-  sc_sb_init(&sb);
-  sc_sb_printf(&sb, "%s %s\n", d == SC_DIALECT_GPU_PTX ? "GPU_PTX" : "PTX",
+  sci_sb_init(&sb);
+  sci_sb_printf(&sb, "%s %s\n", d == SC_DIALECT_GPU_PTX ? "GPU_PTX" : "PTX",
                t->name);
   for (int i = 0; i < t->ninfo; i++)
-    sc_sb_printf(&sb, "%s\n", t->info[i]);
+    sci_sb_printf(&sb, "%s\n", t->info[i]);
   put_init(&sb, t);
   put_program(&sb, t, d);
   put_tail(&sb, t, d);
@@ -382,33 +382,33 @@ const char *sc_litmus_print(const sc_test *t, sc_dialect d) {
 
 /* "[P0 P1][P2]": threads grouped by CTA, CTAs by device ("||" between). */
 static void put_placement(sc_strbuf *sb, const sc_test *t) {
-  bool *done = sc_alloc(sizeof(bool) * (size_t)(t->nthreads + 1));
+  bool *done = sci_alloc(sizeof(bool) * (size_t)(t->nthreads + 1));
   int last_device = -1;
   for (int i = 0; i < t->nthreads; i++) {
     if (done[i])
       continue;
     const int *pi = t->threads[i].place;
     if (last_device >= 0 && pi[SC_LEVEL_DEVICE] != last_device)
-      sc_sb_puts(sb, " ||");
+      sci_sb_puts(sb, " ||");
     last_device = pi[SC_LEVEL_DEVICE];
-    sc_sb_puts(sb, " [");
+    sci_sb_puts(sb, " [");
     for (int j = i; j < t->nthreads; j++) {
       if (done[j] || t->threads[j].place[SC_LEVEL_CTA] != pi[SC_LEVEL_CTA])
         continue;
       done[j] = true;
-      sc_sb_printf(sb, "%s%s", j == i ? "" : " ", t->threads[j].name);
+      sci_sb_printf(sb, "%s%s", j == i ? "" : " ", t->threads[j].name);
     }
-    sc_sb_putc(sb, ']');
+    sci_sb_putc(sb, ']');
   }
 }
 
-const char *sc_litmus_summary(const sc_test *t) {
+const char *sci_litmus_summary(const sc_test *t) {
   int ninstrs = 0;
   for (int i = 0; i < t->nthreads; i++)
     ninstrs += t->threads[i].ninstrs;
   sc_strbuf sb;
-  sc_sb_init(&sb);
-  sc_sb_printf(&sb, "%s: %s, %d thread%s, %d instruction%s, %d location%s, %s,"
+  sci_sb_init(&sb);
+  sci_sb_printf(&sb, "%s: %s, %d thread%s, %d instruction%s, %d location%s, %s,"
                " cta", t->name,
                t->dialect == SC_DIALECT_GPU_PTX ? "GPU_PTX" : "PTX",
                t->nthreads, t->nthreads == 1 ? "" : "s", ninstrs,

@@ -3,24 +3,24 @@
  * histogram line) is the caller's business, through `value_of`. */
 #include "litmus/litmus.h"
 
-bool sc_prop_holds(const sc_prop *p, sc_lval_value_fn value_of, void *ctx) {
+bool sci_prop_holds(const sc_prop *p, sc_lval_value_fn value_of, void *ctx) {
   switch (p->kind) {
   case SC_PROP_TRUE: return true;
   case SC_PROP_FALSE: return false;
   case SC_PROP_EQ: return value_of(&p->lhs, ctx) == value_of(&p->rhs, ctx);
   case SC_PROP_NE: return value_of(&p->lhs, ctx) != value_of(&p->rhs, ctx);
-  case SC_PROP_NOT: return !sc_prop_holds(p->a, value_of, ctx);
+  case SC_PROP_NOT: return !sci_prop_holds(p->a, value_of, ctx);
   case SC_PROP_AND:
-    return sc_prop_holds(p->a, value_of, ctx) && sc_prop_holds(p->b, value_of, ctx);
+    return sci_prop_holds(p->a, value_of, ctx) && sci_prop_holds(p->b, value_of, ctx);
   case SC_PROP_OR:
-    return sc_prop_holds(p->a, value_of, ctx) || sc_prop_holds(p->b, value_of, ctx);
+    return sci_prop_holds(p->a, value_of, ctx) || sci_prop_holds(p->b, value_of, ctx);
   case SC_PROP_IMPLIES:
-    return !sc_prop_holds(p->a, value_of, ctx) || sc_prop_holds(p->b, value_of, ctx);
+    return !sci_prop_holds(p->a, value_of, ctx) || sci_prop_holds(p->b, value_of, ctx);
   }
   return false;
 }
 
-void sc_prop_each_lval(const sc_prop *p, void (*fn)(const sc_lval *, void *),
+void sci_prop_each_lval(const sc_prop *p, void (*fn)(const sc_lval *, void *),
                        void *ctx) {
   if (!p)
     return;
@@ -28,6 +28,6 @@ void sc_prop_each_lval(const sc_prop *p, void (*fn)(const sc_lval *, void *),
     fn(&p->lhs, ctx);
     fn(&p->rhs, ctx);
   }
-  sc_prop_each_lval(p->a, fn, ctx);
-  sc_prop_each_lval(p->b, fn, ctx);
+  sci_prop_each_lval(p->a, fn, ctx);
+  sci_prop_each_lval(p->b, fn, ctx);
 }

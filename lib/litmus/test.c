@@ -18,8 +18,8 @@ static sc_status test_load_string_unguarded(const char *text,
                                             const char *filename,
                                             const sc_parse_limits *limits,
                                             sc_test **out, sc_error **err) {
-  sc_gc_init();
-  return sc_litmus_parse(text, filename, limits, out, err);
+  sci_gc_init();
+  return sci_litmus_parse(text, filename, limits, out, err);
 }
 
 sc_status sc_test_load_string(const char *text, const char *filename,
@@ -27,40 +27,40 @@ sc_status sc_test_load_string(const char *text, const char *filename,
                               sc_error **err) {
   sc_oom_guard g;
   if (!SC_OOM_ENTER(g))
-    return sc_oom_fail(&g, filename, err);
+    return sci_oom_fail(&g, filename, err);
   sc_status st = test_load_string_unguarded(text, filename, limits, out, err);
-  sc_oom_leave(&g);
+  sci_oom_leave(&g);
   return st;
 }
 
 static sc_status test_load_file_unguarded(const char *path,
                                           const sc_parse_limits *limits,
                                           sc_test **out, sc_error **err) {
-  sc_gc_init();
+  sci_gc_init();
   *out = NULL;
   sc_parse_limits lim;
-  sc_parser_limits(&lim, limits);
+  sci_parser_limits(&lim, limits);
   char *buf;
   size_t len;
   int errnum = 0;
   sc_file_failure why =
-      sc_file_read(path, lim.max_file_bytes, &buf, &len, &errnum);
+      sci_file_read(path, lim.max_file_bytes, &buf, &len, &errnum);
   if (why)
-    return sc_file_fail(why, path, errnum, lim.max_file_bytes, "read error",
+    return sci_file_fail(why, path, errnum, lim.max_file_bytes, "read error",
                         "expected at most %zu bytes (the file-size limit)", err);
   if (memchr(buf, '\0', len))
-    return sc_fail(err, SC_ERR_SYNTAX, path, 0, 0,
+    return sci_fail(err, SC_ERR_SYNTAX, path, 0, 0,
                    "expected a text file, found a NUL byte");
-  return sc_litmus_parse(buf, path, limits, out, err);
+  return sci_litmus_parse(buf, path, limits, out, err);
 }
 
 sc_status sc_test_load_file(const char *path, const sc_parse_limits *limits,
                             sc_test **out, sc_error **err) {
   sc_oom_guard g;
   if (!SC_OOM_ENTER(g))
-    return sc_oom_fail(&g, path, err);
+    return sci_oom_fail(&g, path, err);
   sc_status st = test_load_file_unguarded(path, limits, out, err);
-  sc_oom_leave(&g);
+  sci_oom_leave(&g);
   return st;
 }
 
@@ -75,9 +75,9 @@ int sc_test_instruction_count(const sc_test *t, int thread) {
 const char *sc_test_to_dialect(const sc_test *t, sc_dialect d) {
   sc_oom_guard g;
   if (!SC_OOM_ENTER(g))
-    return sc_oom_null(&g);
-  const char *s = sc_litmus_print(t, d);
-  sc_oom_leave(&g);
+    return sci_oom_null(&g);
+  const char *s = sci_litmus_print(t, d);
+  sci_oom_leave(&g);
   return s;
 }
 
@@ -88,9 +88,9 @@ const char *sc_test_to_string(const sc_test *t) {
 const char *sc_test_summary(const sc_test *t) {
   sc_oom_guard g;
   if (!SC_OOM_ENTER(g))
-    return sc_oom_null(&g);
-  const char *s = sc_litmus_summary(t);
-  sc_oom_leave(&g);
+    return sci_oom_null(&g);
+  const char *s = sci_litmus_summary(t);
+  sci_oom_leave(&g);
   return s;
 }
 
@@ -98,26 +98,26 @@ const char *const *sc_test_warnings(const sc_test *t, int *n) {
   *n = 0;
   sc_oom_guard g;
   if (!SC_OOM_ENTER(g)) {
-    sc_oom_null(&g);
+    sci_oom_null(&g);
     return NULL;
   }
-  const char **w = sc_litmus_warnings(t, n);
-  sc_oom_leave(&g);
+  const char **w = sci_litmus_warnings(t, n);
+  sci_oom_leave(&g);
   return w;
 }
 
 int sc_test_equal(const sc_test *a, const sc_test *b) {
-  return sc_litmus_equal(a, b);
+  return sci_litmus_equal(a, b);
 }
 
 /* The Hash of a test in logs: MD5 of its canonical text in its own
  * dialect, so that equal tests have equal hashes and tests of another
  * dialect (another default model, another coherence) have others (not
  * herd7's own digest). */
-const char *sc_test_hash(const sc_test *t) {
-  const char *text = sc_litmus_print(t, t->dialect);
-  char *hex = sc_alloc_atomic(33);
-  sc_md5_hex(text, strlen(text), hex);
+const char *sci_test_hash(const sc_test *t) {
+  const char *text = sci_litmus_print(t, t->dialect);
+  char *hex = sci_alloc_atomic(33);
+  sci_md5_hex(text, strlen(text), hex);
   return hex;
 }
 
@@ -160,12 +160,12 @@ static bool ptx7_instruction(const sc_instr *in) {
 static const char *opcode_text(const sc_test *t, const sc_thread *th,
                                const sc_instr *in) {
   sc_strbuf sb;
-  sc_sb_init(&sb);
-  sc_print_instruction(&sb, t, th, in);
+  sci_sb_init(&sb);
+  sci_print_instruction(&sb, t, th, in);
   const char *word = sb.data;
   if (*word == '@')
     word = strchr(word, ' ') ? strchr(word, ' ') + 1 : word;
-  return sc_printf("%.*s", (int)strcspn(word, " "), word);
+  return sci_printf("%.*s", (int)strcspn(word, " "), word);
 }
 
 /* The first PTX 7 memory-model instruction of a test's code, NULL when
@@ -190,7 +190,7 @@ static const char *default_model_unguarded(const sc_test *t,
                            : NULL;
   if (in) {
     model = "ptx-v7.5.cat";
-    reason = sc_printf("it uses %s, which ptx-rmo.cat ignores",
+    reason = sci_printf("it uses %s, which ptx-rmo.cat ignores",
                        opcode_text(t, th, in));
   } else if (t->dialect == SC_DIALECT_GPU_PTX) {
     model = "ptx-rmo.cat";
@@ -212,10 +212,10 @@ const char *sc_test_default_model_why(const sc_test *t, const char **why) {
   if (!SC_OOM_ENTER(g)) {
     if (why)
       *why = NULL;
-    return sc_oom_null(&g);
+    return sci_oom_null(&g);
   }
   const char *model = default_model_unguarded(t, why);
-  sc_oom_leave(&g);
+  sci_oom_leave(&g);
   return model;
 }
 

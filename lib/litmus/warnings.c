@@ -12,7 +12,7 @@ static bool named_once(const sc_location *loc) {
          loc->region == SC_SPACE_NONE && loc->alias_of < 0;
 }
 
-const char **sc_litmus_warnings(const sc_test *t, int *n) {
+const char **sci_litmus_warnings(const sc_test *t, int *n) {
   const char **out = NULL;
   int cap = 0;
   *n = 0;
@@ -20,8 +20,8 @@ const char **sc_litmus_warnings(const sc_test *t, int *n) {
     const sc_location *loc = &t->locs[l];
     if (!named_once(loc))
       continue;
-    sc_grow(&out, &cap, *n + 1, sizeof *out);
-    out[(*n)++] = sc_printf(
+    sci_grow(&out, &cap, *n + 1, sizeof *out);
+    out[(*n)++] = sci_printf(
         "%s:%d:%d: warning: location '%s' is named only here (no initial "
         "value, no other access, not in the condition): a misspelling? It "
         "would be a new location starting at 0",

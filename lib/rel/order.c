@@ -13,7 +13,7 @@
 #include <string.h>
 
 static sc_order_list *new_list(int k) {
-  sc_order_list *l = sc_alloc(sizeof *l);
+  sc_order_list *l = sci_alloc(sizeof *l);
   l->k = k;
   return l;
 }
@@ -22,7 +22,7 @@ static sc_order_list *new_list(int k) {
 static bool keep(sc_order_list *l, const uint32_t *below, long limit) {
   if (l->n >= limit)
     return false;
-  sc_grow(&l->below, &l->cap, (l->n + 1) * l->k, sizeof(uint32_t));
+  sci_grow(&l->below, &l->cap, (l->n + 1) * l->k, sizeof(uint32_t));
   memcpy(l->below + (long)l->n * l->k, below, sizeof(uint32_t) * (size_t)l->k);
   l->n++;
   return true;
@@ -70,7 +70,7 @@ static int walk_total(walk *w, uint32_t *below, uint32_t placed) {
   return 0;
 }
 
-int sc_orders_walk_total(int k, sc_order_visit visit, void *ctx) {
+int sci_orders_walk_total(int k, sc_order_visit visit, void *ctx) {
   walk w = {k, sc_order_all(k), NULL, visit, ctx};
   uint32_t below[SC_ORDER_MAX_ITEMS] = {0};
   if (k == 0)
@@ -96,9 +96,9 @@ static int collect_one(void *ctx, const uint32_t *below, uint32_t placed) {
   return 1;
 }
 
-sc_order_list *sc_orders_total(int k, long limit) {
+sc_order_list *sci_orders_total(int k, long limit) {
   collect c = {new_list(k), limit, false};
-  sc_orders_walk_total(k, collect_one, &c);
+  sci_orders_walk_total(k, collect_one, &c);
   return c.over ? NULL : c.out;
 }
 
@@ -172,7 +172,7 @@ static int extend(walk *w, uint32_t *below, int i) {
   return 0;
 }
 
-int sc_orders_walk_partial(int k, const uint32_t *comparable, sc_order_visit visit,
+int sci_orders_walk_partial(int k, const uint32_t *comparable, sc_order_visit visit,
                            void *ctx) {
   walk w = {k, sc_order_all(k), comparable, visit, ctx};
   uint32_t below[SC_ORDER_MAX_ITEMS] = {0};
@@ -181,13 +181,13 @@ int sc_orders_walk_partial(int k, const uint32_t *comparable, sc_order_visit vis
   return extend(&w, below, 0);
 }
 
-sc_order_list *sc_orders_partial(int k, const uint32_t *comparable, long limit) {
+sc_order_list *sci_orders_partial(int k, const uint32_t *comparable, long limit) {
   collect c = {new_list(k), limit, false};
-  sc_orders_walk_partial(k, comparable, collect_one, &c);
+  sci_orders_walk_partial(k, comparable, collect_one, &c);
   return c.over ? NULL : c.out;
 }
 
-uint32_t sc_order_maximal(const sc_order_list *l, int o) {
+uint32_t sci_order_maximal(const sc_order_list *l, int o) {
   const uint32_t *below = sc_order_at(l, o);
   uint32_t all = sc_order_all(l->k);
   uint32_t before_something = 0;

@@ -27,12 +27,12 @@ static inline const uint32_t *sc_order_at(const sc_order_list *l, int o) {
 /* Every total order of the k items, in the lexicographic order of their
  * sequences (0 < 1 < ... < k-1 first).  NULL when there are more than
  * `limit`. */
-sc_order_list *sc_orders_total(int k, long limit);
+sc_order_list *sci_orders_total(int k, long limit);
 
 /* Every strict partial order of the k items in which i and j are
  * comparable whenever bit j of comparable[i] is set (comparable may be
  * NULL: no such pair).  NULL when there are more than `limit`. */
-sc_order_list *sc_orders_partial(int k, const uint32_t *comparable, long limit);
+sc_order_list *sci_orders_partial(int k, const uint32_t *comparable, long limit);
 
 /* Walking the same orders, in the same order, one step at a time: visit
  * sees each partial step and each complete order (placed has all k bits).
@@ -51,11 +51,11 @@ static inline uint32_t sc_order_all(int k) {
 }
 
 typedef int (*sc_order_visit)(void *ctx, const uint32_t *below, uint32_t placed);
-int sc_orders_walk_total(int k, sc_order_visit visit, void *ctx);
-int sc_orders_walk_partial(int k, const uint32_t *comparable, sc_order_visit visit,
+int sci_orders_walk_total(int k, sc_order_visit visit, void *ctx);
+int sci_orders_walk_partial(int k, const uint32_t *comparable, sc_order_visit visit,
                            void *ctx);
 
 /* The items of order o that nothing comes after: a mask. */
-uint32_t sc_order_maximal(const sc_order_list *l, int o);
+uint32_t sci_order_maximal(const sc_order_list *l, int o);
 
 #endif

@@ -1,6 +1,6 @@
 /* rel.c: bitset event sets and bit-matrix relations.  Word-parallel loops
  * only; no knowledge of what the events mean.  Must not allocate except in
- * the constructors (*_new, *_copy), sc_rel_seq with an aliased
+ * the constructors (*_new, *_copy), sci_rel_seq with an aliased
  * destination, and the graph searches when n exceeds their stack buffers. */
 #include "rel/rel.h"
 
@@ -25,58 +25,58 @@ static int popcount64(uint64_t x) { return __builtin_popcountll(x); }
 
 /* ---- Event sets ---------------------------------------------------------- */
 
-sc_set *sc_set_new(int n) {
+sc_set *sci_set_new(int n) {
   if (n < 0)
     n = 0;
   int nw = words_for(n);
-  sc_set *s = sc_alloc_atomic(sizeof *s + sizeof(uint64_t) * (size_t)nw);
+  sc_set *s = sci_alloc_atomic(sizeof *s + sizeof(uint64_t) * (size_t)nw);
   s->n = n;
   s->nwords = nw;
   memset(s->w, 0, sizeof(uint64_t) * (size_t)nw);
   return s;
 }
 
-sc_set *sc_set_copy(const sc_set *s) {
-  sc_set *c = sc_set_new(s->n);
-  sc_set_assign(c, s);
+sc_set *sci_set_copy(const sc_set *s) {
+  sc_set *c = sci_set_new(s->n);
+  sci_set_assign(c, s);
   return c;
 }
 
-void sc_set_assign(sc_set *dst, const sc_set *src) {
+void sci_set_assign(sc_set *dst, const sc_set *src) {
   if (dst != src)
     memcpy(dst->w, src->w, sizeof(uint64_t) * (size_t)src->nwords);
 }
 
-void sc_set_clear(sc_set *s) {
+void sci_set_clear(sc_set *s) {
   memset(s->w, 0, sizeof(uint64_t) * (size_t)s->nwords);
 }
 
-void sc_set_fill(sc_set *s) {
+void sci_set_fill(sc_set *s) {
   for (int i = 0; i < s->nwords; i++)
     s->w[i] = ~UINT64_C(0);
   if (s->nwords)
     s->w[s->nwords - 1] &= last_mask(s->n);
 }
 
-bool sc_set_equal(const sc_set *a, const sc_set *b) {
+bool sci_set_equal(const sc_set *a, const sc_set *b) {
   return memcmp(a->w, b->w, sizeof(uint64_t) * (size_t)a->nwords) == 0;
 }
 
-bool sc_set_subset(const sc_set *a, const sc_set *b) {
+bool sci_set_subset(const sc_set *a, const sc_set *b) {
   for (int i = 0; i < a->nwords; i++)
     if (a->w[i] & ~b->w[i])
       return false;
   return true;
 }
 
-bool sc_set_is_empty(const sc_set *s) {
+bool sci_set_is_empty(const sc_set *s) {
   for (int i = 0; i < s->nwords; i++)
     if (s->w[i])
       return false;
   return true;
 }
 
-int sc_set_count(const sc_set *s) {
+int sci_set_count(const sc_set *s) {
   int c = 0;
   for (int i = 0; i < s->nwords; i++)
     c += popcount64(s->w[i]);
@@ -100,26 +100,26 @@ static int next_bit(const uint64_t *w, int nwords, int from) {
   }
 }
 
-int sc_set_next(const sc_set *s, int from) {
+int sci_set_next(const sc_set *s, int from) {
   return next_bit(s->w, s->nwords, from);
 }
 
-void sc_set_union(sc_set *dst, const sc_set *a, const sc_set *b) {
+void sci_set_union(sc_set *dst, const sc_set *a, const sc_set *b) {
   for (int i = 0; i < dst->nwords; i++)
     dst->w[i] = a->w[i] | b->w[i];
 }
 
-void sc_set_inter(sc_set *dst, const sc_set *a, const sc_set *b) {
+void sci_set_inter(sc_set *dst, const sc_set *a, const sc_set *b) {
   for (int i = 0; i < dst->nwords; i++)
     dst->w[i] = a->w[i] & b->w[i];
 }
 
-void sc_set_diff(sc_set *dst, const sc_set *a, const sc_set *b) {
+void sci_set_diff(sc_set *dst, const sc_set *a, const sc_set *b) {
   for (int i = 0; i < dst->nwords; i++)
     dst->w[i] = a->w[i] & ~b->w[i];
 }
 
-void sc_set_complement(sc_set *dst, const sc_set *a) {
+void sci_set_complement(sc_set *dst, const sc_set *a) {
   for (int i = 0; i < dst->nwords; i++)
     dst->w[i] = ~a->w[i];
   if (dst->nwords)
@@ -147,7 +147,7 @@ static int compare_bits(const uint64_t *a, const uint64_t *b, int nwords) {
   return 0;
 }
 
-int sc_set_compare(const sc_set *a, const sc_set *b) {
+int sci_set_compare(const sc_set *a, const sc_set *b) {
   return compare_bits(a->w, b->w, a->nwords);
 }
 
@@ -155,32 +155,32 @@ int sc_set_compare(const sc_set *a, const sc_set *b) {
 
 static size_t rel_words(const sc_rel *r) { return (size_t)r->n * (size_t)r->nwords; }
 
-sc_rel *sc_rel_new(int n) {
+sc_rel *sci_rel_new(int n) {
   if (n < 0)
     n = 0;
   int nw = words_for(n);
   size_t total = (size_t)n * (size_t)nw;
-  sc_rel *r = sc_alloc_atomic(sizeof *r + sizeof(uint64_t) * total);
+  sc_rel *r = sci_alloc_atomic(sizeof *r + sizeof(uint64_t) * total);
   r->n = n;
   r->nwords = nw;
   memset(r->w, 0, sizeof(uint64_t) * total);
   return r;
 }
 
-sc_rel *sc_rel_copy(const sc_rel *r) {
-  sc_rel *c = sc_rel_new(r->n);
-  sc_rel_assign(c, r);
+sc_rel *sci_rel_copy(const sc_rel *r) {
+  sc_rel *c = sci_rel_new(r->n);
+  sci_rel_assign(c, r);
   return c;
 }
 
-void sc_rel_assign(sc_rel *dst, const sc_rel *src) {
+void sci_rel_assign(sc_rel *dst, const sc_rel *src) {
   if (dst != src)
     memcpy(dst->w, src->w, sizeof(uint64_t) * rel_words(src));
 }
 
-void sc_rel_clear(sc_rel *r) { memset(r->w, 0, sizeof(uint64_t) * rel_words(r)); }
+void sci_rel_clear(sc_rel *r) { memset(r->w, 0, sizeof(uint64_t) * rel_words(r)); }
 
-void sc_rel_fill(sc_rel *r) {
+void sci_rel_fill(sc_rel *r) {
   for (int a = 0; a < r->n; a++) {
     uint64_t *row = sc_rel_row(r, a);
     for (int i = 0; i < r->nwords; i++)
@@ -189,11 +189,11 @@ void sc_rel_fill(sc_rel *r) {
   }
 }
 
-bool sc_rel_equal(const sc_rel *a, const sc_rel *b) {
+bool sci_rel_equal(const sc_rel *a, const sc_rel *b) {
   return memcmp(a->w, b->w, sizeof(uint64_t) * rel_words(a)) == 0;
 }
 
-bool sc_rel_subset(const sc_rel *a, const sc_rel *b) {
+bool sci_rel_subset(const sc_rel *a, const sc_rel *b) {
   size_t t = rel_words(a);
   for (size_t i = 0; i < t; i++)
     if (a->w[i] & ~b->w[i])
@@ -201,7 +201,7 @@ bool sc_rel_subset(const sc_rel *a, const sc_rel *b) {
   return true;
 }
 
-bool sc_rel_is_empty(const sc_rel *r) {
+bool sci_rel_is_empty(const sc_rel *r) {
   size_t t = rel_words(r);
   for (size_t i = 0; i < t; i++)
     if (r->w[i])
@@ -209,7 +209,7 @@ bool sc_rel_is_empty(const sc_rel *r) {
   return true;
 }
 
-int sc_rel_count(const sc_rel *r) {
+int sci_rel_count(const sc_rel *r) {
   int c = 0;
   size_t t = rel_words(r);
   for (size_t i = 0; i < t; i++)
@@ -217,25 +217,25 @@ int sc_rel_count(const sc_rel *r) {
   return c;
 }
 
-void sc_rel_union(sc_rel *dst, const sc_rel *a, const sc_rel *b) {
+void sci_rel_union(sc_rel *dst, const sc_rel *a, const sc_rel *b) {
   size_t t = rel_words(dst);
   for (size_t i = 0; i < t; i++)
     dst->w[i] = a->w[i] | b->w[i];
 }
 
-void sc_rel_inter(sc_rel *dst, const sc_rel *a, const sc_rel *b) {
+void sci_rel_inter(sc_rel *dst, const sc_rel *a, const sc_rel *b) {
   size_t t = rel_words(dst);
   for (size_t i = 0; i < t; i++)
     dst->w[i] = a->w[i] & b->w[i];
 }
 
-void sc_rel_diff(sc_rel *dst, const sc_rel *a, const sc_rel *b) {
+void sci_rel_diff(sc_rel *dst, const sc_rel *a, const sc_rel *b) {
   size_t t = rel_words(dst);
   for (size_t i = 0; i < t; i++)
     dst->w[i] = a->w[i] & ~b->w[i];
 }
 
-void sc_rel_complement(sc_rel *dst, const sc_rel *a) {
+void sci_rel_complement(sc_rel *dst, const sc_rel *a) {
   for (int r = 0; r < dst->n; r++) {
     uint64_t *d = sc_rel_row(dst, r);
     const uint64_t *s = sc_rel_crow(a, r);
@@ -263,17 +263,17 @@ static void seq_into(sc_rel *dst, const sc_rel *a, const sc_rel *b) {
   }
 }
 
-void sc_rel_seq(sc_rel *dst, const sc_rel *a, const sc_rel *b) {
+void sci_rel_seq(sc_rel *dst, const sc_rel *a, const sc_rel *b) {
   if (dst == a || dst == b) {
-    sc_rel *tmp = sc_rel_new(dst->n);
+    sc_rel *tmp = sci_rel_new(dst->n);
     seq_into(tmp, a, b);
-    sc_rel_assign(dst, tmp);
+    sci_rel_assign(dst, tmp);
   } else {
     seq_into(dst, a, b);
   }
 }
 
-void sc_rel_inverse(sc_rel *dst, const sc_rel *a) {
+void sci_rel_inverse(sc_rel *dst, const sc_rel *a) {
   if (dst == a) { /* transpose in place: swap (x,y) and (y,x) above the diagonal */
     for (int x = 0; x < dst->n; x++)
       for (int y = x + 1; y < dst->n; y++) {
@@ -285,7 +285,7 @@ void sc_rel_inverse(sc_rel *dst, const sc_rel *a) {
       }
     return;
   }
-  sc_rel_clear(dst);
+  sci_rel_clear(dst);
   for (int x = 0; x < a->n; x++) {
     const uint64_t *row = sc_rel_crow(a, x);
     for (int i = 0; i < a->nwords; i++)
@@ -296,8 +296,8 @@ void sc_rel_inverse(sc_rel *dst, const sc_rel *a) {
 
 /* Warshall's algorithm over word rows: after step k, x reaches y through
  * intermediate events < k+1; a row that contains k absorbs row k. */
-void sc_rel_plus(sc_rel *dst, const sc_rel *a) {
-  sc_rel_assign(dst, a);
+void sci_rel_plus(sc_rel *dst, const sc_rel *a) {
+  sci_rel_assign(dst, a);
   int nw = dst->nwords;
   for (int k = 0; k < dst->n; k++) {
     const uint64_t *rk = sc_rel_crow(dst, k);
@@ -317,24 +317,24 @@ static void add_identity(sc_rel *r) {
     sc_rel_add(r, x, x);
 }
 
-void sc_rel_star(sc_rel *dst, const sc_rel *a) {
-  sc_rel_plus(dst, a);
+void sci_rel_star(sc_rel *dst, const sc_rel *a) {
+  sci_rel_plus(dst, a);
   add_identity(dst);
 }
 
-void sc_rel_opt(sc_rel *dst, const sc_rel *a) {
-  sc_rel_assign(dst, a);
+void sci_rel_opt(sc_rel *dst, const sc_rel *a) {
+  sci_rel_assign(dst, a);
   add_identity(dst);
 }
 
-void sc_rel_identity(sc_rel *dst, const sc_set *s) {
-  sc_rel_clear(dst);
+void sci_rel_identity(sc_rel *dst, const sc_set *s) {
+  sci_rel_clear(dst);
   for (int x = 0; x < dst->n; x++)
     if (!s || sc_set_has(s, x))
       sc_rel_add(dst, x, x);
 }
 
-void sc_rel_cartesian(sc_rel *dst, const sc_set *s1, const sc_set *s2) {
+void sci_rel_cartesian(sc_rel *dst, const sc_set *s1, const sc_set *s2) {
   int nw = dst->nwords;
   for (int x = 0; x < dst->n; x++) {
     uint64_t *d = sc_rel_row(dst, x);
@@ -345,7 +345,7 @@ void sc_rel_cartesian(sc_rel *dst, const sc_set *s1, const sc_set *s2) {
   }
 }
 
-void sc_rel_restrict(sc_rel *dst, const sc_rel *r, const sc_set *dom,
+void sci_rel_restrict(sc_rel *dst, const sc_rel *r, const sc_set *dom,
                      const sc_set *ran) {
   int nw = dst->nwords;
   for (int x = 0; x < dst->n; x++) {
@@ -360,8 +360,8 @@ void sc_rel_restrict(sc_rel *dst, const sc_rel *r, const sc_set *dom,
   }
 }
 
-void sc_rel_domain(sc_set *dst, const sc_rel *r) {
-  sc_set_clear(dst);
+void sci_rel_domain(sc_set *dst, const sc_rel *r) {
+  sci_set_clear(dst);
   for (int x = 0; x < r->n; x++) {
     const uint64_t *row = sc_rel_crow(r, x);
     for (int i = 0; i < r->nwords; i++)
@@ -372,7 +372,7 @@ void sc_rel_domain(sc_set *dst, const sc_rel *r) {
   }
 }
 
-void sc_rel_range(sc_set *dst, const sc_rel *r) {
+void sci_rel_range(sc_set *dst, const sc_rel *r) {
   uint64_t *acc = dst->w;
   memset(acc, 0, sizeof(uint64_t) * (size_t)dst->nwords);
   for (int x = 0; x < r->n; x++) {
@@ -382,7 +382,7 @@ void sc_rel_range(sc_set *dst, const sc_rel *r) {
   }
 }
 
-bool sc_rel_is_irreflexive(const sc_rel *r) {
+bool sci_rel_is_irreflexive(const sc_rel *r) {
   for (int x = 0; x < r->n; x++)
     if (sc_rel_has(r, x, x))
       return false;
@@ -391,12 +391,12 @@ bool sc_rel_is_irreflexive(const sc_rel *r) {
 
 /* An int array of n entries: on the stack when small enough. */
 static int *int_buffer(int *stack_buf, int n) {
-  return n <= STACK_EVENTS ? stack_buf : sc_alloc_atomic(sizeof(int) * (size_t)n);
+  return n <= STACK_EVENTS ? stack_buf : sci_alloc_atomic(sizeof(int) * (size_t)n);
 }
 
 /* Kahn's algorithm: repeatedly remove events without predecessors; the
  * relation is acyclic exactly when every event gets removed. */
-bool sc_rel_is_acyclic(const sc_rel *r) {
+bool sci_rel_is_acyclic(const sc_rel *r) {
   int n = r->n;
   int indeg_buf[STACK_EVENTS], queue_buf[STACK_EVENTS];
   int *indeg = int_buffer(indeg_buf, n), *queue = int_buffer(queue_buf, n);
@@ -426,7 +426,7 @@ bool sc_rel_is_acyclic(const sc_rel *r) {
 /* Depth-first search with an explicit stack (no recursion, so no depth
  * limit).  An edge to an event still on the stack closes a cycle: the cycle
  * is the stack from that event up to the top. */
-int sc_rel_find_cycle(const sc_rel *r, int *cycle) {
+int sci_rel_find_cycle(const sc_rel *r, int *cycle) {
   enum { WHITE, GREY, BLACK };
   int n = r->n;
   int color_buf[STACK_EVENTS], stack_buf[STACK_EVENTS], next_buf[STACK_EVENTS];
@@ -472,7 +472,7 @@ int sc_rel_find_cycle(const sc_rel *r, int *cycle) {
 /* Pairs in lexicographic order are the bits in row-major order, so compare
  * rows in turn; a difference in row x is decided as for sets, with "the
  * other goes on" extended to the rows after x. */
-int sc_rel_compare(const sc_rel *a, const sc_rel *b) {
+int sci_rel_compare(const sc_rel *a, const sc_rel *b) {
   int nw = a->nwords;
   for (int x = 0; x < a->n; x++) {
     const uint64_t *ra = sc_rel_crow(a, x), *rb = sc_rel_crow(b, x);

@@ -13,8 +13,8 @@
 #include <string.h>
 
 sc_compare *sc_compare_new(void) {
-  sc_gc_init();
-  return sc_alloc(sizeof(sc_compare));
+  sci_gc_init();
+  return sci_alloc(sizeof(sc_compare));
 }
 
 /* ---- Sources and tests --------------------------------------------------- */
@@ -23,8 +23,8 @@ static int add_source(sc_compare *c, const char *label) {
   for (int i = 0; i < c->nsources; i++)
     if (strcmp(c->sources[i], label) == 0)
       return i;
-  sc_grow(&c->sources, &c->capsources, c->nsources + 1, sizeof(char *));
-  c->sources[c->nsources] = sc_strdup(label);
+  sci_grow(&c->sources, &c->capsources, c->nsources + 1, sizeof(char *));
+  c->sources[c->nsources] = sci_strdup(label);
   return c->nsources++;
 }
 
@@ -49,7 +49,7 @@ static int find_or_add_test(sc_compare *c, const sc_hist *h, const sc_test *t) {
   int found = find_test(c, h, t);
   if (found >= 0)
     return found;
-  sc_grow(&c->tests, &c->captests, c->ntests + 1, sizeof(cmp_test));
+  sci_grow(&c->tests, &c->captests, c->ntests + 1, sizeof(cmp_test));
   cmp_test *ct = &c->tests[c->ntests];
   memset(ct, 0, sizeof *ct);
   ct->name = t ? sc_test_name(t) : h->name;
@@ -64,11 +64,11 @@ static int find_or_add_test(sc_compare *c, const sc_hist *h, const sc_test *t) {
 static cmp_outcome *outcome_for(cmp_test *ct, const sc_hist_row *s) {
   int i = 0;
   while (i < ct->noutcomes &&
-         sc_outcome_compare(&ct->outcomes[i].outcome, &s->outcome) < 0)
+         sci_outcome_compare(&ct->outcomes[i].outcome, &s->outcome) < 0)
     i++;
   if (i < ct->noutcomes && strcmp(ct->outcomes[i].text, s->text) == 0)
     return &ct->outcomes[i];
-  sc_grow(&ct->outcomes, &ct->cap, ct->noutcomes + 1, sizeof(cmp_outcome));
+  sci_grow(&ct->outcomes, &ct->cap, ct->noutcomes + 1, sizeof(cmp_outcome));
   memmove(ct->outcomes + i + 1, ct->outcomes + i,
           sizeof(cmp_outcome) * (size_t)(ct->noutcomes - i));
   ct->noutcomes++;
@@ -82,7 +82,7 @@ static cmp_outcome *outcome_for(cmp_test *ct, const sc_hist_row *s) {
 static void add_count(cmp_outcome *o, int source, long n) {
   int cap = o->ncounts;
   if (source >= o->ncounts) {
-    sc_grow(&o->counts, &cap, source + 1, sizeof(long));
+    sci_grow(&o->counts, &cap, source + 1, sizeof(long));
     memset(o->counts + o->ncounts, 0,
            sizeof(long) * (size_t)(source + 1 - o->ncounts));
     o->ncounts = source + 1;
@@ -151,7 +151,7 @@ const char *sc_compare_test_name(const sc_compare *c, int test) {
   const cmp_test *ct = &c->tests[test];
   for (int i = 0; i < c->ntests; i++)
     if (i != test && strcmp(c->tests[i].name, ct->name) == 0)
-      return sc_printf("%s [%s]", ct->name, ct->log);
+      return sci_printf("%s [%s]", ct->name, ct->log);
   return ct->name;
 }
 
@@ -180,10 +180,10 @@ int sc_compare_outcome_marked(const sc_compare *c, int test, int i) {
 /* ---- Models and their verdicts ------------------------------------------- */
 
 int sc_compare_add_model(sc_compare *c, const char *label) {
-  sc_grow(&c->models, &c->capmodels, c->nmodels + 1, sizeof(cmp_model));
+  sci_grow(&c->models, &c->capmodels, c->nmodels + 1, sizeof(cmp_model));
   cmp_model *m = &c->models[c->nmodels];
   memset(m, 0, sizeof *m);
-  m->label = sc_strdup(label);
+  m->label = sci_strdup(label);
   return c->nmodels++;
 }
 
@@ -200,7 +200,7 @@ static cmp_verdict *slot(sc_compare *c, int model, int test) {
   cmp_model *m = &c->models[model];
   if (test >= m->nverdicts) {
     int cap = m->nverdicts;
-    sc_grow(&m->verdicts, &cap, c->ntests, sizeof(cmp_verdict));
+    sci_grow(&m->verdicts, &cap, c->ntests, sizeof(cmp_verdict));
     memset(m->verdicts + m->nverdicts, 0,
            sizeof(cmp_verdict) * (size_t)(c->ntests - m->nverdicts));
     m->nverdicts = c->ntests;
@@ -213,7 +213,7 @@ void sc_compare_set_failure(sc_compare *c, int model, int test,
   cmp_verdict *v = slot(c, model, test);
   if (v) {
     memset(v, 0, sizeof *v);
-    v->failure = sc_strdup(why ? why : "no verdict");
+    v->failure = sci_strdup(why ? why : "no verdict");
   }
 }
 
@@ -222,12 +222,12 @@ static bool add_allowed(cmp_verdict *v, const char *state, int *cap,
                         int *captexts) {
   sc_outcome o;
   const char *why;
-  if (!sc_outcome_parse(state, &o, &why))
+  if (!sci_outcome_parse(state, &o, &why))
     return false;
-  sc_grow(&v->states, cap, v->nstates + 1, sizeof(sc_outcome));
-  sc_grow(&v->texts, captexts, v->nstates + 1, sizeof(char *));
+  sci_grow(&v->states, cap, v->nstates + 1, sizeof(sc_outcome));
+  sci_grow(&v->texts, captexts, v->nstates + 1, sizeof(char *));
   v->states[v->nstates] = o;
-  v->texts[v->nstates++] = sc_outcome_string(&o);
+  v->texts[v->nstates++] = sci_outcome_string(&o);
   return true;
 }
 
@@ -268,7 +268,7 @@ static const sc_hist *verdict_block(const sc_compare *c, int i,
                                     sc_hist *const *blocks, int n,
                                     const char **why) {
   const cmp_test *ct = &c->tests[i];
-  const char *hash = ct->test ? sc_test_hash(ct->test) : NULL;
+  const char *hash = ct->test ? sci_test_hash(ct->test) : NULL;
   for (int k = 0; hash && k < n; k++)
     if (blocks[k]->hash && strcmp(blocks[k]->hash, hash) == 0)
       return blocks[k];
@@ -277,14 +277,14 @@ static const sc_hist *verdict_block(const sc_compare *c, int i,
     if (strcmp(blocks[k]->name, ct->name) == 0)
       named = blocks[k];
   if (!named) {
-    *why = sc_printf("the verdict log has no block for test %s", ct->name);
+    *why = sci_printf("the verdict log has no block for test %s", ct->name);
     return NULL;
   }
   if (tests_named(c, ct->name) > 1) {
-    *why = ct->test ? sc_printf("several tests are named %s, and no block of "
+    *why = ct->test ? sci_printf("several tests are named %s, and no block of "
                                 "the verdict log has the Hash= of this one",
                                 ct->name)
-                    : sc_printf("several tests are named %s, and this one's "
+                    : sci_printf("several tests are named %s, and this one's "
                                 "litmus test, whose Hash= would tell, was not "
                                 "found",
                                 ct->name);
@@ -315,7 +315,7 @@ void sc_compare_set_verdicts(sc_compare *c, int model, sc_hist *const *blocks,
   }
 }
 
-const cmp_verdict *sc_compare_verdict_of(const sc_compare *c, int model,
+const cmp_verdict *sci_compare_verdict_of(const sc_compare *c, int model,
                                          int test) {
   if (model < 0 || model >= c->nmodels || !valid_test(c, test))
     return NULL;
@@ -344,22 +344,22 @@ const char *sc_compare_failure(const sc_compare *c, int model, int test) {
  * outcome; one shown by neither is unconstrained on both sides. */
 static bool allows(const cmp_verdict *v, const sc_outcome *o) {
   for (int i = 0; i < v->nstates; i++)
-    if (sc_outcome_agree(&v->states[i], o))
+    if (sci_outcome_agree(&v->states[i], o))
       return true;
   return false;
 }
 
 int sc_compare_outcome_allowed(const sc_compare *c, int model, int test,
                                int i) {
-  const cmp_verdict *v = sc_compare_verdict_of(c, model, test);
+  const cmp_verdict *v = sci_compare_verdict_of(c, model, test);
   if (!v || !valid_outcome(c, test, i))
     return 0;
   return allows(v, &c->tests[test].outcomes[i].outcome);
 }
 
-int sc_compare_forbidden(const sc_compare *c, int model, int test,
+int sci_compare_forbidden(const sc_compare *c, int model, int test,
                          long *instances) {
-  const cmp_verdict *v = sc_compare_verdict_of(c, model, test);
+  const cmp_verdict *v = sci_compare_verdict_of(c, model, test);
   int n = 0;
   long sum = 0;
   for (int i = 0; v && i < c->tests[test].noutcomes; i++) {
@@ -375,22 +375,22 @@ int sc_compare_forbidden(const sc_compare *c, int model, int test,
 }
 
 sc_verdict sc_compare_verdict(const sc_compare *c, int model, int test) {
-  if (!sc_compare_verdict_of(c, model, test))
+  if (!sci_compare_verdict_of(c, model, test))
     return SC_VERDICT_NONE;
-  return sc_compare_forbidden(c, model, test, NULL) ? SC_VERDICT_UNSOUND
+  return sci_compare_forbidden(c, model, test, NULL) ? SC_VERDICT_UNSOUND
                                                     : SC_VERDICT_SOUND;
 }
 
 /* Whether hardware showed an allowed state: some observed outcome agrees. */
 static bool seen(const cmp_test *ct, const sc_outcome *state) {
   for (int i = 0; i < ct->noutcomes; i++)
-    if (sc_outcome_agree(&ct->outcomes[i].outcome, state))
+    if (sci_outcome_agree(&ct->outcomes[i].outcome, state))
       return true;
   return false;
 }
 
 int sc_compare_unseen_count(const sc_compare *c, int model, int test) {
-  const cmp_verdict *v = sc_compare_verdict_of(c, model, test);
+  const cmp_verdict *v = sci_compare_verdict_of(c, model, test);
   int n = 0;
   for (int i = 0; v && i < v->nstates; i++)
     n += !seen(&c->tests[test], &v->states[i]);
@@ -399,7 +399,7 @@ int sc_compare_unseen_count(const sc_compare *c, int model, int test) {
 
 const char *sc_compare_unseen(const sc_compare *c, int model, int test,
                               int i) {
-  const cmp_verdict *v = sc_compare_verdict_of(c, model, test);
+  const cmp_verdict *v = sci_compare_verdict_of(c, model, test);
   for (int k = 0; v && k < v->nstates; k++)
     if (!seen(&c->tests[test], &v->states[k]) && i-- == 0)
       return v->texts[k];
@@ -416,10 +416,10 @@ long sc_compare_test_hung_instances(const sc_compare *c, int test) {
 
 /* A hang is the hardware's answer for a test whose threads may spin for
  * ever: one sentence for the text and HTML reports. */
-const char *sc_compare_hang_text(const sc_compare *c, int model, int test) {
+const char *sci_compare_hang_text(const sc_compare *c, int model, int test) {
   const cmp_test *ct = &c->tests[test];
   int live = sc_compare_liveness(c, model, test);
-  return sc_printf("%ld launch%s (%ld instances) did not finish within %g s; %s",
+  return sci_printf("%ld launch%s (%ld instances) did not finish within %g s; %s",
                    ct->hung_launches, ct->hung_launches == 1 ? "" : "es",
                    ct->hung_instances, ct->hang_limit,
                    live < 0 ? "no liveness verdict of the model: an observation"
@@ -430,7 +430,7 @@ const char *sc_compare_hang_text(const sc_compare *c, int model, int test) {
 }
 
 int sc_compare_liveness(const sc_compare *c, int model, int test) {
-  const cmp_verdict *v = sc_compare_verdict_of(c, model, test);
+  const cmp_verdict *v = sci_compare_verdict_of(c, model, test);
   return v && v->has_liveness ? v->live : -1;
 }
 
@@ -442,7 +442,7 @@ int sc_compare_unsound_count(const sc_compare *c) {
   return n;
 }
 
-long sc_compare_test_instances(const sc_compare *c, int test, int source) {
+long sci_compare_test_instances(const sc_compare *c, int test, int source) {
   long n = 0;
   for (int i = 0; i < sc_compare_outcome_count(c, test); i++)
     n += sc_compare_outcome_instances(c, test, i, source);

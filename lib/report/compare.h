@@ -61,19 +61,19 @@ struct sc_compare {
 };
 
 /* The verdict of a model on a test, or NULL when it has none. */
-const cmp_verdict *sc_compare_verdict_of(const sc_compare *c, int model,
+const cmp_verdict *sci_compare_verdict_of(const sc_compare *c, int model,
                                          int test);
 
 /* How many of a test's observed outcomes the model forbids, and their
  * instances. */
-int sc_compare_forbidden(const sc_compare *c, int model, int test,
+int sci_compare_forbidden(const sc_compare *c, int model, int test,
                          long *instances);
 
 /* The instances of test `test` in source `source` (-1: every source). */
-long sc_compare_test_instances(const sc_compare *c, int test, int source);
+long sci_compare_test_instances(const sc_compare *c, int test, int source);
 
 /* "N launch(es) (M instances) did not finish within S s; " and the
  * model's liveness verdict beside it, or "an observation". */
-const char *sc_compare_hang_text(const sc_compare *c, int model, int test);
+const char *sci_compare_hang_text(const sc_compare *c, int model, int test);
 
 #endif

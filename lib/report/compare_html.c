@@ -13,11 +13,11 @@
 static void put_escaped(sc_strbuf *sb, const char *s) {
   for (; s && *s; s++) {
     switch (*s) {
-    case '<': sc_sb_puts(sb, "&lt;"); break;
-    case '>': sc_sb_puts(sb, "&gt;"); break;
-    case '&': sc_sb_puts(sb, "&amp;"); break;
-    case '"': sc_sb_puts(sb, "&quot;"); break;
-    default: sc_sb_putc(sb, *s);
+    case '<': sci_sb_puts(sb, "&lt;"); break;
+    case '>': sci_sb_puts(sb, "&gt;"); break;
+    case '&': sci_sb_puts(sb, "&amp;"); break;
+    case '"': sci_sb_puts(sb, "&quot;"); break;
+    default: sci_sb_putc(sb, *s);
     }
   }
 }
@@ -103,21 +103,21 @@ static const char *fill_of(const sc_compare *c, int model, int t, int i,
 
 static void bar_tooltip(chart *ch, const sc_compare *c, int t, int i,
                         const char *word) {
-  sc_sb_printf(ch->sb, "<title>%s: %ld", word,
+  sci_sb_printf(ch->sb, "<title>%s: %ld", word,
                sc_compare_outcome_instances(c, t, i, -1));
   for (int s = 0; c->nsources > 1 && s < c->nsources; s++) {
-    sc_sb_printf(ch->sb, "%s", s ? ", " : " (");
+    sci_sb_printf(ch->sb, "%s", s ? ", " : " (");
     put_escaped(ch->sb, c->sources[s]);
-    sc_sb_printf(ch->sb, " %ld", sc_compare_outcome_instances(c, t, i, s));
+    sci_sb_printf(ch->sb, " %ld", sc_compare_outcome_instances(c, t, i, s));
   }
-  sc_sb_puts(ch->sb, c->nsources > 1 ? ")</title>" : "</title>");
+  sci_sb_puts(ch->sb, c->nsources > 1 ? ")</title>" : "</title>");
 }
 
 static void label(chart *ch, const char *text, bool marked) {
-  sc_sb_printf(ch->sb, "<text x=\"4\" y=\"%d\"%s>%s", ch->y + 13,
+  sci_sb_printf(ch->sb, "<text x=\"4\" y=\"%d\"%s>%s", ch->y + 13,
                marked ? " font-weight=\"bold\"" : "", marked ? "&#9733; " : "");
   put_escaped(ch->sb, text);
-  sc_sb_puts(ch->sb, "</text>");
+  sci_sb_puts(ch->sb, "</text>");
 }
 
 static void observed_bar(chart *ch, const sc_compare *c, int model, int t,
@@ -128,10 +128,10 @@ static void observed_bar(chart *ch, const sc_compare *c, int model, int t,
   double w = ch->max > 0 ? BAR_WIDTH * log_scale(n) / ch->max : 0;
   if (w < 2)
     w = 2;
-  sc_sb_puts(ch->sb, "<g>");
+  sci_sb_puts(ch->sb, "<g>");
   bar_tooltip(ch, c, t, i, word);
   label(ch, sc_compare_outcome(c, t, i), sc_compare_outcome_marked(c, t, i));
-  sc_sb_printf(ch->sb,
+  sci_sb_printf(ch->sb,
                "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
                "fill=\"%s\"/><text x=\"%.1f\" y=\"%d\">%ld%s</text></g>\n",
                ch->label_width, ch->y + 3, w, ROW_HEIGHT - 5, fill,
@@ -141,9 +141,9 @@ static void observed_bar(chart *ch, const sc_compare *c, int model, int t,
 }
 
 static void unseen_bar(chart *ch, const char *state) {
-  sc_sb_puts(ch->sb, "<g><title>allowed, never observed</title>");
+  sci_sb_puts(ch->sb, "<g><title>allowed, never observed</title>");
   label(ch, state, false);
-  sc_sb_printf(ch->sb,
+  sci_sb_printf(ch->sb,
                "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
                "fill=\"none\" stroke=\"#9e9e9e\" stroke-dasharray=\"3,2\"/>"
                "<text x=\"%d\" y=\"%d\" fill=\"#777\">0 (allowed, "
@@ -170,7 +170,7 @@ static void bar_chart(sc_strbuf *sb, const sc_compare *c, int model, int t) {
   }
   chart ch = {sb, (int)((double)(longest + 3) * CHAR_WIDTH) + 8,
               log_scale(most), 0};
-  sc_sb_printf(sb,
+  sci_sb_printf(sb,
                "<svg width=\"%d\" "
                "height=\"%d\" role=\"img\">\n",
                ch.label_width + BAR_WIDTH + 160, (n + unseen) * ROW_HEIGHT + 4);
@@ -178,101 +178,101 @@ static void bar_chart(sc_strbuf *sb, const sc_compare *c, int model, int t) {
     observed_bar(&ch, c, model, t, i);
   for (int i = 0; i < unseen; i++)
     unseen_bar(&ch, sc_compare_unseen(c, model, t, i));
-  sc_sb_puts(sb, "</svg>\n");
+  sci_sb_puts(sb, "</svg>\n");
 }
 
 /* ---- The page ------------------------------------------------------------ */
 
 static void test_card(sc_strbuf *sb, const sc_compare *c, int model, int t) {
   sc_verdict v = sc_compare_verdict(c, model, t);
-  sc_sb_printf(sb, "<div class=\"test\" data-verdict=\"%s\">\n<h3>",
+  sci_sb_printf(sb, "<div class=\"test\" data-verdict=\"%s\">\n<h3>",
                verdict_class(v));
   put_escaped(sb, sc_compare_test_name(c, t));
-  sc_sb_printf(sb, " <span class=\"badge %s\">%s</span></h3>\n",
+  sci_sb_printf(sb, " <span class=\"badge %s\">%s</span></h3>\n",
                verdict_class(v), verdict_text(v));
   if (c->tests[t].condition) {
-    sc_sb_puts(sb, "<p class=\"cond\">");
+    sci_sb_puts(sb, "<p class=\"cond\">");
     put_escaped(sb, c->tests[t].condition);
-    sc_sb_puts(sb, "</p>\n");
+    sci_sb_puts(sb, "</p>\n");
   }
-  sc_sb_printf(sb, "<p class=\"src\">%ld instances", sc_compare_test_instances(c, t, -1));
+  sci_sb_printf(sb, "<p class=\"src\">%ld instances", sci_compare_test_instances(c, t, -1));
   for (int s = 0; c->nsources > 1 && s < c->nsources; s++) {
-    sc_sb_puts(sb, s ? ", " : ": ");
+    sci_sb_puts(sb, s ? ", " : ": ");
     put_escaped(sb, c->sources[s]);
-    sc_sb_printf(sb, " %ld", sc_compare_test_instances(c, t, s));
+    sci_sb_printf(sb, " %ld", sci_compare_test_instances(c, t, s));
   }
   const char *why = sc_compare_failure(c, model, t);
   if (why) {
-    sc_sb_puts(sb, "; no verdict: ");
+    sci_sb_puts(sb, "; no verdict: ");
     put_escaped(sb, why);
   }
-  sc_sb_puts(sb, "</p>\n");
+  sci_sb_puts(sb, "</p>\n");
   if (sc_compare_test_hung_launches(c, t) > 0) {
-    sc_sb_puts(sb, "<p class=\"hang\">Hung: ");
-    put_escaped(sb, sc_compare_hang_text(c, model, t));
-    sc_sb_puts(sb, "</p>\n");
+    sci_sb_puts(sb, "<p class=\"hang\">Hung: ");
+    put_escaped(sb, sci_compare_hang_text(c, model, t));
+    sci_sb_puts(sb, "</p>\n");
   }
   bar_chart(sb, c, model, t);
-  sc_sb_puts(sb, "</div>\n");
+  sci_sb_puts(sb, "</div>\n");
 }
 
 static void summary_table(sc_strbuf *sb, const sc_compare *c, int model) {
-  sc_sb_puts(sb, "<table>\n<tr><th>test</th><th>instances</th>");
+  sci_sb_puts(sb, "<table>\n<tr><th>test</th><th>instances</th>");
   for (int s = 0; c->nsources > 1 && s < c->nsources; s++) {
-    sc_sb_puts(sb, "<th>");
+    sci_sb_puts(sb, "<th>");
     put_escaped(sb, c->sources[s]);
-    sc_sb_puts(sb, "</th>");
+    sci_sb_puts(sb, "</th>");
   }
-  sc_sb_puts(sb, "<th>outcomes</th><th>forbidden</th><th>unseen</th>"
+  sci_sb_puts(sb, "<th>outcomes</th><th>forbidden</th><th>unseen</th>"
                  "<th>verdict</th></tr>\n");
   for (int t = 0; t < c->ntests; t++) {
     sc_verdict v = sc_compare_verdict(c, model, t);
-    sc_sb_printf(sb, "<tr data-verdict=\"%s\"><td>", verdict_class(v));
+    sci_sb_printf(sb, "<tr data-verdict=\"%s\"><td>", verdict_class(v));
     put_escaped(sb, sc_compare_test_name(c, t));
-    sc_sb_printf(sb, "</td><td>%ld</td>", sc_compare_test_instances(c, t, -1));
+    sci_sb_printf(sb, "</td><td>%ld</td>", sci_compare_test_instances(c, t, -1));
     for (int s = 0; c->nsources > 1 && s < c->nsources; s++)
-      sc_sb_printf(sb, "<td>%ld</td>", sc_compare_test_instances(c, t, s));
-    sc_sb_printf(sb, "<td>%d</td>", sc_compare_outcome_count(c, t));
+      sci_sb_printf(sb, "<td>%ld</td>", sci_compare_test_instances(c, t, s));
+    sci_sb_printf(sb, "<td>%d</td>", sc_compare_outcome_count(c, t));
     if (v == SC_VERDICT_NONE)
-      sc_sb_puts(sb, "<td>-</td><td>-</td>");
+      sci_sb_puts(sb, "<td>-</td><td>-</td>");
     else
-      sc_sb_printf(sb, "<td>%d</td><td>%d</td>",
-                   sc_compare_forbidden(c, model, t, NULL),
+      sci_sb_printf(sb, "<td>%d</td><td>%d</td>",
+                   sci_compare_forbidden(c, model, t, NULL),
                    sc_compare_unseen_count(c, model, t));
-    sc_sb_printf(sb, "<td><span class=\"badge %s\">%s</span></td></tr>\n",
+    sci_sb_printf(sb, "<td><span class=\"badge %s\">%s</span></td></tr>\n",
                  verdict_class(v), verdict_text(v));
   }
-  sc_sb_puts(sb, "</table>\n");
+  sci_sb_puts(sb, "</table>\n");
 }
 
 static void filter_box(sc_strbuf *sb, const sc_compare *c) {
   static const sc_verdict order[] = {SC_VERDICT_UNSOUND, SC_VERDICT_SOUND,
                                      SC_VERDICT_NONE};
-  sc_sb_puts(sb, "<div id=\"filter\">Show tests that are: ");
+  sci_sb_puts(sb, "<div id=\"filter\">Show tests that are: ");
   for (int k = 0; k < 3; k++) {
     int n = 0;
     for (int m = 0; m < c->nmodels; m++)
       for (int t = 0; t < c->ntests; t++)
         n += sc_compare_verdict(c, m, t) == order[k];
-    sc_sb_printf(sb,
+    sci_sb_printf(sb,
                  "<label><input type=\"checkbox\" value=\"%s\" checked> %s "
                  "(%d)</label> ",
                  verdict_class(order[k]), verdict_text(order[k]), n);
   }
-  sc_sb_puts(sb, "</div>\n");
+  sci_sb_puts(sb, "</div>\n");
 }
 
 const char *sc_compare_html(const sc_compare *c, const char *title) {
   sc_strbuf sb;
-  sc_sb_init(&sb);
+  sci_sb_init(&sb);
   const char *t = title ? title : "scopecat compare";
-  sc_sb_puts(&sb, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
+  sci_sb_puts(&sb, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
                   "<meta charset=\"utf-8\">\n<title>");
   put_escaped(&sb, t);
-  sc_sb_printf(&sb, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>",
+  sci_sb_printf(&sb, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>",
                style);
   put_escaped(&sb, t);
-  sc_sb_printf(&sb,
+  sci_sb_printf(&sb,
                "</h1>\n<p>Hardware histograms against models (scopecat %s). "
                "A test is <b>sound</b> under a model when the model allows "
                "every outcome hardware showed, <b>UNSOUND</b> when hardware "
@@ -284,14 +284,14 @@ const char *sc_compare_html(const sc_compare *c, const char *title) {
                sc_version());
   filter_box(&sb, c);
   for (int m = 0; m < c->nmodels; m++) {
-    sc_sb_puts(&sb, "<section>\n<h2>Model ");
+    sci_sb_puts(&sb, "<section>\n<h2>Model ");
     put_escaped(&sb, c->models[m].label);
-    sc_sb_puts(&sb, "</h2>\n");
+    sci_sb_puts(&sb, "</h2>\n");
     summary_table(&sb, c, m);
     for (int i = 0; i < c->ntests; i++)
       test_card(&sb, c, m, i);
-    sc_sb_puts(&sb, "</section>\n");
+    sci_sb_puts(&sb, "</section>\n");
   }
-  sc_sb_printf(&sb, "<script>\n%s</script>\n</body>\n</html>\n", script);
+  sci_sb_printf(&sb, "<script>\n%s</script>\n</body>\n</html>\n", script);
   return sb.data;
 }

@@ -27,7 +27,7 @@ typedef struct layout {
 static int max_int(int a, int b) { return a > b ? a : b; }
 
 static layout measure(const sc_compare *c) {
-  layout l = {4, sc_alloc(sizeof(int) * (size_t)(c->nsources + 1)),
+  layout l = {4, sci_alloc(sizeof(int) * (size_t)(c->nsources + 1)),
               c->nsources > 1};
   for (int t = 0; t < c->ntests; t++)
     l.name = max_int(l.name, (int)strlen(sc_compare_test_name(c, t)));
@@ -37,27 +37,27 @@ static layout measure(const sc_compare *c) {
 }
 
 static void header(sc_strbuf *sb, const sc_compare *c, layout l) {
-  sc_sb_printf(sb, "%-*s  %9s", l.name, "test", "instances");
+  sci_sb_printf(sb, "%-*s  %9s", l.name, "test", "instances");
   for (int s = 0; l.per_source && s < c->nsources; s++)
-    sc_sb_printf(sb, "  %*s", l.source[s], c->sources[s]);
-  sc_sb_printf(sb, "  %8s  %9s  %6s  %s\n", "outcomes", "forbidden", "unseen",
+    sci_sb_printf(sb, "  %*s", l.source[s], c->sources[s]);
+  sci_sb_printf(sb, "  %8s  %9s  %6s  %s\n", "outcomes", "forbidden", "unseen",
                "verdict");
 }
 
 static void row(sc_strbuf *sb, const sc_compare *c, int model, int t,
                 layout l) {
-  sc_sb_printf(sb, "%-*s  %9ld", l.name, sc_compare_test_name(c, t),
-               sc_compare_test_instances(c, t, -1));
+  sci_sb_printf(sb, "%-*s  %9ld", l.name, sc_compare_test_name(c, t),
+               sci_compare_test_instances(c, t, -1));
   for (int s = 0; l.per_source && s < c->nsources; s++)
-    sc_sb_printf(sb, "  %*ld", l.source[s], sc_compare_test_instances(c, t, s));
-  sc_sb_printf(sb, "  %8d", sc_compare_outcome_count(c, t));
+    sci_sb_printf(sb, "  %*ld", l.source[s], sci_compare_test_instances(c, t, s));
+  sci_sb_printf(sb, "  %8d", sc_compare_outcome_count(c, t));
   sc_verdict v = sc_compare_verdict(c, model, t);
   if (v == SC_VERDICT_NONE)
-    sc_sb_printf(sb, "  %9s  %6s", "-", "-");
+    sci_sb_printf(sb, "  %9s  %6s", "-", "-");
   else
-    sc_sb_printf(sb, "  %9d  %6d", sc_compare_forbidden(c, model, t, NULL),
+    sci_sb_printf(sb, "  %9d  %6d", sci_compare_forbidden(c, model, t, NULL),
                  sc_compare_unseen_count(c, model, t));
-  sc_sb_printf(sb, "  %s\n", verdict_word(v));
+  sci_sb_printf(sb, "  %s\n", verdict_word(v));
 }
 
 static void totals(sc_strbuf *sb, const sc_compare *c, int model) {
@@ -69,12 +69,12 @@ static void totals(sc_strbuf *sb, const sc_compare *c, int model) {
     unsound += v == SC_VERDICT_UNSOUND;
     none += v == SC_VERDICT_NONE;
     outcomes += sc_compare_outcome_count(c, t);
-    instances += sc_compare_test_instances(c, t, -1);
+    instances += sci_compare_test_instances(c, t, -1);
     long n;
-    forbidden += sc_compare_forbidden(c, model, t, &n);
+    forbidden += sci_compare_forbidden(c, model, t, &n);
     forbidden_instances += n;
   }
-  sc_sb_printf(sb,
+  sci_sb_printf(sb,
                "total: %d test%s: %d sound, %d UNSOUND, %d without a verdict; "
                "%ld instances, %d outcomes observed, %d forbidden (%ld "
                "instances)\n",
@@ -87,21 +87,21 @@ static const char *per_source(const sc_compare *c, int t, int i) {
   if (c->nsources < 2)
     return "";
   sc_strbuf sb;
-  sc_sb_init(&sb);
+  sci_sb_init(&sb);
   for (int s = 0; s < c->nsources; s++)
-    sc_sb_printf(&sb, "%s%s %ld", s ? ", " : "  (", c->sources[s],
+    sci_sb_printf(&sb, "%s%s %ld", s ? ", " : "  (", c->sources[s],
                  sc_compare_outcome_instances(c, t, i, s));
-  sc_sb_putc(&sb, ')');
+  sci_sb_putc(&sb, ')');
   return sb.data;
 }
 
 static void forbidden_outcomes(sc_strbuf *sb, const sc_compare *c, int model,
                                int t) {
-  sc_sb_printf(sb, "UNSOUND %s: observed outcomes the model forbids:\n",
+  sci_sb_printf(sb, "UNSOUND %s: observed outcomes the model forbids:\n",
                sc_compare_test_name(c, t));
   for (int i = 0; i < sc_compare_outcome_count(c, t); i++)
     if (!sc_compare_outcome_allowed(c, model, t, i))
-      sc_sb_printf(sb, "  %9ld  %s%s\n",
+      sci_sb_printf(sb, "  %9ld  %s%s\n",
                    sc_compare_outcome_instances(c, t, i, -1),
                    sc_compare_outcome(c, t, i), per_source(c, t, i));
 }
@@ -109,11 +109,11 @@ static void forbidden_outcomes(sc_strbuf *sb, const sc_compare *c, int model,
 /* Every outcome of a test, and the allowed states hardware never showed. */
 static void detail(sc_strbuf *sb, const sc_compare *c, int model, int t) {
   const char *cond = c->tests[t].condition;
-  sc_sb_printf(sb, "%s%s%s\n", sc_compare_test_name(c, t), cond ? ": " : "",
+  sci_sb_printf(sb, "%s%s%s\n", sc_compare_test_name(c, t), cond ? ": " : "",
                cond ? cond : "");
   bool known = sc_compare_verdict(c, model, t) != SC_VERDICT_NONE;
   for (int i = 0; i < sc_compare_outcome_count(c, t); i++)
-    sc_sb_printf(sb, "  %9ld  %-9s %s%s%s\n",
+    sci_sb_printf(sb, "  %9ld  %-9s %s%s%s\n",
                  sc_compare_outcome_instances(c, t, i, -1),
                  !known ? "?"
                  : sc_compare_outcome_allowed(c, model, t, i) ? "allowed"
@@ -122,14 +122,14 @@ static void detail(sc_strbuf *sb, const sc_compare *c, int model, int t) {
                  sc_compare_outcome_marked(c, t, i) ? "  *" : "",
                  per_source(c, t, i));
   for (int i = 0; i < sc_compare_unseen_count(c, model, t); i++)
-    sc_sb_printf(sb, "  %9s  %-9s %s\n", "-", "unseen",
+    sci_sb_printf(sb, "  %9s  %-9s %s\n", "-", "unseen",
                  sc_compare_unseen(c, model, t, i));
 }
 
 /* A test whose launches hung, beside the model's liveness verdict. */
 static void hangs(sc_strbuf *sb, const sc_compare *c, int model, int t) {
-  sc_sb_printf(sb, "hangs %s: %s\n", sc_compare_test_name(c, t),
-               sc_compare_hang_text(c, model, t));
+  sci_sb_printf(sb, "hangs %s: %s\n", sc_compare_test_name(c, t),
+               sci_compare_hang_text(c, model, t));
 }
 
 /* Names that stand for several different tests. */
@@ -143,7 +143,7 @@ static void name_clashes(sc_strbuf *sb, const sc_compare *c) {
           first = u;
       }
     if (n > 1 && first == t)
-      sc_sb_printf(sb, "note: %d different tests are named %s; each is shown "
+      sci_sb_printf(sb, "note: %d different tests are named %s; each is shown "
                        "with the log that holds it\n",
                    n, c->tests[t].name);
   }
@@ -151,11 +151,11 @@ static void name_clashes(sc_strbuf *sb, const sc_compare *c) {
 
 const char *sc_compare_table(const sc_compare *c, int model, unsigned flags) {
   sc_strbuf sb;
-  sc_sb_init(&sb);
+  sci_sb_init(&sb);
   if (model < 0 || model >= c->nmodels)
     return sb.data;
   layout l = measure(c);
-  sc_sb_printf(&sb, "Model %s\n", c->models[model].label);
+  sci_sb_printf(&sb, "Model %s\n", c->models[model].label);
   header(&sb, c, l);
   for (int t = 0; t < c->ntests; t++)
     row(&sb, c, model, t, l);
@@ -164,7 +164,7 @@ const char *sc_compare_table(const sc_compare *c, int model, unsigned flags) {
   for (int t = 0; t < c->ntests; t++) {
     const char *why = sc_compare_failure(c, model, t);
     if (why)
-      sc_sb_printf(&sb, "no verdict for %s: %s\n", sc_compare_test_name(c, t),
+      sci_sb_printf(&sb, "no verdict for %s: %s\n", sc_compare_test_name(c, t),
                    why);
   }
   for (int t = 0; t < c->ntests; t++)

@@ -44,15 +44,15 @@ static bool event_drawn(sc_dot_events which, sc_event_kind kind) {
 
 static void put_node(const drawing *d, int i, const char *indent) {
   if (d->drawn[i])
-    sc_sb_printf(d->sb, "%se%d [label=\"%s\"];\n", indent, i,
-                 sc_exec_event_label(d->x, i));
+    sci_sb_printf(d->sb, "%se%d [label=\"%s\"];\n", indent, i,
+                 sci_exec_event_label(d->x, i));
 }
 
 /* A thread's name, and its marks when a liveness witness leaves it stuck
  * (sem.h's sc_stuck): the label text and the attributes after it. */
 static const char *thread_label(const sc_execution *x, int th) {
   sc_stuck stuck = x->traces[th]->stuck;
-  return sc_printf("label=\"%s%s\";%s", x->test->threads[th].name,
+  return sci_printf("label=\"%s%s\";%s", x->test->threads[th].name,
                    stuck == SC_STUCK_SPIN ? " (stuck: spins for ever)"
                    : stuck == SC_STUCK_BARRIER
                        ? " (stuck: waits at its barrier for ever)"
@@ -68,25 +68,25 @@ static void put_thread_nodes(const drawing *d, int th, const char *indent) {
 }
 
 static void put_thread(const drawing *d, int th, const char *indent) {
-  sc_sb_printf(d->sb, "%ssubgraph cluster_thread%d {\n%s  %s\n", indent, th,
+  sci_sb_printf(d->sb, "%ssubgraph cluster_thread%d {\n%s  %s\n", indent, th,
                indent, thread_label(d->x, th));
-  put_thread_nodes(d, th, sc_printf("%s  ", indent));
-  sc_sb_printf(d->sb, "%s}\n", indent);
+  put_thread_nodes(d, th, sci_printf("%s  ", indent));
+  sci_sb_printf(d->sb, "%s}\n", indent);
 }
 
 /* Scope boxes, following the test's scope tree. */
 static void put_scope(const drawing *d, const sc_scope_node *n, int *next_box,
                       int depth) {
-  const char *indent = sc_printf("%*s", 2 * depth, "");
+  const char *indent = sci_printf("%*s", 2 * depth, "");
   if (n->level == SC_LEVEL_THREAD) {
     put_thread(d, n->thread, indent);
     return;
   }
-  sc_sb_printf(d->sb, "%ssubgraph cluster_scope%d {\n%s  label=\"%s\"; style=dashed;\n",
-               indent, (*next_box)++, indent, sc_level_name(n->level));
+  sci_sb_printf(d->sb, "%ssubgraph cluster_scope%d {\n%s  label=\"%s\"; style=dashed;\n",
+               indent, (*next_box)++, indent, sci_level_name(n->level));
   for (int i = 0; i < n->nkids; i++)
     put_scope(d, n->kids[i], next_box, depth + 1);
-  sc_sb_printf(d->sb, "%s}\n", indent);
+  sci_sb_printf(d->sb, "%s}\n", indent);
 }
 
 /* The first drawn event of thread th, -1 when none is. */
@@ -102,17 +102,17 @@ static void put_init_anchors(const drawing *d) {
   for (int th = 0; th < d->x->test->nthreads && d->x->ninit > 0; th++) {
     int first = first_drawn(d, th);
     if (first >= 0)
-      sc_sb_printf(d->sb, "  e0 -> e%d [style=invis];\n", first);
+      sci_sb_printf(d->sb, "  e0 -> e%d [style=invis];\n", first);
   }
 }
 
 /* CLUSTER: herd7's default, the initial state and each thread boxed. */
 static void put_clusters(const drawing *d) {
   const sc_test *t = d->x->test;
-  sc_sb_puts(d->sb, "  subgraph cluster_init {\n    label=\"initial state\";\n");
+  sci_sb_puts(d->sb, "  subgraph cluster_init {\n    label=\"initial state\";\n");
   for (int i = 0; i < d->x->ninit; i++)
     put_node(d, i, "    ");
-  sc_sb_puts(d->sb, "  }\n");
+  sci_sb_puts(d->sb, "  }\n");
   /* the parser places every thread in the tree when there is one */
   int box = 0;
   for (int r = 0; r < t->nscope_roots; r++)
@@ -125,11 +125,11 @@ static void put_clusters(const drawing *d) {
 
 /* FREE: no box at all; a comment names each thread's events. */
 static void put_free(const drawing *d) {
-  sc_sb_puts(d->sb, "  // initial state\n");
+  sci_sb_puts(d->sb, "  // initial state\n");
   for (int i = 0; i < d->x->ninit; i++)
     put_node(d, i, "  ");
   for (int th = 0; th < d->x->test->nthreads; th++) {
-    sc_sb_printf(d->sb, "  // %s\n", d->x->test->threads[th].name);
+    sci_sb_printf(d->sb, "  // %s\n", d->x->test->threads[th].name);
     put_thread_nodes(d, th, "  ");
   }
   put_init_anchors(d);
@@ -146,12 +146,12 @@ static int kth_drawn(const drawing *d, int th, int k) {
 /* One row of COLUMNS: its nodes on one rank, and invisible edges between
  * neighbours that keep the threads in order, left to right. */
 static void put_row(const drawing *d, const char *const *nodes, int n) {
-  sc_sb_puts(d->sb, "  { rank=same;");
+  sci_sb_puts(d->sb, "  { rank=same;");
   for (int i = 0; i < n; i++)
-    sc_sb_printf(d->sb, " %s;", nodes[i]);
-  sc_sb_puts(d->sb, " }\n");
+    sci_sb_printf(d->sb, " %s;", nodes[i]);
+  sci_sb_puts(d->sb, " }\n");
   for (int i = 0; i + 1 < n; i++)
-    sc_sb_printf(d->sb, "  %s -> %s [style=invis];\n", nodes[i], nodes[i + 1]);
+    sci_sb_printf(d->sb, "  %s -> %s [style=invis];\n", nodes[i], nodes[i + 1]);
 }
 
 /* COLUMNS: the initial writes on the top row, then a header per thread,
@@ -159,35 +159,35 @@ static void put_row(const drawing *d, const char *const *nodes, int n) {
 static void put_columns(const drawing *d) {
   const sc_execution *x = d->x;
   int nth = x->test->nthreads;
-  const char **row = sc_alloc(sizeof(char *) * (size_t)(nth + x->ninit + 1));
+  const char **row = sci_alloc(sizeof(char *) * (size_t)(nth + x->ninit + 1));
   int n = 0;
   for (int i = 0; i < x->ninit; i++) {
     put_node(d, i, "  ");
     if (d->drawn[i])
-      row[n++] = sc_printf("e%d", i);
+      row[n++] = sci_printf("e%d", i);
   }
   if (n > 0)
     put_row(d, row, n);
   for (int th = 0; th < nth; th++) {
-    sc_sb_printf(d->sb, "  thread%d [shape=box, %s];\n", th,
+    sci_sb_printf(d->sb, "  thread%d [shape=box, %s];\n", th,
                  thread_label(x, th));
     put_thread_nodes(d, th, "  ");
   }
   for (int th = 0; th < nth; th++)
-    row[th] = sc_printf("thread%d", th);
+    row[th] = sci_printf("thread%d", th);
   put_row(d, row, nth);
   for (int th = 0; th < nth && x->ninit > 0 && d->drawn[0]; th++)
-    sc_sb_printf(d->sb, "  e0 -> thread%d [style=invis];\n", th);
+    sci_sb_printf(d->sb, "  e0 -> thread%d [style=invis];\n", th);
   for (int th = 0; th < nth; th++)
     if (first_drawn(d, th) >= 0)
-      sc_sb_printf(d->sb, "  thread%d -> e%d [style=invis];\n", th,
+      sci_sb_printf(d->sb, "  thread%d -> e%d [style=invis];\n", th,
                    first_drawn(d, th));
   for (int k = 0;; k++) {
     n = 0;
     for (int th = 0; th < nth; th++) {
       int e = kth_drawn(d, th, k);
       if (e >= 0)
-        row[n++] = sc_printf("e%d", e);
+        row[n++] = sci_printf("e%d", e);
     }
     if (n == 0)
       break;
@@ -201,7 +201,7 @@ typedef struct edge_style {
 
 static void put_edge(sc_strbuf *sb, int a, int b, edge_style s,
                      const char *extra) {
-  sc_sb_printf(sb, "  e%d -> e%d [label=\"%s\", color=%s, fontcolor=%s%s%s%s];\n",
+  sci_sb_printf(sb, "  e%d -> e%d [label=\"%s\", color=%s, fontcolor=%s%s%s%s];\n",
                a, b, s.name, s.color, s.color, s.style ? ", style=" : "",
                s.style ? s.style : "", extra);
 }
@@ -226,14 +226,14 @@ static void put_edges(const drawing *d, const sc_rel *r, edge_style s,
     }
 }
 
-void sc_dot_execution_with(sc_strbuf *sb, const sc_execution *x,
+void sci_dot_execution_with(sc_strbuf *sb, const sc_execution *x,
                            const char *title, const sc_cycle *cycle,
                            const sc_dot_options *opts) {
   drawing d = {sb, x, opts ? *opts : (sc_dot_options){0},
-               sc_alloc_atomic(sizeof(bool) * (size_t)(x->nevents + 1))};
+               sci_alloc_atomic(sizeof(bool) * (size_t)(x->nevents + 1))};
   for (int i = 0; i < x->nevents; i++)
     d.drawn[i] = event_drawn(d.opts.events, x->events[i].kind);
-  sc_sb_printf(sb, "digraph \"%s\" {\n  label=\"%s%s%s\";\n  node [shape=none];\n",
+  sci_sb_printf(sb, "digraph \"%s\" {\n  label=\"%s%s%s\";\n  node [shape=none];\n",
                title, title, cycle ? ": cycle in " : "", cycle ? cycle->check : "");
   if (d.opts.layout == SC_DOT_FREE)
     put_free(&d);
@@ -241,9 +241,9 @@ void sc_dot_execution_with(sc_strbuf *sb, const sc_execution *x,
     put_columns(&d);
   else
     put_clusters(&d);
-  sc_rel *rfinv = sc_rel_new(x->nevents), *fr = sc_rel_new(x->nevents);
-  sc_rel_inverse(rfinv, x->rf);
-  sc_rel_seq(fr, rfinv, x->co);
+  sc_rel *rfinv = sci_rel_new(x->nevents), *fr = sci_rel_new(x->nevents);
+  sci_rel_inverse(rfinv, x->rf);
+  sci_rel_seq(fr, rfinv, x->co);
   put_edges(&d, x->po, (edge_style){"po", "black", NULL}, true);
   put_edges(&d, x->rf, (edge_style){"rf", "red", NULL}, false);
   put_edges(&d, x->co, (edge_style){"co", "blue", NULL}, true);
@@ -258,12 +258,12 @@ void sc_dot_execution_with(sc_strbuf *sb, const sc_execution *x,
       put_edge(sb, a, b, (edge_style){cycle->check, "crimson", "bold"},
                ", penwidth=2.5, constraint=false");
   }
-  sc_sb_puts(sb, "}\n");
+  sci_sb_puts(sb, "}\n");
 }
 
-void sc_dot_execution(sc_strbuf *sb, const sc_execution *x, const char *title,
+void sci_dot_execution(sc_strbuf *sb, const sc_execution *x, const char *title,
                       const sc_cycle *cycle) {
-  sc_dot_execution_with(sb, x, title, cycle, NULL);
+  sci_dot_execution_with(sb, x, title, cycle, NULL);
 }
 
 /* Titled "NAME #K" as sc_result_dot_graph's. */
@@ -273,12 +273,12 @@ const char *sc_result_dot_graph_with(const sc_result *r, int i,
     return NULL;
   sc_oom_guard g;
   if (!SC_OOM_ENTER(g))
-    return sc_oom_null(&g);
+    return sci_oom_null(&g);
   sc_strbuf sb;
-  sc_sb_init(&sb);
-  sc_dot_execution_with(&sb, r->execs[i],
-                        sc_printf("%s #%d", r->test->name, i + 1),
+  sci_sb_init(&sb);
+  sci_dot_execution_with(&sb, r->execs[i],
+                        sci_printf("%s #%d", r->test->name, i + 1),
                         r->cycles[i], opts);
-  sc_oom_leave(&g);
+  sci_oom_leave(&g);
   return sb.data;
 }

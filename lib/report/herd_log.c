@@ -12,18 +12,18 @@
 
 #include <string.h>
 
-void sc_herd_state(sc_strbuf *sb, const sc_result *r, const sc_state *s) {
+void sci_herd_state(sc_strbuf *sb, const sc_result *r, const sc_state *s) {
   const sc_test *t = r->test;
   for (int i = 0; i < r->nobserved; i++) {
     const sc_lval *lv = &r->observed[i];
     if (i)
-      sc_sb_putc(sb, ' ');
+      sci_sb_putc(sb, ' ');
     if (lv->kind == SC_LVAL_REG)
-      sc_sb_printf(sb, "%d:%s=", lv->thread,
+      sci_sb_printf(sb, "%d:%s=", lv->thread,
                    t->threads[lv->thread].regs[lv->reg].name);
     else
-      sc_sb_printf(sb, "%s=", t->locs[lv->loc].name);
-    sc_sb_printf(sb, "%s;", sc_value_string(t, s->values[i]));
+      sci_sb_printf(sb, "%s=", t->locs[lv->loc].name);
+    sci_sb_printf(sb, "%s;", sci_value_string(t, s->values[i]));
   }
 }
 
@@ -35,12 +35,12 @@ void sc_herd_state(sc_strbuf *sb, const sc_result *r, const sc_state *s) {
  * P1". */
 static const char *cut_threads(const sc_result *r) {
   sc_strbuf sb;
-  sc_sb_init(&sb);
+  sci_sb_init(&sb);
   int n = 0;
   for (int th = 0; r->cut_runs && th < r->test->nthreads; th++)
     if (r->cut_runs[th] > 0)
-      sc_sb_printf(&sb, "%s%s", n++ ? " " : "", r->test->threads[th].name);
-  return n > 1 ? sc_printf("threads %s", sb.data) : sc_printf("thread %s", sb.data);
+      sci_sb_printf(&sb, "%s%s", n++ ? " " : "", r->test->threads[th].name);
+  return n > 1 ? sci_printf("threads %s", sb.data) : sci_printf("thread %s", sb.data);
 }
 
 /* After the block, when the unroll bound cut runs: a line that herd's
@@ -48,12 +48,12 @@ static const char *cut_threads(const sc_result *r) {
  * that some execution went too far, so that States 0 is not read as
  * "no execution at all". */
 static void put_unroll(sc_strbuf *sb, const sc_result *r) {
-  long cut = sc_sim_cut_runs(r);
+  long cut = sci_sim_cut_runs(r);
   if (cut == 0)
     return;
-  sc_sb_printf(sb, "Unroll %s the -unroll bound cut %ld run%s of %s: ", r->test->name,
+  sci_sb_printf(sb, "Unroll %s the -unroll bound cut %ld run%s of %s: ", r->test->name,
                cut, cut == 1 ? "" : "s", cut_threads(r));
-  sc_sb_puts(sb, r->nstates == 0
+  sci_sb_puts(sb, r->nstates == 0
                      ? "no execution within the bound (States 0), not none at all\n"
                      : "their executions are not among these states\n");
 }
@@ -63,32 +63,32 @@ static const char *quantifier(sc_quantifier q) {
 }
 
 
-const char *sc_herd_log(const sc_result *r, unsigned flags) {
+const char *sci_herd_log(const sc_result *r, unsigned flags) {
   const sc_test *t = r->test;
   sc_strbuf sb;
-  sc_sb_init(&sb);
-  sc_sb_printf(&sb, "Test %s %s\n", t->name, sc_sim_kind(r));
-  sc_sb_printf(&sb, "States %d\n", r->nstates);
+  sci_sb_init(&sb);
+  sci_sb_printf(&sb, "Test %s %s\n", t->name, sci_sim_kind(r));
+  sci_sb_printf(&sb, "States %d\n", r->nstates);
   for (int i = 0; i < r->nstates; i++) {
-    sc_herd_state(&sb, r, &r->states[i]);
-    sc_sb_putc(&sb, '\n');
+    sci_herd_state(&sb, r, &r->states[i]);
+    sci_sb_putc(&sb, '\n');
   }
   long positive, negative;
-  sc_sim_witnesses(r, &positive, &negative);
-  sc_sb_printf(&sb, "%s\nWitnesses\nPositive: %ld Negative: %ld\n",
-               sc_sim_validated(r) ? "Ok" : "No", positive, negative);
+  sci_sim_witnesses(r, &positive, &negative);
+  sci_sb_printf(&sb, "%s\nWitnesses\nPositive: %ld Negative: %ld\n",
+               sci_sim_validated(r) ? "Ok" : "No", positive, negative);
   for (int i = 0; i < r->nflags; i++)
-    sc_sb_printf(&sb, "Flag %s\n", r->flags[i]);
-  sc_sb_printf(&sb, "Condition %s (", quantifier(t->quant));
-  sc_print_prop(&sb, t, t->cond);
-  sc_sb_puts(&sb, ")\n");
-  sc_sb_printf(&sb, "Observation %s %s %ld %ld\n", t->name,
-               sc_sim_observation(r), r->positive, r->negative);
+    sci_sb_printf(&sb, "Flag %s\n", r->flags[i]);
+  sci_sb_printf(&sb, "Condition %s (", quantifier(t->quant));
+  sci_print_prop(&sb, t, t->cond);
+  sci_sb_puts(&sb, ")\n");
+  sci_sb_printf(&sb, "Observation %s %s %ld %ld\n", t->name,
+               sci_sim_observation(r), r->positive, r->negative);
   if (!(flags & SC_LOG_NOTIME))
-    sc_sb_printf(&sb, "Time %s %.2f\n", t->name, r->seconds);
+    sci_sb_printf(&sb, "Time %s %.2f\n", t->name, r->seconds);
   if (!(flags & SC_LOG_NOHASH))
-    sc_sb_printf(&sb, "Hash=%s\n", sc_test_hash(t));
+    sci_sb_printf(&sb, "Hash=%s\n", sci_test_hash(t));
   put_unroll(&sb, r);
-  sc_sb_putc(&sb, '\n');
+  sci_sb_putc(&sb, '\n');
   return sb.data;
 }

@@ -34,36 +34,36 @@ typedef struct log_patterns {
 
 static log_patterns compile_patterns(void) {
   log_patterns p;
-  p.banner = sc_regex_new("^% Results for (.*\\S)\\s*%\\s*$");
-  p.test = sc_regex_new("^Test\\s+(\\S+)(?:\\s+\\S+)?\\s*$");
-  p.histogram = sc_regex_new("^Histogram\\b\\s*(.*?)\\s*$");
-  p.states = sc_regex_new("^States\\b\\s*(.*?)\\s*$");
+  p.banner = sci_regex_new("^% Results for (.*\\S)\\s*%\\s*$");
+  p.test = sci_regex_new("^Test\\s+(\\S+)(?:\\s+\\S+)?\\s*$");
+  p.histogram = sci_regex_new("^Histogram\\b\\s*(.*?)\\s*$");
+  p.states = sci_regex_new("^States\\b\\s*(.*?)\\s*$");
   /* a count (checked apart, for a clear message), then :> or *> */
-  p.state_line = sc_regex_new("^\\s*(\\S*?)\\s*([:*])>(.*)$");
-  p.validation = sc_regex_new("^(?:Loop\\s+)?(?:(?:Ok|No|Undef|Undefined|"
+  p.state_line = sci_regex_new("^\\s*(\\S*?)\\s*([:*])>(.*)$");
+  p.validation = sci_regex_new("^(?:Loop\\s+)?(?:(?:Ok|No|Undef|Undefined|"
                               "Succeeded|Failed)\\b|\\?\\?)");
-  p.witnesses = sc_regex_new(
+  p.witnesses = sci_regex_new(
       "^Positive:\\s*(\\d+)\\s*,?\\s*Negative:\\s*(\\d+)\\s*$");
   /* a line that starts with one of these words must then parse: a damaged
    * one skipped would pass a damaged log for a sound one */
-  p.witnesses_word = sc_regex_new("^(?:Positive|Negative)\\b");
-  p.witnesses_head = sc_regex_new("^Witnesses\\s*$");
-  p.hash_word = sc_regex_new("^[Hh]ash\\b");
-  p.hangs_word = sc_regex_new("^Hangs\\b");
-  p.liveness_word = sc_regex_new("^Liveness\\b");
+  p.witnesses_word = sci_regex_new("^(?:Positive|Negative)\\b");
+  p.witnesses_head = sci_regex_new("^Witnesses\\s*$");
+  p.hash_word = sci_regex_new("^[Hh]ash\\b");
+  p.hangs_word = sci_regex_new("^Hangs\\b");
+  p.liveness_word = sci_regex_new("^Liveness\\b");
   p.condition =
-      sc_regex_new("^Condition\\s+(.*?)(?:\\s+is\\s+(?:NOT\\s+)?validated)?"
+      sci_regex_new("^Condition\\s+(.*?)(?:\\s+is\\s+(?:NOT\\s+)?validated)?"
                    "\\s*$");
-  p.hash = sc_regex_new("^[Hh]ash\\s*=\\s*(\\S+)\\s*$");
-  p.trailer = sc_regex_new("^(?:\\s*$|Flag\\s|Observation\\s|"
+  p.hash = sci_regex_new("^[Hh]ash\\s*=\\s*(\\S+)\\s*$");
+  p.trailer = sci_regex_new("^(?:\\s*$|Flag\\s|Observation\\s|"
                            "Time\\s|Topology\\s|Bad executions)");
-  p.device_info = sc_regex_new("^\\s*-+\\s*device info\\s*-+\\s*$");
-  p.device_name = sc_regex_new("^Name:\\s+(.*\\S)\\s*$");
+  p.device_info = sci_regex_new("^\\s*-+\\s*device info\\s*-+\\s*$");
+  p.device_name = sci_regex_new("^Name:\\s+(.*\\S)\\s*$");
   /* scopecat's own lines, after Time: a hung launch (gpu run), a model's
    * liveness verdict (sim -liveness) */
-  p.hangs = sc_regex_new("^Hangs\\s+(\\S+)\\s+(\\d+)\\s+(\\d+)\\s+"
+  p.hangs = sci_regex_new("^Hangs\\s+(\\S+)\\s+(\\d+)\\s+(\\d+)\\s+"
                          "([0-9.eE+-]+)\\s*$");
-  p.liveness = sc_regex_new("^Liveness\\s+(\\S+)\\s+(Pass|Fail)\\s*$");
+  p.liveness = sci_regex_new("^Liveness\\s+(\\S+)\\s+(Pass|Fail)\\s*$");
   return p;
 }
 
@@ -104,15 +104,15 @@ static bool fail_at(log_reader *r, int col, const char *what);
 static bool fail(log_reader *r, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  const char *what = sc_vprintf(fmt, ap);
+  const char *what = sci_vprintf(fmt, ap);
   va_end(ap);
-  sc_fail(&r->err, SC_ERR_SYNTAX, r->file, r->line, 1, "%s", what);
+  sci_fail(&r->err, SC_ERR_SYNTAX, r->file, r->line, 1, "%s", what);
   return false;
 }
 
 /* A failure at column `col` (from 1) of the current line. */
 static bool fail_at(log_reader *r, int col, const char *what) {
-  sc_fail(&r->err, SC_ERR_SYNTAX, r->file, r->line, col, "%s", what);
+  sci_fail(&r->err, SC_ERR_SYNTAX, r->file, r->line, col, "%s", what);
   return false;
 }
 
@@ -127,7 +127,7 @@ static void start_section(log_reader *r) {
   r->section = r->nblocks;
   r->in_source = true;
   r->device_next = false;
-  sc_sb_init(&r->source);
+  sci_sb_init(&r->source);
   r->source_line = 0;
 }
 
@@ -142,8 +142,8 @@ static void collect_source(log_reader *r, const char *line) {
     return;
   if (r->source.len == 0)
     r->source_line = r->line;
-  sc_sb_puts(&r->source, line);
-  sc_sb_putc(&r->source, '\n');
+  sci_sb_puts(&r->source, line);
+  sci_sb_putc(&r->source, '\n');
 }
 
 /* The device's name applies to the blocks since the last banner. */
@@ -155,7 +155,7 @@ static void note_device(log_reader *r, const char *name) {
 }
 
 static void start_block(log_reader *r, const char *name) {
-  sc_hist *h = sc_alloc(sizeof *h);
+  sc_hist *h = sci_alloc(sizeof *h);
   h->file = r->file;
   h->line = r->line;
   h->name = name;
@@ -163,7 +163,7 @@ static void start_block(log_reader *r, const char *name) {
   if (r->source.len > 0) {
     h->source = r->source.data;
     h->source_line = r->source_line;
-    sc_sb_init(&r->source); /* a source is printed once, for one test */
+    sci_sb_init(&r->source); /* a source is printed once, for one test */
   }
   r->in_source = false;
   r->block = h;
@@ -187,8 +187,8 @@ static sc_hist *named_block(log_reader *r, const char *name) {
 
 /* Whether a line is scopecat's own: Hangs or Liveness. */
 static bool is_scopecat_line(const log_reader *r, const char *line) {
-  return sc_regex_match(r->re.hangs_word, line, NULL, 0) ||
-         sc_regex_match(r->re.liveness_word, line, NULL, 0);
+  return sci_regex_match(r->re.hangs_word, line, NULL, 0) ||
+         sci_regex_match(r->re.liveness_word, line, NULL, 0);
 }
 
 /* The block a Hangs or Liveness line names; fails when there is none. */
@@ -208,7 +208,7 @@ static bool read_hangs(log_reader *r, const char *line) {
   sc_hist *h;
   long launches, instances;
   char *end;
-  if (!sc_regex_match(r->re.hangs, line, caps, 4))
+  if (!sci_regex_match(r->re.hangs, line, caps, 4))
     return fail_line(r, "'Hangs TEST LAUNCHES INSTANCES SECONDS'", line);
   if (!named_block_of(r, caps[0], line, &h))
     return false;
@@ -232,7 +232,7 @@ static bool read_hangs(log_reader *r, const char *line) {
 static bool read_liveness(log_reader *r, const char *line) {
   const char *caps[2];
   sc_hist *h;
-  if (!sc_regex_match(r->re.liveness, line, caps, 2))
+  if (!sci_regex_match(r->re.liveness, line, caps, 2))
     return fail_line(r, "'Liveness TEST Pass|Fail'", line);
   if (!named_block_of(r, caps[0], line, &h))
     return false;
@@ -241,7 +241,7 @@ static bool read_liveness(log_reader *r, const char *line) {
 }
 
 static bool read_scopecat_line(log_reader *r, const char *line) {
-  return sc_regex_match(r->re.hangs_word, line, NULL, 0)
+  return sci_regex_match(r->re.hangs_word, line, NULL, 0)
              ? read_hangs(r, line)
              : read_liveness(r, line);
 }
@@ -250,19 +250,19 @@ static bool between_blocks(log_reader *r, const char *line) {
   const char *caps[1];
   if (is_scopecat_line(r, line)) {
     return read_scopecat_line(r, line); /* about a block already read */
-  } else if (sc_regex_match(r->re.banner, line, caps, 1)) {
+  } else if (sci_regex_match(r->re.banner, line, caps, 1)) {
     start_section(r);
-  } else if (sc_regex_match(r->re.test, line, caps, 1)) {
+  } else if (sci_regex_match(r->re.test, line, caps, 1)) {
     start_block(r, caps[0]);
-  } else if (sc_regex_match(r->re.histogram, line, NULL, 0) ||
-             sc_regex_match(r->re.states, line, NULL, 0)) {
+  } else if (sci_regex_match(r->re.histogram, line, NULL, 0) ||
+             sci_regex_match(r->re.states, line, NULL, 0)) {
     return fail_line(r, "a Test line before the states", line);
   } else if (r->in_source) {
     collect_source(r, line);
-  } else if (sc_regex_match(r->re.device_info, line, NULL, 0)) {
+  } else if (sci_regex_match(r->re.device_info, line, NULL, 0)) {
     r->device_next = true;
   } else if (r->device_next &&
-             sc_regex_match(r->re.device_name, line, caps, 1)) {
+             sci_regex_match(r->re.device_name, line, caps, 1)) {
     note_device(r, caps[0]);
   }
   return true;
@@ -286,12 +286,12 @@ static bool parse_count(const char *s, long *out) {
 static bool after_test(log_reader *r, const char *line) {
   const char *caps[1];
   long n;
-  bool histogram = sc_regex_match(r->re.histogram, line, caps, 1);
+  bool histogram = sci_regex_match(r->re.histogram, line, caps, 1);
   if (histogram) {
     /* "(12 states)" */
     size_t len = strlen(caps[0]);
     char *inner = len >= 2 && caps[0][0] == '(' && caps[0][len - 1] == ')'
-                      ? sc_strndup(caps[0] + 1, len - 2)
+                      ? sci_strndup(caps[0] + 1, len - 2)
                       : NULL;
     char *word = inner ? strchr(inner, ' ') : NULL;
     if (word)
@@ -299,7 +299,7 @@ static bool after_test(log_reader *r, const char *line) {
     if (!word || (strcmp(word, "states") && strcmp(word, "state")) ||
         !parse_count(inner, &n) || n > 1000000)
       return fail_line(r, "Histogram (N states)", line);
-  } else if (sc_regex_match(r->re.states, line, caps, 1)) {
+  } else if (sci_regex_match(r->re.states, line, caps, 1)) {
     if (!parse_count(caps[0], &n) || n > 1000000)
       return fail_line(r, "States N", line);
   } else {
@@ -325,15 +325,15 @@ static bool add_state(log_reader *r, const char *bindings, int col,
   s.col = col;
   const char *why;
   int at;
-  if (!sc_outcome_parse_at(bindings, &s.outcome, &why, &at))
+  if (!sci_outcome_parse_at(bindings, &s.outcome, &why, &at))
     return fail_at(r, col + at, why);
-  s.text = sc_outcome_string(&s.outcome);
+  s.text = sci_outcome_string(&s.outcome);
   for (int i = 0; i < h->nstates; i++)
     if (strcmp(h->states[i].text, s.text) == 0)
       return fail(r, "expected each state once, found %s again", s.text);
   if (h->instances > LONG_MAX - count)
     return fail(r, "expected a total count that fits a long, found more");
-  sc_grow(&h->states, &r->state_cap, h->nstates + 1, sizeof(sc_hist_row));
+  sci_grow(&h->states, &r->state_cap, h->nstates + 1, sizeof(sc_hist_row));
   h->states[h->nstates++] = s;
   h->instances += count;
   if (h->nstates == r->expected)
@@ -343,13 +343,13 @@ static bool add_state(log_reader *r, const char *bindings, int col,
 
 static bool in_states(log_reader *r, const char *line) {
   const char *caps[3];
-  if (sc_regex_match(r->re.validation, line, NULL, 0))
+  if (sci_regex_match(r->re.validation, line, NULL, 0))
     return fail(r, "expected %d states after line %d, found %d before '%s' "
                    "(the histogram is truncated)",
                 r->expected, r->header_line, r->block->nstates, line);
   if (!r->block->has_counts)
     return add_state(r, line, 1, 0, false);
-  if (!sc_regex_match(r->re.state_line, line, caps, 3))
+  if (!sci_regex_match(r->re.state_line, line, caps, 3))
     return fail_line(r, "a state 'COUNT :>VARIABLE=VALUE; ...'", line);
   long count;
   if (!parse_count(caps[0], &count))
@@ -361,11 +361,11 @@ static bool in_states(log_reader *r, const char *line) {
 }
 
 static bool after_states(log_reader *r, const char *line) {
-  if (sc_regex_match(r->re.validation, line, NULL, 0)) {
+  if (sci_regex_match(r->re.validation, line, NULL, 0)) {
     r->mode = IN_TRAILER;
     return true;
   }
-  if (sc_regex_match(r->re.state_line, line, NULL, 0))
+  if (sci_regex_match(r->re.state_line, line, NULL, 0))
     return fail(r, "expected Ok or No after the %d states announced on line "
                    "%d, found another state",
                 r->expected, r->header_line);
@@ -382,7 +382,7 @@ static bool end_block(log_reader *r) {
                    "%ld instances, found %ld + %ld",
                 h->instances, r->positive, r->negative);
   }
-  sc_grow(&r->blocks, &r->cap, r->nblocks + 1, sizeof(sc_hist *));
+  sci_grow(&r->blocks, &r->cap, r->nblocks + 1, sizeof(sc_hist *));
   r->blocks[r->nblocks++] = h;
   r->block = NULL;
   r->mode = BETWEEN_BLOCKS;
@@ -391,7 +391,7 @@ static bool end_block(log_reader *r) {
 
 static bool read_witnesses(log_reader *r, const char *line) {
   const char *caps[2];
-  if (!sc_regex_match(r->re.witnesses, line, caps, 2) ||
+  if (!sci_regex_match(r->re.witnesses, line, caps, 2) ||
       !parse_count(caps[0], &r->positive) ||
       !parse_count(caps[1], &r->negative))
     return fail_line(r, "'Positive: N, Negative: N' (counts that fit a long)",
@@ -406,19 +406,19 @@ static bool in_trailer(log_reader *r, const char *line) {
     r->witnesses_next = false;
     return read_witnesses(r, line);
   }
-  if (sc_regex_match(r->re.witnesses_head, line, NULL, 0)) {
+  if (sci_regex_match(r->re.witnesses_head, line, NULL, 0)) {
     r->witnesses_next = true;
-  } else if (sc_regex_match(r->re.witnesses_word, line, NULL, 0)) {
+  } else if (sci_regex_match(r->re.witnesses_word, line, NULL, 0)) {
     return read_witnesses(r, line);
-  } else if (sc_regex_match(r->re.condition, line, caps, 1)) {
+  } else if (sci_regex_match(r->re.condition, line, caps, 1)) {
     r->block->condition = caps[0];
-  } else if (sc_regex_match(r->re.hash_word, line, NULL, 0)) {
-    if (!sc_regex_match(r->re.hash, line, caps, 1))
+  } else if (sci_regex_match(r->re.hash_word, line, NULL, 0)) {
+    if (!sci_regex_match(r->re.hash, line, caps, 1))
       return fail_line(r, "'Hash=VALUE'", line);
     r->block->hash = caps[0];
   } else if (is_scopecat_line(r, line)) {
     return read_scopecat_line(r, line);
-  } else if (!sc_regex_match(r->re.trailer, line, NULL, 0)) {
+  } else if (!sci_regex_match(r->re.trailer, line, NULL, 0)) {
     return end_block(r) && between_blocks(r, line);
   }
   return true;
@@ -462,22 +462,22 @@ static sc_status hist_load_string_unguarded(const char *text,
                                             const char *filename,
                                             sc_hist ***out, int *count,
                                             sc_error **err) {
-  sc_gc_init();
+  sci_gc_init();
   *out = NULL;
   *count = 0;
   if (!text)
-    return sc_fail(err, SC_ERR_USAGE, filename, 0, 0, "no text to read");
+    return sci_fail(err, SC_ERR_USAGE, filename, 0, 0, "no text to read");
   log_reader r;
   memset(&r, 0, sizeof r);
-  r.file = filename ? sc_strdup(filename) : "<string>";
+  r.file = filename ? sci_strdup(filename) : "<string>";
   r.re = compile_patterns();
-  sc_sb_init(&r.source);
+  sci_sb_init(&r.source);
   const char *p = text;
   bool ok = true;
   while (ok && *p) {
     const char *nl = strchr(p, '\n');
     size_t len = nl ? (size_t)(nl - p) : strlen(p);
-    char *line = sc_strndup(p, len);
+    char *line = sci_strndup(p, len);
     if (len > 0 && line[len - 1] == '\r')
       line[len - 1] = '\0';
     r.line++;
@@ -502,26 +502,26 @@ sc_status sc_hist_load_string(const char *text, const char *filename,
                               sc_hist ***out, int *count, sc_error **err) {
   sc_oom_guard g;
   if (!SC_OOM_ENTER(g))
-    return sc_oom_fail(&g, filename, err);
+    return sci_oom_fail(&g, filename, err);
   sc_status st = hist_load_string_unguarded(text, filename, out, count, err);
-  sc_oom_leave(&g);
+  sci_oom_leave(&g);
   return st;
 }
 
 static sc_status hist_load_file_unguarded(const char *path, sc_hist ***out,
                                           int *count, sc_error **err) {
-  sc_gc_init();
+  sci_gc_init();
   *out = NULL;
   *count = 0;
   char *text;
   size_t len;
   int errnum = 0;
-  sc_file_failure why = sc_file_read(path, MAX_LOG_BYTES, &text, &len, &errnum);
+  sc_file_failure why = sci_file_read(path, MAX_LOG_BYTES, &text, &len, &errnum);
   if (why)
-    return sc_file_fail(why, path, errnum, MAX_LOG_BYTES, "cannot read",
+    return sci_file_fail(why, path, errnum, MAX_LOG_BYTES, "cannot read",
                         "expected at most %zu bytes (the log-size limit)", err);
   if (memchr(text, '\0', len))
-    return sc_fail(err, SC_ERR_SYNTAX, path, 0, 0,
+    return sci_fail(err, SC_ERR_SYNTAX, path, 0, 0,
                    "expected a text log, found a NUL byte");
   return sc_hist_load_string(text, path, out, count, err);
 }
@@ -530,9 +530,9 @@ sc_status sc_hist_load_file(const char *path, sc_hist ***out, int *count,
                             sc_error **err) {
   sc_oom_guard g;
   if (!SC_OOM_ENTER(g))
-    return sc_oom_fail(&g, path, err);
+    return sci_oom_fail(&g, path, err);
   sc_status st = hist_load_file_unguarded(path, out, count, err);
-  sc_oom_leave(&g);
+  sci_oom_leave(&g);
   return st;
 }
 

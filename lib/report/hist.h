@@ -11,7 +11,7 @@
 
 typedef struct sc_hist_row {
   sc_outcome outcome;
-  const char *text; /* canonical (sc_outcome_string) */
+  const char *text; /* canonical (sci_outcome_string) */
   long count;       /* instances; 0 in a herd7 log */
   bool marked;      /* "*>": an outcome the condition is about */
   int line, col;    /* where its bindings start in the log (col from 1);

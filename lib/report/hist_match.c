@@ -29,8 +29,8 @@ static lines split_lines(const char *text) {
   while (*text) {
     const char *nl = strchr(text, '\n');
     size_t len = nl ? (size_t)(nl - text) : strlen(text);
-    sc_grow(&ls.at, &ls.cap, ls.n + 1, sizeof(char *));
-    ls.at[ls.n++] = sc_strndup(text, len);
+    sci_grow(&ls.at, &ls.cap, ls.n + 1, sizeof(char *));
+    ls.at[ls.n++] = sci_strndup(text, len);
     text += len + (nl != NULL);
   }
   return ls;
@@ -60,7 +60,7 @@ static bool is_condition_line(const char *line) {
 
 static lines copy_lines(lines ls) {
   lines c = ls;
-  c.at = sc_alloc(sizeof(char *) * (size_t)(ls.n + 1));
+  c.at = sci_alloc(sizeof(char *) * (size_t)(ls.n + 1));
   memcpy(c.at, ls.at, sizeof(char *) * (size_t)ls.n);
   c.cap = ls.n + 1;
   return c;
@@ -80,7 +80,7 @@ static bool condition_last(lines ls, lines *out) {
   for (int i = c; i + 1 < ls.n; i++) {
     const char *next = ls.at[i + 1];
     bool tree = *skip_space(next) == '(';
-    out->at[i] = tree ? sc_printf("scopeTree %s", next) : next;
+    out->at[i] = tree ? sci_printf("scopeTree %s", next) : next;
   }
   out->at[ls.n - 1] = ls.at[c];
   return true;
@@ -101,14 +101,14 @@ static int empty_init(lines ls) {
 /* The candidate's initial state on one line, from its canonical text
  * ("{", a declaration per line, "}"), so that line numbers stay put. */
 static const char *init_of(const sc_test *t) {
-  const char *text = sc_litmus_print(t, SC_DIALECT_GPU_PTX);
+  const char *text = sci_litmus_print(t, SC_DIALECT_GPU_PTX);
   const char *open = strstr(text, "\n{\n"), *close = strstr(text, "\n}\n");
   if (!open || !close || close < open)
     return NULL;
   sc_strbuf sb;
-  sc_sb_init(&sb);
+  sci_sb_init(&sb);
   for (const char *p = open + 1; p <= close + 1; p++)
-    sc_sb_putc(&sb, *p == '\n' ? ' ' : *p);
+    sci_sb_putc(&sb, *p == '\n' ? ' ' : *p);
   return sb.data;
 }
 
@@ -116,12 +116,12 @@ static const char *init_of(const sc_test *t) {
  * errors then give positions in the log. */
 static const char *as_file(const sc_hist *h, lines ls) {
   sc_strbuf sb;
-  sc_sb_init(&sb);
+  sci_sb_init(&sb);
   for (int i = 1; i < h->source_line; i++)
-    sc_sb_putc(&sb, '\n');
+    sci_sb_putc(&sb, '\n');
   for (int i = 0; i < ls.n; i++) {
-    sc_sb_puts(&sb, ls.at[i]);
-    sc_sb_putc(&sb, '\n');
+    sci_sb_puts(&sb, ls.at[i]);
+    sci_sb_putc(&sb, '\n');
   }
   return sb.data;
 }
@@ -191,9 +191,9 @@ static sc_status from_source(const sc_hist *h, const sc_test *const *cands,
   if (*out)
     return SC_OK;
   if (init_line < 0)
-    return sc_fail(err, perr->status, perr->file, perr->line, perr->col,
+    return sci_fail(err, perr->status, perr->file, perr->line, perr->col,
                    "%s (in the test source this log prints)", perr->what);
-  return sc_fail(err, perr->status, perr->file, perr->line, perr->col,
+  return sci_fail(err, perr->status, perr->file, perr->line, perr->col,
                  "%s; the log prints test %s without its initial state ({}), "
                  "and no candidate test of that name completes it (%d "
                  "candidates)",
@@ -202,7 +202,7 @@ static sc_status from_source(const sc_hist *h, const sc_test *const *cands,
 
 static sc_status by_name(const sc_hist *h, const sc_test *const *cands, int n,
                          const sc_test **out, sc_error **err) {
-  const sc_test **distinct = sc_alloc(sizeof(sc_test *) * (size_t)(n + 1));
+  const sc_test **distinct = sci_alloc(sizeof(sc_test *) * (size_t)(n + 1));
   int ndistinct = 0;
   for (int i = 0; i < n; i++)
     if (strcmp(sc_test_name(cands[i]), h->name) == 0 &&
@@ -213,11 +213,11 @@ static sc_status by_name(const sc_hist *h, const sc_test *const *cands, int n,
     return SC_OK;
   }
   if (ndistinct == 0)
-    return sc_fail(err, SC_ERR_SEMANTIC, h->file, h->line, 1,
+    return sci_fail(err, SC_ERR_SEMANTIC, h->file, h->line, 1,
                    "expected a test named %s among the %d candidate tests "
                    "(the log does not print its source)",
                    h->name, n);
-  return sc_fail(err, SC_ERR_SEMANTIC, h->file, h->line, 1,
+  return sci_fail(err, SC_ERR_SEMANTIC, h->file, h->line, 1,
                  "expected one test named %s among the candidates, found %d "
                  "different ones (the log does not print its source to tell "
                  "them apart)",
@@ -233,23 +233,23 @@ static bool test_has_variable(const sc_test *t, const char *var) {
     long thread = strtol(var, &end, 10);
     if (*end == ':')
       return thread < t->nthreads &&
-             sc_thread_find_register(&t->threads[thread], end + 1) >= 0;
+             sci_thread_find_register(&t->threads[thread], end + 1) >= 0;
   }
-  return sc_test_find_location(t, var) >= 0;
+  return sci_test_find_location(t, var) >= 0;
 }
 
-/* Whether `value` is an integer (sc_outcome_parse writes those in
+/* Whether `value` is an integer (sci_outcome_parse writes those in
  * decimal) or a location of t (held in a register). */
 static bool test_has_value(const sc_test *t, const char *value) {
   char *end;
   strtoll(value, &end, 10);
-  return (*end == '\0' && end != value) || sc_test_find_location(t, value) >= 0;
+  return (*end == '\0' && end != value) || sci_test_find_location(t, value) >= 0;
 }
 
 static sc_status unknown_name(const sc_hist *h, const sc_hist_row *row,
                               int at, const char *what, const char *name,
                               const sc_test *t, sc_error **err) {
-  return sc_fail(err, SC_ERR_SEMANTIC, h->file, row->line, row->col + at,
+  return sci_fail(err, SC_ERR_SEMANTIC, h->file, row->line, row->col + at,
                  "expected %s of test %s, found '%s' (an outcome naming what "
                  "the test does not have agrees with every state)",
                  what, sc_test_name(t), name);
@@ -293,9 +293,9 @@ sc_status sc_hist_find_test(const sc_hist *h,
                             const sc_test **out, sc_error **err) {
   sc_oom_guard g;
   if (!SC_OOM_ENTER(g))
-    return sc_oom_fail(&g, NULL, err);
+    return sci_oom_fail(&g, NULL, err);
   sc_status st = hist_find_test_unguarded(h, candidates, ncandidates, out, err);
-  sc_oom_leave(&g);
+  sci_oom_leave(&g);
   return st;
 }
 
@@ -309,7 +309,7 @@ typedef struct witness_ctx {
 
 static const char *lval_var(const sc_test *t, const sc_lval *lv) {
   if (lv->kind == SC_LVAL_REG)
-    return sc_printf("%d:%s", lv->thread,
+    return sci_printf("%d:%s", lv->thread,
                      t->threads[lv->thread].regs[lv->reg].name);
   return t->locs[lv->loc].name;
 }
@@ -319,7 +319,7 @@ static int64_t outcome_value(const sc_lval *lv, void *ctx) {
   if (lv->kind == SC_LVAL_CONST)
     return lv->constant;
   if (lv->kind == SC_LVAL_ADDR)
-    return sc_loc_address(lv->loc);
+    return sci_loc_address(lv->loc);
   const char *var = lval_var(c->t, lv);
   for (int i = 0; i < c->o->n; i++)
     if (strcmp(c->o->vars[i], var) == 0) {
@@ -327,8 +327,8 @@ static int64_t outcome_value(const sc_lval *lv, void *ctx) {
       long long v = strtoll(c->o->values[i], &end, 10);
       if (*end == '\0')
         return v;
-      int l = sc_test_find_location(c->t, c->o->values[i]);
-      return l >= 0 ? sc_loc_address(l) : INT64_MIN; /* a name held */
+      int l = sci_test_find_location(c->t, c->o->values[i]);
+      return l >= 0 ? sci_loc_address(l) : INT64_MIN; /* a name held */
     }
   if (!c->missing)
     c->missing = var;
@@ -342,9 +342,9 @@ static sc_status hist_witnesses_unguarded(const sc_hist *h, const sc_test *t,
     if (h->has_counts && h->states[i].count <= 0)
       continue;
     witness_ctx c = {t, &h->states[i].outcome, NULL};
-    bool holds = sc_prop_holds(t->cond, outcome_value, &c);
+    bool holds = sci_prop_holds(t->cond, outcome_value, &c);
     if (c.missing)
-      return sc_fail(err, SC_ERR_SEMANTIC, h->file, h->line, 1,
+      return sci_fail(err, SC_ERR_SEMANTIC, h->file, h->line, 1,
                      "expected the states of %s to show %s, the condition's "
                      "variable", h->name, c.missing);
     if (holds) {
@@ -359,8 +359,8 @@ sc_status sc_hist_witnesses(const sc_hist *h, const sc_test *t, int *witnessed,
                             sc_error **err) {
   sc_oom_guard g;
   if (!SC_OOM_ENTER(g))
-    return sc_oom_fail(&g, NULL, err);
+    return sci_oom_fail(&g, NULL, err);
   sc_status st = hist_witnesses_unguarded(h, t, witnessed, err);
-  sc_oom_leave(&g);
+  sci_oom_leave(&g);
   return st;
 }

@@ -54,13 +54,13 @@ static bool parse_integer(const char *s, long long *out) {
 
 static const char *canonical_value(const char *v) {
   long long n;
-  return parse_integer(v, &n) ? sc_printf("%lld", n) : v;
+  return parse_integer(v, &n) ? sci_printf("%lld", n) : v;
 }
 
 static const char *canonical_var(const char *v) {
   size_t n = strlen(v);
   if (n > 2 && v[0] == '[' && v[n - 1] == ']')
-    return sc_strndup(v + 1, n - 2);
+    return sci_strndup(v + 1, n - 2);
   return v;
 }
 
@@ -69,7 +69,7 @@ static const char *trimmed(const char *from, const char *to) {
     from++;
   while (to > from && isspace((unsigned char)to[-1]))
     to--;
-  return sc_strndup(from, (size_t)(to - from));
+  return sci_strndup(from, (size_t)(to - from));
 }
 
 /* A name as the litmus lexer reads one: a letter or '_', then letters,
@@ -103,10 +103,10 @@ static bool insert(sc_outcome *o, int caps[4], binding b) {
     i--;
   if (i > 0 && compare_vars(o->vars[i - 1], b.var) == 0)
     return false;
-  sc_grow(&o->vars, &caps[0], o->n + 1, sizeof(char *));
-  sc_grow(&o->values, &caps[1], o->n + 1, sizeof(char *));
-  sc_grow(&o->var_at, &caps[2], o->n + 1, sizeof(int));
-  sc_grow(&o->value_at, &caps[3], o->n + 1, sizeof(int));
+  sci_grow(&o->vars, &caps[0], o->n + 1, sizeof(char *));
+  sci_grow(&o->values, &caps[1], o->n + 1, sizeof(char *));
+  sci_grow(&o->var_at, &caps[2], o->n + 1, sizeof(int));
+  sci_grow(&o->value_at, &caps[3], o->n + 1, sizeof(int));
   size_t tail = (size_t)(o->n - i);
   memmove(o->vars + i + 1, o->vars + i, sizeof(char *) * tail);
   memmove(o->values + i + 1, o->values + i, sizeof(char *) * tail);
@@ -157,7 +157,7 @@ static bool parse_failure(const char **why, int *at, int where,
   return false;
 }
 
-bool sc_outcome_parse_at(const char *text, sc_outcome *out, const char **why,
+bool sci_outcome_parse_at(const char *text, sc_outcome *out, const char **why,
                          int *at) {
   memset(out, 0, sizeof *out);
   int caps[4] = {0, 0, 0, 0};
@@ -171,49 +171,49 @@ bool sc_outcome_parse_at(const char *text, sc_outcome *out, const char **why,
     int here = (int)(p - text);
     if (!eq || (semi && semi < eq))
       return parse_failure(why, at, here,
-                           sc_printf("expected VARIABLE=VALUE;, found '%s'", p));
+                           sci_printf("expected VARIABLE=VALUE;, found '%s'", p));
     if (!semi)
       return parse_failure(why, at, here,
-                           sc_printf("expected ';' after '%s'", p));
+                           sci_printf("expected ';' after '%s'", p));
     const char *var = trimmed(p, eq), *value = trimmed(eq + 1, semi);
     if (!*var || !*value || has_space(var) || has_space(value))
       return parse_failure(
           why, at, here,
-          sc_printf("expected VARIABLE=VALUE;, found '%s'",
-                    sc_strndup(p, (size_t)(semi - p + 1))));
+          sci_printf("expected VARIABLE=VALUE;, found '%s'",
+                    sci_strndup(p, (size_t)(semi - p + 1))));
     binding b = {canonical_var(var), canonical_value(value),
                  offset_of(text, p, var), offset_of(text, eq + 1, value)};
     if (!valid_var(b.var))
       return parse_failure(
           why, at, b.var_at,
-          sc_printf("expected a location or THREAD:REGISTER before '=', "
+          sci_printf("expected a location or THREAD:REGISTER before '=', "
                     "found '%s'", var));
     if (!valid_value(value))
       return parse_failure(
           why, at, b.value_at,
-          sc_printf("expected an integer that fits 64 bits or a location "
+          sci_printf("expected an integer that fits 64 bits or a location "
                     "name as the value of %s, found '%s'", b.var, value));
     if (!insert(out, caps, b))
       return parse_failure(
           why, at, b.var_at,
-          sc_printf("expected each variable once, found %s twice", b.var));
+          sci_printf("expected each variable once, found %s twice", b.var));
     p = semi + 1;
   }
 }
 
-bool sc_outcome_parse(const char *text, sc_outcome *out, const char **why) {
-  return sc_outcome_parse_at(text, out, why, NULL);
+bool sci_outcome_parse(const char *text, sc_outcome *out, const char **why) {
+  return sci_outcome_parse_at(text, out, why, NULL);
 }
 
-const char *sc_outcome_string(const sc_outcome *o) {
+const char *sci_outcome_string(const sc_outcome *o) {
   sc_strbuf sb;
-  sc_sb_init(&sb);
+  sci_sb_init(&sb);
   for (int i = 0; i < o->n; i++)
-    sc_sb_printf(&sb, "%s%s=%s;", i ? " " : "", o->vars[i], o->values[i]);
+    sci_sb_printf(&sb, "%s%s=%s;", i ? " " : "", o->vars[i], o->values[i]);
   return sb.data;
 }
 
-bool sc_outcome_agree(const sc_outcome *a, const sc_outcome *b) {
+bool sci_outcome_agree(const sc_outcome *a, const sc_outcome *b) {
   int i = 0, j = 0;
   while (i < a->n && j < b->n) {
     int c = compare_vars(a->vars[i], b->vars[j]);
@@ -225,7 +225,7 @@ bool sc_outcome_agree(const sc_outcome *a, const sc_outcome *b) {
   return true;
 }
 
-int sc_outcome_shared(const sc_outcome *a, const sc_outcome *b) {
+int sci_outcome_shared(const sc_outcome *a, const sc_outcome *b) {
   int i = 0, j = 0, n = 0;
   while (i < a->n && j < b->n) {
     int c = compare_vars(a->vars[i], b->vars[j]);
@@ -243,7 +243,7 @@ static int compare_values(const char *a, const char *b) {
   return strcmp(a, b);
 }
 
-int sc_outcome_compare(const sc_outcome *a, const sc_outcome *b) {
+int sci_outcome_compare(const sc_outcome *a, const sc_outcome *b) {
   for (int i = 0; i < a->n && i < b->n; i++) {
     int c = compare_vars(a->vars[i], b->vars[i]);
     if (c == 0)

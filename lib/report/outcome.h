@@ -22,23 +22,23 @@ typedef struct sc_outcome {
  * that fits 64 bits (decimal or 0x hexadecimal, an optional '-') or a
  * name (a location's, held in a register).  On failure returns false and
  * *why says what was expected and found. */
-bool sc_outcome_parse(const char *text, sc_outcome *out, const char **why);
+bool sci_outcome_parse(const char *text, sc_outcome *out, const char **why);
 /* The same; *at (when not NULL) gets the offset in `text` of the failure. */
-bool sc_outcome_parse_at(const char *text, sc_outcome *out, const char **why,
+bool sci_outcome_parse_at(const char *text, sc_outcome *out, const char **why,
                          int *at);
 
 /* The canonical text: "1:r0=0; x=1;". */
-const char *sc_outcome_string(const sc_outcome *o);
+const char *sci_outcome_string(const sc_outcome *o);
 
 /* Whether two outcomes give the same value to every variable both show.
  * (A model shows the variables of the condition and `locations'; a log may
  * show more or fewer: only the shared ones can be compared.) */
-bool sc_outcome_agree(const sc_outcome *a, const sc_outcome *b);
+bool sci_outcome_agree(const sc_outcome *a, const sc_outcome *b);
 
 /* How many variables both show. */
-int sc_outcome_shared(const sc_outcome *a, const sc_outcome *b);
+int sci_outcome_shared(const sc_outcome *a, const sc_outcome *b);
 
 /* An order for display: variable by variable, integers by value. */
-int sc_outcome_compare(const sc_outcome *a, const sc_outcome *b);
+int sci_outcome_compare(const sc_outcome *a, const sc_outcome *b);
 
 #endif

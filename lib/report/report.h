@@ -8,10 +8,10 @@
 
 /* herd7's block for one test; one final state as herd7 prints it in
  * States ("0:r1=0; x=1;"). */
-const char *sc_herd_log(const sc_result *r, unsigned flags);
-void sc_herd_state(sc_strbuf *sb, const sc_result *r, const sc_state *s);
+const char *sci_herd_log(const sc_result *r, unsigned flags);
+void sci_herd_state(sc_strbuf *sb, const sc_result *r, const sc_state *s);
 
 /* One JSON object for the result, on one line (json.c). */
-const char *sc_json_result(const sc_result *r, unsigned flags);
+const char *sci_json_result(const sc_result *r, unsigned flags);
 
 #endif

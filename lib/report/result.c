@@ -15,12 +15,12 @@ const char *sc_result_state(const sc_result *r, int i) {
   if (i < 0 || i >= r->nstates)
     return NULL;
   sc_strbuf sb;
-  sc_sb_init(&sb);
-  sc_herd_state(&sb, r, &r->states[i]);
+  sci_sb_init(&sb);
+  sci_herd_state(&sb, r, &r->states[i]);
   return sb.data;
 }
 
-int sc_result_validated(const sc_result *r) { return sc_sim_validated(r); }
+int sc_result_validated(const sc_result *r) { return sci_sim_validated(r); }
 const char *sc_result_engine(const sc_result *r) {
   return r && r->engine ? r->engine : "enum";
 }
@@ -36,7 +36,7 @@ const char *sc_result_co_reason(const sc_result *r) {
 }
 
 const char *sc_result_observation(const sc_result *r) {
-  return sc_sim_observation(r);
+  return sci_sim_observation(r);
 }
 
 long sc_result_positive(const sc_result *r) { return r->positive; }
@@ -47,7 +47,7 @@ int sc_result_state_count(const sc_result *r) { return r->nstates; }
 int sc_result_shown(const sc_result *r) { return r->nshown; }
 /* Shown executions are drawn when asked for, titled "NAME #K". */
 static void draw(sc_strbuf *sb, const sc_result *r, int i) {
-  sc_dot_execution(sb, r->execs[i], sc_printf("%s #%d", r->test->name, i + 1),
+  sci_dot_execution(sb, r->execs[i], sci_printf("%s #%d", r->test->name, i + 1),
                    r->cycles[i]);
 }
 
@@ -55,12 +55,12 @@ static void draw(sc_strbuf *sb, const sc_result *r, int i) {
 static const char *draw_range(const sc_result *r, int from, int to) {
   sc_oom_guard g;
   if (!SC_OOM_ENTER(g))
-    return sc_oom_null(&g);
+    return sci_oom_null(&g);
   sc_strbuf sb;
-  sc_sb_init(&sb);
+  sci_sb_init(&sb);
   for (int i = from; i < to; i++)
     draw(&sb, r, i);
-  sc_oom_leave(&g);
+  sci_oom_leave(&g);
   return sb.data;
 }
 
@@ -111,12 +111,12 @@ long sc_result_cut_runs(const sc_result *r, int thread) {
  * checked (a line of its own: readers of the Liveness line stay as they
  * are). */
 static const char *liveness_log(const sc_result *r) {
-  const char *verdict = sc_printf("Liveness %s %s\n", r->test->name,
+  const char *verdict = sci_printf("Liveness %s %s\n", r->test->name,
                                   r->liveness == SC_LIVE_PASS ? "Pass" : "Fail");
   int th, line;
   if (!sc_result_liveness_unchecked(r, &th, &line))
     return verdict;
-  return sc_printf("%sUnchecked %s the loop of %s closed at line %d writes at "
+  return sci_printf("%sUnchecked %s the loop of %s closed at line %d writes at "
                    "each turn: -liveness does not check such loops\n",
                    verdict, r->test->name, r->test->threads[th].name, line);
 }
@@ -124,18 +124,18 @@ static const char *liveness_log(const sc_result *r) {
 const char *sc_result_log(const sc_result *r, unsigned flags) {
   sc_oom_guard g;
   if (!SC_OOM_ENTER(g))
-    return sc_oom_null(&g);
-  const char *s = r->liveness == SC_LIVE_NONE ? sc_herd_log(r, flags) : liveness_log(r);
-  sc_oom_leave(&g);
+    return sci_oom_null(&g);
+  const char *s = r->liveness == SC_LIVE_NONE ? sci_herd_log(r, flags) : liveness_log(r);
+  sci_oom_leave(&g);
   return s;
 }
 
 const char *sc_result_json(const sc_result *r, unsigned flags) {
   sc_oom_guard g;
   if (!SC_OOM_ENTER(g))
-    return sc_oom_null(&g);
-  const char *s = sc_json_result(r, flags);
-  sc_oom_leave(&g);
+    return sci_oom_null(&g);
+  const char *s = sci_json_result(r, flags);
+  sci_oom_leave(&g);
   return s;
 }
 
@@ -169,7 +169,7 @@ static int64_t state_value(const sc_lval *lv, void *ctx) {
   const state_ctx *c = ctx;
   switch (lv->kind) {
   case SC_LVAL_CONST: return lv->constant;
-  case SC_LVAL_ADDR: return sc_loc_address(lv->loc);
+  case SC_LVAL_ADDR: return sci_loc_address(lv->loc);
   default: return c->s->values[observed_index(c->r, lv)];
   }
 }
@@ -179,24 +179,24 @@ static sc_status result_allows_unguarded(const sc_result *r,
                                          sc_error **err) {
   sc_prop *p;
   *allowed = 0;
-  sc_status st = sc_test_parse_prop(r->test, proposition, &p, err);
+  sc_status st = sci_test_parse_prop(r->test, proposition, &p, err);
   if (st)
     return st;
   state_ctx c = {r, NULL, NULL};
-  sc_prop_each_lval(p, note_unobserved, &c);
+  sci_prop_each_lval(p, note_unobserved, &c);
   if (c.unobserved) {
     const sc_lval *lv = c.unobserved;
-    return sc_fail(err, SC_ERR_USAGE, "<proposition>", 0, 0,
+    return sci_fail(err, SC_ERR_USAGE, "<proposition>", 0, 0,
                    "expected a register or location the result observes (those "
                    "of the condition and `locations'), found %s",
                    lv->kind == SC_LVAL_LOC
                        ? r->test->locs[lv->loc].name
-                       : sc_printf("%d:%s", lv->thread,
+                       : sci_printf("%d:%s", lv->thread,
                                    r->test->threads[lv->thread].regs[lv->reg].name));
   }
   for (int i = 0; i < r->nstates && !*allowed; i++) {
     c.s = &r->states[i];
-    *allowed = sc_prop_holds(p, state_value, &c);
+    *allowed = sci_prop_holds(p, state_value, &c);
   }
   return SC_OK;
 }
@@ -205,8 +205,8 @@ sc_status sc_result_allows(const sc_result *r, const char *proposition,
                            int *allowed, sc_error **err) {
   sc_oom_guard g;
   if (!SC_OOM_ENTER(g))
-    return sc_oom_fail(&g, NULL, err);
+    return sci_oom_fail(&g, NULL, err);
   sc_status st = result_allows_unguarded(r, proposition, allowed, err);
-  sc_oom_leave(&g);
+  sci_oom_leave(&g);
   return st;
 }

@@ -200,8 +200,8 @@ static bool stuck_at(const schedule *s, int i) {
  * barrier before leaving the last. */
 static sc_rel *syncbar_of(const schedule *s) {
   int n = s->nbars;
-  int *pos = sc_alloc_atomic(sizeof(int) * (size_t)(n + 1));
-  int *rel = sc_alloc_atomic(sizeof(int) * (size_t)(n + 1));
+  int *pos = sci_alloc_atomic(sizeof(int) * (size_t)(n + 1));
+  int *rel = sci_alloc_atomic(sizeof(int) * (size_t)(n + 1));
   for (int p = 0; p < n; p++)
     pos[s->order[p]] = p;
   for (int i = 0; i < n; i++)
@@ -210,7 +210,7 @@ static sc_rel *syncbar_of(const schedule *s) {
   for (int i = 0; i + 1 < n; i++)
     if (s->bars[i].thread == s->bars[i + 1].thread && rel[i] >= pos[i + 1])
       return NULL;
-  sc_rel *r = sc_rel_new(s->x->nevents);
+  sc_rel *r = sci_rel_new(s->x->nevents);
   for (int i = 0; i < n; i++)
     for (int j = 0; j < n; j++)
       if (s->bars[i].group == s->bars[j].group && s->bars[j].quorum > 0 &&
@@ -221,9 +221,9 @@ static sc_rel *syncbar_of(const schedule *s) {
 
 static void keep(schedule *s, sc_rel *r) {
   for (int i = 0; i < *s->nfound; i++)
-    if (sc_rel_equal((*s->found)[i], r))
+    if (sci_rel_equal((*s->found)[i], r))
       return;
-  sc_grow(s->found, &s->capfound, *s->nfound + 1, sizeof(sc_rel *));
+  sci_grow(s->found, &s->capfound, *s->nfound + 1, sizeof(sc_rel *));
   (*s->found)[(*s->nfound)++] = r;
 }
 
@@ -260,15 +260,15 @@ static bool interleave(schedule *s, int p) {
   return true;
 }
 
-sc_status sc_barrier_syncs(const sc_execution *x, long limit, sc_rel ***out,
+sc_status sci_barrier_syncs(const sc_execution *x, long limit, sc_rel ***out,
                            int *n, sc_error **err) {
   schedule s;
   memset(&s, 0, sizeof s);
   s.x = x;
-  s.bars = sc_alloc_atomic(sizeof(barrier) * (size_t)(x->nevents + 1));
+  s.bars = sci_alloc_atomic(sizeof(barrier) * (size_t)(x->nevents + 1));
   s.nbars = collect(x, s.bars);
-  s.order = sc_alloc_atomic(sizeof(int) * (size_t)(s.nbars + 1));
-  s.placed = sc_alloc_atomic(sizeof(int) * (size_t)(x->test->nthreads + 1));
+  s.order = sci_alloc_atomic(sizeof(int) * (size_t)(s.nbars + 1));
+  s.placed = sci_alloc_atomic(sizeof(int) * (size_t)(x->test->nthreads + 1));
   memset(s.placed, 0, sizeof(int) * (size_t)(x->test->nthreads + 1));
   s.limit = limit;
   *out = NULL;
@@ -276,7 +276,7 @@ sc_status sc_barrier_syncs(const sc_execution *x, long limit, sc_rel ***out,
   s.found = out;
   s.nfound = n;
   if (!interleave(&s, 0))
-    return sc_fail(err, SC_ERR_LIMIT, x->test->file, 0, 0,
+    return sci_fail(err, SC_ERR_LIMIT, x->test->file, 0, 0,
                    "expected at most %ld orders of arrival at barriers (the "
                    "-max-executions limit)", limit);
   return SC_OK;

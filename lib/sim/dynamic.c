@@ -8,7 +8,7 @@
 #define NAME(n, d, src, pt, solver)                                             \
   {.name = (n), .dep = d, .source = (src), .part = (pt), .of_rf_co = (solver)}
 
-const sim_dynamic sim_dynamic_names[SIM_NDYNAMIC] = {
+const sim_dynamic sci_sim_dynamic_names[SIM_NDYNAMIC] = {
   NAME("rf", UP(SIM_IN_RF), SIM_DYN_RF, SIM_DYN_WHOLE, true),
   NAME("rfi", UP(SIM_IN_RF), SIM_DYN_RF, SIM_DYN_INTERNAL, true),
   NAME("rfe", UP(SIM_IN_RF), SIM_DYN_RF, SIM_DYN_EXTERNAL, true),
@@ -23,17 +23,17 @@ const sim_dynamic sim_dynamic_names[SIM_NDYNAMIC] = {
   NAME("sync_fence", UP(SIM_IN_FENCE), SIM_DYN_SYNC_FENCE, SIM_DYN_WHOLE, false),
 };
 
-bool sim_dyn_is_set(sim_dyn_source source) {
+bool sci_sim_dyn_is_set(sim_dyn_source source) {
   return source == SIM_DYN_FW;
 }
 
-void sim_dynamic_deps(sc_cat_dynamic *out) {
+void sci_sim_dynamic_deps(sc_cat_dynamic *out) {
   for (int i = 0; i < SIM_NDYNAMIC; i++)
-    out[i] = (sc_cat_dynamic){.name = sim_dynamic_names[i].name,
-                              .dep = sim_dynamic_names[i].dep};
+    out[i] = (sc_cat_dynamic){.name = sci_sim_dynamic_names[i].name,
+                              .dep = sci_sim_dynamic_names[i].dep};
 }
 
-void sim_dynamic_name_list(const char **out) {
+void sci_sim_dynamic_name_list(const char **out) {
   for (int i = 0; i < SIM_NDYNAMIC; i++)
-    out[i] = sim_dynamic_names[i].name;
+    out[i] = sci_sim_dynamic_names[i].name;
 }

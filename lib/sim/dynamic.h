@@ -2,7 +2,7 @@
  * fr and their internal and external parts, FW, syncbar, sync_fence), in
  * one table: what each depends on (the choices cat/mono.c's analysis
  * follows) and how it is built.  The concrete builder (execution.c's
- * sc_exec_bind_dynamic), the symbolic one (symbolic.c) and the
+ * sci_exec_bind_dynamic), the symbolic one (symbolic.c) and the
  * enumerator's analysis of the model (engine_enum.c) all read it. */
 #ifndef SC_SIM_DYNAMIC_H
 #define SC_SIM_DYNAMIC_H
@@ -43,13 +43,13 @@ typedef struct sim_dynamic {
 } sim_dynamic;
 
 #define SIM_NDYNAMIC 12
-extern const sim_dynamic sim_dynamic_names[SIM_NDYNAMIC];
+extern const sim_dynamic sci_sim_dynamic_names[SIM_NDYNAMIC];
 
 /* Whether the source is a set of events (FW) rather than a relation. */
-bool sim_dyn_is_set(sim_dyn_source source);
+bool sci_sim_dyn_is_set(sim_dyn_source source);
 /* The table as cat's analysis reads it (out: SIM_NDYNAMIC entries), and
- * its names alone (for sc_cat_env_set_dynamic). */
-void sim_dynamic_deps(sc_cat_dynamic *out);
-void sim_dynamic_name_list(const char **out);
+ * its names alone (for sci_cat_env_set_dynamic). */
+void sci_sim_dynamic_deps(sc_cat_dynamic *out);
+void sci_sim_dynamic_name_list(const char **out);
 
 #endif

@@ -27,20 +27,20 @@ typedef struct sim_engine {
   void (*finish)(sim_search *s);
 } sim_engine;
 
-extern const sim_engine sim_engine_enum; /* engine_enum.c */
-extern const sim_engine sim_engine_smt;  /* engine_smt.c */
+extern const sim_engine sci_sim_engine_enum; /* engine_enum.c */
+extern const sim_engine sci_sim_engine_smt;  /* engine_smt.c */
 
 /* ---- What the symbolic engine borrows from the enumerator ---- */
 
 /* The look before any choice of rf and co (reads with one candidate write
  * read from it): *may is false when a check that only gets worse as rf
  * and co grow fails already; an error or SIM_STOP from the budget. */
-sc_status sim_enum_root_look(sim_search *s, sim_candidate *cd, bool *may);
+sc_status sci_sim_enum_root_look(sim_search *s, sim_candidate *cd, bool *may);
 
 /* When the traces fix the state, one allowed execution settles the
  * combination: a quick enumeration looks for one, within a few looks.
  * *settled when it found one or enumerated them all; an error is the
  * search's. */
-sc_status sim_enum_probe(sim_search *s, sim_candidate *cd, bool *settled);
+sc_status sci_sim_enum_probe(sim_search *s, sim_candidate *cd, bool *settled);
 
 #endif

@@ -17,7 +17,7 @@
 
 /* co from the orders so far; every write follows its initial write. */
 static void build_co(sc_rel *co, const co_choice *cc, int nlocs) {
-  sc_rel_clear(co);
+  sci_rel_clear(co);
   for (int l = 0; l < nlocs; l++) {
     const co_choice *c = &cc[l];
     for (int i = 0; i < c->n; i++) {
@@ -34,7 +34,7 @@ static void build_co(sc_rel *co, const co_choice *cc, int nlocs) {
  * after the placed ones: only pairs of unplaced writes are open). */
 static void build_co_upper(sc_rel *up, const sc_rel *co, const co_choice *cc,
                            int nlocs, bool partial) {
-  sc_rel_assign(up, co);
+  sci_rel_assign(up, co);
   for (int l = 0; l < nlocs; l++) {
     const co_choice *c = &cc[l];
     for (int a = 0; a < c->n; a++)
@@ -48,7 +48,7 @@ static void build_co_upper(sc_rel *up, const sc_rel *co, const co_choice *cc,
 
 /* Every pair rf may have: the reads chosen, and any write for the others. */
 static void build_rf_upper(sim_candidate *cd) {
-  sc_rel_assign(cd->rf_up, cd->rf_low);
+  sci_rel_assign(cd->rf_up, cd->rf_low);
   for (int k = 0; k < cd->rf_left; k++)
     for (int j = 0; j < cd->ncands[k]; j++)
       sc_rel_add(cd->rf_up, cd->cands[k][j], cd->reads[k]);
@@ -74,7 +74,7 @@ static void record_outcomes(sim_search *s, sim_candidate *cd,
     const sc_lval *o = &s->r->observed[i];
     if (o->kind != SC_LVAL_LOC)
       continue;
-    int l = sc_physical_loc(s->t, o->loc);
+    int l = sci_physical_loc(s->t, o->loc);
     uint32_t last = last_writes(&cd->co[l]);
     if (__builtin_popcount(last) < 2 || x->final_write[l] >= 0)
       continue; /* decided, or decided by an earlier term */
@@ -85,30 +85,30 @@ static void record_outcomes(sim_search *s, sim_candidate *cd,
     x->final_write[l] = -1;
     return;
   }
-  sim_sink_execution(s, x, out);
+  sci_sim_sink_execution(s, x, out);
 }
 
 /* One candidate: rf, co and the other choices are set in x. */
 static sc_status evaluate(sim_search *s, sim_candidate *cd) {
   if (s->r->liveness == SC_LIVE_FAIL)
     return SC_OK; /* one witness is the answer */
-  sc_status st = sim_check_budget(s);
+  sc_status st = sci_sim_check_budget(s);
   if (st)
     return st;
   /* -speedcheck: with co total the final state is known before the
    * model runs; herd runs it only where that state decides (worth_going) */
   if (s->opts.speedcheck && !s->partial_co && !s->opts.through &&
-      ((s->t->filter && !sc_exec_holds(cd->x, s->t->filter)) ||
-       !sc_sim_decides(s->t, sc_exec_holds(cd->x, s->t->cond))))
+      ((s->t->filter && !sci_exec_holds(cd->x, s->t->filter)) ||
+       !sci_sim_decides(s->t, sci_exec_holds(cd->x, s->t->cond))))
     return SC_OK;
-  sc_exec_bind_dynamic(cd->x, cd->env);
+  sci_exec_bind_dynamic(cd->x, cd->env);
   sc_cat_outcome out;
-  st = sc_cat_run(s->m->cat, cd->env, &cd->eval, &out, &s->err);
+  st = sci_cat_run(s->m->cat, cd->env, &cd->eval, &out, &s->err);
   if (st)
     return st;
   if (s->opts.liveness) { /* a witness, not a state (liveness.c) */
-    if (out.allowed && sc_live_fair(cd->x))
-      sim_sink_liveness_witness(s, cd->x);
+    if (out.allowed && sci_live_fair(cd->x))
+      sci_sim_sink_liveness_witness(s, cd->x);
     return SC_OK;
   }
   if (out.allowed || s->opts.through)
@@ -149,8 +149,8 @@ static sc_status may_complete(sim_search *s, sim_candidate *cd, int depth, bool 
   }
   if (!cd->ngroups || !worth_a_look(s, depth))
     return SC_OK;
-  if ((++s->stats.nodes & 255) == 0 && sim_clock_expired(&s->clock))
-    return sim_out_of_time(s);
+  if ((++s->stats.nodes & 255) == 0 && sci_sim_clock_expired(&s->clock))
+    return sci_sim_out_of_time(s);
   sc_execution *x = cd->x;
   for (int g = 0; g < cd->ngroups && *may; g++) {
     const prune_group *pg = &cd->groups[g];
@@ -160,11 +160,11 @@ static sc_status may_complete(sim_search *s, sim_candidate *cd, int depth, bool 
       build_co_upper(cd->co_up, cd->co_low, cd->co, cd->nlocs, s->partial_co);
     x->rf = pg->rf_upper ? cd->rf_up : cd->rf_low;
     x->co = pg->co_upper ? cd->co_up : cd->co_low;
-    sc_exec_bind_dynamic(x, cd->env);
+    sci_exec_bind_dynamic(x, cd->env);
     sc_cat_outcome out;
     sc_error *err = NULL;
     /* an error is for the complete candidates to report, if they meet it */
-    if (sc_cat_run(s->m->cat, cd->env, &pg->eval, &out, &err) == SC_OK &&
+    if (sci_cat_run(s->m->cat, cd->env, &pg->eval, &out, &err) == SC_OK &&
         !out.allowed)
       *may = false;
   }
@@ -226,9 +226,9 @@ static sc_status co_level(sim_search *s, sim_candidate *cd, int l) {
     return co_level(s, cd, l - 1);
   co_walk w = {.s = s, .cd = cd, .l = l, .st = SC_OK};
   if (s->partial_co)
-    sc_orders_walk_partial(c->n, NULL, co_step, &w);
+    sci_orders_walk_partial(c->n, NULL, co_step, &w);
   else
-    sc_orders_walk_total(c->n, co_step, &w);
+    sci_orders_walk_total(c->n, co_step, &w);
   memset(c->below, 0, sizeof c->below);
   c->placed = 0;
   build_co(cd->co_low, cd->co, cd->nlocs); /* the levels above see their co */
@@ -269,8 +269,8 @@ static sc_status rf_level(sim_search *s, sim_candidate *cd, int k) {
  * write read from it from the start, as every completion has it, and a
  * check that only gets worse as rf and co grow may fail already (the
  * reads' values may already be wrong). */
-sc_status sim_enum_root_look(sim_search *s, sim_candidate *cd, bool *may) {
-  sc_rel_clear(cd->rf_low);
+sc_status sci_sim_enum_root_look(sim_search *s, sim_candidate *cd, bool *may) {
+  sci_rel_clear(cd->rf_low);
   for (int k = 0; k < cd->nreads; k++)
     if (cd->ncands[k] == 1)
       sc_rel_add(cd->rf_low, cd->cands[k][0], cd->reads[k]);
@@ -282,7 +282,7 @@ sc_status sim_enum_root_look(sim_search *s, sim_candidate *cd, bool *may) {
 /* Every rf and co for the traces in x. */
 static sc_status each_rf(sim_search *s, sim_candidate *cd) {
   bool may;
-  sc_status st = sim_enum_root_look(s, cd, &may);
+  sc_status st = sci_sim_enum_root_look(s, cd, &may);
   if (st || !may)
     return st;
   return s->co_first ? co_level(s, cd, cd->nlocs - 1) : rf_level(s, cd, cd->nreads);
@@ -292,7 +292,7 @@ static sc_status each_rf(sim_search *s, sim_candidate *cd) {
 /* The looks (partial and complete candidates) the probe may take. */
 #define PROBE_LOOKS 64L
 
-sc_status sim_enum_probe(sim_search *s, sim_candidate *cd, bool *settled) {
+sc_status sci_sim_enum_probe(sim_search *s, sim_candidate *cd, bool *settled) {
   s->probe = (sim_probe){.left = PROBE_LOOKS, .found = false, .spent = false};
   sc_status st = each_rf(s, cd);
   s->probe.left = 0;
@@ -312,7 +312,7 @@ static void enum_finish(sim_search *s) {
   (void)s; /* nothing is kept from one combination to the next */
 }
 
-const sim_engine sim_engine_enum = {
+const sim_engine sci_sim_engine_enum = {
   .name = "enum",
   .what = "the enumerator",
   .counts_states = false,

@@ -28,20 +28,20 @@
 /* ---- The sink, as the solver calls it ------------------------------------- */
 
 static bool sink_found(void *ctx, sc_execution *x) {
-  return sim_sink_execution(ctx, x, NULL);
+  return sci_sim_sink_execution(ctx, x, NULL);
 }
 
 static void sink_flag(void *ctx, const char *name) {
-  sim_sink_flag(ctx, name);
+  sci_sim_sink_flag(ctx, name);
 }
 
 static bool sink_flag_known(void *ctx, const char *name) {
-  return sim_sink_flag_known(ctx, name);
+  return sci_sim_sink_flag_known(ctx, name);
 }
 
 /* -liveness: the solver found a fair allowed execution (rf, co set in x). */
 static void sink_liveness_witness(void *ctx, sc_execution *x) {
-  sim_sink_liveness_witness(ctx, x);
+  sci_sim_sink_liveness_witness(ctx, x);
 }
 
 /* ---- One combination ------------------------------------------------------ */
@@ -58,19 +58,19 @@ static sc_status settle_fixed_state(sim_search *s, sim_candidate *cd, bool *sett
   for (int l = 0; l < cd->nlocs; l++)
     if (s->smt.final_locs[l] && cd->co[l].n > 0)
       return SC_OK;
-  *settled = (s->t->filter && !sc_exec_holds(cd->x, s->t->filter)) ||
-             sim_sink_state_known(s, cd->x);
+  *settled = (s->t->filter && !sci_exec_holds(cd->x, s->t->filter)) ||
+             sci_sim_sink_state_known(s, cd->x);
   if (*settled || !s->smt.hybrid || s->opts.through)
     return SC_OK;
-  return sim_enum_probe(s, cd, settled);
+  return sci_sim_enum_probe(s, cd, settled);
 }
 
 /* Each location's initial write and writes, as the problem lists them. */
 static void location_writes(const sim_candidate *cd, sc_sym_problem *p) {
   int nl = cd->nlocs;
-  int *init = sc_alloc_atomic(sizeof(int) * (size_t)(nl + 1));
-  int **writes = sc_alloc(sizeof(int *) * (size_t)(nl + 1));
-  int *nwrites = sc_alloc_atomic(sizeof(int) * (size_t)(nl + 1));
+  int *init = sci_alloc_atomic(sizeof(int) * (size_t)(nl + 1));
+  int **writes = sci_alloc(sizeof(int *) * (size_t)(nl + 1));
+  int *nwrites = sci_alloc_atomic(sizeof(int) * (size_t)(nl + 1));
   for (int l = 0; l < nl; l++) {
     init[l] = cd->co[l].init;
     writes[l] = cd->co[l].writes;
@@ -84,10 +84,10 @@ static void location_writes(const sim_candidate *cd, sc_sym_problem *p) {
 
 /* The solver's problem for cd, within `left` seconds (0: no limit). */
 static sc_sym_problem *problem_of(sim_search *s, sim_candidate *cd, double left) {
-  sc_cat_run_options *eval = sc_alloc(sizeof *eval);
+  sc_cat_run_options *eval = sci_alloc(sizeof *eval);
   *eval = s->eval;
   eval->transient = false;
-  sc_sym_problem *p = sc_alloc(sizeof *p);
+  sc_sym_problem *p = sci_alloc(sizeof *p);
   *p = (sc_sym_problem){
     .t = s->t, .m = s->m, .x = cd->x, .env = cd->env, .eval = eval,
     .nreads = cd->nreads, .reads = cd->reads, .cands = cd->cands,
@@ -98,8 +98,8 @@ static sc_sym_problem *problem_of(sim_search *s, sim_candidate *cd, double left)
     .most_refuted = s->smt.hybrid ? MOST_REFUTED : 0, .stop = &s->done};
   location_writes(cd, p);
   if (s->opts.liveness) {
-    p->spin_reads = sc_alloc_atomic(sizeof(int) * (size_t)(cd->x->nevents + 1));
-    p->nspin_reads = sc_live_spin_reads(cd->x, p->spin_reads);
+    p->spin_reads = sci_alloc_atomic(sizeof(int) * (size_t)(cd->x->nevents + 1));
+    p->nspin_reads = sci_live_spin_reads(cd->x, p->spin_reads);
     p->witness = sink_liveness_witness;
   }
   return p;
@@ -108,25 +108,25 @@ static sc_sym_problem *problem_of(sim_search *s, sim_candidate *cd, double left)
 /* rf and co for the traces in cd->x as solver choices. */
 static sc_status solve(sim_search *s, sim_candidate *cd) {
   s->r->candidates++;
-  sc_exec_bind_dynamic(cd->x, cd->env); /* syncbar, sync_fence */
+  sci_exec_bind_dynamic(cd->x, cd->env); /* syncbar, sync_fence */
   if (!s->smt.session)
-    s->smt.session = sc_sym_open();
+    s->smt.session = sci_sym_open();
   double left = 0;
   if (s->opts.timeout > 0) {
     left = s->opts.timeout - (sc_seconds() - s->clock.start);
     if (left <= 0)
-      return sim_out_of_time(s);
+      return sci_sim_out_of_time(s);
   }
-  return sc_sym_solve(s->smt.session, problem_of(s, cd, left), &s->err);
+  return sci_sym_solve(s->smt.session, problem_of(s, cd, left), &s->err);
 }
 
 /* rf and co for the traces in cd->x: enumerated, or left to the solver. */
 static sc_status smt_combination(sim_search *s, sim_candidate *cd) {
   if (s->smt.hybrid &&
-      sim_choices_upto(s, cd, SMT_ENUMERATE_AT_MOST) <= SMT_ENUMERATE_AT_MOST)
-    return sim_engine_enum.combination(s, cd);
+      sci_sim_choices_upto(s, cd, SMT_ENUMERATE_AT_MOST) <= SMT_ENUMERATE_AT_MOST)
+    return sci_sim_engine_enum.combination(s, cd);
   bool may;
-  sc_status st = sim_enum_root_look(s, cd, &may); /* the enumerator's first look */
+  sc_status st = sci_sim_enum_root_look(s, cd, &may); /* the enumerator's first look */
   if (st || !may)
     return st;
   bool settled;
@@ -137,16 +137,16 @@ static sc_status smt_combination(sim_search *s, sim_candidate *cd) {
 }
 
 static void smt_finish(sim_search *s) {
-  sc_sym_close(s->smt.session);
+  sci_sym_close(s->smt.session);
   s->smt.session = NULL;
 }
 
-const sim_engine sim_engine_smt = {
+const sim_engine sci_sim_engine_smt = {
   .name = "smt",
   .what = "the symbolic engine",
   .counts_states = true,
   .shortest_first = true,
-  .available = sc_sym_available,
+  .available = sci_sym_available,
   .combination = smt_combination,
   .finish = smt_finish,
 };

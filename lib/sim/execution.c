@@ -1,5 +1,5 @@
 /* execution.c: from chosen traces to the sets and relations a model sees.
- * Everything fixed by the traces is bound once (sc_exec_bind_static);
+ * Everything fixed by the traces is bound once (sci_exec_bind_static);
  * rf, co and their consequences are bound per candidate. */
 #include "sim/execution.h"
 
@@ -10,8 +10,8 @@
 
 #include <string.h>
 
-sc_execution *sc_exec_new(const sc_test *t, const sc_trace **traces) {
-  sc_execution *x = sc_alloc(sizeof *x);
+sc_execution *sci_exec_new(const sc_test *t, const sc_trace **traces) {
+  sc_execution *x = sci_alloc(sizeof *x);
   x->test = t;
   x->traces = traces;
   int n = 0;
@@ -21,18 +21,18 @@ sc_execution *sc_exec_new(const sc_test *t, const sc_trace **traces) {
   for (int th = 0; th < t->nthreads; th++)
     n += traces[th]->nevents;
   x->nevents = n;
-  x->events = sc_alloc(sizeof(sc_event) * (size_t)(n + 1));
-  x->thread_first = sc_alloc_atomic(sizeof(int) * (size_t)(t->nthreads + 1));
-  x->po = sc_rel_new(n);
-  x->addr = sc_rel_new(n);
-  x->data = sc_rel_new(n);
-  x->ctrl = sc_rel_new(n);
-  x->rmw = sc_rel_new(n);
-  x->rf = sc_rel_new(n);
-  x->co = sc_rel_new(n);
-  x->syncbar = sc_rel_new(n);
-  x->sync_fence = sc_rel_new(n);
-  x->final_write = sc_alloc_atomic(sizeof(int) * (size_t)(t->nlocs + 1));
+  x->events = sci_alloc(sizeof(sc_event) * (size_t)(n + 1));
+  x->thread_first = sci_alloc_atomic(sizeof(int) * (size_t)(t->nthreads + 1));
+  x->po = sci_rel_new(n);
+  x->addr = sci_rel_new(n);
+  x->data = sci_rel_new(n);
+  x->ctrl = sci_rel_new(n);
+  x->rmw = sci_rel_new(n);
+  x->rf = sci_rel_new(n);
+  x->co = sci_rel_new(n);
+  x->syncbar = sci_rel_new(n);
+  x->sync_fence = sci_rel_new(n);
+  x->final_write = sci_alloc_atomic(sizeof(int) * (size_t)(t->nlocs + 1));
   for (int l = 0; l < t->nlocs; l++)
     x->final_write[l] = -1;
   int e = 0;
@@ -43,7 +43,7 @@ sc_execution *sc_exec_new(const sc_test *t, const sc_trace **traces) {
     ev->kind = SC_EV_WRITE;
     ev->thread = ev->pc = -1;
     ev->loc = ev->vloc = l;
-    ev->value = sc_value_of(t->locs[l].init);
+    ev->value = sci_value_of(t->locs[l].init);
   }
   for (int th = 0; th < t->nthreads; th++) {
     const sc_trace *tr = traces[th];
@@ -69,7 +69,7 @@ sc_execution *sc_exec_new(const sc_test *t, const sc_trace **traces) {
         sc_rel_add(x->rmw, e, first + te->rmw_partner);
     }
   }
-  x->internal = sc_rel_new(n);
+  x->internal = sci_rel_new(n);
   for (int a = 0; a < n; a++)
     for (int b = 0; b < n; b++)
       if (a == b || (x->events[a].thread >= 0 &&
@@ -83,7 +83,7 @@ sc_execution *sc_exec_new(const sc_test *t, const sc_trace **traces) {
 typedef bool (*event_pred)(const sc_execution *x, const sc_event *e, int arg);
 
 static sc_set *set_of(const sc_execution *x, event_pred pred, int arg) {
-  sc_set *s = sc_set_new(x->nevents);
+  sc_set *s = sci_set_new(x->nevents);
   for (int i = 0; i < x->nevents; i++)
     if (pred(x, &x->events[i], arg))
       sc_set_add(s, i);
@@ -130,28 +130,28 @@ static bool is_atomic(const sc_execution *x, const sc_event *e, int op) {
 
 static void bind_sets(const sc_execution *x, sc_cat_env *env) {
   sc_set *r = set_of(x, is_kind, SC_EV_READ), *w = set_of(x, is_kind, SC_EV_WRITE);
-  sc_cat_env_bind_set(env, "R", r);
-  sc_cat_env_bind_set(env, "W", w);
-  sc_cat_env_bind_set(env, "M", set_of(x, is_memory, 0));
-  sc_cat_env_bind_set(env, "F", set_of(x, is_kind, SC_EV_FENCE));
-  sc_cat_env_bind_set(env, "BAR", set_of(x, is_kind, SC_EV_BARRIER));
-  sc_cat_env_bind_set(env, "IW", set_of(x, is_init, 0));
-  sc_set *rmw = sc_set_new(x->nevents), *ran = sc_set_new(x->nevents);
-  sc_rel_domain(rmw, x->rmw);
-  sc_rel_range(ran, x->rmw);
-  sc_set_union(rmw, rmw, ran);
-  sc_cat_env_bind_set(env, "RMW", rmw);
-  sc_cat_env_bind_set(env, "atom", set_of(x, is_atomic, SC_OP_ATOM));
-  sc_cat_env_bind_set(env, "red", set_of(x, is_atomic, SC_OP_RED));
+  sci_cat_env_bind_set(env, "R", r);
+  sci_cat_env_bind_set(env, "W", w);
+  sci_cat_env_bind_set(env, "M", set_of(x, is_memory, 0));
+  sci_cat_env_bind_set(env, "F", set_of(x, is_kind, SC_EV_FENCE));
+  sci_cat_env_bind_set(env, "BAR", set_of(x, is_kind, SC_EV_BARRIER));
+  sci_cat_env_bind_set(env, "IW", set_of(x, is_init, 0));
+  sc_set *rmw = sci_set_new(x->nevents), *ran = sci_set_new(x->nevents);
+  sci_rel_domain(rmw, x->rmw);
+  sci_rel_range(ran, x->rmw);
+  sci_set_union(rmw, rmw, ran);
+  sci_cat_env_bind_set(env, "RMW", rmw);
+  sci_cat_env_bind_set(env, "atom", set_of(x, is_atomic, SC_OP_ATOM));
+  sci_cat_env_bind_set(env, "red", set_of(x, is_atomic, SC_OP_RED));
   for (int c = 1; c < SC_CACHE_COUNT; c++)
-    sc_cat_env_bind_set(env, sc_cacheop_name((sc_cacheop)c), set_of(x, has_cacheop, c));
+    sci_cat_env_bind_set(env, sci_cacheop_name((sc_cacheop)c), set_of(x, has_cacheop, c));
   for (int s = 1; s < SC_SEM_COUNT; s++)
-    sc_cat_env_bind_set(env, sc_sem_name((sc_sem)s), set_of(x, has_sem, s));
+    sci_cat_env_bind_set(env, sci_sem_name((sc_sem)s), set_of(x, has_sem, s));
   for (int g = 1; g < SC_SPACE_COUNT; g++)
-    sc_cat_env_bind_set(env, sc_space_name((sc_space)g), set_of(x, in_region, g));
-  sc_cat_env_bind_set(env, "MEMBAR.CTA", set_of(x, is_membar, SC_SCOPE_CTA));
-  sc_cat_env_bind_set(env, "MEMBAR.GL", set_of(x, is_membar, SC_SCOPE_GPU));
-  sc_cat_env_bind_set(env, "MEMBAR.SYS", set_of(x, is_membar, SC_SCOPE_SYS));
+    sci_cat_env_bind_set(env, sci_space_name((sc_space)g), set_of(x, in_region, g));
+  sci_cat_env_bind_set(env, "MEMBAR.CTA", set_of(x, is_membar, SC_SCOPE_CTA));
+  sci_cat_env_bind_set(env, "MEMBAR.GL", set_of(x, is_membar, SC_SCOPE_GPU));
+  sci_cat_env_bind_set(env, "MEMBAR.SYS", set_of(x, is_membar, SC_SCOPE_SYS));
 }
 
 /* ---- Relations ---------------------------------------------------------------- */
@@ -160,7 +160,7 @@ typedef bool (*pair_pred)(const sc_execution *x, const sc_event *a,
                           const sc_event *b, int arg);
 
 static sc_rel *rel_of(const sc_execution *x, pair_pred pred, int arg) {
-  sc_rel *r = sc_rel_new(x->nevents);
+  sc_rel *r = sci_rel_new(x->nevents);
   for (int i = 0; i < x->nevents; i++)
     for (int j = 0; j < x->nevents; j++)
       if (pred(x, &x->events[i], &x->events[j], arg))
@@ -186,48 +186,48 @@ static bool same_scope(const sc_execution *x, const sc_event *a,
 
 /* fencerel(S): pairs separated in po by an event of S. */
 static sc_rel *fencerel(const sc_execution *x, const sc_set *s) {
-  sc_rel *before = sc_rel_new(x->nevents), *r = sc_rel_new(x->nevents);
-  sc_rel_restrict(before, x->po, NULL, s);
-  sc_rel_seq(r, before, x->po);
+  sc_rel *before = sci_rel_new(x->nevents), *r = sci_rel_new(x->nevents);
+  sci_rel_restrict(before, x->po, NULL, s);
+  sci_rel_seq(r, before, x->po);
   return r;
 }
 
 static void bind_relations(const sc_execution *x, sc_cat_env *env) {
   int n = x->nevents;
   sc_rel *loc = rel_of(x, same_loc, 0), *intr = x->internal;
-  sc_rel *ext = sc_rel_new(n), *id = sc_rel_new(n), *poloc = sc_rel_new(n);
-  sc_rel_complement(ext, intr);
-  sc_rel_identity(id, NULL);
-  sc_rel_inter(poloc, x->po, loc);
-  sc_cat_env_bind_rel(env, "id", id);
-  sc_cat_env_bind_rel(env, "loc", loc);
-  sc_cat_env_bind_rel(env, "int", intr);
-  sc_cat_env_bind_rel(env, "ext", ext);
-  sc_cat_env_bind_rel(env, "po", x->po);
-  sc_cat_env_bind_rel(env, "po-loc", poloc);
-  sc_cat_env_bind_rel(env, "addr", x->addr);
-  sc_cat_env_bind_rel(env, "data", x->data);
-  sc_cat_env_bind_rel(env, "ctrl", x->ctrl);
-  sc_cat_env_bind_rel(env, "rmw", x->rmw);
-  sc_cat_env_bind_rel(env, "amo", x->rmw); /* atom and red: one instruction */
-  sc_cat_env_bind_rel(env, "warp", rel_of(x, same_scope, SC_LEVEL_WARP));
-  sc_cat_env_bind_rel(env, "cta", rel_of(x, same_scope, SC_LEVEL_CTA));
-  sc_cat_env_bind_rel(env, "gl", rel_of(x, same_scope, SC_LEVEL_KERNEL));
-  sc_rel *sys = sc_rel_new(n);
-  sc_rel_fill(sys);
-  sc_cat_env_bind_rel(env, "sys", sys);
+  sc_rel *ext = sci_rel_new(n), *id = sci_rel_new(n), *poloc = sci_rel_new(n);
+  sci_rel_complement(ext, intr);
+  sci_rel_identity(id, NULL);
+  sci_rel_inter(poloc, x->po, loc);
+  sci_cat_env_bind_rel(env, "id", id);
+  sci_cat_env_bind_rel(env, "loc", loc);
+  sci_cat_env_bind_rel(env, "int", intr);
+  sci_cat_env_bind_rel(env, "ext", ext);
+  sci_cat_env_bind_rel(env, "po", x->po);
+  sci_cat_env_bind_rel(env, "po-loc", poloc);
+  sci_cat_env_bind_rel(env, "addr", x->addr);
+  sci_cat_env_bind_rel(env, "data", x->data);
+  sci_cat_env_bind_rel(env, "ctrl", x->ctrl);
+  sci_cat_env_bind_rel(env, "rmw", x->rmw);
+  sci_cat_env_bind_rel(env, "amo", x->rmw); /* atom and red: one instruction */
+  sci_cat_env_bind_rel(env, "warp", rel_of(x, same_scope, SC_LEVEL_WARP));
+  sci_cat_env_bind_rel(env, "cta", rel_of(x, same_scope, SC_LEVEL_CTA));
+  sci_cat_env_bind_rel(env, "gl", rel_of(x, same_scope, SC_LEVEL_KERNEL));
+  sc_rel *sys = sci_rel_new(n);
+  sci_rel_fill(sys);
+  sci_cat_env_bind_rel(env, "sys", sys);
   static const struct { const char *rel; int scope; } membars[] = {
       {"membar.cta", SC_SCOPE_CTA}, {"membar.gl", SC_SCOPE_GPU},
       {"membar.sys", SC_SCOPE_SYS}};
   for (size_t i = 0; i < sizeof membars / sizeof membars[0]; i++)
-    sc_cat_env_bind_rel(env, membars[i].rel,
+    sci_cat_env_bind_rel(env, membars[i].rel,
                         fencerel(x, set_of(x, is_membar, membars[i].scope)));
 }
 
-void sc_exec_bind_static(const sc_execution *x, sc_cat_env *env) {
+void sci_exec_bind_static(const sc_execution *x, sc_cat_env *env) {
   bind_sets(x, env);
   bind_relations(x, env);
-  sc_exec_bind_ptx(x, env);
+  sci_exec_bind_ptx(x, env);
 }
 
 /* The pairs of r a dynamic name keeps: all, those of one thread (& int)
@@ -236,47 +236,47 @@ static const sc_rel *part_of(const sc_execution *x, const sc_rel *r,
                              sim_dyn_part part) {
   if (part == SIM_DYN_WHOLE)
     return r;
-  sc_rel *out = sc_rel_new(x->nevents);
+  sc_rel *out = sci_rel_new(x->nevents);
   if (part == SIM_DYN_INTERNAL)
-    sc_rel_inter(out, r, x->internal);
+    sci_rel_inter(out, r, x->internal);
   else
-    sc_rel_diff(out, r, x->internal);
+    sci_rel_diff(out, r, x->internal);
   return out;
 }
 
 /* The writes with no co successor. */
 static sc_set *co_last_writes(const sc_execution *x) {
   int n = x->nevents;
-  sc_set *fw = sc_set_new(n), *has_next = sc_set_new(n);
+  sc_set *fw = sci_set_new(n), *has_next = sci_set_new(n);
   for (int i = 0; i < n; i++)
     if (x->events[i].kind == SC_EV_WRITE)
       sc_set_add(fw, i);
-  sc_rel_domain(has_next, x->co);
-  sc_set_diff(fw, fw, has_next);
+  sci_rel_domain(has_next, x->co);
+  sci_set_diff(fw, fw, has_next);
   return fw;
 }
 
 /* Every name of dynamic.h's table, each from its source. */
-void sc_exec_bind_dynamic(const sc_execution *x, sc_cat_env *env) {
-  sc_rel *rfinv = sc_rel_new(x->nevents), *fr = sc_rel_new(x->nevents);
-  sc_rel_inverse(rfinv, x->rf);
-  sc_rel_seq(fr, rfinv, x->co);
+void sci_exec_bind_dynamic(const sc_execution *x, sc_cat_env *env) {
+  sc_rel *rfinv = sci_rel_new(x->nevents), *fr = sci_rel_new(x->nevents);
+  sci_rel_inverse(rfinv, x->rf);
+  sci_rel_seq(fr, rfinv, x->co);
   const sc_rel *source[SIM_DYN_NSOURCES] = {
     [SIM_DYN_RF] = x->rf, [SIM_DYN_CO] = x->co, [SIM_DYN_FR] = fr,
     [SIM_DYN_SYNCBAR] = x->syncbar, [SIM_DYN_SYNC_FENCE] = x->sync_fence};
   for (int i = 0; i < SIM_NDYNAMIC; i++) {
-    const sim_dynamic *d = &sim_dynamic_names[i];
-    if (sim_dyn_is_set(d->source))
-      sc_cat_env_bind_set(env, d->name, co_last_writes(x));
+    const sim_dynamic *d = &sci_sim_dynamic_names[i];
+    if (sci_sim_dyn_is_set(d->source))
+      sci_cat_env_bind_set(env, d->name, co_last_writes(x));
     else
-      sc_cat_env_bind_rel(env, d->name, part_of(x, source[d->source], d->part));
+      sci_cat_env_bind_rel(env, d->name, part_of(x, source[d->source], d->part));
   }
 }
 
 /* ---- Final state ---------------------------------------------------------------- */
 
-int64_t sc_exec_final_value(const sc_execution *x, int loc) {
-  loc = sc_physical_loc(x->test, loc);
+int64_t sci_exec_final_value(const sc_execution *x, int loc) {
+  loc = sci_physical_loc(x->test, loc);
   if (x->final_write[loc] >= 0)
     return x->events[x->final_write[loc]].value;
   int64_t v = 0;
@@ -293,46 +293,46 @@ int64_t sc_exec_final_value(const sc_execution *x, int loc) {
   return v;
 }
 
-int64_t sc_exec_lval(const sc_execution *x, const sc_lval *lv) {
+int64_t sci_exec_lval(const sc_execution *x, const sc_lval *lv) {
   switch (lv->kind) {
   case SC_LVAL_REG: return x->traces[lv->thread]->final_regs[lv->reg];
-  case SC_LVAL_LOC: return sc_exec_final_value(x, lv->loc);
+  case SC_LVAL_LOC: return sci_exec_final_value(x, lv->loc);
   case SC_LVAL_CONST: return lv->constant;
-  case SC_LVAL_ADDR: return sc_loc_address(lv->loc);
+  case SC_LVAL_ADDR: return sci_loc_address(lv->loc);
   }
   return 0;
 }
 
-bool sc_exec_holds(const sc_execution *x, const sc_prop *p) {
+bool sci_exec_holds(const sc_execution *x, const sc_prop *p) {
   switch (p->kind) {
   case SC_PROP_TRUE: return true;
   case SC_PROP_FALSE: return false;
-  case SC_PROP_EQ: return sc_exec_lval(x, &p->lhs) == sc_exec_lval(x, &p->rhs);
-  case SC_PROP_NE: return sc_exec_lval(x, &p->lhs) != sc_exec_lval(x, &p->rhs);
-  case SC_PROP_NOT: return !sc_exec_holds(x, p->a);
-  case SC_PROP_AND: return sc_exec_holds(x, p->a) && sc_exec_holds(x, p->b);
-  case SC_PROP_OR: return sc_exec_holds(x, p->a) || sc_exec_holds(x, p->b);
-  case SC_PROP_IMPLIES: return !sc_exec_holds(x, p->a) || sc_exec_holds(x, p->b);
+  case SC_PROP_EQ: return sci_exec_lval(x, &p->lhs) == sci_exec_lval(x, &p->rhs);
+  case SC_PROP_NE: return sci_exec_lval(x, &p->lhs) != sci_exec_lval(x, &p->rhs);
+  case SC_PROP_NOT: return !sci_exec_holds(x, p->a);
+  case SC_PROP_AND: return sci_exec_holds(x, p->a) && sci_exec_holds(x, p->b);
+  case SC_PROP_OR: return sci_exec_holds(x, p->a) || sci_exec_holds(x, p->b);
+  case SC_PROP_IMPLIES: return !sci_exec_holds(x, p->a) || sci_exec_holds(x, p->b);
   }
   return false;
 }
 
 /* ---- Kept executions ------------------------------------------------------- */
 
-static sc_rel *copy_rel(const sc_rel *r) { return r ? sc_rel_copy(r) : NULL; }
+static sc_rel *copy_rel(const sc_rel *r) { return r ? sci_rel_copy(r) : NULL; }
 
-sc_execution *sc_exec_snapshot(const sc_execution *x) {
-  sc_execution *k = sc_alloc(sizeof *k);
+sc_execution *sci_exec_snapshot(const sc_execution *x) {
+  sc_execution *k = sci_alloc(sizeof *k);
   *k = *x; /* events, traces and the relations of the traces never change */
   /* but the array naming the traces is the enumerator's, reused per choice */
-  const sc_trace **traces = sc_alloc(sizeof(sc_trace *) * (size_t)(x->test->nthreads + 1));
+  const sc_trace **traces = sci_alloc(sizeof(sc_trace *) * (size_t)(x->test->nthreads + 1));
   memcpy(traces, x->traces, sizeof(sc_trace *) * (size_t)x->test->nthreads);
   k->traces = traces;
   k->rf = copy_rel(x->rf);
   k->co = copy_rel(x->co);
   k->syncbar = copy_rel(x->syncbar);
   k->sync_fence = copy_rel(x->sync_fence);
-  k->final_write = sc_alloc_atomic(sizeof(int) * (size_t)(x->test->nlocs + 1));
+  k->final_write = sci_alloc_atomic(sizeof(int) * (size_t)(x->test->nlocs + 1));
   memcpy(k->final_write, x->final_write, sizeof(int) * (size_t)x->test->nlocs);
   return k;
 }
@@ -343,30 +343,30 @@ static const char *event_name(const sc_execution *x, int i) {
   int k = i - x->ninit;
   if (k < 0)
     return "";
-  return k < 26 ? sc_printf("%c: ", 'a' + k) : sc_printf("%c%d: ", 'a' + k % 26, k / 26);
+  return k < 26 ? sci_printf("%c: ", 'a' + k) : sci_printf("%c%d: ", 'a' + k % 26, k / 26);
 }
 
-const char *sc_exec_event_label(const sc_execution *x, int i) {
+const char *sci_exec_event_label(const sc_execution *x, int i) {
   sc_strbuf buf, *sb = &buf;
-  sc_sb_init(sb);
+  sci_sb_init(sb);
   const sc_event *e = &x->events[i];
   const sc_test *t = x->test;
-  sc_sb_puts(sb, event_name(x, i));
+  sci_sb_puts(sb, event_name(x, i));
   switch (e->kind) {
   case SC_EV_READ:
   case SC_EV_WRITE:
-    sc_sb_printf(sb, "%s[%s]=%s", e->kind == SC_EV_READ ? "R" : "W",
-                 t->locs[e->vloc].name, sc_value_string(t, e->value));
+    sci_sb_printf(sb, "%s[%s]=%s", e->kind == SC_EV_READ ? "R" : "W",
+                 t->locs[e->vloc].name, sci_value_string(t, e->value));
     if (e->instr && e->instr->cacheop)
-      sc_sb_printf(sb, " %s", sc_cacheop_name(e->instr->cacheop));
+      sci_sb_printf(sb, " %s", sci_cacheop_name(e->instr->cacheop));
     if (e->instr && e->instr->sem)
-      sc_sb_printf(sb, " %s", sc_sem_name(e->instr->sem));
+      sci_sb_printf(sb, " %s", sci_sem_name(e->instr->sem));
     if (e->instr && e->instr->scope)
-      sc_sb_printf(sb, ".%s", sc_scope_name(e->instr->scope));
+      sci_sb_printf(sb, ".%s", sci_scope_name(e->instr->scope));
     break;
   case SC_EV_FENCE:
   case SC_EV_BARRIER:
-    sc_print_instruction(sb, t, &t->threads[e->thread], e->instr);
+    sci_print_instruction(sb, t, &t->threads[e->thread], e->instr);
     break;
   }
   return buf.data;
@@ -378,7 +378,7 @@ const char *sc_exec_event_label(const sc_execution *x, int i) {
 int sc_execution_event_count(const sc_execution *x) { return x->nevents; }
 
 const char *sc_execution_event(const sc_execution *x, int e) {
-  return e >= 0 && e < x->nevents ? sc_exec_event_label(x, e) : NULL;
+  return e >= 0 && e < x->nevents ? sci_exec_event_label(x, e) : NULL;
 }
 
 int sc_execution_event_thread(const sc_execution *x, int e) {

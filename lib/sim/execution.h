@@ -38,39 +38,39 @@ typedef struct sc_execution {
 } sc_execution;
 
 /* The events of the traces chosen for each thread; rf and co empty. */
-sc_execution *sc_exec_new(const sc_test *t, const sc_trace **traces);
+sc_execution *sci_exec_new(const sc_test *t, const sc_trace **traces);
 
 /* Bind every name that does not depend on rf or co into `env`. */
-void sc_exec_bind_static(const sc_execution *x, sc_cat_env *env);
+void sci_exec_bind_static(const sc_execution *x, sc_cat_env *env);
 /* Bind the names chosen per candidate: dynamic.h's table (rf, co, what
  * derives from them, syncbar, sync_fence). */
-void sc_exec_bind_dynamic(const sc_execution *x, sc_cat_env *env);
+void sci_exec_bind_dynamic(const sc_execution *x, sc_cat_env *env);
 
 /* ---- Dat3M's PTX names (ptx_names.c) ---- */
 
 /* Bind the tags and relations of Dat3M's PTX models (RLX ... SC, CTA GPU
- * SYS, GEN SUR TEX CON ALIAS, sr, scta, vloc); sc_exec_bind_static does. */
-void sc_exec_bind_ptx(const sc_execution *x, sc_cat_env *env);
+ * SYS, GEN SUR TEX CON ALIAS, sr, scta, vloc); sci_exec_bind_static does. */
+void sci_exec_bind_ptx(const sc_execution *x, sc_cat_env *env);
 /* Events a and b are in sr: both carry a scope, and each one's scope
  * instance holds the other's thread. */
-bool sc_exec_same_scope(const sc_execution *x, int a, int b);
+bool sci_exec_same_scope(const sc_execution *x, int a, int b);
 /* Event e is a fence.sc (or a membar, which the ISA says is one). */
-bool sc_exec_is_fence_sc(const sc_execution *x, int e);
+bool sci_exec_is_fence_sc(const sc_execution *x, int e);
 
 /* ---- Barriers (barrier.c) ---- */
 
 /* Every syncbar relation the barriers of x allow, each once, in *out
  * (*n is 0 when they deadlock).  SC_ERR_LIMIT after `limit` orders of
  * arrival. */
-sc_status sc_barrier_syncs(const sc_execution *x, long limit, sc_rel ***out,
+sc_status sci_barrier_syncs(const sc_execution *x, long limit, sc_rel ***out,
                            int *n, sc_error **err);
 
 /* Final value of location `loc` (alias resolved): the co-last write. */
-int64_t sc_exec_final_value(const sc_execution *x, int loc);
+int64_t sci_exec_final_value(const sc_execution *x, int loc);
 /* The value of a condition term in the final state. */
-int64_t sc_exec_lval(const sc_execution *x, const sc_lval *lv);
+int64_t sci_exec_lval(const sc_execution *x, const sc_lval *lv);
 /* Whether proposition `p` holds in the final state. */
-bool sc_exec_holds(const sc_execution *x, const sc_prop *p);
+bool sci_exec_holds(const sc_execution *x, const sc_prop *p);
 
 /* A cycle of events in the relation a check tested: why the model
  * forbids an execution (drawn bold in pictures). */
@@ -81,8 +81,8 @@ typedef struct sc_cycle {
 } sc_cycle;
 
 /* A copy that later choices of rf and co do not change (for results). */
-sc_execution *sc_exec_snapshot(const sc_execution *x);
+sc_execution *sci_exec_snapshot(const sc_execution *x);
 /* An event as herd labels it: "a: W[x]=1 cg" (initial writes: "W[x]=0"). */
-const char *sc_exec_event_label(const sc_execution *x, int e);
+const char *sci_exec_event_label(const sc_execution *x, int e);
 
 #endif

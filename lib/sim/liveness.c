@@ -16,21 +16,21 @@
  * engines (engine_enum.c, engine_smt.c with symbolic.c) test or encode the
  * fairness here.  Loops whose iterations write (an atom.exch lock) are
  * outside this definition: a thread that turns in one for ever is not
- * found; sc_live_writing_loop finds such loops so that a Pass can say so. */
+ * found; sci_live_writing_loop finds such loops so that a Pass can say so. */
 #include "sim/liveness.h"
 
 #include "util/gcmem.h"
 
 #include <string.h>
 
-bool sc_live_any_stuck(const sc_trace *const *chosen, int nthreads) {
+bool sci_live_any_stuck(const sc_trace *const *chosen, int nthreads) {
   for (int th = 0; th < nthreads; th++)
     if (chosen[th]->stuck != SC_STUCK_NONE)
       return true;
   return false;
 }
 
-int sc_live_spin_reads(const sc_execution *x, int *out) {
+int sci_live_spin_reads(const sc_execution *x, int *out) {
   int n = 0;
   for (int th = 0; th < x->test->nthreads; th++) {
     const sc_trace *tr = x->traces[th];
@@ -51,10 +51,10 @@ static bool written(const sc_execution *x, int loc) {
   return false;
 }
 
-bool sc_live_fair_candidates(const sc_execution *x, int nreads, const int *reads,
+bool sci_live_fair_candidates(const sc_execution *x, int nreads, const int *reads,
                              int *const *cands, int *ncands) {
-  int *spin = sc_alloc_atomic(sizeof(int) * (size_t)(x->nevents + 1));
-  int nspin = sc_live_spin_reads(x, spin);
+  int *spin = sci_alloc_atomic(sizeof(int) * (size_t)(x->nevents + 1));
+  int nspin = sci_live_spin_reads(x, spin);
   for (int k = 0; k < nreads; k++) {
     bool repeated = false;
     for (int i = 0; i < nspin && !repeated; i++)
@@ -87,9 +87,9 @@ static bool co_maximal(const sc_execution *x, int w) {
   return true;
 }
 
-bool sc_live_fair(const sc_execution *x) {
-  int *reads = sc_alloc_atomic(sizeof(int) * (size_t)(x->nevents + 1));
-  int n = sc_live_spin_reads(x, reads);
+bool sci_live_fair(const sc_execution *x) {
+  int *reads = sci_alloc_atomic(sizeof(int) * (size_t)(x->nevents + 1));
+  int n = sci_live_spin_reads(x, reads);
   for (int k = 0; k < n; k++) {
     int w = source_of(x, reads[k]);
     if (w < 0 || !co_maximal(x, w))
@@ -98,20 +98,20 @@ bool sc_live_fair(const sc_execution *x) {
   return true;
 }
 
-void sc_live_witness(sc_result *r, const sc_execution *x, bool draw) {
+void sci_live_witness(sc_result *r, const sc_execution *x, bool draw) {
   if (r->liveness == SC_LIVE_FAIL)
     return;
   r->liveness = SC_LIVE_FAIL;
-  r->witness = sc_exec_snapshot(x);
+  r->witness = sci_exec_snapshot(x);
   int n = x->test->nthreads;
-  int *stuck = sc_alloc_atomic(sizeof(int) * (size_t)(n + 1));
+  int *stuck = sci_alloc_atomic(sizeof(int) * (size_t)(n + 1));
   for (int th = 0; th < n; th++)
     stuck[th] = (int)x->traces[th]->stuck;
   r->stuck = stuck;
   if (!draw)
     return;
-  sc_grow(&r->execs, &r->capexecs, 1, sizeof(sc_execution *));
-  sc_grow(&r->cycles, &r->capcycles, 1, sizeof(sc_cycle *));
+  sci_grow(&r->execs, &r->capexecs, 1, sizeof(sc_execution *));
+  sci_grow(&r->cycles, &r->capcycles, 1, sizeof(sc_cycle *));
   r->execs[0] = r->witness;
   r->cycles[0] = NULL;
   r->nshown = 1;
@@ -127,7 +127,7 @@ static bool is_branch(const sc_instr *in) {
   return in->op == SC_OP_BRA || in->op == SC_OP_BEQ || in->op == SC_OP_BNE;
 }
 
-bool sc_live_writing_loop(const sc_test *t, int *thread, const sc_instr **branch) {
+bool sci_live_writing_loop(const sc_test *t, int *thread, const sc_instr **branch) {
   for (int th = 0; th < t->nthreads; th++) {
     const sc_thread *tr = &t->threads[th];
     for (int pc = 0; pc < tr->ninstrs; pc++) {

@@ -7,26 +7,26 @@
 #include "sim/result.h"
 
 /* Some chosen trace is stuck (only such combinations can be witnesses). */
-bool sc_live_any_stuck(const sc_trace *const *chosen, int nthreads);
+bool sci_live_any_stuck(const sc_trace *const *chosen, int nthreads);
 
 /* The reads of the iterations that spinning threads repeat, as events of
  * x, in *out (room for x->nevents); how many. */
-int sc_live_spin_reads(const sc_execution *x, int *out);
+int sci_live_spin_reads(const sc_execution *x, int *out);
 
 /* Drop from the candidate writes of each read that a spinning thread
  * repeats (reads[k] reads one of cands[k][0..ncands[k]-1]) those that can
  * never be co-maximal: an initial write, when its location has another.
  * False when some such read is left with none (no fair execution). */
-bool sc_live_fair_candidates(const sc_execution *x, int nreads, const int *reads,
+bool sci_live_fair_candidates(const sc_execution *x, int nreads, const int *reads,
                              int *const *cands, int *ncands);
 
 /* Memory fairness of x's rf and co: each read that a spinning thread
  * repeats reads a write with no co successor (it reads it for ever). */
-bool sc_live_fair(const sc_execution *x);
+bool sci_live_fair(const sc_execution *x);
 
 /* x (rf and co chosen) is r's witness: Fail, the stuck threads noted;
  * kept to be drawn when `draw`.  Later witnesses are ignored. */
-void sc_live_witness(sc_result *r, const sc_execution *x, bool draw);
+void sci_live_witness(sc_result *r, const sc_execution *x, bool draw);
 
 /* The first loop of t whose iterations write memory, which liveness does
  * not check (a thread stuck in it is no spin: each turn has an effect):
@@ -34,6 +34,6 @@ void sc_live_witness(sc_result *r, const sc_execution *x, bool draw);
  * or an atom other than cas (a failing cas writes nothing: it spins).
  * False when there is none; else its thread and branch in *thread and
  * *branch. */
-bool sc_live_writing_loop(const sc_test *t, int *thread, const sc_instr **branch);
+bool sci_live_writing_loop(const sc_test *t, int *thread, const sc_instr **branch);
 
 #endif

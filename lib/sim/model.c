@@ -11,7 +11,7 @@ static sc_status wrap(sc_status st, sc_cat_model *cat, sc_model **out) {
   *out = NULL;
   if (st)
     return st;
-  *out = sc_alloc(sizeof **out);
+  *out = sci_alloc(sizeof **out);
   (*out)->cat = cat;
   return SC_OK;
 }
@@ -20,9 +20,9 @@ static sc_status model_load_file_unguarded(const char *path,
                                            const char *const *include_dirs,
                                            int ninclude, sc_model **out,
                                            sc_error **err) {
-  sc_gc_init();
+  sci_gc_init();
   sc_cat_model *cat = NULL;
-  sc_status st = sc_cat_load_file(path, include_dirs, ninclude, &cat, err);
+  sc_status st = sci_cat_load_file(path, include_dirs, ninclude, &cat, err);
   return wrap(st, cat, out);
 }
 
@@ -30,10 +30,10 @@ sc_status sc_model_load_file(const char *path, const char *const *include_dirs,
                              int ninclude, sc_model **out, sc_error **err) {
   sc_oom_guard g;
   if (!SC_OOM_ENTER(g))
-    return sc_oom_fail(&g, path, err);
+    return sci_oom_fail(&g, path, err);
   sc_status st = model_load_file_unguarded(path, include_dirs, ninclude, out,
                                            err);
-  sc_oom_leave(&g);
+  sci_oom_leave(&g);
   return st;
 }
 
@@ -42,9 +42,9 @@ static sc_status model_load_string_unguarded(const char *text,
                                              const char *const *include_dirs,
                                              int ninclude, sc_model **out,
                                              sc_error **err) {
-  sc_gc_init();
+  sci_gc_init();
   sc_cat_model *cat = NULL;
-  sc_status st = sc_cat_load_string(text, filename, include_dirs, ninclude,
+  sc_status st = sci_cat_load_string(text, filename, include_dirs, ninclude,
                                     &cat, err);
   return wrap(st, cat, out);
 }
@@ -54,10 +54,10 @@ sc_status sc_model_load_string(const char *text, const char *filename,
                                sc_model **out, sc_error **err) {
   sc_oom_guard g;
   if (!SC_OOM_ENTER(g))
-    return sc_oom_fail(&g, filename, err);
+    return sci_oom_fail(&g, filename, err);
   sc_status st = model_load_string_unguarded(text, filename, include_dirs,
                                              ninclude, out, err);
-  sc_oom_leave(&g);
+  sci_oom_leave(&g);
   return st;
 }
 
@@ -65,12 +65,12 @@ static sc_status model_add_bell_unguarded(const sc_model *m, const char *path,
                                           const char *const *include_dirs,
                                           int ninclude, sc_model **out,
                                           sc_error **err) {
-  sc_gc_init();
+  sci_gc_init();
   *out = NULL;
   if (!m)
-    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0, "sc_model_add_bell: no model");
+    return sci_fail(err, SC_ERR_USAGE, NULL, 0, 0, "sc_model_add_bell: no model");
   sc_cat_model *cat = NULL;
-  sc_status st = sc_cat_model_with_bell(m->cat, path, include_dirs, ninclude,
+  sc_status st = sci_cat_model_with_bell(m->cat, path, include_dirs, ninclude,
                                         &cat, err);
   return wrap(st, cat, out);
 }
@@ -80,10 +80,10 @@ sc_status sc_model_add_bell(const sc_model *m, const char *path,
                             sc_model **out, sc_error **err) {
   sc_oom_guard g;
   if (!SC_OOM_ENTER(g))
-    return sc_oom_fail(&g, path, err);
+    return sci_oom_fail(&g, path, err);
   sc_status st = model_add_bell_unguarded(m, path, include_dirs, ninclude, out,
                                           err);
-  sc_oom_leave(&g);
+  sci_oom_leave(&g);
   return st;
 }
 
@@ -95,36 +95,36 @@ sc_status sc_model_add_bell(const sc_model *m, const char *path,
 static sc_status model_with_limits_unguarded(const sc_model *m,
                                              const sc_model_limits *limits,
                                              sc_model **out, sc_error **err) {
-  sc_gc_init();
+  sci_gc_init();
   *out = NULL;
   if (!m)
-    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0, "sc_model_with_limits: no model");
+    return sci_fail(err, SC_ERR_USAGE, NULL, 0, 0, "sc_model_with_limits: no model");
   if (limits && (limits->max_depth < 0 || limits->max_depth > MAX_DEPTH_ALLOWED))
-    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0,
+    return sci_fail(err, SC_ERR_USAGE, NULL, 0, 0,
                    "expected a cat recursion depth limit from 0 to %d, found %d",
                    MAX_DEPTH_ALLOWED, limits->max_depth);
   if (limits && (limits->max_forks < 0 || limits->max_forks > MAX_FORKS_ALLOWED))
-    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0,
+    return sci_fail(err, SC_ERR_USAGE, NULL, 0, 0,
                    "expected a fork depth limit from 0 to %d, found %d",
                    MAX_FORKS_ALLOWED, limits->max_forks);
   if (limits && (limits->max_iterations < 0 || limits->timeout != limits->timeout))
-    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0,
+    return sci_fail(err, SC_ERR_USAGE, NULL, 0, 0,
                    "expected a non-negative iteration limit and a time limit");
-  return wrap(SC_OK, sc_cat_model_with_limits(m->cat, limits), out);
+  return wrap(SC_OK, sci_cat_model_with_limits(m->cat, limits), out);
 }
 
 sc_status sc_model_with_limits(const sc_model *m, const sc_model_limits *limits,
                                sc_model **out, sc_error **err) {
   sc_oom_guard g;
   if (!SC_OOM_ENTER(g))
-    return sc_oom_fail(&g, NULL, err);
+    return sci_oom_fail(&g, NULL, err);
   sc_status st = model_with_limits_unguarded(m, limits, out, err);
-  sc_oom_leave(&g);
+  sci_oom_leave(&g);
   return st;
 }
 
 const char *sc_model_title(const sc_model *m) {
-  return sc_cat_model_title(m->cat);
+  return sci_cat_model_title(m->cat);
 }
 
 
@@ -134,7 +134,7 @@ const char *sc_model_title(const sc_model *m) {
  * A model that makes its own (`with co from S`: herd's cos.cat, whose S
  * holds total orders only) gets the total one, whose candidates S can
  * hold. */
-bool sim_model_partial_co(const sc_model *m, const sc_sim_options *o,
+bool sci_sim_model_partial_co(const sc_model *m, const sc_sim_options *o,
                           const char **why) {
   if (o->co == SC_CO_TOTAL || o->co == SC_CO_PARTIAL) {
     bool partial = o->co == SC_CO_PARTIAL;
@@ -144,12 +144,12 @@ bool sim_model_partial_co(const sc_model *m, const sc_sim_options *o,
   sc_cat_run_options variants = {.variants = o->variants, .nvariants = o->nvariants};
   const char *file;
   int line;
-  switch (sc_cat_model_first_binding(m->cat, "co", &variants, &file, &line)) {
+  switch (sci_cat_model_first_binding(m->cat, "co", &variants, &file, &line)) {
   case SC_CAT_REBINDS:
-    *why = sc_printf("the model rebinds co at %s:%d", file, line);
+    *why = sci_printf("the model rebinds co at %s:%d", file, line);
     return true;
   case SC_CAT_REPLACES:
-    *why = sc_printf("herd's: the model binds its own co at %s:%d", file, line);
+    *why = sci_printf("herd's: the model binds its own co at %s:%d", file, line);
     return false;
   case SC_CAT_KEEPS:
     break;

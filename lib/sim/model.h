@@ -11,7 +11,7 @@ struct sc_model {
 
 /* Whether model m sees a partial co under options o (sc_co of the public
  * header), else herd's total one; *why says what decided it. */
-bool sim_model_partial_co(const sc_model *m, const sc_sim_options *o,
+bool sci_sim_model_partial_co(const sc_model *m, const sc_sim_options *o,
                           const char **why);
 
 #endif

@@ -12,11 +12,11 @@
 /* The base environment of an execution of no thread and no location: the
  * names are bound whatever the test (empty sets and relations here). */
 static const sc_cat_env *base_names(void) {
-  sc_test *none = sc_alloc(sizeof *none);
-  sc_execution *x = sc_exec_new(none, NULL);
-  sc_cat_env *env = sc_cat_env_new(0);
-  sc_exec_bind_static(x, env);
-  sc_exec_bind_dynamic(x, env);
+  sc_test *none = sci_alloc(sizeof *none);
+  sc_execution *x = sci_exec_new(none, NULL);
+  sc_cat_env *env = sci_cat_env_new(0);
+  sci_exec_bind_static(x, env);
+  sci_exec_bind_dynamic(x, env);
   return env;
 }
 
@@ -25,10 +25,10 @@ const char *const *sc_model_warnings(const sc_model *m,
   *n = 0;
   sc_oom_guard g;
   if (!SC_OOM_ENTER(g)) {
-    sc_oom_null(&g);
+    sci_oom_null(&g);
     return NULL;
   }
-  sc_gc_init();
+  sci_gc_init();
   sc_cat_run_options ro;
   memset(&ro, 0, sizeof ro);
   if (opts) {
@@ -37,7 +37,7 @@ const char *const *sc_model_warnings(const sc_model *m,
     ro.variants = opts->variants;
     ro.nvariants = opts->nvariants;
   }
-  const char **w = sc_cat_model_warnings(m->cat, base_names(), &ro, n);
-  sc_oom_leave(&g);
+  const char **w = sci_cat_model_warnings(m->cat, base_names(), &ro, n);
+  sci_oom_leave(&g);
   return w;
 }

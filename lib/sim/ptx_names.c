@@ -101,11 +101,11 @@ static bool has_proxy(const sc_event *e, int proxy) {
 
 static void bind_tag(const sc_execution *x, sc_cat_env *env, const char *name,
                      tag_pred pred, int arg) {
-  sc_set *s = sc_set_new(x->nevents);
+  sc_set *s = sci_set_new(x->nevents);
   for (int i = 0; i < x->nevents; i++)
     if (pred(&x->events[i], arg))
       sc_set_add(s, i);
-  sc_cat_env_bind_set(env, name, s);
+  sci_cat_env_bind_set(env, name, s);
 }
 
 static void bind_tags(const sc_execution *x, sc_cat_env *env) {
@@ -136,7 +136,7 @@ static bool in_scope_of(const sc_test *t, int a, int b, sc_scope scope) {
   }
 }
 
-bool sc_exec_same_scope(const sc_execution *x, int a, int b) {
+bool sci_exec_same_scope(const sc_execution *x, int a, int b) {
   const sc_event *ea = &x->events[a], *eb = &x->events[b];
   sc_scope sa = event_scope(ea), sb = event_scope(eb);
   if (ea->thread < 0 || eb->thread < 0 || !sa || !sb)
@@ -157,11 +157,11 @@ static int generic_loc(const sc_test *t, int l) {
 
 static void bind_relations(const sc_execution *x, sc_cat_env *env) {
   int n = x->nevents;
-  sc_rel *sr = sc_rel_new(n), *scta = sc_rel_new(n), *vloc = sc_rel_new(n);
+  sc_rel *sr = sci_rel_new(n), *scta = sci_rel_new(n), *vloc = sci_rel_new(n);
   for (int a = 0; a < n; a++)
     for (int b = 0; b < n; b++) {
       const sc_event *ea = &x->events[a], *eb = &x->events[b];
-      if (sc_exec_same_scope(x, a, b))
+      if (sci_exec_same_scope(x, a, b))
         sc_rel_add(sr, a, b);
       if (ea->thread >= 0 && eb->thread >= 0 &&
           in_scope_of(x->test, ea->thread, eb->thread, SC_SCOPE_CTA))
@@ -170,18 +170,18 @@ static void bind_relations(const sc_execution *x, sc_cat_env *env) {
           generic_loc(x->test, ea->vloc) == generic_loc(x->test, eb->vloc))
         sc_rel_add(vloc, a, b);
     }
-  sc_cat_env_bind_rel(env, "sr", sr);
-  sc_cat_env_bind_rel(env, "scta", scta);
-  sc_cat_env_bind_rel(env, "vloc", vloc);
+  sci_cat_env_bind_rel(env, "sr", sr);
+  sci_cat_env_bind_rel(env, "scta", scta);
+  sci_cat_env_bind_rel(env, "vloc", vloc);
 }
 
-void sc_exec_bind_ptx(const sc_execution *x, sc_cat_env *env) {
+void sci_exec_bind_ptx(const sc_execution *x, sc_cat_env *env) {
   bind_tags(x, env);
   bind_relations(x, env);
 }
 
 /* ---- fence.sc ------------------------------------------------------------------- */
 
-bool sc_exec_is_fence_sc(const sc_execution *x, int e) {
+bool sci_exec_is_fence_sc(const sc_execution *x, int e) {
   return x->events[e].kind == SC_EV_FENCE && event_order(&x->events[e]) == ORD_SC;
 }

@@ -27,19 +27,19 @@ static const sc_cat_removal removal = {
     shrinking, (int)(sizeof shrinking / sizeof *shrinking),
     kept, (int)(sizeof kept / sizeof *kept)};
 
-bool sim_repeat_cut_safe(const sc_test *t, const sc_cat_model *m,
+bool sci_sim_repeat_cut_safe(const sc_test *t, const sc_cat_model *m,
                          const sc_cat_run_options *eval) {
   /* the names and their kinds, as a candidate binds them (search.c's
-   * sim_prepare): those of an execution of no thread's event */
+   * sci_sim_prepare): those of an execution of no thread's event */
   static const sc_trace no_events = {0};
-  const sc_trace **traces = sc_alloc(sizeof *traces * (size_t)(t->nthreads + 1));
+  const sc_trace **traces = sci_alloc(sizeof *traces * (size_t)(t->nthreads + 1));
   for (int th = 0; th < t->nthreads; th++)
     traces[th] = &no_events;
-  sc_execution *x = sc_exec_new(t, traces);
-  sc_cat_env *env = sc_cat_env_new(x->nevents);
-  sc_exec_bind_static(x, env);
-  sc_exec_bind_dynamic(x, env);
+  sc_execution *x = sci_exec_new(t, traces);
+  sc_cat_env *env = sci_cat_env_new(x->nevents);
+  sci_exec_bind_static(x, env);
+  sci_exec_bind_dynamic(x, env);
   sc_cat_dynamic deps[SIM_NDYNAMIC];
-  sim_dynamic_deps(deps);
-  return sc_cat_model_drop_events_safe(m, env, deps, SIM_NDYNAMIC, &removal, eval);
+  sci_sim_dynamic_deps(deps);
+  return sci_cat_model_drop_events_safe(m, env, deps, SIM_NDYNAMIC, &removal, eval);
 }

@@ -14,7 +14,7 @@
  * every execution of test t made from one it allows by taking out some
  * reads and fences, the rest keeping their pairs (ctrl and the membar
  * relations may lose some): then sem.c's cut loses no final state. */
-bool sim_repeat_cut_safe(const sc_test *t, const sc_cat_model *m,
+bool sci_sim_repeat_cut_safe(const sc_test *t, const sc_cat_model *m,
                          const sc_cat_run_options *eval);
 
 #endif

@@ -5,7 +5,7 @@
  * the unroll bound cut.  Read by the printers and by the public accessors. */
 #include "sim/result.h"
 
-bool sc_sim_validated(const sc_result *r) {
+bool sci_sim_validated(const sc_result *r) {
   switch (r->test->quant) {
   case SC_EXISTS: return r->positive > 0;
   case SC_NOT_EXISTS: return r->positive == 0;
@@ -14,14 +14,14 @@ bool sc_sim_validated(const sc_result *r) {
   return false;
 }
 
-bool sc_sim_decides(const sc_test *t, bool holds) {
+bool sci_sim_decides(const sc_test *t, bool holds) {
   return t->quant == SC_FORALL ? !holds : holds;
 }
 
 /* Under -speedcheck only the executions that decide the condition are
  * counted, so the word says only what they show: no Always for exists and
  * ~exists (the others were not counted), no Never for forall. */
-const char *sc_sim_observation(const sc_result *r) {
+const char *sci_sim_observation(const sc_result *r) {
   if (r->speedcheck != SC_SPEEDCHECK_FALSE) {
     if (r->test->quant == SC_FORALL)
       return r->negative == 0 ? "Always" : "Sometimes";
@@ -32,7 +32,7 @@ const char *sc_sim_observation(const sc_result *r) {
   return r->negative == 0 ? "Always" : "Sometimes";
 }
 
-const char *sc_sim_kind(const sc_result *r) {
+const char *sci_sim_kind(const sc_result *r) {
   switch (r->test->quant) {
   case SC_EXISTS: return "Allowed";
   case SC_NOT_EXISTS: return "Forbidden";
@@ -41,13 +41,13 @@ const char *sc_sim_kind(const sc_result *r) {
   return "Allowed";
 }
 
-void sc_sim_witnesses(const sc_result *r, long *positive, long *negative) {
+void sci_sim_witnesses(const sc_result *r, long *positive, long *negative) {
   bool swap = r->test->quant == SC_NOT_EXISTS;
   *positive = swap ? r->negative : r->positive;
   *negative = swap ? r->positive : r->negative;
 }
 
-long sc_sim_cut_runs(const sc_result *r) {
+long sci_sim_cut_runs(const sc_result *r) {
   long n = 0;
   for (int th = 0; r->cut_runs && th < r->test->nthreads; th++)
     n += r->cut_runs[th];

@@ -52,21 +52,21 @@ enum { SC_LIVE_NONE = -1, SC_LIVE_FAIL = 0, SC_LIVE_PASS = 1 };
 
 
 /* The runs the unroll bound cut, over every thread. */
-long sc_sim_cut_runs(const sc_result *r);
+long sci_sim_cut_runs(const sc_result *r);
 
 /* Whether the condition is validated (herd7's Ok), and herd7's
  * Observation word: Never, Always or Sometimes (result.c). */
-bool sc_sim_validated(const sc_result *r);
-const char *sc_sim_observation(const sc_result *r);
+bool sci_sim_validated(const sc_result *r);
+const char *sci_sim_observation(const sc_result *r);
 /* herd7's word for the condition's kind on the Test line: Allowed
  * (exists), Forbidden (~exists), Required (forall). */
-const char *sc_sim_kind(const sc_result *r);
+const char *sci_sim_kind(const sc_result *r);
 /* herd7's Witnesses line: the executions that validate the condition, then
  * the others (for ~exists, those where the proposition fails come first). */
-void sc_sim_witnesses(const sc_result *r, long *positive, long *negative);
+void sci_sim_witnesses(const sc_result *r, long *positive, long *negative);
 /* Whether the final state of an execution matters under -speedcheck:
  * for exists and ~exists one where the proposition holds, for forall one
  * where it fails (herd's final_is_relevant). */
-bool sc_sim_decides(const sc_test *t, bool holds);
+bool sci_sim_decides(const sc_test *t, bool holds);
 
 #endif

@@ -14,11 +14,11 @@
 
 /* ---- The budget ------------------------------------------------------------ */
 
-sc_status sim_out_of_time(sim_search *s) {
-  return sim_clock_timeout(&s->clock, &s->err);
+sc_status sci_sim_out_of_time(sim_search *s) {
+  return sci_sim_clock_timeout(&s->clock, &s->err);
 }
 
-sc_status sim_check_budget(sim_search *s) {
+sc_status sci_sim_check_budget(sim_search *s) {
   if (s->done)
     return SIM_STOP; /* unwinds the search */
   long n = ++s->r->candidates;
@@ -27,13 +27,13 @@ sc_status sim_check_budget(sim_search *s) {
     return SIM_STOP;
   }
   if (n > s->opts.max_executions)
-    return sc_fail(&s->err, SC_ERR_LIMIT, s->t->file, 0, 0,
+    return sci_fail(&s->err, SC_ERR_LIMIT, s->t->file, 0, 0,
                    "expected at most %ld candidate executions (the "
                    "-max-executions limit)", s->opts.max_executions);
   if ((n & 255) == 0) {
     double t = sc_seconds();
-    if (sim_clock_expired(&s->clock))
-      return sim_out_of_time(s);
+    if (sci_sim_clock_expired(&s->clock))
+      return sci_sim_out_of_time(s);
     if (s->opts.progress && t - s->last_progress > 0.25) {
       s->last_progress = t;
       s->opts.progress(s->opts.progress_ctx, n, t - s->start);
@@ -44,29 +44,29 @@ sc_status sim_check_budget(sim_search *s) {
 
 /* ---- One combination of traces as a candidate ------------------------------ */
 
-/* sim_may_feed for events of an execution; initial writes feed any read of
+/* sci_sim_may_feed for events of an execution; initial writes feed any read of
  * their location and value. */
 static bool write_may_feed(const sc_execution *x, int w, int r) {
   const sc_event *we = &x->events[w], *re = &x->events[r];
   if (we->thread < 0)
     return we->kind == SC_EV_WRITE && we->loc == re->loc && we->value == re->value;
   const sc_trace *tw = x->traces[we->thread], *tr = x->traces[re->thread];
-  return sim_may_feed(tw, w - x->thread_first[we->thread], tr,
+  return sci_sim_may_feed(tw, w - x->thread_first[we->thread], tr,
                       r - x->thread_first[re->thread]);
 }
 
-bool sim_rf_choices(sim_candidate *cd) {
+bool sci_sim_rf_choices(sim_candidate *cd) {
   sc_execution *x = cd->x;
   int n = x->nevents;
-  cd->reads = sc_alloc_atomic(sizeof(int) * (size_t)(n + 1));
-  cd->cands = sc_alloc(sizeof(int *) * (size_t)(n + 1));
-  cd->ncands = sc_alloc_atomic(sizeof(int) * (size_t)(n + 1));
+  cd->reads = sci_alloc_atomic(sizeof(int) * (size_t)(n + 1));
+  cd->cands = sci_alloc(sizeof(int *) * (size_t)(n + 1));
+  cd->ncands = sci_alloc_atomic(sizeof(int) * (size_t)(n + 1));
   cd->nreads = 0;
   for (int i = 0; i < n; i++) {
     if (x->events[i].kind != SC_EV_READ)
       continue;
     int k = cd->nreads;
-    cd->cands[k] = sc_alloc_atomic(sizeof(int) * (size_t)n);
+    cd->cands[k] = sci_alloc_atomic(sizeof(int) * (size_t)n);
     cd->ncands[k] = 0;
     for (int w = 0; w < n; w++)
       if (write_may_feed(x, w, i))
@@ -79,13 +79,13 @@ bool sim_rf_choices(sim_candidate *cd) {
 }
 
 /* Per location, its writes; each starts unordered. */
-sc_status sim_co_choices(sim_search *s, sim_candidate *cd) {
+sc_status sci_sim_co_choices(sim_search *s, sim_candidate *cd) {
   sc_execution *x = cd->x;
   int n = x->nevents;
   cd->nlocs = s->t->nlocs;
-  cd->co = sc_alloc(sizeof(co_choice) * (size_t)(cd->nlocs + 1));
+  cd->co = sci_alloc(sizeof(co_choice) * (size_t)(cd->nlocs + 1));
   for (int l = 0; l < cd->nlocs; l++) {
-    cd->co[l].writes = sc_alloc_atomic(sizeof(int) * (size_t)(n + 1));
+    cd->co[l].writes = sci_alloc_atomic(sizeof(int) * (size_t)(n + 1));
     cd->co[l].init = -1;
   }
   for (int i = 0; i < n; i++) {
@@ -96,7 +96,7 @@ sc_status sim_co_choices(sim_search *s, sim_candidate *cd) {
     if (e->thread < 0)
       c->init = i;
     else if (c->n == SC_ORDER_MAX_ITEMS)
-      return sc_fail(&s->err, SC_ERR_LIMIT, s->t->file, 0, 0,
+      return sci_fail(&s->err, SC_ERR_LIMIT, s->t->file, 0, 0,
                      "expected at most %d writes to location %s",
                      SC_ORDER_MAX_ITEMS, s->t->locs[e->loc].name);
     else
@@ -124,9 +124,9 @@ static void prune_groups(sim_search *s, sim_candidate *cd, const sc_cat_analysis
   if (!s->prune)
     return;
   const uint32_t mask = SIM_IN_RF | SIM_IN_CO;
-  for (int i = 0; i < sc_cat_analysis_nchecks(an); i++) {
+  for (int i = 0; i < sci_cat_analysis_nchecks(an); i++) {
     sc_cat_dep d;
-    const struct sc_cat_test *t = sc_cat_analysis_check(an, i, &d);
+    const struct sc_cat_test *t = sci_cat_analysis_check(an, i, &d);
     if ((d.up & d.down & mask) || !((d.up | d.down) & mask))
       continue;
     bool rfu = d.down & SIM_IN_RF, cou = d.down & SIM_IN_CO;
@@ -138,7 +138,7 @@ static void prune_groups(sim_search *s, sim_candidate *cd, const sc_cat_analysis
     if (g == cd->ngroups) {
       cd->ngroups++;
       *pg = (prune_group){.rf_upper = rfu, .co_upper = cou,
-                          .checks = sc_alloc(sizeof(void *) * 64), .n = 0,
+                          .checks = sci_alloc(sizeof(void *) * 64), .n = 0,
                           .eval = cd->eval};
     }
     if (pg->n < 64)
@@ -150,30 +150,30 @@ static void prune_groups(sim_search *s, sim_candidate *cd, const sc_cat_analysis
   }
 }
 
-void sim_prepare(sim_search *s, sim_candidate *cd) {
+void sci_sim_prepare(sim_search *s, sim_candidate *cd) {
   int n = cd->x->nevents;
   const char *names[SIM_NDYNAMIC];
   sc_cat_dynamic deps[SIM_NDYNAMIC];
-  sim_dynamic_name_list(names);
-  sim_dynamic_deps(deps);
-  cd->env = sc_cat_env_new(n);
-  sc_exec_bind_static(cd->x, cd->env);
-  sc_exec_bind_dynamic(cd->x, cd->env);
-  sc_cat_env_set_dynamic(cd->env, names, SIM_NDYNAMIC);
+  sci_sim_dynamic_name_list(names);
+  sci_sim_dynamic_deps(deps);
+  cd->env = sci_cat_env_new(n);
+  sci_exec_bind_static(cd->x, cd->env);
+  sci_exec_bind_dynamic(cd->x, cd->env);
+  sci_cat_env_set_dynamic(cd->env, names, SIM_NDYNAMIC);
   const sc_cat_analysis *an =
-      sc_cat_analyse(s->m->cat, cd->env, deps, SIM_NDYNAMIC, &s->eval);
+      sci_cat_analyse(s->m->cat, cd->env, deps, SIM_NDYNAMIC, &s->eval);
   cd->eval = s->eval;
   cd->eval.analysis = an;
   prune_groups(s, cd, an);
   cd->rf_low = cd->x->rf;
   cd->co_low = cd->x->co;
-  cd->rf_up = sc_rel_new(n);
-  cd->co_up = sc_rel_new(n);
+  cd->rf_up = sci_rel_new(n);
+  cd->co_up = sci_rel_new(n);
 }
 
 /* n times the orders of w writes: w! total ones; the labelled strict
  * partial orders when co is partial. */
-long sim_times_orders(long n, int w, bool partial, long most) {
+long sci_sim_times_orders(long n, int w, bool partial, long most) {
   static const long posets[] = {1, 1, 3, 19, 219, 4231, 130023};
   if (partial) {
     if (w > 6)
@@ -190,12 +190,12 @@ long sim_times_orders(long n, int w, bool partial, long most) {
  * most + 1): the reads' candidate writes, the orders of each location's
  * writes (n! total ones; labelled strict partial orders when co is
  * partial). */
-long sim_choices_upto(const sim_search *s, const sim_candidate *cd, long most) {
+long sci_sim_choices_upto(const sim_search *s, const sim_candidate *cd, long most) {
   long n = 1;
   for (int k = 0; k < cd->nreads && n <= most; k++)
     n *= cd->ncands[k];
   for (int l = 0; l < cd->nlocs && n <= most; l++)
-    n = sim_times_orders(n, cd->co[l].n, s->partial_co, most);
+    n = sci_sim_times_orders(n, cd->co[l].n, s->partial_co, most);
   return n <= most ? n : most + 1;
 }
 

@@ -31,7 +31,7 @@ typedef struct sim_cut_stats {
 } sim_cut_stats;
 
 /* The probe: under -engine auto, once symbolic, a quick enumeration for one
- * allowed execution before a solver call (sim_enum_probe): looks left (0:
+ * allowed execution before a solver call (sci_sim_enum_probe): looks left (0:
  * not probing), and how it ended. */
 typedef struct sim_probe {
   long left;
@@ -117,24 +117,24 @@ typedef struct sim_candidate {
 /* ---- The budget ---- */
 
 /* The -timeout error. */
-sc_status sim_out_of_time(sim_search *s);
+sc_status sci_sim_out_of_time(sim_search *s);
 /* One more candidate: SIM_STOP once the search has its answer or the probe
  * its looks; SC_ERR_LIMIT past -max-executions or -timeout; progress. */
-sc_status sim_check_budget(sim_search *s);
+sc_status sci_sim_check_budget(sim_search *s);
 
 /* ---- One combination of traces as a candidate ---- */
 
 /* The candidate writes of each read of cd->x; false when a read has none
  * (the traces read a value nobody writes). */
-bool sim_rf_choices(sim_candidate *cd);
+bool sci_sim_rf_choices(sim_candidate *cd);
 /* The environment of the traces in cd->x, what the model's values depend
  * on (dynamic.h), the enumerator's prune groups, and the buffers. */
-void sim_prepare(sim_search *s, sim_candidate *cd);
+void sci_sim_prepare(sim_search *s, sim_candidate *cd);
 /* Per location, its writes, each unordered; the search depths. */
-sc_status sim_co_choices(sim_search *s, sim_candidate *cd);
+sc_status sci_sim_co_choices(sim_search *s, sim_candidate *cd);
 /* n times the orders of w writes, up to `most` (then most + 1). */
-long sim_times_orders(long n, int w, bool partial, long most);
+long sci_sim_times_orders(long n, int w, bool partial, long most);
 /* How many rf and co choices cd leaves, up to `most` (then most + 1). */
-long sim_choices_upto(const sim_search *s, const sim_candidate *cd, long most);
+long sci_sim_choices_upto(const sim_search *s, const sim_candidate *cd, long most);
 
 #endif

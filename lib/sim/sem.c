@@ -18,50 +18,50 @@
 
 /* ---- Addresses and values ------------------------------------------------ */
 
-int64_t sc_loc_address(int loc) { return (int64_t)(loc + 1) << 32; }
+int64_t sci_loc_address(int loc) { return (int64_t)(loc + 1) << 32; }
 
-int sc_address_loc(const sc_test *t, int64_t addr) {
+int sci_address_loc(const sc_test *t, int64_t addr) {
   if (addr <= 0 || (addr & 0xffffffff) != 0)
     return -1;
   int64_t l = (addr >> 32) - 1;
   return l < t->nlocs ? (int)l : -1;
 }
 
-const char *sc_value_string(const sc_test *t, int64_t v) {
-  int l = sc_address_loc(t, v);
-  return l >= 0 ? t->locs[l].name : sc_printf("%" PRId64, v);
+const char *sci_value_string(const sc_test *t, int64_t v) {
+  int l = sci_address_loc(t, v);
+  return l >= 0 ? t->locs[l].name : sci_printf("%" PRId64, v);
 }
 
-int64_t sc_value_of(sc_value v) {
-  return v.kind == SC_VAL_LOC ? sc_loc_address(v.loc) : v.i;
+int64_t sci_value_of(sc_value v) {
+  return v.kind == SC_VAL_LOC ? sci_loc_address(v.loc) : v.i;
 }
 
-int sc_physical_loc(const sc_test *t, int l) {
+int sci_physical_loc(const sc_test *t, int l) {
   for (int hops = 0; t->locs[l].alias_of >= 0 && hops <= t->nlocs; hops++)
     l = t->locs[l].alias_of;
   return l;
 }
 
-bool sc_values_add(sc_value_sets *vs, int loc, int64_t v) {
+bool sci_values_add(sc_value_sets *vs, int loc, int64_t v) {
   for (int i = 0; i < vs->n[loc]; i++)
     if (vs->vals[loc][i] == v)
       return false;
-  sc_grow(&vs->vals[loc], &vs->cap[loc], vs->n[loc] + 1, sizeof(int64_t));
+  sci_grow(&vs->vals[loc], &vs->cap[loc], vs->n[loc] + 1, sizeof(int64_t));
   vs->vals[loc][vs->n[loc]++] = v;
   return true;
 }
 
-sc_value_sets *sc_values_initial(const sc_test *t) {
-  sc_value_sets *vs = sc_alloc(sizeof *vs);
+sc_value_sets *sci_values_initial(const sc_test *t) {
+  sc_value_sets *vs = sci_alloc(sizeof *vs);
   vs->nlocs = t->nlocs;
-  vs->vals = sc_alloc(sizeof(int64_t *) * (size_t)(t->nlocs + 1));
-  vs->n = sc_alloc_atomic(sizeof(int) * (size_t)(t->nlocs + 1));
-  vs->cap = sc_alloc_atomic(sizeof(int) * (size_t)(t->nlocs + 1));
+  vs->vals = sci_alloc(sizeof(int64_t *) * (size_t)(t->nlocs + 1));
+  vs->n = sci_alloc_atomic(sizeof(int) * (size_t)(t->nlocs + 1));
+  vs->cap = sci_alloc_atomic(sizeof(int) * (size_t)(t->nlocs + 1));
   memset(vs->n, 0, sizeof(int) * (size_t)(t->nlocs + 1));
   memset(vs->cap, 0, sizeof(int) * (size_t)(t->nlocs + 1));
   for (int l = 0; l < t->nlocs; l++) {
-    int p = sc_physical_loc(t, l);
-    sc_values_add(vs, p, sc_value_of(t->locs[p].init));
+    int p = sci_physical_loc(t, l);
+    sci_values_add(vs, p, sci_value_of(t->locs[p].init));
   }
   return vs;
 }
@@ -173,7 +173,7 @@ static bool spin_iteration(const run *r, int head) {
  * checks get no stronger with fewer events allows it when it allowed the
  * longer (cat/removal.c's condition; the caller sets limits' repeat_cut
  * only for such a model).  So cutting the run here loses no final state:
- * the shorter run is met anyway (see sc_sem_traces). */
+ * the shorter run is met anyway (see sci_sem_traces). */
 static bool repeats_state(const run *r, int head) {
   int h = r->head_of[head];
   if (h < 0 || r->head_nev[h] < 0)
@@ -202,7 +202,7 @@ static run_result keep_stuck(run *r, sc_stuck how, int spin_from) {
 
 static run_result fail_at(run *r, const sc_instr *in, const char *fmt,
                           const char *detail) {
-  r->err = sc_error_new(SC_ERR_SEMANTIC, r->t->file, in->line, in->col, fmt,
+  r->err = sci_error_new(SC_ERR_SEMANTIC, r->t->file, in->line, in->col, fmt,
                         r->th->name, detail);
   return RUN_ERROR;
 }
@@ -213,7 +213,7 @@ static int64_t operand(const run *r, sc_operand o, uint64_t *taint) {
     *taint |= r->taint[o.index];
     return r->regs[o.index];
   case SC_OPND_IMM: return o.imm;
-  case SC_OPND_LOC: return sc_loc_address(o.index);
+  case SC_OPND_LOC: return sci_loc_address(o.index);
   case SC_OPND_NONE: break;
   }
   return 0;
@@ -222,20 +222,20 @@ static int64_t operand(const run *r, sc_operand o, uint64_t *taint) {
 /* Resolve the memory operand: -1 (with r->err) when it is no location. */
 static int address(run *r, const sc_instr *in, uint64_t *taint, int *vloc) {
   int64_t a = operand(r, in->addr.base, taint) + in->addr.offset;
-  int l = sc_address_loc(r->t, a);
+  int l = sci_address_loc(r->t, a);
   if (l < 0) {
     fail_at(r, in, "%s accesses address %s, which is no location of the test",
-            sc_value_string(r->t, a));
+            sci_value_string(r->t, a));
     return -1;
   }
   *vloc = l;
-  return sc_physical_loc(r->t, l);
+  return sci_physical_loc(r->t, l);
 }
 
 static sc_trace_event *new_event(run *r, const sc_instr *in, int pc,
                                  sc_event_kind kind, uint64_t guard_taint) {
   if (r->nev == r->lim->max_run_events) {
-    r->err = sc_error_new(SC_ERR_LIMIT, r->t->file, in->line, in->col,
+    r->err = sci_error_new(SC_ERR_LIMIT, r->t->file, in->line, in->col,
                           "expected at most %d events in a thread's run (the "
                           "-max-run-events limit)", r->lim->max_run_events);
     return NULL;
@@ -486,7 +486,7 @@ static bool past_deadline(run *r) {
 }
 
 static run_result out_of_time(run *r) {
-  sc_fail(&r->err, SC_ERR_LIMIT, r->t->file, 0, 0,
+  sci_fail(&r->err, SC_ERR_LIMIT, r->t->file, 0, 0,
           "expected to finish within %g s (the -timeout limit)", r->timeout);
   return RUN_ERROR;
 }
@@ -499,8 +499,8 @@ static void arrive(run *r, int pc) {
   r->arrival_step[pc] = r->npath;
   memcpy(&r->arrival_regs[(size_t)pc * (size_t)th->nregs], r->regs,
          sizeof(int64_t) * (size_t)th->nregs);
-  sc_grow(&r->path, &r->cappath, r->npath + 1, sizeof(int));
-  sc_grow(&r->path_on, &r->cappath_on, r->npath + 1, sizeof(bool));
+  sci_grow(&r->path, &r->cappath, r->npath + 1, sizeof(int));
+  sci_grow(&r->path_on, &r->cappath_on, r->npath + 1, sizeof(bool));
   r->path[r->npath] = pc;
   r->path_on[r->npath++] =
       in->guard < 0 || (r->regs[in->guard] != 0) != in->guard_negated;
@@ -509,7 +509,7 @@ static void arrive(run *r, int pc) {
 static run_result run_thread(run *r) {
   const sc_thread *th = r->th;
   for (int i = 0; i < th->nregs; i++) {
-    r->regs[i] = sc_value_of(th->regs[i].init);
+    r->regs[i] = sci_value_of(th->regs[i].init);
     r->taint[i] = 0;
   }
   memset(r->backjumps, 0, sizeof(int) * (size_t)(th->ninstrs + 1));
@@ -547,15 +547,15 @@ typedef struct explorer {
 static sc_status keep_trace(run *r, sc_stuck stuck, int spin_from) {
   sc_thread_traces *o = r->out;
   if (o->ntraces >= r->lim->max_traces)
-    return sc_fail(&r->err, SC_ERR_LIMIT, r->t->file, 0, 0,
+    return sci_fail(&r->err, SC_ERR_LIMIT, r->t->file, 0, 0,
                    "expected at most %d runs of thread %s (the trace limit)",
                    r->lim->max_traces, r->th->name);
-  sc_grow(&o->traces, &o->cap, o->ntraces + 1, sizeof(sc_trace));
+  sci_grow(&o->traces, &o->cap, o->ntraces + 1, sizeof(sc_trace));
   sc_trace *tr = &o->traces[o->ntraces++];
   tr->nevents = r->nev;
-  tr->events = sc_alloc(sizeof(sc_trace_event) * (size_t)(r->nev ? r->nev : 1));
+  tr->events = sci_alloc(sizeof(sc_trace_event) * (size_t)(r->nev ? r->nev : 1));
   memcpy(tr->events, r->ev, sizeof(sc_trace_event) * (size_t)r->nev);
-  tr->final_regs = sc_alloc_atomic(sizeof(int64_t) * (size_t)(r->th->nregs + 1));
+  tr->final_regs = sci_alloc_atomic(sizeof(int64_t) * (size_t)(r->th->nregs + 1));
   memcpy(tr->final_regs, r->regs, sizeof(int64_t) * (size_t)r->th->nregs);
   tr->stuck = stuck;
   tr->spin_from = spin_from;
@@ -589,14 +589,14 @@ static sc_status keep_cut_run(run *r, bool by_bound) {
     if (same_accesses(&o->cut[k], r->ev, r->nev))
       return SC_OK;
   if (o->ncut >= r->lim->max_traces)
-    return sc_fail(&r->err, SC_ERR_LIMIT, r->t->file, 0, 0,
+    return sci_fail(&r->err, SC_ERR_LIMIT, r->t->file, 0, 0,
                    "expected at most %d runs of thread %s cut by the unroll "
                    "bound (the trace limit)", r->lim->max_traces, r->th->name);
-  sc_grow(&o->cut, &o->cut_cap, o->ncut + 1, sizeof(sc_trace));
+  sci_grow(&o->cut, &o->cut_cap, o->ncut + 1, sizeof(sc_trace));
   sc_trace *tr = &o->cut[o->ncut++];
   memset(tr, 0, sizeof *tr);
   tr->nevents = r->nev;
-  tr->events = sc_alloc(sizeof(sc_trace_event) * (size_t)(r->nev ? r->nev : 1));
+  tr->events = sci_alloc(sizeof(sc_trace_event) * (size_t)(r->nev ? r->nev : 1));
   memcpy(tr->events, r->ev, sizeof(sc_trace_event) * (size_t)r->nev);
   return SC_OK;
 }
@@ -703,8 +703,8 @@ static void number_heads(run *r) {
 static run_result live_at_heads(run *r) {
   const sc_thread *th = r->th;
   size_t w = (size_t)r->words, cells = (size_t)(th->ninstrs + 1) * w;
-  uint64_t *live = sc_alloc_atomic(sizeof(uint64_t) * (cells + 1));
-  uint64_t *set = sc_alloc_atomic(sizeof(uint64_t) * (w + 1));
+  uint64_t *live = sci_alloc_atomic(sizeof(uint64_t) * (cells + 1));
+  uint64_t *set = sci_alloc_atomic(sizeof(uint64_t) * (w + 1));
   memset(live, 0, sizeof(uint64_t) * cells);
   for (int i = 0; i < th->nregs; i++)
     add_register(&live[(size_t)th->ninstrs * w],
@@ -730,7 +730,7 @@ static run_result live_at_heads(run *r) {
         }
     }
   }
-  r->live_at_head = sc_alloc_atomic(sizeof(uint64_t) * (size_t)r->nheads * w + 1);
+  r->live_at_head = sci_alloc_atomic(sizeof(uint64_t) * (size_t)r->nheads * w + 1);
   for (int pc = 0; pc < th->ninstrs; pc++)
     if (r->head_of[pc] >= 0)
       memcpy(&r->live_at_head[(size_t)r->head_of[pc] * w], &live[(size_t)pc * w],
@@ -742,15 +742,15 @@ static run_result live_at_heads(run *r) {
  * live there, room for the state at each arrival. */
 static run_result prepare_repeats(run *r) {
   const sc_thread *th = r->th;
-  r->head_of = sc_alloc_atomic(sizeof(int) * (size_t)(th->ninstrs + 1));
+  r->head_of = sci_alloc_atomic(sizeof(int) * (size_t)(th->ninstrs + 1));
   number_heads(r);
   if (r->nheads == 0)
     return RUN_DONE; /* no loop */
   r->words = (th->nregs + 63) / 64;
   size_t cells = (size_t)r->nheads * (size_t)(th->nregs + 1);
-  r->head_nev = sc_alloc_atomic(sizeof(int) * (size_t)r->nheads);
-  r->head_regs = sc_alloc_atomic(sizeof(int64_t) * cells);
-  r->head_taint = sc_alloc_atomic(sizeof(uint64_t) * cells);
+  r->head_nev = sci_alloc_atomic(sizeof(int) * (size_t)r->nheads);
+  r->head_regs = sci_alloc_atomic(sizeof(int64_t) * cells);
+  r->head_taint = sci_alloc_atomic(sizeof(uint64_t) * cells);
   return live_at_heads(r);
 }
 
@@ -774,20 +774,20 @@ static sc_status explore_thread(const sc_test *t, int thread, const bounds *b,
   x.r.lim = lim;
   x.r.deadline = b->deadline;
   x.r.timeout = b->timeout;
-  x.r.regs = sc_alloc_atomic(sizeof(int64_t) * (size_t)(th->nregs + 1));
-  x.r.taint = sc_alloc_atomic(sizeof(uint64_t) * (size_t)(th->nregs + 1));
-  x.r.backjumps = sc_alloc_atomic(sizeof(int) * (size_t)(th->ninstrs + 1));
+  x.r.regs = sci_alloc_atomic(sizeof(int64_t) * (size_t)(th->nregs + 1));
+  x.r.taint = sci_alloc_atomic(sizeof(uint64_t) * (size_t)(th->nregs + 1));
+  x.r.backjumps = sci_alloc_atomic(sizeof(int) * (size_t)(th->ninstrs + 1));
   if (lim->liveness) {
     size_t cells = (size_t)(th->ninstrs + 1) * (size_t)(th->nregs + 1);
-    x.r.arrival_nev = sc_alloc_atomic(sizeof(int) * (size_t)(th->ninstrs + 1));
-    x.r.arrival_step = sc_alloc_atomic(sizeof(int) * (size_t)(th->ninstrs + 1));
-    x.r.live = sc_alloc_atomic(sizeof(bool) * (size_t)(th->nregs + 1));
-    x.r.written = sc_alloc_atomic(sizeof(bool) * (size_t)(th->nregs + 1));
-    x.r.arrival_regs = sc_alloc_atomic(sizeof(int64_t) * cells);
+    x.r.arrival_nev = sci_alloc_atomic(sizeof(int) * (size_t)(th->ninstrs + 1));
+    x.r.arrival_step = sci_alloc_atomic(sizeof(int) * (size_t)(th->ninstrs + 1));
+    x.r.live = sci_alloc_atomic(sizeof(bool) * (size_t)(th->nregs + 1));
+    x.r.written = sci_alloc_atomic(sizeof(bool) * (size_t)(th->nregs + 1));
+    x.r.arrival_regs = sci_alloc_atomic(sizeof(int64_t) * cells);
   }
   x.r.out = out;
   x.values = values;
-  x.given = sc_alloc_atomic(sizeof(int64_t) * SC_TRACE_MAX);
+  x.given = sci_alloc_atomic(sizeof(int64_t) * SC_TRACE_MAX);
   bool repeats = lim->repeat_cut && !lim->liveness;
   sc_status st = repeats && prepare_repeats(&x.r) == RUN_ERROR
                      ? x.r.err->status
@@ -813,13 +813,13 @@ static sc_status check_events(const sc_test *t, const sc_thread_traces *all,
     n += most;
   }
   if (n > max_events)
-    return sc_fail(err, SC_ERR_LIMIT, t->file, 0, 0,
+    return sci_fail(err, SC_ERR_LIMIT, t->file, 0, 0,
                    "expected executions of at most %d events (the -max-events "
                    "limit), found one of %ld", max_events, n);
   return SC_OK;
 }
 
-sc_status sc_sem_traces_timed(const sc_test *t, const sc_sem_limits *limits,
+sc_status sci_sem_traces_timed(const sc_test *t, const sc_sem_limits *limits,
                               double start, double timeout,
                               const sc_value_sets *values,
                               sc_thread_traces **out, sc_error **err) {
@@ -841,7 +841,7 @@ sc_status sc_sem_traces_timed(const sc_test *t, const sc_sem_limits *limits,
     b.lim.max_run_events = limits->max_run_events;
 
   sc_thread_traces *all =
-      sc_alloc(sizeof(sc_thread_traces) * (size_t)(t->nthreads + 1));
+      sci_alloc(sizeof(sc_thread_traces) * (size_t)(t->nthreads + 1));
   for (int th = 0; th < t->nthreads; th++) {
     sc_status st = explore_thread(t, th, &b, values, &all[th], err);
     if (st)
@@ -855,8 +855,8 @@ sc_status sc_sem_traces_timed(const sc_test *t, const sc_sem_limits *limits,
   return SC_OK;
 }
 
-sc_status sc_sem_traces(const sc_test *t, const sc_sem_limits *limits,
+sc_status sci_sem_traces(const sc_test *t, const sc_sem_limits *limits,
                         const sc_value_sets *values, sc_thread_traces **out,
                         sc_error **err) {
-  return sc_sem_traces_timed(t, limits, 0, 0, values, out, err);
+  return sci_sem_traces_timed(t, limits, 0, 0, values, out, err);
 }

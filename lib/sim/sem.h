@@ -51,16 +51,16 @@ typedef struct sc_trace {
   int spin_from;       /* SPIN: the first event of the repeated iteration */
 } sc_trace;
 
-/* Addresses are integers: location l lives at sc_loc_address(l), so that
+/* Addresses are integers: location l lives at sci_loc_address(l), so that
  * address arithmetic (the paper's "and 0x80000000" false dependencies,
  * [r+off]) works on plain values. */
-int64_t sc_loc_address(int loc);
+int64_t sci_loc_address(int loc);
 /* The location at `addr`, -1 when no location of `t` lives there. */
-int sc_address_loc(const sc_test *t, int64_t addr);
+int sci_address_loc(const sc_test *t, int64_t addr);
 /* A value as herd prints it: a location's name for its address. */
-const char *sc_value_string(const sc_test *t, int64_t v);
+const char *sci_value_string(const sc_test *t, int64_t v);
 /* The initial value of location `l` or register init, as an integer. */
-int64_t sc_value_of(sc_value v);
+int64_t sci_value_of(sc_value v);
 
 /* The values each location may hold: a small set per location. */
 typedef struct sc_value_sets {
@@ -70,11 +70,11 @@ typedef struct sc_value_sets {
 } sc_value_sets;
 
 /* Each location's initial value (aliases share their target's set). */
-sc_value_sets *sc_values_initial(const sc_test *t);
+sc_value_sets *sci_values_initial(const sc_test *t);
 /* Add v to loc's set; true when it was new. */
-bool sc_values_add(sc_value_sets *vs, int loc, int64_t v);
+bool sci_values_add(sc_value_sets *vs, int loc, int64_t v);
 /* The memory cell behind a location name: aliases resolved. */
-int sc_physical_loc(const sc_test *t, int loc);
+int sci_physical_loc(const sc_test *t, int loc);
 
 typedef struct sc_sem_limits {
   int unroll;     /* backward jumps per branch instruction, default 2 */
@@ -89,7 +89,7 @@ typedef struct sc_sem_limits {
 
 /* A backward jump that closes an iteration which repeats a state is taken
  * at most this often (herd7's default -unroll, so that up to it the runs,
- * and the executions counted, are herd7's): see sc_sem_traces. */
+ * and the executions counted, are herd7's): see sci_sem_traces. */
 #define SC_SEM_REPEAT_UNROLL 2
 
 /* All traces of every thread, each read taking any value of its location's
@@ -126,15 +126,15 @@ typedef struct sc_thread_traces {
                     distinct ones that write) */
 } sc_thread_traces;
 
-sc_status sc_sem_traces(const sc_test *t, const sc_sem_limits *limits,
+sc_status sci_sem_traces(const sc_test *t, const sc_sem_limits *limits,
                         const sc_value_sets *values, sc_thread_traces **out,
                         sc_error **err);
 
-/* sc_sem_traces within a -timeout: a search `timeout` seconds (> 0; 0:
+/* sci_sem_traces within a -timeout: a search `timeout` seconds (> 0; 0:
  * none) past `start` (sc_seconds()) fails, SC_ERR_LIMIT "expected to
  * finish within <timeout> s (the -timeout limit)", however large the
  * bounds (-unroll 2000000000 over a loop without events). */
-sc_status sc_sem_traces_timed(const sc_test *t, const sc_sem_limits *limits,
+sc_status sci_sem_traces_timed(const sc_test *t, const sc_sem_limits *limits,
                               double start, double timeout,
                               const sc_value_sets *values,
                               sc_thread_traces **out, sc_error **err);

@@ -53,19 +53,19 @@ typedef struct fence_walk {
 static int fence_order_step(void *ctx, const uint32_t *below, uint32_t placed) {
   fence_walk *w = ctx;
   sim_search *s = w->s;
-  w->st = sim_clock_step(&s->clock, 0, NULL, &s->err);
+  w->st = sci_sim_clock_step(&s->clock, 0, NULL, &s->err);
   if (w->st)
     return -1;
   if (placed != sc_order_all(w->k))
     return 1; /* a partial step: go on */
   if (++w->orders > s->opts.max_executions) {
-    w->st = sc_fail(&s->err, SC_ERR_LIMIT, s->t->file, 0, 0,
+    w->st = sci_fail(&s->err, SC_ERR_LIMIT, s->t->file, 0, 0,
                     "expected at most %ld orders of the fence.sc events (the "
                     "-max-executions limit)", s->opts.max_executions);
     return -1;
   }
   sc_execution *x = w->cd->x;
-  sc_rel_clear(x->sync_fence);
+  sci_rel_clear(x->sync_fence);
   for (int i = 0; i < w->k; i++)
     for (uint32_t b = below[i]; b; b &= b - 1)
       sc_rel_add(x->sync_fence, w->fences[__builtin_ctz(b)], w->fences[i]);
@@ -81,9 +81,9 @@ static sc_status each_fence_order(sim_search *s, sim_candidate *cd) {
     return engine_combination(s, cd);
   int fences[SC_ORDER_MAX_ITEMS], k = 0;
   for (int e = 0; e < x->nevents; e++)
-    if (sc_exec_is_fence_sc(x, e)) {
+    if (sci_exec_is_fence_sc(x, e)) {
       if (k == SC_ORDER_MAX_ITEMS)
-        return sc_fail(&s->err, SC_ERR_LIMIT, s->t->file, 0, 0,
+        return sci_fail(&s->err, SC_ERR_LIMIT, s->t->file, 0, 0,
                        "expected at most %d fence.sc events", SC_ORDER_MAX_ITEMS);
       fences[k++] = e;
     }
@@ -91,11 +91,11 @@ static sc_status each_fence_order(sim_search *s, sim_candidate *cd) {
   for (int i = 0; i < k; i++) {
     comparable[i] = 0;
     for (int j = 0; j < k; j++)
-      if (i != j && sc_exec_same_scope(x, fences[i], fences[j]))
+      if (i != j && sci_exec_same_scope(x, fences[i], fences[j]))
         comparable[i] |= UINT32_C(1) << j;
   }
   fence_walk w = {.s = s, .cd = cd, .fences = fences, .k = k};
-  sc_orders_walk_partial(k, comparable, fence_order_step, &w);
+  sci_orders_walk_partial(k, comparable, fence_order_step, &w);
   return w.st;
 }
 
@@ -106,12 +106,12 @@ static sc_status each_barrier_sync(sim_search *s, sim_candidate *cd) {
     return each_fence_order(s, cd);
   sc_rel **syncs;
   int n;
-  sc_status st = sc_barrier_syncs(cd->x, s->opts.max_executions, &syncs, &n, &s->err);
+  sc_status st = sci_barrier_syncs(cd->x, s->opts.max_executions, &syncs, &n, &s->err);
   for (int i = 0; i < n && !st; i++) {
-    st = sim_clock_step(&s->clock, 0, NULL, &s->err);
+    st = sci_sim_clock_step(&s->clock, 0, NULL, &s->err);
     if (st)
       break;
-    sc_rel_assign(cd->x->syncbar, syncs[i]);
+    sci_rel_assign(cd->x->syncbar, syncs[i]);
     st = each_fence_order(s, cd);
   }
   return st;
@@ -124,47 +124,47 @@ static sc_status each_barrier_sync(sim_search *s, sim_candidate *cd) {
 static bool candidate_of(sim_search *s, const sc_trace **chosen, sim_candidate *cd) {
   const sc_test *t = s->t;
   if (s->opts.liveness && (s->r->liveness == SC_LIVE_FAIL ||
-                           !sc_live_any_stuck(chosen, t->nthreads)))
+                           !sci_live_any_stuck(chosen, t->nthreads)))
     return false; /* found, or no thread stuck: no witness */
-  if (!sim_reads_can_be_fed(t, chosen))
+  if (!sci_sim_reads_can_be_fed(t, chosen))
     return false;
   memset(cd, 0, sizeof *cd);
-  cd->x = sc_exec_new(t, chosen);
-  if (!sim_rf_choices(cd))
+  cd->x = sci_exec_new(t, chosen);
+  if (!sci_sim_rf_choices(cd))
     return false; /* some read finds no write of its value */
   if (s->opts.liveness &&
-      !sc_live_fair_candidates(cd->x, cd->nreads, cd->reads, cd->cands, cd->ncands))
+      !sci_live_fair_candidates(cd->x, cd->nreads, cd->reads, cd->cands, cd->ncands))
     return false; /* a repeated read can read no co-maximal write */
-  sim_prepare(s, cd);
+  sci_sim_prepare(s, cd);
   return true;
 }
 
 /* Every choice of one trace per thread. */
 static sc_status each_trace_choice(sim_search *s, const sc_thread_traces *all) {
   const sc_test *t = s->t;
-  if (sim_any_thread_without_traces(all, t->nthreads))
+  if (sci_sim_any_thread_without_traces(all, t->nthreads))
     return SC_OK;
-  int *pick = sc_alloc_atomic(sizeof(int) * (size_t)(t->nthreads + 1));
+  int *pick = sci_alloc_atomic(sizeof(int) * (size_t)(t->nthreads + 1));
   memset(pick, 0, sizeof(int) * (size_t)(t->nthreads + 1));
-  const sc_trace **chosen = sc_alloc(sizeof(sc_trace *) * (size_t)(t->nthreads + 1));
+  const sc_trace **chosen = sci_alloc(sizeof(sc_trace *) * (size_t)(t->nthreads + 1));
   do {
-    sc_status st = sim_clock_step(&s->clock, 0, NULL, &s->err);
+    sc_status st = sci_sim_clock_step(&s->clock, 0, NULL, &s->err);
     if (st)
       return st;
-    sim_choose(chosen, pick, all, t->nthreads);
+    sci_sim_choose(chosen, pick, all, t->nthreads);
     sim_candidate cd;
     if (!candidate_of(s, chosen, &cd))
       continue;
-    st = sim_co_choices(s, &cd);
+    st = sci_sim_co_choices(s, &cd);
     if (!st)
       st = each_barrier_sync(s, &cd);
     if (st)
       return st;
-  } while (sim_next_choice(pick, all, t->nthreads));
+  } while (sci_sim_next_choice(pick, all, t->nthreads));
   return SC_OK;
 }
 
-/* The rf and co choices of one combination of traces, as sim_choices_upto
+/* The rf and co choices of one combination of traces, as sci_sim_choices_upto
  * counts them, up to `most` (then most + 1), from the traces alone (no
  * execution built: a large test is not made twice); writes_at: scratch,
  * one per location. */
@@ -182,14 +182,14 @@ static long combination_choices(const sim_search *s, const sc_trace **chosen,
       }
       if (e->kind != SC_EV_READ)
         continue;
-      long feeders = e->value == sc_value_of(t->locs[e->loc].init); /* the initial write */
+      long feeders = e->value == sci_value_of(t->locs[e->loc].init); /* the initial write */
       for (int b = 0; b < t->nthreads; b++)
         for (int j = 0; j < chosen[b]->nevents; j++)
-          feeders += sim_may_feed(chosen[b], j, chosen[a], i);
+          feeders += sci_sim_may_feed(chosen[b], j, chosen[a], i);
       n *= feeders;
     }
   for (int l = 0; l < t->nlocs && n <= most; l++)
-    n = sim_times_orders(n, writes_at[l], s->partial_co, most);
+    n = sci_sim_times_orders(n, writes_at[l], s->partial_co, most);
   return n <= most ? n : most + 1;
 }
 
@@ -202,21 +202,21 @@ static sc_status estimate_candidates(sim_search *s, const sc_thread_traces *all,
                                      long most, long *est) {
   const sc_test *t = s->t;
   *est = 0;
-  if (sim_any_thread_without_traces(all, t->nthreads))
+  if (sci_sim_any_thread_without_traces(all, t->nthreads))
     return SC_OK;
-  int *pick = sc_alloc_atomic(sizeof(int) * (size_t)(t->nthreads + 1));
+  int *pick = sci_alloc_atomic(sizeof(int) * (size_t)(t->nthreads + 1));
   memset(pick, 0, sizeof(int) * (size_t)(t->nthreads + 1));
-  const sc_trace **chosen = sc_alloc(sizeof(sc_trace *) * (size_t)(t->nthreads + 1));
-  int *writes_at = sc_alloc_atomic(sizeof(int) * (size_t)(t->nlocs + 1));
+  const sc_trace **chosen = sci_alloc(sizeof(sc_trace *) * (size_t)(t->nthreads + 1));
+  int *writes_at = sci_alloc_atomic(sizeof(int) * (size_t)(t->nlocs + 1));
   long sum = 0;
   do {
-    sc_status st = sim_clock_step(&s->clock, 0, NULL, &s->err);
+    sc_status st = sci_sim_clock_step(&s->clock, 0, NULL, &s->err);
     if (st)
       return st;
-    sim_choose(chosen, pick, all, t->nthreads);
-    if (sim_reads_can_be_fed(t, chosen))
+    sci_sim_choose(chosen, pick, all, t->nthreads);
+    if (sci_sim_reads_can_be_fed(t, chosen))
       sum += combination_choices(s, chosen, writes_at, most - sum);
-  } while (sum <= most && sim_next_choice(pick, all, t->nthreads));
+  } while (sum <= most && sci_sim_next_choice(pick, all, t->nthreads));
   *est = sum <= most ? sum : most + 1;
   return SC_OK;
 }
@@ -236,30 +236,30 @@ static sc_status auto_search(sim_search *s, const sc_thread_traces *all) {
   }
   const char *why_smt =
       s->opts.liveness ? "auto: -liveness, symbolic (small combinations enumerated)"
-                       : sc_printf("auto: over %ld candidates (estimate)", AUTO_MAX_EXECUTIONS);
+                       : sci_printf("auto: over %ld candidates (estimate)", AUTO_MAX_EXECUTIONS);
   if (est <= AUTO_MAX_EXECUTIONS) {
     s->r->engine_reason =
-        sc_printf("auto: at most %ld candidates (estimate, up to %ld enumerated)",
+        sci_printf("auto: at most %ld candidates (estimate, up to %ld enumerated)",
                   est, AUTO_MAX_EXECUTIONS);
     return each_trace_choice(s, all);
   }
-  s->engine = &sim_engine_smt;
+  s->engine = &sci_sim_engine_smt;
   s->smt.hybrid = true;
-  s->r = sim_sink_new_result(s);
+  s->r = sci_sim_sink_new_result(s);
   s->r->engine_reason = why_smt;
   const sc_thread_traces *ordered = s->opts.liveness ? all /* search_once's */
-                                                     : sim_shortest_first(all, s->t->nthreads);
+                                                     : sci_sim_shortest_first(all, s->t->nthreads);
   sc_status st = each_trace_choice(s, ordered);
   s->engine->finish(s);
   if (st != SC_ERR_UNSUPPORTED)
     return st;
   const char *reason =
-      sc_printf("%s, but %s", why_smt,
+      sci_printf("%s, but %s", why_smt,
                 s->err ? sc_error_message(s->err) : "the model cannot be encoded");
-  s->engine = &sim_engine_enum;
+  s->engine = &sci_sim_engine_enum;
   s->smt.hybrid = false;
   s->err = NULL;
-  s->r = sim_sink_new_result(s);
+  s->r = sci_sim_sink_new_result(s);
   s->r->engine_reason = reason;
   return each_trace_choice(s, all);
 }
@@ -269,17 +269,17 @@ static sc_status auto_search(sim_search *s, const sc_thread_traces *all) {
 static const char *declared_tags(const sc_cat_model *m, const char *type,
                                  const char *annotation, bool *declared) {
   sc_strbuf all;
-  sc_sb_init(&all);
+  sci_sb_init(&all);
   bool any = false;
   *declared = false;
-  for (int i = 0; i < sc_cat_model_declaration_count(m); i++) {
+  for (int i = 0; i < sci_cat_model_declaration_count(m); i++) {
     const char *const *tags;
     int ntags;
-    if (strcmp(sc_cat_model_declaration(m, i, &tags, &ntags), type) != 0)
+    if (strcmp(sci_cat_model_declaration(m, i, &tags, &ntags), type) != 0)
       continue;
     any = true;
     for (int k = 0; k < ntags; k++) {
-      sc_sb_printf(&all, "%s'%s", all.len ? " " : "", tags[k]);
+      sci_sb_printf(&all, "%s'%s", all.len ? " " : "", tags[k]);
       *declared |= strcmp(tags[k], annotation) == 0;
     }
   }
@@ -291,19 +291,19 @@ static const char *declared_tags(const sc_cat_model *m, const char *type,
  * the bell's `instructions` before running it. */
 static sc_status check_declarations(const sc_test *t, const sc_cat_model *m,
                                     sc_error **err) {
-  if (sc_cat_model_declaration_count(m) == 0)
+  if (sci_cat_model_declaration_count(m) == 0)
     return SC_OK;
   for (int th = 0; th < t->nthreads; th++)
     for (int pc = 0; pc < t->threads[th].ninstrs; pc++) {
       const sc_instr *in = &t->threads[th].code[pc];
       const char *types[3], *annots[2];
-      int nt = sc_instr_event_types(in, types), na = sc_instr_annotations(in, annots);
+      int nt = sci_instr_event_types(in, types), na = sci_instr_annotations(in, annots);
       for (int a = 0; a < na; a++)
         for (int k = 0; k < nt; k++) {
           bool ok;
           const char *tags = declared_tags(m, types[k], annots[a], &ok);
           if (tags && !ok)
-            return sc_fail(err, SC_ERR_SEMANTIC, t->file, in->line, in->col,
+            return sci_fail(err, SC_ERR_SEMANTIC, t->file, in->line, in->col,
                            "expected an annotation the bell file declares for "
                            "%s events (%s), found '%s'", types[k], tags,
                            annots[a]);
@@ -318,9 +318,9 @@ static void prop_locs(const sc_test *t, const sc_prop *p, bool *locs) {
     return;
   if (p->kind == SC_PROP_EQ || p->kind == SC_PROP_NE) {
     if (p->lhs.kind == SC_LVAL_LOC)
-      locs[sc_physical_loc(t, p->lhs.loc)] = true;
+      locs[sci_physical_loc(t, p->lhs.loc)] = true;
     if (p->rhs.kind == SC_LVAL_LOC)
-      locs[sc_physical_loc(t, p->rhs.loc)] = true;
+      locs[sci_physical_loc(t, p->rhs.loc)] = true;
   }
   prop_locs(t, p->a, locs);
   prop_locs(t, p->b, locs);
@@ -329,11 +329,11 @@ static void prop_locs(const sc_test *t, const sc_prop *p, bool *locs) {
 /* Per location, whether its final value is read: an observed term's, or
  * the filter's. */
 static bool *final_locations(const sc_test *t, const sc_result *r) {
-  bool *locs = sc_alloc_atomic(sizeof(bool) * (size_t)(t->nlocs + 1));
+  bool *locs = sci_alloc_atomic(sizeof(bool) * (size_t)(t->nlocs + 1));
   memset(locs, 0, sizeof(bool) * (size_t)(t->nlocs + 1));
   for (int i = 0; i < r->nobserved; i++)
     if (r->observed[i].kind == SC_LVAL_LOC)
-      locs[sc_physical_loc(t, r->observed[i].loc)] = true;
+      locs[sci_physical_loc(t, r->observed[i].loc)] = true;
   prop_locs(t, t->filter, locs);
   return locs;
 }
@@ -351,19 +351,19 @@ static void search_init(sim_search *s, const sc_test *t, const sc_model *m,
   if (s->opts.max_shown <= 0)
     s->opts.max_shown = DEFAULT_MAX_SHOWN;
   s->engine = e;
-  s->partial_co = sim_model_partial_co(m, o, &s->co_reason);
-  s->want_syncbar = sc_cat_model_names(m->cat, "syncbar");
-  s->want_sync_fence = sc_cat_model_names(m->cat, "sync_fence");
+  s->partial_co = sci_sim_model_partial_co(m, o, &s->co_reason);
+  s->want_syncbar = sci_cat_model_names(m->cat, "syncbar");
+  s->want_sync_fence = sci_cat_model_names(m->cat, "sync_fence");
   s->eval = (sc_cat_run_options){
     .variants = s->opts.variants, .nvariants = s->opts.nvariants,
     .skipchecks = s->opts.skipchecks, .nskip = s->opts.nskip,
     .transient = true /* the sink reads the outcome at once */};
   s->prune = !s->opts.noprune && !s->opts.through;
-  s->may_flag = sc_cat_model_may_flag(m->cat, &s->eval);
+  s->may_flag = sci_cat_model_may_flag(m->cat, &s->eval);
   s->co_first = s->prune && s->opts.show == SC_SHOW_NONE && !s->may_flag;
-  s->r = sim_sink_new_result(s);
+  s->r = sci_sim_sink_new_result(s);
   s->smt.final_locs = final_locations(t, s->r);
-  s->values = sc_alloc_atomic(sizeof(int64_t) * (size_t)(s->r->nobserved + 1));
+  s->values = sci_alloc_atomic(sizeof(int64_t) * (size_t)(s->r->nobserved + 1));
   s->start = s->last_progress = sc_seconds();
   s->clock = (sim_clock){.file = t->file, .start = s->start,
                          .timeout = s->opts.timeout,
@@ -372,7 +372,7 @@ static void search_init(sim_search *s, const sc_test *t, const sc_model *m,
 
 /* Per thread, the runs the unroll bound cut. */
 static const long *cut_runs(const sc_thread_traces *all, int nthreads) {
-  long *n = sc_alloc_atomic(sizeof(long) * (size_t)(nthreads + 1));
+  long *n = sci_alloc_atomic(sizeof(long) * (size_t)(nthreads + 1));
   for (int th = 0; th < nthreads; th++)
     n[th] = all[th].cut_runs;
   return n;
@@ -387,7 +387,7 @@ static void note_how(sim_search *s, const long *cuts) {
   s->r->cut_runs = cuts;
   s->r->unchecked_thread = -1;
   if (s->opts.liveness)
-    sc_live_writing_loop(s->t, &s->r->unchecked_thread, &s->r->unchecked_branch);
+    sci_live_writing_loop(s->t, &s->r->unchecked_thread, &s->r->unchecked_branch);
 }
 
 /* One search with engine e, or, when `choose` (-engine auto), with the one
@@ -399,13 +399,13 @@ static sc_status search_once(const sc_test *t, const sc_model *m,
   search_init(&s, t, m, opts, e);
   sc_sem_limits lim = {.unroll = s.opts.unroll, .max_traces = 0,
                        .liveness = s.opts.liveness != 0,
-                       .repeat_cut = sim_repeat_cut_safe(t, m->cat, &s.eval),
+                       .repeat_cut = sci_sim_repeat_cut_safe(t, m->cat, &s.eval),
                        .max_run_events = s.opts.max_run_events};
   sc_status st = check_declarations(t, m->cat, err);
   if (st)
     return st;
   sc_thread_traces *all;
-  st = sim_find_traces(t, &lim, &s.clock, &all, err);
+  st = sci_sim_find_traces(t, &lim, &s.clock, &all, err);
   if (st)
     return st;
   const long *cuts = cut_runs(all, t->nthreads);
@@ -413,13 +413,13 @@ static sc_status search_once(const sc_test *t, const sc_model *m,
    * meet the same first combination with a witness: the same threads
    * stuck), take each thread's shortest traces first */
   if (s.engine->shortest_first || s.opts.liveness)
-    all = sim_shortest_first(all, t->nthreads);
+    all = sci_sim_shortest_first(all, t->nthreads);
   st = choose ? auto_search(&s, all) : each_trace_choice(&s, all);
   s.engine->finish(&s);
   if (st == SIM_STOP || s.done)
     st = SC_OK; /* -speedcheck fast has its verdict */
-  if (!st && sim_clock_expired(&s.clock))
-    st = sim_out_of_time(&s); /* an answer past the deadline is no answer */
+  if (!st && sci_sim_clock_expired(&s.clock))
+    st = sci_sim_out_of_time(&s); /* an answer past the deadline is no answer */
   if (st) {
     if (err)
       *err = s.err;
@@ -434,8 +434,8 @@ static sc_status search_once(const sc_test *t, const sc_model *m,
 /* The engines -engine names; SC_ENGINE_AUTO picks one (auto_search).  A
  * new engine: its file, and its row here. */
 static const sim_engine *const engines[] = {
-  [SC_ENGINE_ENUM] = &sim_engine_enum,
-  [SC_ENGINE_SMT] = &sim_engine_smt,
+  [SC_ENGINE_ENUM] = &sci_sim_engine_enum,
+  [SC_ENGINE_SMT] = &sci_sim_engine_smt,
 };
 
 /* -engine enum, smt...: the one named, when this build has it. */
@@ -444,16 +444,16 @@ static sc_status search_with(const sc_test *t, const sc_model *m,
                              sc_result **out, sc_error **err) {
   const char *why = NULL;
   if (!e->available(&why))
-    return sc_fail(err, SC_ERR_UNSUPPORTED, t->file, 0, 0,
+    return sci_fail(err, SC_ERR_UNSUPPORTED, t->file, 0, 0,
                    "expected %s (-engine %s), but %s", e->what, e->name, why);
   /* an engine that draws nothing still draws a liveness witness */
   if (e->counts_states && o->show != SC_SHOW_NONE && !o->liveness)
-    return sc_fail(err, SC_ERR_UNSUPPORTED, t->file, 0, 0,
+    return sci_fail(err, SC_ERR_UNSUPPORTED, t->file, 0, 0,
                    "expected no -show with -engine %s (it draws enumerated "
                    "executions: use -engine enum)", e->name);
   sc_status st = search_once(t, m, o, e, false, out, err);
   if (!st)
-    (*out)->engine_reason = sc_printf("-engine %s", e->name);
+    (*out)->engine_reason = sci_printf("-engine %s", e->name);
   return st;
 }
 
@@ -463,9 +463,9 @@ static sc_status search_auto(const sc_test *t, const sc_model *m,
                              const sc_sim_options *o, sc_result **out,
                              sc_error **err) {
   const char *why = NULL;
-  if (sim_engine_smt.available(&why) && (o->show == SC_SHOW_NONE || o->liveness))
-    return search_once(t, m, o, &sim_engine_enum, true, out, err);
-  sc_status st = search_once(t, m, o, &sim_engine_enum, false, out, err);
+  if (sci_sim_engine_smt.available(&why) && (o->show == SC_SHOW_NONE || o->liveness))
+    return search_once(t, m, o, &sci_sim_engine_enum, true, out, err);
+  sc_status st = search_once(t, m, o, &sci_sim_engine_enum, false, out, err);
   if (!st)
     (*out)->engine_reason = why ? "auto: no symbolic engine in this build"
                                 : "auto: -show draws enumerated executions";
@@ -475,10 +475,10 @@ static sc_status search_auto(const sc_test *t, const sc_model *m,
 static sc_status simulate_unguarded(const sc_test *t, const sc_model *m,
                                     const sc_sim_options *opts, sc_result **out,
                                     sc_error **err) {
-  sc_gc_init();
+  sci_gc_init();
   *out = NULL;
   if (!t || !m)
-    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0, "no test or no model given");
+    return sci_fail(err, SC_ERR_USAGE, NULL, 0, 0, "no test or no model given");
   sc_sim_options o;
   memset(&o, 0, sizeof o);
   if (opts)
@@ -486,19 +486,19 @@ static sc_status simulate_unguarded(const sc_test *t, const sc_model *m,
   else
     o.unroll = -1;
   if (o.max_run_events < 0 || o.max_run_events > SC_MAX_RUN_EVENTS)
-    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0,
+    return sci_fail(err, SC_ERR_USAGE, NULL, 0, 0,
                    "expected at most %d events per run of a thread (its "
                    "dependencies are 64-bit masks), found %d", SC_MAX_RUN_EVENTS,
                    o.max_run_events);
   if (o.liveness && o.through)
-    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0,
+    return sci_fail(err, SC_ERR_USAGE, NULL, 0, 0,
                    "expected no -through with -liveness (a witness is an "
                    "execution the model allows)");
   if (o.engine == SC_ENGINE_AUTO)
     return search_auto(t, m, &o, out, err);
   int nengines = (int)(sizeof engines / sizeof engines[0]);
   if ((int)o.engine < 0 || (int)o.engine >= nengines || !engines[o.engine])
-    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0, "unknown engine %d", (int)o.engine);
+    return sci_fail(err, SC_ERR_USAGE, NULL, 0, 0, "unknown engine %d", (int)o.engine);
   return search_with(t, m, &o, engines[o.engine], out, err);
 }
 
@@ -507,8 +507,8 @@ sc_status sc_simulate(const sc_test *t, const sc_model *m,
                       sc_error **err) {
   sc_oom_guard g;
   if (!SC_OOM_ENTER(g))
-    return sc_oom_fail(&g, t->file, err);
+    return sci_oom_fail(&g, t->file, err);
   sc_status st = simulate_unguarded(t, m, opts, out, err);
-  sc_oom_leave(&g);
+  sci_oom_leave(&g);
   return st;
 }

@@ -21,7 +21,7 @@ static void observe(sc_result *r, sc_lval lv, int *cap) {
         (lv.kind == SC_LVAL_LOC || (o->thread == lv.thread && o->reg == lv.reg)))
       return;
   }
-  sc_grow(&r->observed, cap, r->nobserved + 1, sizeof(sc_lval));
+  sci_grow(&r->observed, cap, r->nobserved + 1, sizeof(sc_lval));
   r->observed[r->nobserved++] = lv;
 }
 
@@ -103,11 +103,11 @@ static void record_state(sc_result *r, const int64_t *values, bool holds) {
     else
       hi = mid;
   }
-  sc_grow(&r->states, &r->capstates, r->nstates + 1, sizeof(sc_state));
+  sci_grow(&r->states, &r->capstates, r->nstates + 1, sizeof(sc_state));
   memmove(&r->states[lo + 1], &r->states[lo],
           sizeof(sc_state) * (size_t)(r->nstates - lo));
   sc_state *s = &r->states[lo];
-  s->values = sc_alloc_atomic(sizeof(int64_t) * (size_t)(r->nobserved + 1));
+  s->values = sci_alloc_atomic(sizeof(int64_t) * (size_t)(r->nobserved + 1));
   memcpy(s->values, values, sizeof(int64_t) * (size_t)r->nobserved);
   s->count = 1;
   s->holds = holds;
@@ -118,7 +118,7 @@ static void record_flag(sc_result *r, const char *name) {
   for (int k = 0; k < r->nflags; k++)
     if (strcmp(r->flags[k], name) == 0)
       return;
-  sc_grow(&r->flags, &r->capflags, r->nflags + 1, sizeof(char *));
+  sci_grow(&r->flags, &r->capflags, r->nflags + 1, sizeof(char *));
   r->flags[r->nflags++] = name;
 }
 
@@ -128,7 +128,7 @@ static bool wants_picture(const sim_search *s, bool holds) {
   case SC_SHOW_NONE: return false;
   case SC_SHOW_PROP: return holds;
   case SC_SHOW_NEG: return !holds;
-  case SC_SHOW_COND: return sc_sim_decides(s->t, holds);
+  case SC_SHOW_COND: return sci_sim_decides(s->t, holds);
   case SC_SHOW_ALL: return true;
   }
   return false;
@@ -142,12 +142,12 @@ static const sc_cycle *forbidding_cycle(const sc_execution *x,
     const sc_cat_check *c = &out->checks[i];
     if (c->passed || c->is_flag || c->skipped)
       continue;
-    const sc_rel *r = c->value ? sc_cat_value_rel(c->value, x->nevents) : NULL;
-    int *events = sc_alloc_atomic(sizeof(int) * (size_t)(x->nevents + 1));
-    int k = r ? sc_rel_find_cycle(r, events) : 0;
+    const sc_rel *r = c->value ? sci_cat_value_rel(c->value, x->nevents) : NULL;
+    int *events = sci_alloc_atomic(sizeof(int) * (size_t)(x->nevents + 1));
+    int k = r ? sci_rel_find_cycle(r, events) : 0;
     if (k == 0)
       return NULL;
-    sc_cycle *cycle = sc_alloc(sizeof *cycle);
+    sc_cycle *cycle = sci_alloc(sizeof *cycle);
     *cycle = (sc_cycle){.check = c->name, .events = events, .n = k};
     return cycle;
   }
@@ -160,7 +160,7 @@ static const sc_cycle *forbidding_cycle(const sc_execution *x,
 static bool speedcheck_counts(sim_search *s, bool holds) {
   if (s->opts.speedcheck == SC_SPEEDCHECK_FALSE)
     return true;
-  if (!sc_sim_decides(s->t, holds))
+  if (!sci_sim_decides(s->t, holds))
     return false;
   s->done = s->opts.speedcheck == SC_SPEEDCHECK_FAST;
   return true;
@@ -172,22 +172,22 @@ static void keep_picture(sim_search *s, sc_execution *x, const sc_cat_outcome *o
   sc_result *r = s->r;
   if (!wants_picture(s, holds) || r->nshown >= s->opts.max_shown)
     return;
-  sc_grow(&r->execs, &r->capexecs, r->nshown + 1, sizeof(sc_execution *));
-  sc_grow(&r->cycles, &r->capcycles, r->nshown + 1, sizeof(sc_cycle *));
+  sci_grow(&r->execs, &r->capexecs, r->nshown + 1, sizeof(sc_execution *));
+  sci_grow(&r->cycles, &r->capcycles, r->nshown + 1, sizeof(sc_cycle *));
   r->cycles[r->nshown] = out->allowed ? NULL : forbidding_cycle(x, out);
-  r->execs[r->nshown++] = sc_exec_snapshot(x);
+  r->execs[r->nshown++] = sci_exec_snapshot(x);
 }
 
 /* The observed values of x's final state in s->values. */
 static void read_values(sim_search *s, const sc_execution *x) {
   for (int i = 0; i < s->r->nobserved; i++)
-    s->values[i] = sc_exec_lval(x, &s->r->observed[i]);
+    s->values[i] = sci_exec_lval(x, &s->r->observed[i]);
 }
 
 /* ---- The sink ---------------------------------------------------------------- */
 
-sc_result *sim_sink_new_result(const sim_search *s) {
-  sc_result *r = sc_alloc(sizeof(sc_result));
+sc_result *sci_sim_sink_new_result(const sim_search *s) {
+  sc_result *r = sci_alloc(sizeof(sc_result));
   r->test = s->t;
   r->engine = s->engine->name;
   r->speedcheck = s->opts.speedcheck;
@@ -196,10 +196,10 @@ sc_result *sim_sink_new_result(const sim_search *s) {
   return r;
 }
 
-bool sim_sink_execution(sim_search *s, sc_execution *x, const sc_cat_outcome *out) {
-  if (s->done || (s->t->filter && !sc_exec_holds(x, s->t->filter)))
+bool sci_sim_sink_execution(sim_search *s, sc_execution *x, const sc_cat_outcome *out) {
+  if (s->done || (s->t->filter && !sci_exec_holds(x, s->t->filter)))
     return false;
-  bool holds = sc_exec_holds(x, s->t->cond);
+  bool holds = sci_exec_holds(x, s->t->cond);
   if (!speedcheck_counts(s, holds))
     return false;
   read_values(s, x);
@@ -222,22 +222,22 @@ bool sim_sink_execution(sim_search *s, sc_execution *x, const sc_cat_outcome *ou
   return true;
 }
 
-void sim_sink_flag(sim_search *s, const char *name) {
+void sci_sim_sink_flag(sim_search *s, const char *name) {
   record_flag(s->r, name);
 }
 
-bool sim_sink_flag_known(const sim_search *s, const char *name) {
+bool sci_sim_sink_flag_known(const sim_search *s, const char *name) {
   for (int k = 0; k < s->r->nflags; k++)
     if (strcmp(s->r->flags[k], name) == 0)
       return true;
   return false;
 }
 
-bool sim_sink_state_known(sim_search *s, const sc_execution *x) {
+bool sci_sim_sink_state_known(sim_search *s, const sc_execution *x) {
   read_values(s, x);
   return state_known(s->r, s->values);
 }
 
-void sim_sink_liveness_witness(sim_search *s, const sc_execution *x) {
-  sc_live_witness(s->r, x, s->opts.show != SC_SHOW_NONE);
+void sci_sim_sink_liveness_witness(sim_search *s, const sc_execution *x) {
+  sci_live_witness(s->r, x, s->opts.show != SC_SHOW_NONE);
 }

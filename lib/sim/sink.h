@@ -7,24 +7,24 @@
 
 /* A result to fill for s (its engine's name), with the observed terms
  * chosen: those of the condition and of `locations [...]`, as herd. */
-sc_result *sim_sink_new_result(const sim_search *s);
+sc_result *sci_sim_sink_new_result(const sim_search *s);
 
 /* One execution the model allows (or that -through keeps), x->final_write
  * set where co leaves the final value open: its final state counted
  * (unless the filter or -speedcheck leaves it out: then false).  With the
  * model's outcome `out` (the enumerator) its flags are recorded and it is
  * drawn if asked; the solver gives NULL and reports flags apart. */
-bool sim_sink_execution(sim_search *s, sc_execution *x, const sc_cat_outcome *out);
+bool sci_sim_sink_execution(sim_search *s, sc_execution *x, const sc_cat_outcome *out);
 
 /* A flag raised in some allowed execution, and whether one is already. */
-void sim_sink_flag(sim_search *s, const char *name);
-bool sim_sink_flag_known(const sim_search *s, const char *name);
+void sci_sim_sink_flag(sim_search *s, const char *name);
+bool sci_sim_sink_flag_known(const sim_search *s, const char *name);
 
 /* Whether x's final state is among those counted already. */
-bool sim_sink_state_known(sim_search *s, const sc_execution *x);
+bool sci_sim_sink_state_known(sim_search *s, const sc_execution *x);
 
 /* -liveness: x (rf and co chosen) is the witness (liveness.c), drawn when
  * -show asks. */
-void sim_sink_liveness_witness(sim_search *s, const sc_execution *x);
+void sci_sim_sink_liveness_witness(sim_search *s, const sc_execution *x);
 
 #endif

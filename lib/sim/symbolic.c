@@ -15,28 +15,28 @@
 #include <string.h>
 
 int sc_engine_smt_available(const char **why) {
-  return sc_sym_available(why);
+  return sci_sym_available(why);
 }
 
 #ifndef HAVE_Z3
 
-bool sc_sym_available(const char **why) {
+bool sci_sym_available(const char **why) {
   if (why)
     *why = "this scopecat was built without Z3 (configure found no pkg-config "
            "module z3; on Debian: apt-get install libz3-dev, then configure again)";
   return false;
 }
 
-sc_sym_session *sc_sym_open(void) { return NULL; }
-void sc_sym_close(sc_sym_session *ss) {
-  (void)ss; /* sc_sym_open never makes one here */
+sc_sym_session *sci_sym_open(void) { return NULL; }
+void sci_sym_close(sc_sym_session *ss) {
+  (void)ss; /* sci_sym_open never makes one here */
 }
 
-sc_status sc_sym_solve(sc_sym_session *ss, const sc_sym_problem *p, sc_error **err) {
+sc_status sci_sym_solve(sc_sym_session *ss, const sc_sym_problem *p, sc_error **err) {
   (void)ss;
   const char *why;
-  sc_sym_available(&why);
-  return sc_fail(err, SC_ERR_UNSUPPORTED, p->t->file, 0, 0,
+  sci_sym_available(&why);
+  return sci_fail(err, SC_ERR_UNSUPPORTED, p->t->file, 0, 0,
                  "expected the symbolic engine, but %s", why);
 }
 
@@ -44,7 +44,7 @@ sc_status sc_sym_solve(sc_sym_session *ss, const sc_sym_problem *p, sc_error **e
 
 #include <z3.h>
 
-bool sc_sym_available(const char **why) {
+bool sci_sym_available(const char **why) {
   if (why)
     *why = NULL;
   return true;
@@ -77,7 +77,7 @@ static void on_error(Z3_context z, Z3_error_code e) {
   z3_memout |= e == Z3_MEMOUT_FAIL;
 }
 
-/* A term Z3 made, or, when it could not (memory: the limit sc_sym_solve
+/* A term Z3 made, or, when it could not (memory: the limit sci_sym_solve
  * sets from -max-heap, or the machine's; or any other error), the poison
  * that keeps every later call well defined until the problem looks at
  * z3_failed. */
@@ -95,9 +95,9 @@ static bool out_of_order(const sc_sym_problem *p, zctx *c, sc_status *st, sc_err
   if (!z3_failed)
     return false;
   if (z3_memout || !c->z || Z3_get_error_code(c->z) == Z3_MEMOUT_FAIL)
-    *st = sc_oom_fail_outside(p->t->file, "the solver (Z3)", err);
+    *st = sci_oom_fail_outside(p->t->file, "the solver (Z3)", err);
   else
-    *st = sc_fail(err, SC_ERR_LIMIT, p->t->file, 0, 0, "the solver failed: %s",
+    *st = sci_fail(err, SC_ERR_LIMIT, p->t->file, 0, 0, "the solver failed: %s",
                   Z3_get_error_msg(c->z, Z3_get_error_code(c->z)));
   return true;
 }
@@ -131,11 +131,11 @@ static Z3_ast lift(zctx *c, sc_cat_bool b) {
 static sc_cat_bool z_acyclic(void *ctx, int n, const sc_cat_bool *m) {
   zctx *c = ctx;
   Z3_sort int_sort = c->int_sort;
-  Z3_ast *clk = sc_alloc(sizeof(Z3_ast) * (size_t)(n + 1));
-  bool *made = sc_alloc_atomic(sizeof(bool) * (size_t)(n + 1));
+  Z3_ast *clk = sci_alloc(sizeof(Z3_ast) * (size_t)(n + 1));
+  bool *made = sci_alloc_atomic(sizeof(bool) * (size_t)(n + 1));
   memset(made, 0, sizeof(bool) * (size_t)(n + 1));
   int cap = 16, k = 0;
-  Z3_ast *parts = sc_alloc(sizeof(Z3_ast) * (size_t)cap);
+  Z3_ast *parts = sci_alloc(sizeof(Z3_ast) * (size_t)cap);
   c->clocks++;
   for (int i = 0; i < n; i++)
     for (int j = 0; j < n; j++) {
@@ -159,7 +159,7 @@ static sc_cat_bool z_acyclic(void *ctx, int n, const sc_cat_bool *m) {
         part = e == SC_CAT_TRUE ? lt : checked(c, Z3_mk_implies(c->z, (Z3_ast)e, lt));
       }
       if (k == cap) {
-        Z3_ast *more = sc_alloc(sizeof(Z3_ast) * (size_t)(cap * 2));
+        Z3_ast *more = sci_alloc(sizeof(Z3_ast) * (size_t)(cap * 2));
         memcpy(more, parts, sizeof(Z3_ast) * (size_t)cap);
         parts = more;
         cap *= 2;
@@ -176,7 +176,7 @@ static sc_cat_bool z_acyclic(void *ctx, int n, const sc_cat_bool *m) {
  * that Z3's simplifier makes equal are not asked about. */
 static bool z_equivalent(void *ctx, int n, const sc_cat_bool *a, const sc_cat_bool *b) {
   zctx *c = ctx;
-  Z3_ast *more = sc_alloc(sizeof(Z3_ast) * (size_t)(n + 1));
+  Z3_ast *more = sci_alloc(sizeof(Z3_ast) * (size_t)(n + 1));
   int k = 0;
   for (int i = 0; i < n; i++) {
     Z3_ast x = checked(c, Z3_simplify(c->z, lift(c, a[i])));
@@ -204,7 +204,7 @@ static Z3_ast fresh(zctx *c, const char *prefix) {
 /* A variable of the execution's rf or co. */
 static Z3_ast choice(zctx *c, const char *prefix) {
   Z3_ast v = fresh(c, prefix);
-  sc_grow(&c->choices, &c->capchoices, c->nchoices + 1, sizeof(Z3_ast));
+  sci_grow(&c->choices, &c->capchoices, c->nchoices + 1, sizeof(Z3_ast));
   c->choices[c->nchoices++] = v;
   return v;
 }
@@ -278,7 +278,7 @@ static bool is_true(zctx *c, Z3_model mo, Z3_ast a) {
 
 /* rel & int (keep) or rel \ int. */
 static sc_cat_bool *split(const sc_cat_bool *r, const sc_rel *internal, int n, bool keep) {
-  sc_cat_bool *out = sc_alloc(sizeof(sc_cat_bool) * (size_t)(n * n + 1));
+  sc_cat_bool *out = sci_alloc(sizeof(sc_cat_bool) * (size_t)(n * n + 1));
   for (int i = 0; i < n; i++)
     for (int j = 0; j < n; j++)
       out[i * n + j] = sc_rel_has(internal, i, j) == keep ? r[i * n + j] : SC_CAT_FALSE;
@@ -295,14 +295,14 @@ static int symbolic_inputs(const sc_execution *x, const sc_cat_bool *rf,
     [SIM_DYN_RF] = rf, [SIM_DYN_CO] = co, [SIM_DYN_FR] = fr, [SIM_DYN_FW] = fw};
   int n = x->nevents, k = 0;
   for (int i = 0; i < SIM_NDYNAMIC; i++) {
-    const sim_dynamic *d = &sim_dynamic_names[i];
+    const sim_dynamic *d = &sci_sim_dynamic_names[i];
     if (!d->of_rf_co)
       continue;
     const sc_cat_bool *m = source[d->source];
     if (d->part != SIM_DYN_WHOLE)
       m = split(m, x->internal, n, d->part == SIM_DYN_INTERNAL);
     in[k++] = (sc_cat_sym_input){
-      .name = d->name, .is_set = sim_dyn_is_set(d->source), .m = m,
+      .name = d->name, .is_set = sci_sim_dyn_is_set(d->source), .m = m,
       .transitive = d->source == SIM_DYN_CO && d->part == SIM_DYN_WHOLE};
   }
   return k;
@@ -311,11 +311,11 @@ static int symbolic_inputs(const sc_execution *x, const sc_cat_bool *rf,
 static sc_status solver_failed(const sc_sym_problem *p, zctx *c, sc_error **err) {
   Z3_string why = Z3_solver_get_reason_unknown(c->z, c->s);
   if (z3_memout || (why && (strstr(why, "memory") || strstr(why, "memout"))))
-    return sc_oom_fail_outside(p->t->file, "the solver (Z3)", err);
+    return sci_oom_fail_outside(p->t->file, "the solver (Z3)", err);
   if (p->timeout > 0 && why && (strstr(why, "timeout") || strstr(why, "canceled")))
-    return sc_fail(err, SC_ERR_LIMIT, p->t->file, 0, 0,
+    return sci_fail(err, SC_ERR_LIMIT, p->t->file, 0, 0,
                    "expected to finish within %g s (the -timeout limit)", p->limit);
-  return sc_fail(err, SC_ERR_LIMIT, p->t->file, 0, 0,
+  return sci_fail(err, SC_ERR_LIMIT, p->t->file, 0, 0,
                  "expected the solver to decide, found it gave up (%s)",
                  why ? why : "unknown reason");
 }
@@ -348,7 +348,7 @@ static bool ask(const sc_sym_problem *p, zctx *c, Z3_model *mo, sc_status *st,
 /* Set rel to the pairs whose entry m holds in the model. */
 static void read_rel(zctx *c, Z3_model mo, const sc_cat_bool *m, sc_rel *rel) {
   int n = rel->n;
-  sc_rel_clear(rel);
+  sci_rel_clear(rel);
   for (int i = 0; i < n; i++)
     for (int j = 0; j < n; j++)
       if (m[i * n + j] == SC_CAT_TRUE ||
@@ -372,24 +372,24 @@ static sc_status concrete_verdict(const sc_sym_problem *p, zctx *c, Z3_model mo,
                                   const choices *ch, const char *flag, bool *yes,
                                   sc_error **err) {
   sc_execution *x = p->x;
-  sc_rel *rf0 = sc_rel_copy(x->rf), *co0 = sc_rel_copy(x->co);
+  sc_rel *rf0 = sci_rel_copy(x->rf), *co0 = sci_rel_copy(x->co);
   read_rel(c, mo, ch->rf, x->rf);
   read_rel(c, mo, ch->co, x->co);
-  sc_exec_bind_dynamic(x, p->env);
+  sci_exec_bind_dynamic(x, p->env);
   sc_cat_outcome o;
-  sc_status st = sc_cat_run(p->m->cat, p->env, p->eval, &o, err);
+  sc_status st = sci_cat_run(p->m->cat, p->env, p->eval, &o, err);
   *yes = !st && o.allowed && !flag;
   for (int f = 0; !st && o.allowed && flag && f < o.nflags; f++)
     *yes |= strcmp(o.flags[f], flag) == 0;
-  sc_rel_assign(x->rf, rf0);
-  sc_rel_assign(x->co, co0);
-  sc_exec_bind_dynamic(x, p->env);
+  sci_rel_assign(x->rf, rf0);
+  sci_rel_assign(x->co, co0);
+  sci_exec_bind_dynamic(x, p->env);
   return st;
 }
 
 /* Rule the execution in mo out: some rf or co choice differs. */
 static void rule_out(zctx *c, Z3_model mo) {
-  Z3_ast *lits = sc_alloc(sizeof(Z3_ast) * (size_t)(c->nchoices + 1));
+  Z3_ast *lits = sci_alloc(sizeof(Z3_ast) * (size_t)(c->nchoices + 1));
   for (int i = 0; i < c->nchoices; i++)
     lits[i] = is_true(c, mo, c->choices[i]) ? neg(c, c->choices[i]) : c->choices[i];
   clause(c, c->nchoices, lits);
@@ -404,7 +404,7 @@ static bool ask_allowed(const sc_sym_problem *p, zctx *c, const choices *ch,
                         const char *flag, Z3_model *mo, sc_status *st, sc_error **err) {
   for (;; c->refuted++) {
     if (p->most_refuted > 0 && c->refuted > p->most_refuted) {
-      *st = sc_fail(err, SC_ERR_UNSUPPORTED, p->t->file, 0, 0,
+      *st = sci_fail(err, SC_ERR_UNSUPPORTED, p->t->file, 0, 0,
                     "the symbolic engine cannot encode 'with ... from' here: the "
                     "model's concrete run refuted over %d of the executions found",
                     p->most_refuted);
@@ -422,7 +422,7 @@ static bool ask_allowed(const sc_sym_problem *p, zctx *c, const choices *ch,
     if (*st)
       return false;
     if (c->deadline > 0 && sc_seconds() > c->deadline) {
-      *st = sc_fail(err, SC_ERR_LIMIT, p->t->file, 0, 0,
+      *st = sci_fail(err, SC_ERR_LIMIT, p->t->file, 0, 0,
                     "expected to finish within %g s (the -timeout limit)", p->limit);
       return false;
     }
@@ -458,20 +458,20 @@ static sc_status solve(const sc_sym_problem *p, zctx *c, sc_error **err) {
   sc_execution *x = p->x;
   int n = x->nevents;
   /* rf: one write per read, among those of its value */
-  sc_cat_bool *rf = sc_alloc(sizeof(sc_cat_bool) * (size_t)(n * n + 1));
+  sc_cat_bool *rf = sci_alloc(sizeof(sc_cat_bool) * (size_t)(n * n + 1));
   for (int k = 0; k < p->nreads; k++) {
     int nc = p->ncands[k];
     if (nc == 1) {
       rf[p->cands[k][0] * n + p->reads[k]] = SC_CAT_TRUE;
       continue;
     }
-    Z3_ast *v = sc_alloc(sizeof(Z3_ast) * (size_t)nc);
+    Z3_ast *v = sci_alloc(sizeof(Z3_ast) * (size_t)nc);
     for (int j = 0; j < nc; j++)
       rf[p->cands[k][j] * n + p->reads[k]] = v[j] = choice(c, "rf");
     exactly_one(c, v, nc);
   }
   /* co: the initial write first, then a strict order (total or partial) */
-  sc_cat_bool *co = sc_alloc(sizeof(sc_cat_bool) * (size_t)(n * n + 1));
+  sc_cat_bool *co = sci_alloc(sizeof(sc_cat_bool) * (size_t)(n * n + 1));
   for (int l = 0; l < p->nlocs; l++) {
     for (int a = 0; a < p->nwrites[l] && p->init[l] >= 0; a++)
       co[p->init[l] * n + p->writes[l][a]] = SC_CAT_TRUE;
@@ -483,34 +483,34 @@ static sc_status solve(const sc_sym_problem *p, zctx *c, sc_error **err) {
   sc_cat_bool_ops ops = {.ctx = c, .and_ = z_and, .or_ = z_or, .not_ = z_not,
                          .acyclic = z_acyclic, .equivalent = z_equivalent};
   /* fr = rf^-1; co, and FW: the writes with no co successor */
-  sc_cat_bool *fr = sc_alloc(sizeof(sc_cat_bool) * (size_t)(n * n + 1));
+  sc_cat_bool *fr = sci_alloc(sizeof(sc_cat_bool) * (size_t)(n * n + 1));
   for (int w = 0; w < n; w++)
     for (int r = 0; r < n; r++) {
       if (rf[w * n + r] == SC_CAT_FALSE)
         continue;
       for (int v = 0; v < n; v++)
-        fr[r * n + v] = sc_cat_bool_or(&ops, fr[r * n + v],
-                                       sc_cat_bool_and(&ops, rf[w * n + r], co[w * n + v]));
+        fr[r * n + v] = sci_cat_bool_or(&ops, fr[r * n + v],
+                                       sci_cat_bool_and(&ops, rf[w * n + r], co[w * n + v]));
     }
-  sc_cat_bool *fw = sc_alloc(sizeof(sc_cat_bool) * (size_t)(n + 1));
+  sc_cat_bool *fw = sci_alloc(sizeof(sc_cat_bool) * (size_t)(n + 1));
   for (int w = 0; w < n; w++) {
     if (x->events[w].kind != SC_EV_WRITE)
       continue;
     sc_cat_bool last = SC_CAT_TRUE;
     for (int v = 0; v < n; v++)
-      last = sc_cat_bool_and(&ops, last, sc_cat_bool_not(&ops, co[w * n + v]));
+      last = sci_cat_bool_and(&ops, last, sci_cat_bool_not(&ops, co[w * n + v]));
     fw[w] = last;
   }
   sc_cat_sym_input in[SIM_NDYNAMIC];
   int nin = symbolic_inputs(x, rf, co, fr, fw, in);
   sc_cat_sym_outcome out;
-  sc_status st = sc_cat_run_symbolic(p->m->cat, p->env, p->eval, &ops, in, nin, &out, err);
+  sc_status st = sci_cat_run_symbolic(p->m->cat, p->env, p->eval, &ops, in, nin, &out, err);
   if (st)
     return st;
   if (out_of_order(p, c, &st, err))
     return st;
   if (c->failed)
-    return sc_fail(err, SC_ERR_LIMIT, p->t->file, 0, 0,
+    return sci_fail(err, SC_ERR_LIMIT, p->t->file, 0, 0,
                    "expected the solver to decide a let rec's fixpoint, found it gave up");
   choices ch = {.rf = rf, .co = co, .approximate = out.approximate};
   if (p->witness) {
@@ -523,12 +523,12 @@ static sc_status solve(const sc_sym_problem *p, zctx *c, sc_error **err) {
   if (!p->through)
     Z3_solver_assert(c->z, c->s, lift(c, out.allowed));
   /* per observed location: which maximal write it ends with */
-  Z3_ast **sel = sc_alloc(sizeof(Z3_ast *) * (size_t)(p->nlocs + 1));
+  Z3_ast **sel = sci_alloc(sizeof(Z3_ast *) * (size_t)(p->nlocs + 1));
   for (int l = 0; l < p->nlocs; l++) {
     int nw = p->nwrites[l];
     if (!p->final_locs[l] || nw == 0)
       continue;
-    sel[l] = sc_alloc(sizeof(Z3_ast) * (size_t)nw);
+    sel[l] = sci_alloc(sizeof(Z3_ast) * (size_t)nw);
     for (int a = 0; a < nw; a++) {
       sel[l][a] = fresh(c, "final");
       Z3_solver_assert(c->z, c->s, checked(c, Z3_mk_implies(c->z, sel[l][a],
@@ -542,7 +542,7 @@ static sc_status solve(const sc_sym_problem *p, zctx *c, sc_error **err) {
     if (!ask_allowed(p, c, &states, NULL, &mo, &st, err))
       return st;
     int k = 0;
-    Z3_ast *same = sc_alloc(sizeof(Z3_ast) * (size_t)(p->nlocs + 1));
+    Z3_ast *same = sci_alloc(sizeof(Z3_ast) * (size_t)(p->nlocs + 1));
     for (int l = 0; l < p->nlocs; l++) {
       if (!sel[l])
         continue;
@@ -553,7 +553,7 @@ static sc_status solve(const sc_sym_problem *p, zctx *c, sc_error **err) {
       x->final_write[l] = p->writes[l][chosen];
       /* the state's value here: any selected write of the same value */
       int64_t v = x->events[p->writes[l][chosen]].value;
-      Z3_ast *alts = sc_alloc(sizeof(Z3_ast) * (size_t)nw);
+      Z3_ast *alts = sci_alloc(sizeof(Z3_ast) * (size_t)nw);
       int na = 0;
       for (int a = 0; a < nw; a++)
         if (x->events[p->writes[l][a]].value == v)
@@ -619,7 +619,7 @@ static void session_drop(sc_sym_session *ss) {
  * together stay under the cap; none without a cap.  At least 8 MB: Z3
  * cannot make a context with less, and refuses it as out of memory. */
 static void set_memory_limit(void) {
-  size_t room = sc_oom_room((size_t)8 << 20);
+  size_t room = sci_oom_room((size_t)8 << 20);
   char mb[32];
   snprintf(mb, sizeof mb, "%zu", room >> 20);
   Z3_global_param_set("memory_max_size", mb);
@@ -649,13 +649,13 @@ static void session_reset(sc_sym_session *ss) {
     session_drop(ss);
 }
 
-sc_sym_session *sc_sym_open(void) {
-  sc_sym_session *ss = sc_alloc(sizeof *ss);
+sc_sym_session *sci_sym_open(void) {
+  sc_sym_session *ss = sci_alloc(sizeof *ss);
   session_reset(ss);
   return ss;
 }
 
-void sc_sym_close(sc_sym_session *ss) {
+void sci_sym_close(sc_sym_session *ss) {
   if (ss)
     session_drop(ss);
 }
@@ -676,12 +676,12 @@ static void set_timeout(zctx *c, double seconds) {
   Z3_params_dec_ref(c->z, prm);
 }
 
-sc_status sc_sym_solve(sc_sym_session *ss, const sc_sym_problem *p, sc_error **err) {
+sc_status sci_sym_solve(sc_sym_session *ss, const sc_sym_problem *p, sc_error **err) {
   if (ss->used++ == PROBLEMS_PER_CONTEXT || !ss->z)
     session_reset(ss);
   z3_failed = z3_memout = false;
   if (!ss->z) /* no context: Z3 could not allocate one */
-    return sc_oom_fail_outside(p->t->file, "the solver (Z3)", err);
+    return sci_oom_fail_outside(p->t->file, "the solver (Z3)", err);
   zctx c;
   memset(&c, 0, sizeof c);
   c.z = ss->z;

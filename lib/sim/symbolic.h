@@ -51,15 +51,15 @@ typedef struct sc_sym_problem {
 } sc_sym_problem;
 
 /* Whether this build has the symbolic engine; *why says why not. */
-bool sc_sym_available(const char **why);
+bool sci_sym_available(const char **why);
 
 /* The solver's context, kept from one problem to the next (making one
- * costs more than most problems); sc_sym_close frees it (NULL is fine). */
+ * costs more than most problems); sci_sym_close frees it (NULL is fine). */
 typedef struct sc_sym_session sc_sym_session;
-sc_sym_session *sc_sym_open(void);
-void sc_sym_close(sc_sym_session *ss);
+sc_sym_session *sci_sym_open(void);
+void sci_sym_close(sc_sym_session *ss);
 
 /* Every final state of the allowed executions of p's traces. */
-sc_status sc_sym_solve(sc_sym_session *ss, const sc_sym_problem *p, sc_error **err);
+sc_status sci_sym_solve(sc_sym_session *ss, const sc_sym_problem *p, sc_error **err);
 
 #endif

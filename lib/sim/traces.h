@@ -19,38 +19,38 @@ typedef struct sim_clock {
 } sim_clock;
 
 /* Whether the deadline has passed (looked at now). */
-bool sim_clock_expired(const sim_clock *c);
+bool sci_sim_clock_expired(const sim_clock *c);
 /* The -timeout error. */
-sc_status sim_clock_timeout(const sim_clock *c, sc_error **err);
+sc_status sci_sim_clock_timeout(const sim_clock *c, sc_error **err);
 /* One more step of a loop: every 256th looks at the time (the -timeout
  * error past the deadline); SC_ERR_LIMIT too when `steps` (this loop's
  * count, 0: not counted) passes -max-executions, naming `what` (plural). */
-sc_status sim_clock_step(sim_clock *c, long steps, const char *what, sc_error **err);
+sc_status sci_sim_clock_step(sim_clock *c, long steps, const char *what, sc_error **err);
 
 /* The least fixpoint of the values locations may hold, and the traces
  * that reading them gives (*out: one sc_thread_traces per thread). */
-sc_status sim_find_traces(const sc_test *t, const sc_sem_limits *lim,
+sc_status sci_sim_find_traces(const sc_test *t, const sc_sem_limits *lim,
                           sim_clock *clock, sc_thread_traces **out, sc_error **err);
 
 /* Each thread's traces, shortest first (ties in their order). */
-sc_thread_traces *sim_shortest_first(const sc_thread_traces *all, int nthreads);
+sc_thread_traces *sci_sim_shortest_first(const sc_thread_traces *all, int nthreads);
 
-/* The combinations: pick[th] is thread th's trace; sim_choose points
- * chosen[th] at it; sim_next_choice turns the odometer, false after the
+/* The combinations: pick[th] is thread th's trace; sci_sim_choose points
+ * chosen[th] at it; sci_sim_next_choice turns the odometer, false after the
  * last (pick back to all zeros). */
-void sim_choose(const sc_trace **chosen, const int *pick,
+void sci_sim_choose(const sc_trace **chosen, const int *pick,
                 const sc_thread_traces *all, int nthreads);
-bool sim_next_choice(int *pick, const sc_thread_traces *all, int nthreads);
+bool sci_sim_next_choice(int *pick, const sc_thread_traces *all, int nthreads);
 /* Some thread has no trace (every path cut by the unroll bound): no
  * combination at all. */
-bool sim_any_thread_without_traces(const sc_thread_traces *all, int n);
+bool sci_sim_any_thread_without_traces(const sc_thread_traces *all, int n);
 /* Can these traces form an execution: does every read find a write of its
  * value, the initial one or one of the chosen traces? */
-bool sim_reads_can_be_fed(const sc_test *t, const sc_trace **chosen);
+bool sci_sim_reads_can_be_fed(const sc_test *t, const sc_trace **chosen);
 
 /* Whether the write at position wi of trace tw may be what the read at
  * position ri of trace tr reads (same location and value, not out of thin
  * air). */
-bool sim_may_feed(const sc_trace *tw, int wi, const sc_trace *tr, int ri);
+bool sci_sim_may_feed(const sc_trace *tw, int wi, const sc_trace *tr, int ri);
 
 #endif

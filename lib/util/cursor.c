@@ -4,7 +4,7 @@
 
 #include "util/error.h"
 
-void sc_cursor_advance(sc_cursor *c) {
+void sci_cursor_advance(sc_cursor *c) {
   if (!*c->p)
     return;
   if (*c->p == '\n') {
@@ -16,29 +16,29 @@ void sc_cursor_advance(sc_cursor *c) {
   c->p++;
 }
 
-void sc_cursor_advance_n(sc_cursor *c, int n) {
+void sci_cursor_advance_n(sc_cursor *c, int n) {
   while (n-- > 0)
-    sc_cursor_advance(c);
+    sci_cursor_advance(c);
 }
 
-int sc_cursor_at_comment(const sc_cursor *c) {
+int sci_cursor_at_comment(const sc_cursor *c) {
   return c->p[0] == '(' && c->p[1] == '*';
 }
 
-sc_status sc_cursor_skip_comment(sc_cursor *c, sc_error **err) {
+sc_status sci_cursor_skip_comment(sc_cursor *c, sc_error **err) {
   int line = c->line, col = c->col, depth = 0;
   do {
     if (!*c->p)
-      return sc_fail(err, SC_ERR_SYNTAX, c->file, line, col,
+      return sci_fail(err, SC_ERR_SYNTAX, c->file, line, col,
                      "expected '*)' closing this comment, found end of file");
-    if (sc_cursor_at_comment(c)) {
+    if (sci_cursor_at_comment(c)) {
       depth++;
-      sc_cursor_advance_n(c, 2);
+      sci_cursor_advance_n(c, 2);
     } else if (c->p[0] == '*' && c->p[1] == ')') {
       depth--;
-      sc_cursor_advance_n(c, 2);
+      sci_cursor_advance_n(c, 2);
     } else {
-      sc_cursor_advance(c);
+      sci_cursor_advance(c);
     }
   } while (depth > 0);
   return SC_OK;

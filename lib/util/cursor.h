@@ -14,13 +14,13 @@ typedef struct sc_cursor {
 } sc_cursor;
 
 /* Move past the next character (never past the end). */
-void sc_cursor_advance(sc_cursor *c);
-void sc_cursor_advance_n(sc_cursor *c, int n);
+void sci_cursor_advance(sc_cursor *c);
+void sci_cursor_advance_n(sc_cursor *c, int n);
 
 /* Whether a (* comment starts here. */
-int sc_cursor_at_comment(const sc_cursor *c);
+int sci_cursor_at_comment(const sc_cursor *c);
 /* Skip the (* ... *) comment that starts here; comments nest.  An
  * unterminated one is an error at its start. */
-sc_status sc_cursor_skip_comment(sc_cursor *c, sc_error **err);
+sc_status sci_cursor_skip_comment(sc_cursor *c, sc_error **err);
 
 #endif

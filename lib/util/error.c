@@ -7,22 +7,22 @@
 
 static sc_error *verror(sc_status status, const char *file, int line, int col,
                         const char *fmt, va_list ap) {
-  sc_error *e = sc_alloc(sizeof *e);
+  sc_error *e = sci_alloc(sizeof *e);
   e->status = status;
-  e->file = file ? sc_strdup(file) : NULL;
+  e->file = file ? sci_strdup(file) : NULL;
   e->line = line;
   e->col = col;
-  e->what = sc_vprintf(fmt, ap);
+  e->what = sci_vprintf(fmt, ap);
   if (file && line > 0)
-    e->text = sc_printf("%s:%d:%d: %s", file, line, col > 0 ? col : 1, e->what);
+    e->text = sci_printf("%s:%d:%d: %s", file, line, col > 0 ? col : 1, e->what);
   else if (file)
-    e->text = sc_printf("%s: %s", file, e->what);
+    e->text = sci_printf("%s: %s", file, e->what);
   else
     e->text = e->what;
   return e;
 }
 
-sc_error *sc_error_new(sc_status status, const char *file, int line, int col,
+sc_error *sci_error_new(sc_status status, const char *file, int line, int col,
                        const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
@@ -31,7 +31,7 @@ sc_error *sc_error_new(sc_status status, const char *file, int line, int col,
   return e;
 }
 
-sc_status sc_fail(sc_error **err, sc_status status, const char *file, int line,
+sc_status sci_fail(sc_error **err, sc_status status, const char *file, int line,
                   int col, const char *fmt, ...) {
   if (err) {
     va_list ap;

@@ -14,12 +14,12 @@ struct sc_error {
   const char *text; /* "file:line:col: what" */
 };
 
-sc_error *sc_error_new(sc_status status, const char *file, int line, int col,
+sc_error *sci_error_new(sc_status status, const char *file, int line, int col,
                        const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
 /* Store a new error in *err (when err is not NULL) and return its status. */
-sc_status sc_fail(sc_error **err, sc_status status, const char *file, int line,
+sc_status sci_fail(sc_error **err, sc_status status, const char *file, int line,
                   int col, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
 

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-sc_file_failure sc_file_read(const char *path, size_t max_bytes, char **text,
+sc_file_failure sci_file_read(const char *path, size_t max_bytes, char **text,
                              size_t *len, int *errnum) {
   *text = NULL;
   *len = 0;
@@ -21,11 +21,11 @@ sc_file_failure sc_file_read(const char *path, size_t max_bytes, char **text,
     return SC_FILE_CANNOT_OPEN;
   }
   size_t cap = 4096, n = 0;
-  char *buf = sc_alloc_atomic(cap);
+  char *buf = sci_alloc_atomic(cap);
   sc_file_failure why = SC_FILE_READ;
   for (;;) {
     if (n + 1 >= cap) {
-      char *bigger = sc_alloc_atomic(cap * 2);
+      char *bigger = sci_alloc_atomic(cap * 2);
       memcpy(bigger, buf, n);
       buf = bigger;
       cap *= 2;
@@ -50,34 +50,34 @@ sc_file_failure sc_file_read(const char *path, size_t max_bytes, char **text,
   return SC_FILE_READ;
 }
 
-sc_status sc_file_fail(sc_file_failure why, const char *path, int errnum,
+sc_status sci_file_fail(sc_file_failure why, const char *path, int errnum,
                        size_t max_bytes, const char *cannot_read,
                        const char *too_large, sc_error **err) {
   switch (why) {
   case SC_FILE_READ:
     break;
   case SC_FILE_CANNOT_OPEN:
-    return sc_fail(err, SC_ERR_IO, path, 0, 0, "cannot open: %s", strerror(errnum));
+    return sci_fail(err, SC_ERR_IO, path, 0, 0, "cannot open: %s", strerror(errnum));
   case SC_FILE_CANNOT_READ:
-    return sc_fail(err, SC_ERR_IO, path, 0, 0, "%s", cannot_read);
+    return sci_fail(err, SC_ERR_IO, path, 0, 0, "%s", cannot_read);
   case SC_FILE_TOO_LARGE:
-    return sc_fail(err, SC_ERR_LIMIT, path, 0, 0, "%s",
-                   sc_printf(too_large, max_bytes));
+    return sci_fail(err, SC_ERR_LIMIT, path, 0, 0, "%s",
+                   sci_printf(too_large, max_bytes));
   }
   return SC_OK;
 }
 
 static sc_status read_file_unguarded(const char *path, size_t max_bytes,
                                      char **text, size_t *len, sc_error **err) {
-  sc_gc_init();
+  sci_gc_init();
   size_t n = 0;
   int errnum = 0;
   *text = NULL;
   if (len)
     *len = 0;
-  sc_file_failure why = sc_file_read(path, max_bytes, text, &n, &errnum);
+  sc_file_failure why = sci_file_read(path, max_bytes, text, &n, &errnum);
   if (why)
-    return sc_file_fail(why, path, errnum, max_bytes, "cannot read",
+    return sci_file_fail(why, path, errnum, max_bytes, "cannot read",
                         "expected at most %zu bytes", err);
   if (len)
     *len = n;
@@ -88,8 +88,8 @@ sc_status sc_read_file(const char *path, size_t max_bytes, char **text,
                        size_t *len, sc_error **err) {
   sc_oom_guard g;
   if (!SC_OOM_ENTER(g))
-    return sc_oom_fail(&g, path, err);
+    return sci_oom_fail(&g, path, err);
   sc_status st = read_file_unguarded(path, max_bytes, text, len, err);
-  sc_oom_leave(&g);
+  sci_oom_leave(&g);
   return st;
 }

@@ -18,14 +18,14 @@ typedef enum sc_file_failure {
 /* Read `path` whole into a NUL-terminated GC string (*text, *len bytes
  * before the NUL).  Stops reading past `max_bytes` (0: no limit).  On
  * SC_FILE_CANNOT_OPEN, *errnum holds errno. */
-sc_file_failure sc_file_read(const char *path, size_t max_bytes, char **text,
+sc_file_failure sci_file_read(const char *path, size_t max_bytes, char **text,
                              size_t *len, int *errnum);
 
 /* The error for a read that failed with `why`, in the caller's words:
  * `cannot_read` when a read failed midway, `too_large` (a printf format
  * given `max_bytes` as a size_t) past the limit; "cannot open: REASON"
  * when it could not be opened.  Returns the status. */
-sc_status sc_file_fail(sc_file_failure why, const char *path, int errnum,
+sc_status sci_file_fail(sc_file_failure why, const char *path, int errnum,
                        size_t max_bytes, const char *cannot_read,
                        const char *too_large, sc_error **err);
 

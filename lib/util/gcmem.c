@@ -33,7 +33,7 @@ static void GC_CALLBACK no_warning(char *msg, GC_word arg) {
   (void)arg;
 }
 
-void sc_gc_init(void) {
+void sci_gc_init(void) {
   static int done;
   if (!done) {
 #ifdef HAVE_GC_SET_MARKERS_COUNT
@@ -49,49 +49,49 @@ void sc_gc_init(void) {
 }
 
 
-void *sc_alloc(size_t size) { return GC_MALLOC(size ? size : 1); }
+void *sci_alloc(size_t size) { return GC_MALLOC(size ? size : 1); }
 
-void *sc_alloc_atomic(size_t size) { return GC_MALLOC_ATOMIC(size ? size : 1); }
+void *sci_alloc_atomic(size_t size) { return GC_MALLOC_ATOMIC(size ? size : 1); }
 
-void *sc_realloc(void *p, size_t size) { return GC_REALLOC(p, size ? size : 1); }
+void *sci_realloc(void *p, size_t size) { return GC_REALLOC(p, size ? size : 1); }
 
-char *sc_strdup(const char *s) { return sc_strndup(s, strlen(s)); }
+char *sci_strdup(const char *s) { return sci_strndup(s, strlen(s)); }
 
-char *sc_strndup(const char *s, size_t n) {
-  char *d = sc_alloc_atomic(n + 1);
+char *sci_strndup(const char *s, size_t n) {
+  char *d = sci_alloc_atomic(n + 1);
   memcpy(d, s, n);
   d[n] = '\0';
   return d;
 }
 
-char *sc_vprintf(const char *fmt, va_list ap) {
+char *sci_vprintf(const char *fmt, va_list ap) {
   va_list copy;
   va_copy(copy, ap);
   int n = vsnprintf(NULL, 0, fmt, copy);
   va_end(copy);
   if (n < 0)
-    return sc_strdup("");
-  char *s = sc_alloc_atomic((size_t)n + 1);
+    return sci_strdup("");
+  char *s = sci_alloc_atomic((size_t)n + 1);
   vsnprintf(s, (size_t)n + 1, fmt, ap);
   return s;
 }
 
-char *sc_printf(const char *fmt, ...) {
+char *sci_printf(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  char *s = sc_vprintf(fmt, ap);
+  char *s = sci_vprintf(fmt, ap);
   va_end(ap);
   return s;
 }
 
-void sc_grow(void *items_ptr, int *cap, int need, size_t elem) {
+void sci_grow(void *items_ptr, int *cap, int need, size_t elem) {
   void **items = items_ptr;
   if (need <= *cap && *items)
     return;
   int ncap = *cap ? *cap : 4;
   while (ncap < need)
     ncap *= 2;
-  void *n = sc_alloc(elem * (size_t)ncap);
+  void *n = sci_alloc(elem * (size_t)ncap);
   if (*items && *cap)
     memcpy(n, *items, elem * (size_t)*cap);
   *items = n;

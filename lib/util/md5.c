@@ -46,7 +46,7 @@ static void block(uint32_t h[4], const unsigned char *p) {
   h[0] += a, h[1] += b, h[2] += c, h[3] += d;
 }
 
-void sc_md5_hex(const void *data, size_t len, char hex[33]) {
+void sci_md5_hex(const void *data, size_t len, char hex[33]) {
   uint32_t h[4] = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476};
   const unsigned char *p = data;
   size_t full = len / 64 * 64;

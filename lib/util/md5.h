@@ -7,6 +7,6 @@
 #include <stddef.h>
 
 /* `hex` receives 33 bytes: 32 lowercase hex digits and a NUL. */
-void sc_md5_hex(const void *data, size_t len, char hex[33]);
+void sci_md5_hex(const void *data, size_t len, char hex[33]);
 
 #endif

@@ -38,69 +38,69 @@ static void *GC_CALLBACK on_oom(size_t bytes) {
 /* Install the hook once (before the first guard or cap). */
 static void hook(void) {
   static int hooked;
-  sc_gc_init();
+  sci_gc_init();
   if (!hooked) {
     GC_set_oom_fn(on_oom);
     hooked = 1;
   }
 }
 
-void sc_oom_push(sc_oom_guard *g) {
+void sci_oom_push(sc_oom_guard *g) {
   hook();
   g->outer = innermost;
   innermost = g;
 }
 
-void sc_oom_leave(sc_oom_guard *g) { innermost = g->outer; }
+void sci_oom_leave(sc_oom_guard *g) { innermost = g->outer; }
 
-sc_status sc_oom_fail(sc_oom_guard *g, const char *file, sc_error **err) {
-  sc_oom_leave(g);
+sc_status sci_oom_fail(sc_oom_guard *g, const char *file, sc_error **err) {
+  sci_oom_leave(g);
   /* The message needs a little memory, which the cap may refuse even
    * after the failed call's garbage is collected: lift it meanwhile. */
   GC_set_max_heap_size(0);
   sc_status st;
   if (!max_heap)
-    st = sc_fail(err, SC_ERR_LIMIT, file, 0, 0,
+    st = sci_fail(err, SC_ERR_LIMIT, file, 0, 0,
                  "out of memory: the collector could not get %zu more bytes",
                  refused_bytes);
   else
-    st = sc_fail(err, SC_ERR_LIMIT, file, 0, 0,
+    st = sci_fail(err, SC_ERR_LIMIT, file, 0, 0,
                  "out of memory: %zu more bytes would pass the heap limit of "
                  "%zu bytes (-max-heap)", refused_bytes, max_heap);
   GC_set_max_heap_size(max_heap);
   return st;
 }
 
-size_t sc_oom_room(size_t least) {
+size_t sci_oom_room(size_t least) {
   if (!max_heap)
     return 0;
   size_t used = GC_get_heap_size();
   return used + least < max_heap ? max_heap - used : least;
 }
 
-sc_status sc_oom_fail_outside(const char *file, const char *who, sc_error **err) {
-  GC_set_max_heap_size(0); /* the message's few bytes, as sc_oom_fail */
+sc_status sci_oom_fail_outside(const char *file, const char *who, sc_error **err) {
+  GC_set_max_heap_size(0); /* the message's few bytes, as sci_oom_fail */
   sc_status st;
   if (!max_heap)
-    st = sc_fail(err, SC_ERR_LIMIT, file, 0, 0,
+    st = sci_fail(err, SC_ERR_LIMIT, file, 0, 0,
                  "out of memory: %s could not allocate", who);
   else
-    st = sc_fail(err, SC_ERR_LIMIT, file, 0, 0,
+    st = sci_fail(err, SC_ERR_LIMIT, file, 0, 0,
                  "out of memory: %s would pass the heap limit of %zu bytes "
                  "(-max-heap)", who, max_heap);
   GC_set_max_heap_size(max_heap);
   return st;
 }
 
-const char *sc_oom_null(sc_oom_guard *g) {
-  sc_oom_leave(g);
+const char *sci_oom_null(sc_oom_guard *g) {
+  sci_oom_leave(g);
   return NULL;
 }
 
 sc_status sc_set_max_heap(size_t bytes, sc_error **err) {
   hook();
   if (bytes && bytes < SC_MIN_MAX_HEAP)
-    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0,
+    return sci_fail(err, SC_ERR_USAGE, NULL, 0, 0,
                    "expected a heap limit of 0 (none) or at least %u bytes, "
                    "found %zu", SC_MIN_MAX_HEAP, bytes);
   max_heap = bytes;

@@ -20,7 +20,7 @@ struct sc_regex {
 
 static void *gc_pcre_alloc(size_t size, void *data) {
   (void)data;
-  return sc_alloc(size);
+  return sci_alloc(size);
 }
 
 static void gc_pcre_free(void *p, void *data) {
@@ -28,10 +28,10 @@ static void gc_pcre_free(void *p, void *data) {
   (void)data; /* the collector reclaims it */
 }
 
-sc_regex *sc_regex_compile(const char *pattern, const char **message,
+sc_regex *sci_regex_compile(const char *pattern, const char **message,
                            size_t *offset) {
-  sc_gc_init();
-  sc_regex *re = sc_alloc(sizeof *re);
+  sci_gc_init();
+  sc_regex *re = sci_alloc(sizeof *re);
   re->gctx = pcre2_general_context_create(gc_pcre_alloc, gc_pcre_free, NULL);
   pcre2_compile_context *cctx = pcre2_compile_context_create(re->gctx);
   int code;
@@ -41,7 +41,7 @@ sc_regex *sc_regex_compile(const char *pattern, const char **message,
   if (re->code)
     return re;
   if (message) {
-    PCRE2_UCHAR *buf = sc_alloc_atomic(256);
+    PCRE2_UCHAR *buf = sci_alloc_atomic(256);
     pcre2_get_error_message(code, buf, 256);
     *message = (const char *)buf;
   }
@@ -50,11 +50,11 @@ sc_regex *sc_regex_compile(const char *pattern, const char **message,
   return NULL;
 }
 
-sc_regex *sc_regex_new(const char *pattern) {
-  return sc_regex_compile(pattern, NULL, NULL);
+sc_regex *sci_regex_new(const char *pattern) {
+  return sci_regex_compile(pattern, NULL, NULL);
 }
 
-bool sc_regex_match(sc_regex *re, const char *subject, const char **caps,
+bool sci_regex_match(sc_regex *re, const char *subject, const char **caps,
                     int ncaps) {
   if (!re->md)
     re->md = pcre2_match_data_create_from_pattern(re->code, re->gctx);
@@ -69,7 +69,7 @@ bool sc_regex_match(sc_regex *re, const char *subject, const char **caps,
     if (g >= rc || ov[2 * g] == PCRE2_UNSET)
       caps[i] = NULL;
     else
-      caps[i] = sc_strndup(subject + ov[2 * g], ov[2 * g + 1] - ov[2 * g]);
+      caps[i] = sci_strndup(subject + ov[2 * g], ov[2 * g + 1] - ov[2 * g]);
   }
   return true;
 }

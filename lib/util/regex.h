@@ -11,17 +11,17 @@ typedef struct sc_regex sc_regex;
 
 /* Compile a pattern written in the library's own code; NULL only when the
  * pattern is wrong (a bug, which the unit tests catch). */
-sc_regex *sc_regex_new(const char *pattern);
+sc_regex *sci_regex_new(const char *pattern);
 
 /* Compile a pattern a user wrote: NULL when it is wrong, with PCRE2's
  * message in *message and the 0-based offset of the fault in *offset. */
-sc_regex *sc_regex_compile(const char *pattern, const char **message,
+sc_regex *sci_regex_compile(const char *pattern, const char **message,
                            size_t *offset);
 
 /* Whether `subject` matches; on a match caps[i] is capture group i+1 (NULL
  * when that group took no part), for i < ncaps.  The pattern keeps its
  * match data from one match to the next: one thread at a time. */
-bool sc_regex_match(sc_regex *re, const char *subject, const char **caps,
+bool sci_regex_match(sc_regex *re, const char *subject, const char **caps,
                     int ncaps);
 
 #endif

@@ -11,17 +11,17 @@ struct sc_select {
 
 static sc_status select_compile_unguarded(const char *pattern, sc_select **out,
                                           sc_error **err) {
-  sc_gc_init();
+  sci_gc_init();
   *out = NULL;
   if (!pattern)
-    return sc_fail(err, SC_ERR_USAGE, NULL, 0, 0, "no pattern given");
+    return sci_fail(err, SC_ERR_USAGE, NULL, 0, 0, "no pattern given");
   const char *message;
   size_t offset;
-  sc_regex *re = sc_regex_compile(pattern, &message, &offset);
+  sc_regex *re = sci_regex_compile(pattern, &message, &offset);
   if (!re)
-    return sc_fail(err, SC_ERR_USAGE, "-select", 1, (int)offset + 1,
+    return sci_fail(err, SC_ERR_USAGE, "-select", 1, (int)offset + 1,
                    "expected a PCRE2 pattern: %s", message);
-  *out = sc_alloc(sizeof **out);
+  *out = sci_alloc(sizeof **out);
   (*out)->re = re;
   return SC_OK;
 }
@@ -30,12 +30,12 @@ sc_status sc_select_compile(const char *pattern, sc_select **out,
                             sc_error **err) {
   sc_oom_guard g;
   if (!SC_OOM_ENTER(g))
-    return sc_oom_fail(&g, NULL, err);
+    return sci_oom_fail(&g, NULL, err);
   sc_status st = select_compile_unguarded(pattern, out, err);
-  sc_oom_leave(&g);
+  sci_oom_leave(&g);
   return st;
 }
 
 int sc_select_match(const sc_select *sel, const char *name) {
-  return !sel || sc_regex_match(sel->re, name, NULL, 0);
+  return !sel || sci_regex_match(sel->re, name, NULL, 0);
 }

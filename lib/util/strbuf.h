@@ -11,13 +11,13 @@ typedef struct sc_strbuf {
   size_t cap;
 } sc_strbuf;
 
-void sc_sb_init(sc_strbuf *sb);
-void sc_sb_putc(sc_strbuf *sb, char c);
-void sc_sb_puts(sc_strbuf *sb, const char *s);
-void sc_sb_putn(sc_strbuf *sb, const char *s, size_t n);
-void sc_sb_printf(sc_strbuf *sb, const char *fmt, ...)
+void sci_sb_init(sc_strbuf *sb);
+void sci_sb_putc(sc_strbuf *sb, char c);
+void sci_sb_puts(sc_strbuf *sb, const char *s);
+void sci_sb_putn(sc_strbuf *sb, const char *s, size_t n);
+void sci_sb_printf(sc_strbuf *sb, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Pad with spaces up to `width` characters since offset `from`. */
-void sc_sb_pad(sc_strbuf *sb, size_t from, size_t width);
+void sci_sb_pad(sc_strbuf *sb, size_t from, size_t width);
 
 #endif

@@ -23,37 +23,37 @@ static const char *srcdir(void) {
 }
 
 static const char *data_path(const char *name) {
-  return sc_printf("%s/tests/data/%s", srcdir(), name);
+  return sci_printf("%s/tests/data/%s", srcdir(), name);
 }
 
 static sc_cat_model *load_ok(const char *text) {
   sc_cat_model *m = NULL;
   sc_error *err = NULL;
-  sc_status st = sc_cat_load_string(text, "t.cat", NULL, 0, &m, &err);
+  sc_status st = sci_cat_load_string(text, "t.cat", NULL, 0, &m, &err);
   ck_assert_msg(st == SC_OK, "load failed: %s", sc_error_message(err));
   return m;
 }
 
 static sc_rel *rel_of(int n, const int *pairs) {
-  sc_rel *r = sc_rel_new(n);
+  sc_rel *r = sci_rel_new(n);
   for (int i = 0; pairs[i] >= 0; i += 2)
     sc_rel_add(r, pairs[i], pairs[i + 1]);
   return r;
 }
 
 static sc_set *set_of(int n, const int *elts) {
-  sc_set *s = sc_set_new(n);
+  sc_set *s = sci_set_new(n);
   for (int i = 0; elts[i] >= 0; i++)
     sc_set_add(s, elts[i]);
   return s;
 }
 
 static void bind_rel(sc_cat_env *env, const char *name, const int *pairs) {
-  sc_cat_env_bind_rel(env, name, rel_of(sc_cat_env_nevents(env), pairs));
+  sci_cat_env_bind_rel(env, name, rel_of(sci_cat_env_nevents(env), pairs));
 }
 
 static void bind_set(sc_cat_env *env, const char *name, const int *elts) {
-  sc_cat_env_bind_set(env, name, set_of(sc_cat_env_nevents(env), elts));
+  sci_cat_env_bind_set(env, name, set_of(sci_cat_env_nevents(env), elts));
 }
 
 #define NONE ((int[]){-1})
@@ -62,7 +62,7 @@ static sc_cat_outcome eval_ok(const sc_cat_model *m, const sc_cat_env *env,
                               const sc_cat_run_options *opts) {
   sc_cat_outcome out;
   sc_error *err = NULL;
-  sc_status st = sc_cat_run(m, env, opts, &out, &err);
+  sc_status st = sci_cat_run(m, env, opts, &out, &err);
   ck_assert_msg(st == SC_OK, "eval failed: %s", sc_error_message(err));
   return out;
 }
@@ -70,21 +70,21 @@ static sc_cat_outcome eval_ok(const sc_cat_model *m, const sc_cat_env *env,
 static const sc_cat_value *lookup(const sc_cat_outcome *out, const char *name) {
   const sc_cat_value *v = NULL;
   sc_error *err = NULL;
-  sc_status st = sc_cat_result_lookup(out->result, name, &v, &err);
+  sc_status st = sci_cat_result_lookup(out->result, name, &v, &err);
   ck_assert_msg(st == SC_OK, "lookup %s failed: %s", name, sc_error_message(err));
   ck_assert_msg(v != NULL, "%s is unbound", name);
   return v;
 }
 
 static const sc_rel *lookup_rel(const sc_cat_outcome *out, const char *name, int n) {
-  const sc_rel *r = sc_cat_value_rel(lookup(out, name), n);
+  const sc_rel *r = sci_cat_value_rel(lookup(out, name), n);
   ck_assert_msg(r != NULL, "%s is not a relation", name);
   return r;
 }
 
 static void assert_rel(const sc_cat_outcome *out, const char *name, int n,
                        const int *pairs) {
-  ck_assert_msg(sc_rel_equal(lookup_rel(out, name, n), rel_of(n, pairs)),
+  ck_assert_msg(sci_rel_equal(lookup_rel(out, name, n), rel_of(n, pairs)),
                 "%s differs from the expected relation", name);
 }
 
@@ -103,7 +103,7 @@ static void assert_eval_error(const sc_cat_model *m, const sc_cat_env *env,
                               const char *where, const char *what) {
   sc_cat_outcome out;
   sc_error *err = NULL;
-  sc_status st = sc_cat_run(m, env, opts, &out, &err);
+  sc_status st = sci_cat_run(m, env, opts, &out, &err);
   ck_assert_int_eq(st, status);
   const char *msg = sc_error_message(err);
   ck_assert_msg(strncmp(msg, where, strlen(where)) == 0, "message '%s' not at %s", msg, where);
@@ -143,11 +143,11 @@ static const struct {
 };
 
 START_TEST(precedence) {
-  const char *text = sc_printf("\"prec\"\nlet f(x) = x ; x\nlet x = %s\nlet herd = %s\n"
+  const char *text = sci_printf("\"prec\"\nlet f(x) = x ; x\nlet x = %s\nlet herd = %s\n"
                                "let other = %s\n",
                                prec_cases[_i].exp, prec_cases[_i].herd, prec_cases[_i].other);
   sc_cat_model *m = load_ok(text);
-  sc_cat_env *env = sc_cat_env_new(3);
+  sc_cat_env *env = sci_cat_env_new(3);
   bind_rel(env, "a", prec_cases[_i].a);
   bind_rel(env, "b", prec_cases[_i].b);
   bind_rel(env, "c", prec_cases[_i].c);
@@ -155,8 +155,8 @@ START_TEST(precedence) {
   const sc_rel *x = lookup_rel(&out, "x", 3);
   const sc_rel *herd = lookup_rel(&out, "herd", 3);
   const sc_rel *other = lookup_rel(&out, "other", 3);
-  ck_assert_msg(!sc_rel_equal(herd, other), "case %d does not tell the readings apart", _i);
-  ck_assert_msg(sc_rel_equal(x, herd), "'%s' is not read as '%s'", prec_cases[_i].exp,
+  ck_assert_msg(!sci_rel_equal(herd, other), "case %d does not tell the readings apart", _i);
+  ck_assert_msg(sci_rel_equal(x, herd), "'%s' is not read as '%s'", prec_cases[_i].exp,
                 prec_cases[_i].herd);
 }
 END_TEST
@@ -169,7 +169,7 @@ START_TEST(cartesian_and_postfix_star) {
                             "let s = r*\n"
                             "let p = W * R\n"
                             "let q = r* ; r\n");
-  sc_cat_env *env = sc_cat_env_new(3);
+  sc_cat_env *env = sci_cat_env_new(3);
   bind_rel(env, "r", (int[]){0, 1, 1, 0, -1});
   bind_set(env, "W", (int[]){0, -1});
   bind_set(env, "R", (int[]){1, -1});
@@ -187,12 +187,12 @@ END_TEST
 START_TEST(let_rec_transitive_closure) {
   /* 0->1->2->3->1: tc must equal r+ (0 reaches 1,2,3; 1,2,3 reach each other) */
   sc_cat_model *m = load_ok("\"tc\"\nlet rec tc = r | (tc ; r)\nlet plus = r+\n");
-  sc_cat_env *env = sc_cat_env_new(5);
+  sc_cat_env *env = sci_cat_env_new(5);
   bind_rel(env, "r", (int[]){0, 1, 1, 2, 2, 3, 3, 1, -1});
   sc_cat_outcome out = eval_ok(m, env, NULL);
   assert_rel(&out, "tc", 5, (int[]){0, 1, 0, 2, 0, 3, 1, 1, 1, 2, 1, 3, 2, 1, 2, 2, 2, 3,
                                      3, 1, 3, 2, 3, 3, -1});
-  ck_assert(sc_rel_equal(lookup_rel(&out, "tc", 5), lookup_rel(&out, "plus", 5)));
+  ck_assert(sci_rel_equal(lookup_rel(&out, "tc", 5), lookup_rel(&out, "plus", 5)));
 }
 END_TEST
 
@@ -202,7 +202,7 @@ START_TEST(let_rec_mutual) {
   sc_cat_model *m = load_ok("\"odd-even\"\n"
                             "let rec odd = r | (even ; r)\n"
                             "and even = odd ; r\n");
-  sc_cat_env *env = sc_cat_env_new(5);
+  sc_cat_env *env = sci_cat_env_new(5);
   bind_rel(env, "r", (int[]){0, 1, 1, 2, 2, 3, 3, 4, -1});
   sc_cat_outcome out = eval_ok(m, env, NULL);
   assert_rel(&out, "odd", 5, (int[]){0, 1, 0, 3, 1, 2, 1, 4, 2, 3, 3, 4, -1});
@@ -216,7 +216,7 @@ START_TEST(let_rec_iteration_limit) {
   sc_cat_model *m = load_ok("\"osc\"\n"
                             "let rec x = (A \\ x) | range([x & A] ; ab)\n"
                             "empty x\n");
-  sc_cat_env *env = sc_cat_env_new(2);
+  sc_cat_env *env = sci_cat_env_new(2);
   bind_set(env, "A", (int[]){0, -1});
   bind_rel(env, "ab", (int[]){0, 1, -1});
   sc_cat_run_options opts = {.max_fixpoint_iterations = 50};
@@ -238,7 +238,7 @@ START_TEST(functions) {
                             "let hh = twice h\n"
                             "let r5 = hh r\n"
                             "let r6 = let t = r ; s in t | s\n");
-  sc_cat_env *env = sc_cat_env_new(3);
+  sc_cat_env *env = sci_cat_env_new(3);
   bind_rel(env, "r", (int[]){0, 1, 1, 2, -1});
   bind_rel(env, "s", (int[]){2, 0, -1});
   sc_cat_outcome out = eval_ok(m, env, NULL);
@@ -263,7 +263,7 @@ START_TEST(prelude_and_sets) {
                             "let t = try no-such-name with A\n"
                             "let u = try fail(A) with B\n"
                             "let e = emptyset\n");
-  sc_cat_env *env = sc_cat_env_new(3);
+  sc_cat_env *env = sci_cat_env_new(3);
   bind_rel(env, "po", (int[]){0, 1, 0, 2, 1, 2, -1});
   bind_set(env, "F", (int[]){1, -1});
   bind_set(env, "A", (int[]){0, -1});
@@ -271,13 +271,13 @@ START_TEST(prelude_and_sets) {
   sc_cat_outcome out = eval_ok(m, env, NULL);
   assert_rel(&out, "fr-fence", 3, (int[]){0, 2, -1});
   const sc_cat_value *sq = lookup(&out, "squares");
-  ck_assert_int_eq(sc_cat_value_kind(sq), SC_CAT_VALSET);
+  ck_assert_int_eq(sci_cat_value_kind(sq), SC_CAT_VALSET);
   ck_assert_int_eq(sq->u.vs.n, 2);
-  ck_assert(sc_set_equal(sc_cat_value_set(lookup(&out, "m"), 3), set_of(3, (int[]){0, -1})));
-  ck_assert(sc_set_equal(sc_cat_value_set(lookup(&out, "i"), 3), set_of(3, (int[]){1, 2, -1})));
-  ck_assert(sc_set_equal(sc_cat_value_set(lookup(&out, "t"), 3), set_of(3, (int[]){0, -1})));
-  ck_assert(sc_set_equal(sc_cat_value_set(lookup(&out, "u"), 3), set_of(3, (int[]){1, 2, -1})));
-  ck_assert(sc_set_is_empty(sc_cat_value_set(lookup(&out, "e"), 3)));
+  ck_assert(sci_set_equal(sci_cat_value_set(lookup(&out, "m"), 3), set_of(3, (int[]){0, -1})));
+  ck_assert(sci_set_equal(sci_cat_value_set(lookup(&out, "i"), 3), set_of(3, (int[]){1, 2, -1})));
+  ck_assert(sci_set_equal(sci_cat_value_set(lookup(&out, "t"), 3), set_of(3, (int[]){0, -1})));
+  ck_assert(sci_set_equal(sci_cat_value_set(lookup(&out, "u"), 3), set_of(3, (int[]){1, 2, -1})));
+  ck_assert(sci_set_is_empty(sci_cat_value_set(lookup(&out, "e"), 3)));
 }
 END_TEST
 
@@ -285,7 +285,7 @@ START_TEST(prelude_defers_to_the_caller) {
   /* The caller binds po-loc but not loc: the prelude's po-loc = po & loc
    * must not replace it.  rfe is not bound: the prelude's rf & ext gives it. */
   sc_cat_model *m = load_ok("\"defaults\"\nlet x = po-loc\nlet y = rfe\n");
-  sc_cat_env *env = sc_cat_env_new(3);
+  sc_cat_env *env = sci_cat_env_new(3);
   bind_rel(env, "po", (int[]){0, 1, -1});
   bind_rel(env, "po-loc", (int[]){0, 1, -1});
   bind_rel(env, "rf", (int[]){1, 2, 2, 2, -1});
@@ -299,7 +299,7 @@ END_TEST
 START_TEST(lazy_bindings) {
   /* herd's lets are lazy: an unused binding with an unbound name is no error */
   sc_cat_model *m = load_ok("\"lazy\"\nlet x = no-such-name\nempty a\n");
-  sc_cat_env *env = sc_cat_env_new(1);
+  sc_cat_env *env = sci_cat_env_new(1);
   bind_rel(env, "a", NONE);
   sc_cat_outcome out = eval_ok(m, env, NULL);
   ck_assert(out.allowed);
@@ -315,7 +315,7 @@ START_TEST(flags_and_checks) {
                             "undefined_unless empty a\n"
                             "acyclic c as c-acyclic\n"
                             "irreflexive c\n");
-  sc_cat_env *env = sc_cat_env_new(2);
+  sc_cat_env *env = sci_cat_env_new(2);
   bind_rel(env, "a", (int[]){0, 1, -1});
   bind_rel(env, "b", NONE);
   bind_rel(env, "c", (int[]){0, 1, -1});
@@ -354,7 +354,7 @@ END_TEST
 
 START_TEST(assertion) {
   sc_cat_model *m = load_ok("\"assert\"\nassert empty a as must-be-empty\n");
-  sc_cat_env *env = sc_cat_env_new(2);
+  sc_cat_env *env = sci_cat_env_new(2);
   bind_rel(env, "a", (int[]){0, 1, -1});
   assert_eval_error(m, env, NULL, SC_ERR_SEMANTIC, "t.cat:2:1:",
                     "assertion must-be-empty failed");
@@ -368,7 +368,7 @@ START_TEST(procedures) {
                             "end\n"
                             "call is-acyclic(a) as outer\n"
                             "let after = a\n");
-  sc_cat_env *env = sc_cat_env_new(2);
+  sc_cat_env *env = sci_cat_env_new(2);
   bind_rel(env, "a", (int[]){0, 1, 1, 0, -1});
   sc_cat_outcome out = eval_ok(m, env, NULL);
   ck_assert(!out.allowed);
@@ -380,7 +380,7 @@ START_TEST(procedures) {
   ck_assert(find_check(&out, "outer")->skipped);
   /* the environment after the call is the caller's: r is gone, after is there */
   const sc_cat_value *v = NULL;
-  ck_assert_int_eq(sc_cat_result_lookup(out.result, "r", &v, NULL), SC_OK);
+  ck_assert_int_eq(sci_cat_result_lookup(out.result, "r", &v, NULL), SC_OK);
   ck_assert_ptr_null(v);
   assert_rel(&out, "after", 2, (int[]){0, 1, 1, 0, -1});
 }
@@ -395,7 +395,7 @@ START_TEST(forall_and_enums) {
                             "  empty pick(c) & C as disjoint\n"
                             "end\n"
                             "let others = ~{'red}\n");
-  sc_cat_env *env = sc_cat_env_new(3);
+  sc_cat_env *env = sci_cat_env_new(3);
   bind_set(env, "A", (int[]){0, -1});
   bind_set(env, "B", (int[]){1, -1});
   bind_set(env, "C", (int[]){2, -1});
@@ -403,7 +403,7 @@ START_TEST(forall_and_enums) {
   ck_assert(out.allowed);
   ck_assert_int_eq(out.nchecks, 2);
   const sc_cat_value *others = lookup(&out, "others");
-  ck_assert_int_eq(sc_cat_value_kind(others), SC_CAT_VALSET);
+  ck_assert_int_eq(sci_cat_value_kind(others), SC_CAT_VALSET);
   ck_assert_int_eq(others->u.vs.n, 1);
   ck_assert_str_eq(others->u.vs.items[0]->u.tag.name, "green");
   bind_set(env, "C", (int[]){1, -1}); /* 'green now fails, first */
@@ -417,7 +417,7 @@ START_TEST(with_from) {
   /* the rest of the model runs for s = A and for s = B; allowed when one
    * of the runs passes */
   sc_cat_model *m = load_ok("\"with\"\nwith s from {A, B}\nempty s as s-empty\n");
-  sc_cat_env *env = sc_cat_env_new(2);
+  sc_cat_env *env = sci_cat_env_new(2);
   bind_set(env, "A", NONE);
   bind_set(env, "B", (int[]){0, -1});
   ck_assert(eval_ok(m, env, NULL).allowed);
@@ -433,7 +433,7 @@ END_TEST
 START_TEST(with_from_the_callers_relation) {
   sc_cat_model *m = load_ok("\"with\"\nwith co from {r1, r2}\n"
                             "empty co \\ r1 as is-r1\n");
-  sc_cat_env *env = sc_cat_env_new(2);
+  sc_cat_env *env = sci_cat_env_new(2);
   bind_rel(env, "r1", (int[]){0, 1, -1});
   bind_rel(env, "r2", (int[]){1, 0, -1});
   bind_rel(env, "co", (int[]){1, 0, -1}); /* r2: in S, but fails is-r1 */
@@ -457,25 +457,25 @@ START_TEST(shows) {
                             "show a ; b as ab\n"
                             "show b\n"
                             "unshow b\n");
-  sc_cat_env *env = sc_cat_env_new(3);
+  sc_cat_env *env = sci_cat_env_new(3);
   bind_rel(env, "a", (int[]){0, 1, -1});
   bind_rel(env, "b", (int[]){1, 2, -1});
   sc_cat_outcome out = eval_ok(m, env, NULL);
-  ck_assert_int_eq(sc_cat_result_nshows(out.result), 2);
-  ck_assert_str_eq(sc_cat_result_show_name(out.result, 0), "x");
-  ck_assert_str_eq(sc_cat_result_show_name(out.result, 1), "ab");
+  ck_assert_int_eq(sci_cat_result_nshows(out.result), 2);
+  ck_assert_str_eq(sci_cat_result_show_name(out.result, 0), "x");
+  ck_assert_str_eq(sci_cat_result_show_name(out.result, 1), "ab");
   const sc_cat_value *v = NULL;
-  ck_assert_int_eq(sc_cat_result_show_value(out.result, 1, &v, NULL), SC_OK);
-  ck_assert(sc_rel_equal(sc_cat_value_rel(v, 3), rel_of(3, (int[]){0, 2, -1})));
+  ck_assert_int_eq(sci_cat_result_show_value(out.result, 1, &v, NULL), SC_OK);
+  ck_assert(sci_rel_equal(sci_cat_value_rel(v, 3), rel_of(3, (int[]){0, 2, -1})));
 }
 END_TEST
 
 START_TEST(titles_and_doc_blocks) {
-  ck_assert_str_eq(sc_cat_model_title(load_ok("\"GPU_PTX\"\nlet x = a\n")), "GPU_PTX");
-  ck_assert_str_eq(sc_cat_model_title(load_ok("PTX\n(* c *)\n// d\nlet x = a\n")), "PTX");
-  ck_assert_str_eq(sc_cat_model_title(load_ok("AArch64 \"Nice title\"\nlet x = a\n")),
+  ck_assert_str_eq(sci_cat_model_title(load_ok("\"GPU_PTX\"\nlet x = a\n")), "GPU_PTX");
+  ck_assert_str_eq(sci_cat_model_title(load_ok("PTX\n(* c *)\n// d\nlet x = a\n")), "PTX");
+  ck_assert_str_eq(sci_cat_model_title(load_ok("AArch64 \"Nice title\"\nlet x = a\n")),
                    "Nice title");
-  ck_assert_str_eq(sc_cat_model_title(load_ok("let x = a\n")), "");
+  ck_assert_str_eq(sci_cat_model_title(load_ok("let x = a\n")), "");
   /* {% ... %} blocks: plain, and the comment form of the 2015 models */
   load_ok("\"doc\"\n{% \\paragraph{plain} %}\nlet x = a\n{%(*\n  text (* nested *) \n%*)}\n");
 }
@@ -483,7 +483,7 @@ END_TEST
 
 START_TEST(deep_recursion_is_refused) {
   sc_cat_model *m = load_ok("\"deep\"\nlet rec f x = f x\nlet y = f(a)\nempty y\n");
-  sc_cat_env *env = sc_cat_env_new(2);
+  sc_cat_env *env = sci_cat_env_new(2);
   bind_rel(env, "a", NONE);
   assert_eval_error(m, env, NULL, SC_ERR_LIMIT, "t.cat:2:15:", "nested at most");
 }
@@ -499,21 +499,21 @@ START_TEST(bell_file) {
                      "let c = tag2instrs('cg)\n"
                      "let all = scopes\n"
                      "empty s \\ s\n";
-  sc_cat_env *env = sc_cat_env_new(3);
+  sc_cat_env *env = sci_cat_env_new(3);
   bind_rel(env, "cta", (int[]){0, 0, 0, 1, 1, 0, 1, 1, 2, 2, -1});
   bind_set(env, "cg", (int[]){0, -1});
   sc_cat_model *plain = load_ok(text), *m = NULL;
   assert_eval_error(plain, env, NULL, SC_ERR_SEMANTIC, "t.cat:2:19:",
                     "unbound name 'narrower'");
   sc_error *err = NULL;
-  ck_assert_msg(sc_cat_model_with_bell(plain, data_path("scopes.bell"), NULL, 0,
+  ck_assert_msg(sci_cat_model_with_bell(plain, data_path("scopes.bell"), NULL, 0,
                                        &m, &err) == SC_OK, "%s", sc_error_message(err));
   sc_cat_outcome out = eval_ok(m, env, NULL);
   assert_rel(&out, "s", 3, (int[]){0, 0, 0, 1, 1, 0, 1, 1, 2, 2, -1});
-  ck_assert_str_eq(sc_cat_show_value(lookup(&out, "w")), "'gl");
-  ck_assert_str_eq(sc_cat_show_value(lookup(&out, "all")), "{'cta,'gl,'sys}");
-  ck_assert(sc_set_equal(sc_cat_value_set(lookup(&out, "c"), 3), set_of(3, (int[]){0, -1})));
-  ck_assert(sc_cat_model_with_bell(plain, data_path("nosuch.bell"), NULL, 0, &m, &err) ==
+  ck_assert_str_eq(sci_cat_show_value(lookup(&out, "w")), "'gl");
+  ck_assert_str_eq(sci_cat_show_value(lookup(&out, "all")), "{'cta,'gl,'sys}");
+  ck_assert(sci_set_equal(sci_cat_value_set(lookup(&out, "c"), 3), set_of(3, (int[]){0, -1})));
+  ck_assert(sci_cat_model_with_bell(plain, data_path("nosuch.bell"), NULL, 0, &m, &err) ==
             SC_ERR_IO);
 }
 END_TEST
@@ -525,7 +525,7 @@ START_TEST(if_variant) {
                             "if \"a\" then let x = a else let x = 0 end\n"
                             "if not \"a\" || \"b\" then let y = a else let y = 0 end\n"
                             "if \"a\" && variant \"b\" then let z = a else let z = 0 end\n");
-  sc_cat_env *env = sc_cat_env_new(2);
+  sc_cat_env *env = sci_cat_env_new(2);
   bind_rel(env, "a", (int[]){0, 1, -1});
   sc_cat_outcome out = eval_ok(m, env, NULL);
   assert_rel(&out, "x", 2, NONE);
@@ -560,7 +560,7 @@ START_TEST(if_variant_herd_form) {
                             "end\n"
                             "if (\"a\" || \"b\") && not \"c\" end\n"
                             "if \"c\" else let y = a end\n");
-  sc_cat_env *env = sc_cat_env_new(2);
+  sc_cat_env *env = sci_cat_env_new(2);
   bind_rel(env, "a", (int[]){0, 1, -1});
   sc_cat_outcome out = eval_ok(m, env, NULL);
   assert_rel(&out, "x", 2, NONE);
@@ -581,7 +581,7 @@ END_TEST
 
 START_TEST(unsupported_primitive) {
   sc_cat_model *m = load_ok("\"prim\"\nlet x = lift(a)\nempty a\nlet y = x\nempty y\n");
-  sc_cat_env *env = sc_cat_env_new(2);
+  sc_cat_env *env = sci_cat_env_new(2);
   bind_rel(env, "a", NONE);
   assert_eval_error(m, env, NULL, SC_ERR_UNSUPPORTED, "t.cat:2:9:", "'lift' is not supported");
 }
@@ -592,12 +592,12 @@ static const char *show_sets(const sc_cat_value *v, int n) {
   ck_assert_int_eq(v->kind, SC_CAT_VALSET);
   const char *text = "";
   for (int i = 0; i < v->u.vs.n; i++) {
-    const sc_set *s = sc_cat_value_set(v->u.vs.items[i], n);
+    const sc_set *s = sci_cat_value_set(v->u.vs.items[i], n);
     ck_assert(s);
     const char *one = "";
-    for (int e = sc_set_next(s, 0); e >= 0; e = sc_set_next(s, e + 1))
-      one = sc_printf("%s%s%d", one, *one ? "," : "", e);
-    text = sc_printf("%s{%s}", text, one);
+    for (int e = sci_set_next(s, 0); e >= 0; e = sci_set_next(s, e + 1))
+      one = sci_printf("%s%s%d", one, *one ? "," : "", e);
+    text = sci_printf("%s{%s}", text, one);
   }
   return text;
 }
@@ -605,7 +605,7 @@ static const char *show_sets(const sc_cat_value *v, int n) {
 /* Four events: 0 and 1 write x, 2 writes y, 3 is a fence.  eq relates 0
  * with 1 (and each with itself), and 3 with itself. */
 static sc_cat_env *classes_env(void) {
-  sc_cat_env *env = sc_cat_env_new(4);
+  sc_cat_env *env = sci_cat_env_new(4);
   bind_set(env, "W", (int[]){0, 1, 2, -1});
   bind_rel(env, "loc", (int[]){0, 0, 0, 1, 1, 0, 1, 1, 2, 2, -1});
   bind_rel(env, "eq", (int[]){0, 0, 0, 1, 1, 0, 1, 1, 3, 3, -1});
@@ -637,8 +637,8 @@ START_TEST(linearisations_extend_the_relation) {
   ck_assert_int_eq(ls->kind, SC_CAT_VALSET);
   ck_assert_int_eq(ls->u.vs.n, 3);
   for (int i = 0; i < 3; i++) {
-    const sc_rel *o = sc_cat_value_rel(ls->u.vs.items[i], 4);
-    ck_assert_int_eq(sc_rel_count(o), 3);
+    const sc_rel *o = sci_cat_value_rel(ls->u.vs.items[i], 4);
+    ck_assert_int_eq(sci_rel_count(o), 3);
     ck_assert(sc_rel_has(o, 2, 0));
   }
   bind_rel(env, "one_first", (int[]){1, 0, 1, 2, -1});
@@ -654,7 +654,7 @@ START_TEST(linearisations_extend_the_relation) {
   out = eval_ok(load_ok("\"lin\"\nlet ls = linearisations(W, before)\n"), cyclic, NULL);
   ls = lookup(&out, "ls");
   ck_assert_int_eq(ls->u.vs.n, 1); /* herd: {before on W} when it is cyclic */
-  ck_assert(sc_rel_equal(sc_cat_value_rel(ls->u.vs.items[0], 4),
+  ck_assert(sci_rel_equal(sci_cat_value_rel(ls->u.vs.items[0], 4),
                          rel_of(4, (int[]){2, 0, 0, 2, -1})));
 }
 END_TEST
@@ -689,7 +689,7 @@ static const struct {
 
 START_TEST(evaluation_errors) {
   sc_cat_model *m = load_ok(eval_errors[_i].text);
-  sc_cat_env *env = sc_cat_env_new(2);
+  sc_cat_env *env = sci_cat_env_new(2);
   bind_rel(env, "po", (int[]){0, 1, -1});
   bind_set(env, "W", (int[]){0, -1});
   assert_eval_error(m, env, NULL, SC_ERR_SEMANTIC, eval_errors[_i].where, eval_errors[_i].what);
@@ -698,14 +698,14 @@ END_TEST
 
 START_TEST(environment_misuse) {
   sc_cat_model *m = load_ok("\"t\"\nempty a\n");
-  sc_cat_env *env = sc_cat_env_new(3);
-  sc_cat_env_bind_rel(env, "a", sc_rel_new(4)); /* wrong size */
+  sc_cat_env *env = sci_cat_env_new(3);
+  sci_cat_env_bind_rel(env, "a", sci_rel_new(4)); /* wrong size */
   sc_cat_outcome out;
   sc_error *err = NULL;
-  ck_assert_int_eq(sc_cat_run(m, env, NULL, &out, &err), SC_ERR_USAGE);
+  ck_assert_int_eq(sci_cat_run(m, env, NULL, &out, &err), SC_ERR_USAGE);
   ck_assert_ptr_nonnull(strstr(sc_error_message(err), "'a' is over 4 events"));
-  env = sc_cat_env_new(SC_CAT_MAX_EVENTS + 1);
-  ck_assert_int_eq(sc_cat_run(m, env, NULL, &out, &err), SC_ERR_USAGE);
+  env = sci_cat_env_new(SC_CAT_MAX_EVENTS + 1);
+  ck_assert_int_eq(sci_cat_run(m, env, NULL, &out, &err), SC_ERR_USAGE);
   ck_assert_ptr_nonnull(strstr(sc_error_message(err), "expected 0 to 4096 events"));
 }
 END_TEST
@@ -765,7 +765,7 @@ static const struct {
 START_TEST(malformed_models) {
   sc_cat_model *m = NULL;
   sc_error *err = NULL;
-  sc_status st = sc_cat_load_string(malformed[_i].text, "t.cat", NULL, 0, &m, &err);
+  sc_status st = sci_cat_load_string(malformed[_i].text, "t.cat", NULL, 0, &m, &err);
   ck_assert_int_eq(st, SC_ERR_SYNTAX);
   ck_assert_ptr_null(m);
   const char *msg = sc_error_message(err);
@@ -781,9 +781,9 @@ END_TEST
 START_TEST(include_from_the_models_folder) {
   sc_cat_model *m = NULL;
   sc_error *err = NULL;
-  ck_assert_msg(sc_cat_load_file(data_path("inc-main.cat"), NULL, 0, &m, &err) == SC_OK,
+  ck_assert_msg(sci_cat_load_file(data_path("inc-main.cat"), NULL, 0, &m, &err) == SC_OK,
                 "%s", sc_error_message(err));
-  sc_cat_env *env = sc_cat_env_new(3);
+  sc_cat_env *env = sci_cat_env_new(3);
   bind_rel(env, "po", (int[]){0, 1, 1, 2, 0, 2, -1});
   sc_cat_outcome out = eval_ok(m, env, NULL);
   ck_assert(out.allowed);
@@ -793,17 +793,17 @@ END_TEST
 
 START_TEST(include_from_a_search_folder) {
   const char *text = "\"virtual\"\ninclude \"inc-lib.cat\"\nlet z = twice(po)\n";
-  const char *dirs[] = {"/nonexistent", sc_printf("%s/tests/data", srcdir())};
+  const char *dirs[] = {"/nonexistent", sci_printf("%s/tests/data", srcdir())};
   sc_cat_model *m = NULL;
   sc_error *err = NULL;
-  ck_assert_msg(sc_cat_load_string(text, "virtual.cat", dirs, 2, &m, &err) == SC_OK, "%s",
+  ck_assert_msg(sci_cat_load_string(text, "virtual.cat", dirs, 2, &m, &err) == SC_OK, "%s",
                 sc_error_message(err));
   /* herd's stdlib.cat is always found: it is the prelude, already run */
-  ck_assert_msg(sc_cat_load_string("\"s\"\ninclude \"stdlib.cat\"\nlet f = fencerel(F)\n",
+  ck_assert_msg(sci_cat_load_string("\"s\"\ninclude \"stdlib.cat\"\nlet f = fencerel(F)\n",
                                    "s.cat", NULL, 0, &m, &err) == SC_OK, "%s",
                 sc_error_message(err));
   /* without the folder the file is not found */
-  ck_assert_int_eq(sc_cat_load_string(text, "virtual.cat", NULL, 0, &m, &err), SC_ERR_IO);
+  ck_assert_int_eq(sci_cat_load_string(text, "virtual.cat", NULL, 0, &m, &err), SC_ERR_IO);
   ck_assert_ptr_nonnull(strstr(sc_error_message(err),
                                "virtual.cat:2:1: cannot find included file \"inc-lib.cat\""));
 }
@@ -813,26 +813,26 @@ START_TEST(include_cycle) {
   sc_cat_model *m = NULL;
   sc_error *err = NULL;
   const char *a = data_path("cycle-a.cat"), *b = data_path("cycle-b.cat");
-  ck_assert_int_eq(sc_cat_load_file(a, NULL, 0, &m, &err), SC_ERR_SEMANTIC);
+  ck_assert_int_eq(sci_cat_load_file(a, NULL, 0, &m, &err), SC_ERR_SEMANTIC);
   const char *msg = sc_error_message(err);
   /* reported at the include in cycle-b.cat that closes the cycle */
-  const char *prefix = sc_printf("%s:2:1: include cycle: ", b);
+  const char *prefix = sci_printf("%s:2:1: include cycle: ", b);
   ck_assert_msg(strncmp(msg, prefix, strlen(prefix)) == 0, "%s", msg);
-  ck_assert_msg(strstr(msg, sc_printf("%s -> %s -> %s", a, b, a)) != NULL, "%s", msg);
+  ck_assert_msg(strstr(msg, sci_printf("%s -> %s -> %s", a, b, a)) != NULL, "%s", msg);
 }
 END_TEST
 
 START_TEST(missing_model_file) {
   sc_cat_model *m = NULL;
   sc_error *err = NULL;
-  ck_assert_int_eq(sc_cat_load_file("/nonexistent/x.cat", NULL, 0, &m, &err), SC_ERR_IO);
+  ck_assert_int_eq(sci_cat_load_file("/nonexistent/x.cat", NULL, 0, &m, &err), SC_ERR_IO);
   ck_assert_ptr_nonnull(strstr(sc_error_message(err), "/nonexistent/x.cat: cannot open"));
 }
 END_TEST
 
 START_TEST(corpus_models_parse) {
   /* every model of the project's corpus (herd's and Dat3M's PTX models) */
-  const char *dir = sc_printf("%s/cat/corpus", srcdir());
+  const char *dir = sci_printf("%s/cat/corpus", srcdir());
   DIR *d = opendir(dir);
   ck_assert_msg(d != NULL, "cannot open %s", dir);
   int count = 0;
@@ -842,8 +842,8 @@ START_TEST(corpus_models_parse) {
       continue;
     sc_cat_model *m = NULL;
     sc_error *err = NULL;
-    const char *path = sc_printf("%s/%s", dir, de->d_name);
-    ck_assert_msg(sc_cat_load_file(path, NULL, 0, &m, &err) == SC_OK, "%s",
+    const char *path = sci_printf("%s/%s", dir, de->d_name);
+    ck_assert_msg(sci_cat_load_file(path, NULL, 0, &m, &err) == SC_OK, "%s",
                   sc_error_message(err));
     count++;
   }
@@ -882,7 +882,7 @@ END_TEST
 enum { NO_FENCE, FENCE_CTA, FENCE_GL };
 
 static sc_cat_env *mp_env(int fence, bool same_cta, bool derived_by_prelude) {
-  sc_cat_env *env = sc_cat_env_new(4);
+  sc_cat_env *env = sci_cat_env_new(4);
   int all[] = {0, 0, 0, 1, 0, 2, 0, 3, 1, 0, 1, 1, 1, 2, 1, 3,
                2, 0, 2, 1, 2, 2, 2, 3, 3, 0, 3, 1, 3, 2, 3, 3, -1};
   int threads[] = {0, 0, 0, 1, 1, 0, 1, 1, 2, 2, 2, 3, 3, 2, 3, 3, -1};
@@ -920,9 +920,9 @@ static sc_cat_env *mp_env(int fence, bool same_cta, bool derived_by_prelude) {
 static sc_cat_model *ptx2015(void) {
   sc_cat_model *m = NULL;
   sc_error *err = NULL;
-  ck_assert_msg(sc_cat_load_file(data_path("ptx-2015.cat"), NULL, 0, &m, &err) == SC_OK,
+  ck_assert_msg(sci_cat_load_file(data_path("ptx-2015.cat"), NULL, 0, &m, &err) == SC_OK,
                 "%s", sc_error_message(err));
-  ck_assert_str_eq(sc_cat_model_title(m), "GPU_PTX");
+  ck_assert_str_eq(sci_cat_model_title(m), "GPU_PTX");
   return m;
 }
 
@@ -949,9 +949,9 @@ START_TEST(ptx2015_mp_gl_fences_other_ctas_is_forbidden) {
   ck_assert_int_eq(find_check(&out, "gl-constraint")->line, 54);
   /* rmo-gl is the cycle 0->1->2->3->0 */
   const sc_rel *rmo_gl = lookup_rel(&out, "rmo-gl", 4);
-  ck_assert(sc_rel_equal(rmo_gl, rel_of(4, (int[]){0, 1, 1, 2, 2, 3, 3, 0, -1})));
+  ck_assert(sci_rel_equal(rmo_gl, rel_of(4, (int[]){0, 1, 1, 2, 2, 3, 3, 0, -1})));
   int cycle[4];
-  ck_assert_int_eq(sc_rel_find_cycle(rmo_gl, cycle), 4);
+  ck_assert_int_eq(sci_rel_find_cycle(rmo_gl, cycle), 4);
   /* with keep_going, sys-constraint (no sys fence) passes */
   sc_cat_run_options go = {.keep_going = true};
   out = eval_ok(m, env, &go);
@@ -994,8 +994,8 @@ START_TEST(corpus_ptx_models_on_mp) {
   static const char *const models[] = {"ptx-up-2015.cat", "ptx-catalogue.cat"};
   sc_cat_model *m = NULL;
   sc_error *err = NULL;
-  const char *path = sc_printf("%s/cat/corpus/%s", srcdir(), models[_i]);
-  ck_assert_msg(sc_cat_load_file(path, NULL, 0, &m, &err) == SC_OK, "%s", sc_error_message(err));
+  const char *path = sci_printf("%s/cat/corpus/%s", srcdir(), models[_i]);
+  ck_assert_msg(sci_cat_load_file(path, NULL, 0, &m, &err) == SC_OK, "%s", sc_error_message(err));
   ck_assert(eval_ok(m, mp_env(NO_FENCE, false, false), NULL).allowed);
   ck_assert(!eval_ok(m, mp_env(FENCE_GL, false, false), NULL).allowed);
   ck_assert(eval_ok(m, mp_env(FENCE_CTA, false, false), NULL).allowed);
@@ -1011,9 +1011,9 @@ END_TEST
 START_TEST(dat3m_ptx_v6_runs) {
   sc_cat_model *m = NULL;
   sc_error *err = NULL;
-  const char *path = sc_printf("%s/cat/corpus/ptx-v6.0.cat", srcdir());
-  ck_assert_msg(sc_cat_load_file(path, NULL, 0, &m, &err) == SC_OK, "%s", sc_error_message(err));
-  sc_cat_env *env = sc_cat_env_new(2);
+  const char *path = sci_printf("%s/cat/corpus/ptx-v6.0.cat", srcdir());
+  ck_assert_msg(sci_cat_load_file(path, NULL, 0, &m, &err) == SC_OK, "%s", sc_error_message(err));
+  sc_cat_env *env = sci_cat_env_new(2);
   int all[] = {0, 0, 0, 1, 1, 0, 1, 1, -1};
   bind_set(env, "M", (int[]){0, 1, -1});
   bind_set(env, "W", (int[]){0, -1});
@@ -1060,19 +1060,19 @@ static const sc_cat_bool_ops constant_ops = {NULL, no_and, no_and, no_not, no_ac
 
 static sc_status run_symbolic(const sc_cat_model *m, const sc_cat_env *env,
                               sc_cat_sym_outcome *out, sc_error **err) {
-  return sc_cat_run_symbolic(m, env, NULL, &constant_ops, NULL, 0, out, err);
+  return sci_cat_run_symbolic(m, env, NULL, &constant_ops, NULL, 0, out, err);
 }
 
 /* The inputs rf and co (relations over 3 events), the caller's po fixed. */
 static sc_cat_sym_input rf_co[2] = {{"rf", false, NULL, false}, {"co", false, NULL, false}};
 
 static const sc_cat_graph *lowered(const char *text, sc_cat_env **envp) {
-  sc_cat_env *env = sc_cat_env_new(3);
+  sc_cat_env *env = sci_cat_env_new(3);
   bind_rel(env, "po", (int[]){0, 1, 1, 2, -1});
   bind_set(env, "W", (int[]){0, -1});
   if (envp)
     *envp = env;
-  return sc_cat_graph_of(load_ok(text), env, NULL, rf_co, 2);
+  return sci_cat_graph_of(load_ok(text), env, NULL, rf_co, 2);
 }
 
 static int count_kind(const sc_cat_graph *g, sc_cat_node_kind k) {
@@ -1116,25 +1116,25 @@ END_TEST
  * (where r+ is r itself). */
 START_TEST(lowering_is_cached) {
   sc_cat_model *m = load_ok("\"t\"\nacyclic rf+\n");
-  sc_cat_env *env = sc_cat_env_new(3);
-  const sc_cat_graph *g = sc_cat_graph_of(m, env, NULL, rf_co, 2);
-  ck_assert_ptr_eq(sc_cat_graph_of(m, env, NULL, rf_co, 2), g);
+  sc_cat_env *env = sci_cat_env_new(3);
+  const sc_cat_graph *g = sci_cat_graph_of(m, env, NULL, rf_co, 2);
+  ck_assert_ptr_eq(sci_cat_graph_of(m, env, NULL, rf_co, 2), g);
   ck_assert_int_eq(g->axioms[0].node->kind, CN_PLUS);
   sc_cat_sym_input trans[2] = {{"rf", false, NULL, true}, {"co", false, NULL, false}};
-  const sc_cat_graph *t = sc_cat_graph_of(m, env, NULL, trans, 2);
+  const sc_cat_graph *t = sci_cat_graph_of(m, env, NULL, trans, 2);
   ck_assert_ptr_ne(t, g);
   ck_assert_int_eq(t->axioms[0].node->kind, CN_INPUT);
   /* eight signatures are kept, the one used longest ago is dropped */
   const sc_cat_graph *last = NULL;
   for (int i = 0; i < 8; i++) {
-    sc_cat_env *other = sc_cat_env_new(3);
-    bind_rel(other, sc_printf("x%d", i), NONE);
-    last = sc_cat_graph_of(m, other, NULL, rf_co, 2);
+    sc_cat_env *other = sci_cat_env_new(3);
+    bind_rel(other, sci_printf("x%d", i), NONE);
+    last = sci_cat_graph_of(m, other, NULL, rf_co, 2);
     if (i == 6)
-      ck_assert_ptr_eq(sc_cat_graph_of(m, env, NULL, trans, 2), t);
+      ck_assert_ptr_eq(sci_cat_graph_of(m, env, NULL, trans, 2), t);
   }
-  ck_assert_ptr_eq(sc_cat_graph_of(m, env, NULL, trans, 2), t); /* used lately */
-  ck_assert_ptr_ne(sc_cat_graph_of(m, env, NULL, rf_co, 2), g); /* dropped */
+  ck_assert_ptr_eq(sci_cat_graph_of(m, env, NULL, trans, 2), t); /* used lately */
+  ck_assert_ptr_ne(sci_cat_graph_of(m, env, NULL, rf_co, 2), g); /* dropped */
   ck_assert_ptr_nonnull(last);
 }
 END_TEST
@@ -1229,7 +1229,7 @@ START_TEST(analysis_walks_the_graph) {
                             "acyclic r as c4\nempty fixed & rf as c5\n"
                             "procedure p(x) = let y = x acyclic y as c6 end\n"
                             "call p(po)\ncall p(rf)\n");
-  sc_cat_env *env = sc_cat_env_new(3);
+  sc_cat_env *env = sci_cat_env_new(3);
   bind_rel(env, "po", (int[]){0, 1, -1});
   bind_set(env, "W", (int[]){0, -1});
   bind_rel(env, "rf", NONE);
@@ -1238,23 +1238,23 @@ START_TEST(analysis_walks_the_graph) {
   bind_set(env, "FW", NONE);
   const sc_cat_dynamic dyn[] = {{"rf", {1, 0}}, {"co", {2, 0}}, {"fr", {3, 0}},
                                 {"FW", {0, 2}}};
-  sc_cat_analysis *a = sc_cat_analyse(m, env, dyn, 4, NULL);
+  sc_cat_analysis *a = sci_cat_analyse(m, env, dyn, 4, NULL);
   static const struct {
     const char *name;
     sc_cat_dep dep;
   } want[] = {{"c1", {1, 0}}, {"c2", {3, 0}}, {"c3", {0, 2}}, {"c4", {1, 0}},
               {"c5", {1, 0}}, {"c6", {1, 0}}};
-  ck_assert_int_eq(sc_cat_analysis_nchecks(a), 6);
+  ck_assert_int_eq(sci_cat_analysis_nchecks(a), 6);
   for (int i = 0; i < 6; i++) {
     sc_cat_dep d;
-    const sc_cat_test *t = sc_cat_analysis_check(a, i, &d);
+    const sc_cat_test *t = sci_cat_analysis_check(a, i, &d);
     ck_assert_str_eq(t->name, want[i].name);
     ck_assert_msg(d.up == want[i].dep.up && d.down == want[i].dep.down,
                   "%s: up %x down %x", t->name, d.up, d.down);
   }
-  ck_assert(sc_cat_analysis_is_static(a, let_named(&m->prog, "fixed")));
-  ck_assert(!sc_cat_analysis_is_static(a, let_named(&m->prog, "hb")));
-  ck_assert(!sc_cat_analysis_is_static(a, let_named(&m->prog, "y")));
+  ck_assert(sci_cat_analysis_is_static(a, let_named(&m->prog, "fixed")));
+  ck_assert(!sci_cat_analysis_is_static(a, let_named(&m->prog, "hb")));
+  ck_assert(!sci_cat_analysis_is_static(a, let_named(&m->prog, "y")));
 }
 END_TEST
 
@@ -1263,12 +1263,12 @@ END_TEST
  * can encode the construct (the rest is SC_ERR_UNSUPPORTED). */
 START_TEST(symbolic_errors_are_enumerations) {
   sc_cat_model *m = load_ok(eval_errors[_i].text);
-  sc_cat_env *env = sc_cat_env_new(2);
+  sc_cat_env *env = sci_cat_env_new(2);
   bind_rel(env, "po", (int[]){0, 1, -1});
   bind_set(env, "W", (int[]){0, -1});
   sc_cat_outcome out;
   sc_error *concrete = NULL, *symbolic = NULL;
-  ck_assert_int_eq(sc_cat_run(m, env, NULL, &out, &concrete), SC_ERR_SEMANTIC);
+  ck_assert_int_eq(sci_cat_run(m, env, NULL, &out, &concrete), SC_ERR_SEMANTIC);
   sc_cat_sym_outcome sout;
   sc_status st = run_symbolic(m, env, &sout, &symbolic);
   if (st == SC_ERR_UNSUPPORTED) { /* tags, match */
@@ -1285,21 +1285,21 @@ END_TEST
  * 1->2} is po after one round, which is still a change. */
 START_TEST(symbolic_fixpoint_limit) {
   sc_cat_model *m = load_ok("\"t\"\nlet x = po\n  let rec r = po | r;r\nacyclic r\n");
-  sc_cat_env *env = sc_cat_env_new(3);
+  sc_cat_env *env = sci_cat_env_new(3);
   bind_rel(env, "po", (int[]){0, 1, 1, 2, -1});
   sc_cat_run_options opts = {0};
   opts.max_fixpoint_iterations = 1;
   sc_cat_outcome out;
   sc_cat_sym_outcome sout;
   sc_error *concrete = NULL, *symbolic = NULL;
-  ck_assert_int_eq(sc_cat_run(m, env, &opts, &out, &concrete), SC_ERR_LIMIT);
-  ck_assert_int_eq(sc_cat_run_symbolic(m, env, &opts, &constant_ops, NULL, 0, &sout,
+  ck_assert_int_eq(sci_cat_run(m, env, &opts, &out, &concrete), SC_ERR_LIMIT);
+  ck_assert_int_eq(sci_cat_run_symbolic(m, env, &opts, &constant_ops, NULL, 0, &sout,
                                        &symbolic),
                    SC_ERR_LIMIT);
   ck_assert_str_eq(sc_error_message(symbolic), sc_error_message(concrete));
   ck_assert(strstr(sc_error_message(symbolic), "t.cat:3:3: expected 'let rec r'") != NULL);
   opts.max_fixpoint_iterations = 3; /* po+ after two rounds, the same after three */
-  ck_assert_int_eq(sc_cat_run_symbolic(m, env, &opts, &constant_ops, NULL, 0, &sout,
+  ck_assert_int_eq(sci_cat_run_symbolic(m, env, &opts, &constant_ops, NULL, 0, &sout,
                                        &symbolic),
                    SC_OK);
 }
@@ -1309,7 +1309,7 @@ END_TEST
  * naming the option that sets the limit. */
 START_TEST(symbolic_deep_recursion) {
   sc_cat_model *m = load_ok("\"deep\"\nlet rec f x = f x\nlet y = f(a)\nempty y\n");
-  sc_cat_env *env = sc_cat_env_new(2);
+  sc_cat_env *env = sci_cat_env_new(2);
   bind_rel(env, "a", NONE);
   sc_cat_sym_outcome out;
   sc_error *err = NULL;
@@ -1320,7 +1320,7 @@ START_TEST(symbolic_deep_recursion) {
   sc_model_limits lim = {0};
   lim.max_depth = 5;
   err = NULL;
-  ck_assert_int_eq(run_symbolic(sc_cat_model_with_limits(m, &lim), env, &out, &err),
+  ck_assert_int_eq(run_symbolic(sci_cat_model_with_limits(m, &lim), env, &out, &err),
                    SC_ERR_LIMIT);
   ck_assert(strstr(sc_error_message(err), "at most 5 deep") != NULL);
 }
@@ -1358,8 +1358,8 @@ static const struct {
 };
 
 START_TEST(removal_gate) {
-  sc_cat_model *m = load_ok(sc_printf("\"t\"\n%s", removal_cases[_i].model));
-  sc_cat_env *env = sc_cat_env_new(3);
+  sc_cat_model *m = load_ok(sci_printf("\"t\"\n%s", removal_cases[_i].model));
+  sc_cat_env *env = sci_cat_env_new(3);
   bind_rel(env, "po", (int[]){0, 1, -1});
   bind_rel(env, "loc", NONE);
   bind_rel(env, "ctrl", NONE);
@@ -1370,11 +1370,11 @@ START_TEST(removal_gate) {
   const sc_cat_dynamic dyn[] = {{"rf", {1, 0}}, {"co", {2, 0}}};
   static const char *const shrinking[] = {"ctrl"}, *const kept[] = {"W", "co"};
   static const sc_cat_removal how = {shrinking, 1, kept, 2};
-  ck_assert_msg(sc_cat_model_drop_events_safe(m, env, dyn, 2, &how, NULL) ==
+  ck_assert_msg(sci_cat_model_drop_events_safe(m, env, dyn, 2, &how, NULL) ==
                     removal_cases[_i].safe,
                 "%s", removal_cases[_i].model);
   /* asked again: the answer kept with the graph */
-  ck_assert(sc_cat_model_drop_events_safe(m, env, dyn, 2, &how, NULL) ==
+  ck_assert(sci_cat_model_drop_events_safe(m, env, dyn, 2, &how, NULL) ==
             removal_cases[_i].safe);
 }
 END_TEST
@@ -1449,6 +1449,6 @@ static Suite *cat_suite(void) {
 }
 
 int main(void) {
-  sc_gc_init();
+  sci_gc_init();
   return sc_check_run(cat_suite());
 }

@@ -32,21 +32,21 @@ static sc_model *model(const char *name) {
 
 START_TEST(edges_read) {
   gen_edge e;
-  ck_assert(gen_edge_read("Rfe.cta", &e));
+  ck_assert(sci_gen_edge_read("Rfe.cta", &e));
   ck_assert(e.kind == GEN_RF && e.external && e.place == GEN_SAME_CTA);
   ck_assert(e.src == 'W' && e.dst == 'R' && e.same_loc);
-  ck_assert(gen_edge_read("FenceScGpusRR", &e));
+  ck_assert(sci_gen_edge_read("FenceScGpusRR", &e));
   ck_assert_str_eq(e.fence, "fence.sc.gpu");
   ck_assert(e.same_loc && !e.external);
-  ck_assert(gen_edge_read("DpCtrldW", &e));
+  ck_assert(sci_gen_edge_read("DpCtrldW", &e));
   ck_assert(e.kind == GEN_CTRL && e.src == 'R' && e.dst == 'W');
-  ck_assert(!gen_edge_read("DpDatadR", &e)); /* data goes to a write */
-  ck_assert(!gen_edge_read("Rfe.gpu", &e));
-  ck_assert(!gen_edge_read("PodWX", &e));
+  ck_assert(!sci_gen_edge_read("DpDatadR", &e)); /* data goes to a write */
+  ck_assert(!sci_gen_edge_read("Rfe.gpu", &e));
+  ck_assert(!sci_gen_edge_read("PodWX", &e));
   gen_annot a;
-  ck_assert(gen_annot_read("[acquire.gpu]", &a));
+  ck_assert(sci_gen_annot_read("[acquire.gpu]", &a));
   ck_assert(a.sem == SC_SEM_ACQUIRE && a.scope == SC_SCOPE_GPU);
-  ck_assert(!gen_annot_read("[frob]", &a));
+  ck_assert(!sci_gen_annot_read("[frob]", &a));
 }
 END_TEST
 
@@ -94,10 +94,10 @@ END_TEST
 START_TEST(ptx_dialect) {
   gen_edge e;
   gen_annot a;
-  ck_assert(gen_word_read("[acquire.gpu]PodRR", &e, &a));
+  ck_assert(sci_gen_word_read("[acquire.gpu]PodRR", &e, &a));
   ck_assert(e.kind == GEN_PO && e.src == 'R' && a.sem == SC_SEM_ACQUIRE);
-  ck_assert(!gen_word_read("[release.gpu]PodRR", &e, &a)); /* a read */
-  ck_assert(gen_word_read("Rmw", &e, &a) && e.kind == GEN_RMW && !a.word);
+  ck_assert(!sci_gen_word_read("[release.gpu]PodRR", &e, &a)); /* a read */
+  ck_assert(sci_gen_word_read("Rmw", &e, &a) && e.kind == GEN_RMW && !a.word);
   sc_test *t = gen("[relaxed.gpu]PodWW [release.gpu]Rfe [acquire.gpu]Rmw "
                    "[relaxed.gpu]PodWR [relaxed.gpu]Fre"), *back;
   const char *text = sc_test_to_dialect(t, SC_DIALECT_PTX);

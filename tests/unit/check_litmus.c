@@ -71,8 +71,8 @@ START_TEST(fig12_structure) {
   ck_assert_int_eq(p0[SC_LEVEL_KERNEL], p1[SC_LEVEL_KERNEL]);
   ck_assert_int_ne(p0[SC_LEVEL_WARP], p1[SC_LEVEL_WARP]);
   /* memory map */
-  ck_assert_int_eq(t->locs[sc_test_find_location(t, "x")].region, SC_SPACE_SHARED);
-  ck_assert_int_eq(t->locs[sc_test_find_location(t, "y")].region, SC_SPACE_GLOBAL);
+  ck_assert_int_eq(t->locs[sci_test_find_location(t, "x")].region, SC_SPACE_SHARED);
+  ck_assert_int_eq(t->locs[sci_test_find_location(t, "y")].region, SC_SPACE_GLOBAL);
   /* exists (0:r2=0 /\ 1:r2=0) */
   ck_assert_int_eq(t->quant, SC_EXISTS);
   ck_assert_int_eq(t->cond->kind, SC_PROP_AND);
@@ -141,9 +141,9 @@ START_TEST(dat3m_structure) {
   const sc_thread *p2 = &t->threads[2];
   ck_assert_int_eq(p2->code[0].op, SC_OP_ST);
   ck_assert_int_eq(p2->code[0].proxy, SC_PROXY_SURFACE);
-  int s = sc_test_find_location(t, "s");
+  int s = sci_test_find_location(t, "s");
   ck_assert_int_eq(t->locs[s].proxy, SC_PROXY_SURFACE);
-  ck_assert_int_eq(t->locs[s].alias_of, sc_test_find_location(t, "x"));
+  ck_assert_int_eq(t->locs[s].alias_of, sci_test_find_location(t, "x"));
   /* placement: P0 and P2 both "cta 0" but on different GPUs */
   ck_assert_int_ne(t->threads[0].place[SC_LEVEL_CTA], t->threads[1].place[SC_LEVEL_CTA]);
   ck_assert_int_ne(t->threads[0].place[SC_LEVEL_CTA], t->threads[2].place[SC_LEVEL_CTA]);
@@ -163,7 +163,7 @@ START_TEST(dat3m_structure) {
   ck_assert_int_eq(again->dialect, SC_DIALECT_PTX);
   ck_assert(sc_test_equal(t, again));
   ck_assert_str_eq(sc_test_to_string(again), text);
-  ck_assert_str_eq(sc_test_hash(again), sc_test_hash(t));
+  ck_assert_str_eq(sci_test_hash(again), sci_test_hash(t));
 }
 END_TEST
 
@@ -177,7 +177,7 @@ START_TEST(dialect_is_part_of_the_meaning) {
   ck_assert_int_eq(gpu->dialect, SC_DIALECT_GPU_PTX);
   ck_assert(!sc_test_equal(t, gpu));
   ck_assert(!sc_test_equal(gpu, t));
-  ck_assert_str_ne(sc_test_hash(t), sc_test_hash(gpu));
+  ck_assert_str_ne(sci_test_hash(t), sci_test_hash(gpu));
   /* both default to ptx-v7.5.cat (proxies; PTX 7 instructions), for
    * reasons of their dialects */
   const char *why_ptx, *why_gpu;
@@ -187,8 +187,8 @@ START_TEST(dialect_is_part_of_the_meaning) {
   /* a GPU_PTX test's hash is the MD5 of its GPU_PTX text, as before */
   const char *text = sc_test_to_dialect(gpu, SC_DIALECT_GPU_PTX);
   char hex[33];
-  sc_md5_hex(text, strlen(text), hex);
-  ck_assert_str_eq(sc_test_hash(gpu), hex);
+  sci_md5_hex(text, strlen(text), hex);
+  ck_assert_str_eq(sci_test_hash(gpu), hex);
 }
 END_TEST
 

@@ -17,8 +17,8 @@
 static const char *canonical(const char *text) {
   sc_outcome o;
   const char *why = NULL;
-  ck_assert_msg(sc_outcome_parse(text, &o, &why), "'%s': %s", text, why);
-  return sc_outcome_string(&o);
+  ck_assert_msg(sci_outcome_parse(text, &o, &why), "'%s': %s", text, why);
+  return sci_outcome_string(&o);
 }
 
 START_TEST(outcome_canonical_form) {
@@ -41,7 +41,7 @@ START_TEST(outcome_errors) {
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     sc_outcome o;
     const char *why = NULL;
-    ck_assert_msg(!sc_outcome_parse(bad[i][0], &o, &why), "'%s' parsed",
+    ck_assert_msg(!sci_outcome_parse(bad[i][0], &o, &why), "'%s' parsed",
                   bad[i][0]);
     ck_assert_str_eq(why, bad[i][1]);
   }
@@ -51,16 +51,16 @@ END_TEST
 START_TEST(outcome_agreement) {
   sc_outcome a, b, c, d;
   const char *why;
-  ck_assert(sc_outcome_parse("1:r0=0; x=1;", &a, &why));
-  ck_assert(sc_outcome_parse("1:r0=0;", &b, &why));
-  ck_assert(sc_outcome_parse("1:r0=1; y=0;", &c, &why));
-  ck_assert(sc_outcome_parse("y=0;", &d, &why));
-  ck_assert(sc_outcome_agree(&a, &b));  /* x shown by one side only */
-  ck_assert(!sc_outcome_agree(&a, &c)); /* 1:r0 differs */
-  ck_assert(sc_outcome_agree(&a, &d));  /* nothing shared */
-  ck_assert_int_eq(sc_outcome_shared(&a, &b), 1);
-  ck_assert_int_eq(sc_outcome_shared(&a, &d), 0);
-  ck_assert_int_lt(sc_outcome_compare(&b, &c), 0);
+  ck_assert(sci_outcome_parse("1:r0=0; x=1;", &a, &why));
+  ck_assert(sci_outcome_parse("1:r0=0;", &b, &why));
+  ck_assert(sci_outcome_parse("1:r0=1; y=0;", &c, &why));
+  ck_assert(sci_outcome_parse("y=0;", &d, &why));
+  ck_assert(sci_outcome_agree(&a, &b));  /* x shown by one side only */
+  ck_assert(!sci_outcome_agree(&a, &c)); /* 1:r0 differs */
+  ck_assert(sci_outcome_agree(&a, &d));  /* nothing shared */
+  ck_assert_int_eq(sci_outcome_shared(&a, &b), 1);
+  ck_assert_int_eq(sci_outcome_shared(&a, &d), 0);
+  ck_assert_int_lt(sci_outcome_compare(&b, &c), 0);
 }
 END_TEST
 

@@ -35,12 +35,12 @@ static int loc_named(const sc_test *t, const char *name) {
 
 /* Each location's initial value and those listed as "loc=value ..." */
 static sc_value_sets *values(const sc_test *t, const char *list) {
-  sc_value_sets *vs = sc_values_initial(t);
+  sc_value_sets *vs = sci_values_initial(t);
   char name[16];
   long v;
   int used;
   while (sscanf(list, " %15[a-z]=%ld%n", name, &v, &used) == 2) {
-    sc_values_add(vs, loc_named(t, name), v);
+    sci_values_add(vs, loc_named(t, name), v);
     list += used;
   }
   return vs;
@@ -54,7 +54,7 @@ static sc_thread_traces *runs(const char *text, const char *vals, int unroll,
   sc_sem_limits lim = {unroll, 0, liveness, true};
   sc_thread_traces *all;
   sc_error *err = NULL;
-  ck_assert_msg(sc_sem_traces(t, &lim, values(t, vals), &all, &err) == SC_OK, "%s",
+  ck_assert_msg(sci_sem_traces(t, &lim, values(t, vals), &all, &err) == SC_OK, "%s",
                 err ? sc_error_message(err) : "");
   return &all[0];
 }
@@ -195,7 +195,7 @@ START_TEST(deadline_in_long_loop) {
   sc_thread_traces *all;
   sc_error *err = NULL;
   double start = sc_seconds();
-  ck_assert_int_eq(sc_sem_traces_timed(t, &lim, start, 0.2, sc_values_initial(t),
+  ck_assert_int_eq(sci_sem_traces_timed(t, &lim, start, 0.2, sci_values_initial(t),
                                        &all, &err),
                    SC_ERR_LIMIT);
   ck_assert(sc_seconds() - start < 1.0);
@@ -212,9 +212,9 @@ START_TEST(no_repeat_cut_unrolls_fully) {
   sc_sem_limits lim = {10, 0, false, false};
   sc_thread_traces *all;
   sc_error *err = NULL;
-  ck_assert(sc_sem_traces(t, &lim, values(t, "m=1"), &all, &err) == SC_OK);
+  ck_assert(sci_sem_traces(t, &lim, values(t, "m=1"), &all, &err) == SC_OK);
   ck_assert_int_eq(all[0].ntraces, 11);
-  ck_assert(sc_sem_traces(t, NULL, values(t, "m=1"), &all, &err) == SC_OK);
+  ck_assert(sci_sem_traces(t, NULL, values(t, "m=1"), &all, &err) == SC_OK);
   ck_assert_int_eq(all[0].ntraces, 3); /* the default -unroll 2: k = 0..2 */
 }
 END_TEST
@@ -255,11 +255,11 @@ START_TEST(repeat_gate_models) {
   ck_assert_msg(sc_test_load_file(path, NULL, &t, &err) == SC_OK, "%s",
                 sc_error_message(err));
   snprintf(path, sizeof path, "%s/%s", src && *src ? src : ".", name);
-  sc_status st = name[0] == '"' ? sc_cat_load_string(name, "t.cat", NULL, 0, &m, &err)
-                                : sc_cat_load_file(path, NULL, 0, &m, &err);
+  sc_status st = name[0] == '"' ? sci_cat_load_string(name, "t.cat", NULL, 0, &m, &err)
+                                : sci_cat_load_file(path, NULL, 0, &m, &err);
   ck_assert_msg(st == SC_OK, "%s", sc_error_message(err));
   sc_cat_run_options eval = {0};
-  ck_assert_msg(sim_repeat_cut_safe(t, m, &eval) == gate_cases[_i].safe, "%s", name);
+  ck_assert_msg(sci_sim_repeat_cut_safe(t, m, &eval) == gate_cases[_i].safe, "%s", name);
 }
 END_TEST
 

@@ -491,16 +491,16 @@ static fixture make(const char *text) {
   ck_assert_msg(sc_test_load_string(text, "t.litmus", NULL, &f.t, &err) == SC_OK,
                 "%s", sc_error_message(err));
   sc_thread_traces *all;
-  ck_assert(sc_sem_traces(f.t, NULL, sc_values_initial(f.t), &all, &err) == SC_OK);
+  ck_assert(sci_sem_traces(f.t, NULL, sci_values_initial(f.t), &all, &err) == SC_OK);
   const sc_trace **chosen = malloc(sizeof(sc_trace *) * (size_t)f.t->nthreads);
   for (int th = 0; th < f.t->nthreads; th++) {
     ck_assert_int_eq(all[th].ntraces, 1);
     chosen[th] = &all[th].traces[0];
   }
-  f.x = sc_exec_new(f.t, chosen);
-  f.env = sc_cat_env_new(f.x->nevents);
-  sc_exec_bind_static(f.x, f.env);
-  sc_exec_bind_dynamic(f.x, f.env);
+  f.x = sci_exec_new(f.t, chosen);
+  f.env = sci_cat_env_new(f.x->nevents);
+  sci_exec_bind_static(f.x, f.env);
+  sci_exec_bind_dynamic(f.x, f.env);
   return f;
 }
 
@@ -510,20 +510,20 @@ static const sc_rel *rel_of(const fixture *f, const char *exp) {
   snprintf(text, sizeof text, "PTX\nlet r = %s\n", exp);
   sc_cat_model *m;
   sc_error *err;
-  ck_assert_msg(sc_cat_load_string(text, "m.cat", NULL, 0, &m, &err) == SC_OK,
+  ck_assert_msg(sci_cat_load_string(text, "m.cat", NULL, 0, &m, &err) == SC_OK,
                 "%s", sc_error_message(err));
   sc_cat_outcome out;
-  ck_assert(sc_cat_run(m, f->env, NULL, &out, &err) == SC_OK);
+  ck_assert(sci_cat_run(m, f->env, NULL, &out, &err) == SC_OK);
   const sc_cat_value *v;
-  ck_assert(sc_cat_result_lookup(out.result, "r", &v, &err) == SC_OK && v);
-  const sc_rel *r = sc_cat_value_rel(v, f->x->nevents);
+  ck_assert(sci_cat_result_lookup(out.result, "r", &v, &err) == SC_OK && v);
+  const sc_rel *r = sci_cat_value_rel(v, f->x->nevents);
   ck_assert(r);
   return r;
 }
 
 /* The relation written as "a-b c-d ..." (event numbers). */
 static sc_rel *pairs(int n, const char *list) {
-  sc_rel *r = sc_rel_new(n);
+  sc_rel *r = sci_rel_new(n);
   int a, b, used;
   while (sscanf(list, " %d-%d%n", &a, &b, &used) == 2) {
     sc_rel_add(r, a, b);
@@ -533,7 +533,7 @@ static sc_rel *pairs(int n, const char *list) {
 }
 
 #define ck_assert_rel(f, exp, list) \
-  ck_assert_msg(sc_rel_equal(rel_of(&(f), exp), pairs((f).x->nevents, list)), \
+  ck_assert_msg(sci_rel_equal(rel_of(&(f), exp), pairs((f).x->nevents, list)), \
                 "%s is not {%s}", exp, list)
 
 /* ---- sr, scta ---------------------------------------------------------------- */
@@ -627,7 +627,7 @@ END_TEST
 static int syncs(const fixture *f, sc_rel ***out) {
   int n;
   sc_error *err;
-  ck_assert(sc_barrier_syncs(f->x, 1000000, out, &n, &err) == SC_OK);
+  ck_assert(sci_barrier_syncs(f->x, 1000000, out, &n, &err) == SC_OK);
   return n;
 }
 
@@ -641,7 +641,7 @@ START_TEST(syncbar_same_id_same_cta) {
                    "exists 0==0\n");
   sc_rel **r;
   ck_assert_int_eq(syncs(&f, &r), 1);
-  ck_assert(sc_rel_equal(r[0], pairs(f.x->nevents, "1-1 1-2 2-1 2-2 3-3 4-4")));
+  ck_assert(sci_rel_equal(r[0], pairs(f.x->nevents, "1-1 1-2 2-1 2-2 3-3 4-4")));
 }
 END_TEST
 
@@ -661,7 +661,7 @@ START_TEST(syncbar_deadlock) {
                       " bar.cta.sync 1 | bar.cta.sync 1 ;\n"
                       "exists 0==0\n");
   ck_assert_int_eq(syncs(&same, &r), 1);
-  ck_assert(sc_rel_equal(r[0], pairs(same.x->nevents,
+  ck_assert(sci_rel_equal(r[0], pairs(same.x->nevents,
                                      "1-1 1-3 3-1 3-3 2-2 2-4 4-2 4-4")));
 }
 END_TEST
@@ -675,7 +675,7 @@ START_TEST(syncbar_register_ids) {
                    "exists 0==0\n");
   sc_rel **r;
   ck_assert_int_eq(syncs(&f, &r), 1);
-  ck_assert(sc_rel_equal(r[0], pairs(f.x->nevents, "1-1 1-2 2-1 2-2 3-3")));
+  ck_assert(sci_rel_equal(r[0], pairs(f.x->nevents, "1-1 1-2 2-1 2-2 3-3")));
 }
 END_TEST
 
@@ -691,8 +691,8 @@ START_TEST(syncbar_quorum) {
   sc_rel **r;
   ck_assert_int_eq(syncs(&f, &r), 3);
   for (int i = 0; i < 3; i++)
-    ck_assert_int_eq(sc_rel_count(r[i]), 7);
-  ck_assert(sc_rel_equal(r[0], pairs(f.x->nevents, "1-1 1-2 2-1 2-2 1-3 2-3 3-3")));
+    ck_assert_int_eq(sci_rel_count(r[i]), 7);
+  ck_assert(sci_rel_equal(r[0], pairs(f.x->nevents, "1-1 1-2 2-1 2-2 1-3 2-3 3-3")));
   fixture hang = make("PTX h\n{ x=0; }\n"
                       " P0@cta 0,gpu 0       | P1@cta 0,gpu 0       ;\n"
                       " bar.cta.sync 1, 1, 4 | bar.cta.sync 1, 1, 4 ;\n"
@@ -710,7 +710,7 @@ START_TEST(syncbar_arrive) {
                    "exists 0==0\n");
   sc_rel **r;
   ck_assert_int_eq(syncs(&f, &r), 1);
-  ck_assert(sc_rel_equal(r[0], pairs(f.x->nevents, "1-2 2-2")));
+  ck_assert(sci_rel_equal(r[0], pairs(f.x->nevents, "1-2 2-2")));
 }
 END_TEST
 

@@ -24,7 +24,7 @@
 /* A file in the temporary folder holding `len` bytes of `text`. */
 static const char *temp_file(const char *text, size_t len) {
   const char *dir = getenv("TMPDIR");
-  char *path = sc_printf("%s/sc-check-util-XXXXXX", dir && *dir ? dir : "/tmp");
+  char *path = sci_printf("%s/sc-check-util-XXXXXX", dir && *dir ? dir : "/tmp");
   int fd = mkstemp(path);
   ck_assert_int_ge(fd, 0);
   ck_assert_int_eq(write(fd, text, len), (ssize_t)len);
@@ -39,15 +39,15 @@ START_TEST(file_read_whole) {
   char *text;
   size_t len;
   int errnum = 0;
-  ck_assert_int_eq(sc_file_read(path, 0, &text, &len, &errnum), SC_FILE_READ);
+  ck_assert_int_eq(sci_file_read(path, 0, &text, &len, &errnum), SC_FILE_READ);
   ck_assert_uint_eq(len, 7); /* NUL bytes are the caller's question */
   ck_assert(memcmp(text, "abc\0def", 8) == 0);
   /* exactly at the limit reads; one byte past it does not */
-  ck_assert_int_eq(sc_file_read(path, 7, &text, &len, &errnum), SC_FILE_READ);
-  ck_assert_int_eq(sc_file_read(path, 6, &text, &len, &errnum), SC_FILE_TOO_LARGE);
+  ck_assert_int_eq(sci_file_read(path, 7, &text, &len, &errnum), SC_FILE_READ);
+  ck_assert_int_eq(sci_file_read(path, 6, &text, &len, &errnum), SC_FILE_TOO_LARGE);
   ck_assert_ptr_null(text);
   unlink(path);
-  ck_assert_int_eq(sc_file_read(path, 0, &text, &len, &errnum), SC_FILE_CANNOT_OPEN);
+  ck_assert_int_eq(sci_file_read(path, 0, &text, &len, &errnum), SC_FILE_CANNOT_OPEN);
   ck_assert_int_ne(errnum, 0);
 }
 END_TEST
@@ -55,7 +55,7 @@ END_TEST
 START_TEST(file_read_large) {
   /* larger than the reader's first buffers: it grows them */
   size_t n = 300000;
-  char *big = sc_alloc_atomic(n);
+  char *big = sci_alloc_atomic(n);
   for (size_t i = 0; i < n; i++)
     big[i] = (char)('a' + i % 26);
   const char *path = temp_file(big, n);
@@ -67,7 +67,7 @@ START_TEST(file_read_large) {
   sc_error *err = NULL;
   ck_assert_int_eq(sc_read_file(path, 1000, &text, NULL, &err), SC_ERR_LIMIT);
   ck_assert_str_eq(sc_error_message(err),
-                   sc_printf("%s: expected at most 1000 bytes", path));
+                   sci_printf("%s: expected at most 1000 bytes", path));
   unlink(path);
   ck_assert_int_eq(sc_read_file(path, 0, &text, NULL, &err), SC_ERR_IO);
   ck_assert(strstr(sc_error_message(err), "cannot open: ") != NULL);
@@ -90,11 +90,11 @@ END_TEST
 
 START_TEST(cursor_lines_and_columns) {
   sc_cursor c = {"f", "ab\ncd", 1, 1};
-  sc_cursor_advance_n(&c, 3);
+  sci_cursor_advance_n(&c, 3);
   ck_assert_int_eq(c.line, 2);
   ck_assert_int_eq(c.col, 1);
   ck_assert_int_eq(*c.p, 'c');
-  sc_cursor_advance_n(&c, 10); /* stops at the end */
+  sci_cursor_advance_n(&c, 10); /* stops at the end */
   ck_assert_int_eq(*c.p, '\0');
   ck_assert_int_eq(c.col, 3);
 }
@@ -102,15 +102,15 @@ END_TEST
 
 START_TEST(cursor_nested_comments) {
   sc_cursor c = {"f", "(* a (* b *)\n c *)x", 1, 1};
-  ck_assert(sc_cursor_at_comment(&c));
-  ck_assert_int_eq(sc_cursor_skip_comment(&c, NULL), SC_OK);
+  ck_assert(sci_cursor_at_comment(&c));
+  ck_assert_int_eq(sci_cursor_skip_comment(&c, NULL), SC_OK);
   ck_assert_int_eq(*c.p, 'x');
   ck_assert_int_eq(c.line, 2);
   ck_assert_int_eq(c.col, 6);
   sc_cursor open = {"f", "\n  (* (* *)", 2, 1};
-  sc_cursor_advance_n(&open, 3);
+  sci_cursor_advance_n(&open, 3);
   sc_error *err = NULL;
-  ck_assert_int_eq(sc_cursor_skip_comment(&open, &err), SC_ERR_SYNTAX);
+  ck_assert_int_eq(sci_cursor_skip_comment(&open, &err), SC_ERR_SYNTAX);
   ck_assert_str_eq(sc_error_message(err),
                    "f:3:3: expected '*)' closing this comment, found end of file");
 }
@@ -121,11 +121,11 @@ END_TEST
 /* A litmus test whose text is small but whose tokens need tens of MB. */
 static const char *huge_test(int rows) {
   sc_strbuf sb;
-  sc_sb_init(&sb);
-  sc_sb_puts(&sb, "GPU_PTX huge\n{\nx=0;\n0:.reg .s32 r0;\n}\n P0 ;\n");
+  sci_sb_init(&sb);
+  sci_sb_puts(&sb, "GPU_PTX huge\n{\nx=0;\n0:.reg .s32 r0;\n}\n P0 ;\n");
   for (int i = 0; i < rows; i++)
-    sc_sb_puts(&sb, " ld.cg.s32 r0, [x] ;\n");
-  sc_sb_puts(&sb, "exists (0:r0=0)\n");
+    sci_sb_puts(&sb, " ld.cg.s32 r0, [x] ;\n");
+  sci_sb_puts(&sb, "exists (0:r0=0)\n");
   return sb.data;
 }
 
@@ -176,17 +176,17 @@ START_TEST(guards_nest) {
     /* a chain of blocks, all reachable: only the cap stops it */
     void **volatile chain = NULL;
     for (;;) {
-      void **block = sc_alloc(1u << 20);
+      void **block = sci_alloc(1u << 20);
       block[0] = (void *)chain;
       chain = block;
     }
   } else {
     sc_error *err = NULL;
-    ck_assert_int_eq(sc_oom_fail(&inner, "here", &err), SC_ERR_LIMIT);
+    ck_assert_int_eq(sci_oom_fail(&inner, "here", &err), SC_ERR_LIMIT);
     ck_assert(strncmp(sc_error_message(err), "here: out of memory", 19) == 0);
     inner_failed = 1;
   }
-  sc_oom_leave(&outer);
+  sci_oom_leave(&outer);
   ck_assert(inner_failed);
 }
 END_TEST
@@ -197,7 +197,7 @@ START_TEST(unguarded_allocation_past_the_cap) {
   ck_assert_int_eq(sc_set_max_heap(16u << 20, NULL), SC_OK);
   void **volatile chain = NULL;
   for (int i = 0; i < 40; i++) { /* 40 MiB kept, past the 16 MiB cap */
-    void **block = sc_alloc(1u << 20);
+    void **block = sci_alloc(1u << 20);
     ck_assert_ptr_nonnull(block);
     block[0] = (void *)chain;
     chain = block;
@@ -234,6 +234,6 @@ static Suite *util_suite(void) {
 }
 
 int main(void) {
-  sc_gc_init();
+  sci_gc_init();
   return sc_check_run(util_suite());
 }
