@@ -17,6 +17,7 @@
  * never be released, and every other barrier must be. */
 #include "util/error.h"
 #include "sim/execution.h"
+#include "sim/traces.h"
 #include "util/gcmem.h"
 
 #include <string.h>
@@ -37,6 +38,8 @@ typedef struct schedule {
   sc_rel ***found;
   int *nfound, capfound;
   long tried, limit;
+  const sim_clock *clock; /* the deadline, looked at every 256 orders */
+  bool late;              /* the deadline passed */
 } schedule;
 
 /* ---- Groups ------------------------------------------------------------- */
@@ -241,6 +244,10 @@ static bool interleave(schedule *s, int p) {
   if (p == s->nbars) {
     if (++s->tried > s->limit)
       return false;
+    if ((s->tried & 255) == 0 && s->clock && sci_sim_clock_expired(s->clock)) {
+      s->late = true;
+      return false;
+    }
     sc_rel *r = syncbar_of(s);
     if (r)
       keep(s, r);
@@ -260,8 +267,8 @@ static bool interleave(schedule *s, int p) {
   return true;
 }
 
-sc_status sci_barrier_syncs(const sc_execution *x, long limit, sc_rel ***out,
-                           int *n, sc_error **err) {
+sc_status sci_barrier_syncs(const sc_execution *x, const sim_clock *clock,
+                           long limit, sc_rel ***out, int *n, sc_error **err) {
   schedule s;
   memset(&s, 0, sizeof s);
   s.x = x;
@@ -271,11 +278,14 @@ sc_status sci_barrier_syncs(const sc_execution *x, long limit, sc_rel ***out,
   s.placed = sci_alloc_atomic(sizeof(int) * (size_t)(x->test->nthreads + 1));
   memset(s.placed, 0, sizeof(int) * (size_t)(x->test->nthreads + 1));
   s.limit = limit;
+  s.clock = clock;
   *out = NULL;
   *n = 0;
   s.found = out;
   s.nfound = n;
-  if (!interleave(&s, 0))
+  if (!interleave(&s, 0) && s.late)
+    return sci_sim_clock_timeout(clock, err);
+  if (s.tried > limit)
     return sci_fail(err, SC_ERR_LIMIT, x->test->file, 0, 0,
                    "expected at most %ld orders of arrival at barriers (the "
                    "-max-executions limit)", limit);

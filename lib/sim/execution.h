@@ -61,9 +61,11 @@ bool sci_exec_is_fence_sc(const sc_execution *x, int e);
 
 /* Every syncbar relation the barriers of x allow, each once, in *out
  * (*n is 0 when they deadlock).  SC_ERR_LIMIT after `limit` orders of
- * arrival. */
-sc_status sci_barrier_syncs(const sc_execution *x, long limit, sc_rel ***out,
-                           int *n, sc_error **err);
+ * arrival, or past the deadline of `clock` (NULL: none; the -timeout
+ * error). */
+typedef struct sim_clock sim_clock;
+sc_status sci_barrier_syncs(const sc_execution *x, const sim_clock *clock,
+                           long limit, sc_rel ***out, int *n, sc_error **err);
 
 /* Final value of location `loc` (alias resolved): the co-last write. */
 int64_t sci_exec_final_value(const sc_execution *x, int loc);

@@ -106,7 +106,8 @@ static sc_status each_barrier_sync(sim_search *s, sim_candidate *cd) {
     return each_fence_order(s, cd);
   sc_rel **syncs;
   int n;
-  sc_status st = sci_barrier_syncs(cd->x, s->opts.max_executions, &syncs, &n, &s->err);
+  sc_status st = sci_barrier_syncs(cd->x, &s->clock, s->opts.max_executions,
+                                   &syncs, &n, &s->err);
   for (int i = 0; i < n && !st; i++) {
     st = sci_sim_clock_step(&s->clock, 0, NULL, &s->err);
     if (st)

@@ -627,7 +627,7 @@ END_TEST
 static int syncs(const fixture *f, sc_rel ***out) {
   int n;
   sc_error *err;
-  ck_assert(sci_barrier_syncs(f->x, 1000000, out, &n, &err) == SC_OK);
+  ck_assert(sci_barrier_syncs(f->x, NULL, 1000000, out, &n, &err) == SC_OK);
   return n;
 }
 
