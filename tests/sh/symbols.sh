@@ -42,7 +42,9 @@ fi
 
 if [ -f "$ar" ]; then
   # every global symbol the archive defines (functions, data, common)
-  nm -g --defined-only "$ar" 2>/dev/null | awk 'NF == 3 { print $3 }' |
+  # (names with two leading underscores are the toolchain's, reserved to
+  # it: ASan's __odr_asan.NAME beside each global, for one)
+  nm -g --defined-only "$ar" 2>/dev/null | awk 'NF == 3 && $3 !~ /^__/ { print $3 }' |
     LC_ALL=C sort -u >"$tmp/defined"
   # public: declared by the header; internal: sci_; anything else could
   # collide with a client's own names
