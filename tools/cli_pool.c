@@ -52,10 +52,11 @@ static void pass_on(int sig) {
       kill(worker_pids[i], sig);
 }
 
-static bool read_full(int fd, void *buf, size_t len) {
-  char *p = buf;
+/* Move all `len` bytes through `fd` (a pipe), retrying short transfers and
+ * interrupted calls: one loop for both directions. */
+static bool transfer_full(int fd, char *p, size_t len, bool reading) {
   while (len > 0) {
-    ssize_t n = read(fd, p, len);
+    ssize_t n = reading ? read(fd, p, len) : write(fd, p, len);
     if (n < 0 && errno == EINTR)
       continue;
     if (n <= 0)
@@ -66,18 +67,12 @@ static bool read_full(int fd, void *buf, size_t len) {
   return true;
 }
 
+static bool read_full(int fd, void *buf, size_t len) {
+  return transfer_full(fd, buf, len, true);
+}
+
 static bool write_full(int fd, const void *buf, size_t len) {
-  const char *p = buf;
-  while (len > 0) {
-    ssize_t n = write(fd, p, len);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return false;
-    p += n;
-    len -= (size_t)n;
-  }
-  return true;
+  return transfer_full(fd, (char *)buf, len, false);
 }
 
 /* ---- The worker ---------------------------------------------------------- */
