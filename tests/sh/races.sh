@@ -5,7 +5,8 @@
 # ptx-v7.5.cat and ptx-v6.0.cat and both engines, data-race and
 # shared-race are raised exactly where a racing pair is listed, the
 # witness's pair is one of those listed, the engines raise the same flags;
-# the story's text, the witness drawn with -show, and bad combinations.
+# Dat3M's ttaslock variants (dat3m.txt) race where Dat3M says they do; the
+# story's text, the witness drawn with -show, and bad combinations.
 . "${SC_SRCDIR:-.}/tests/sh/lib.sh"
 
 data="$srcdir/tests/data/races"
@@ -69,6 +70,28 @@ while IFS= read -r row; do
 done <"$tmp/rows"
 [ -s "$tmp/rows" ] && [ "$(wc -l <"$tmp/rows")" -eq 13 ] && ok ||
   fail "expected.txt: expected 13 tests, found $(wc -l <"$tmp/rows")"
+
+# Dat3M's ttaslock variants: the flag raised exactly where Dat3M's OpenCL
+# verdict is FAIL, the pair a listed one, under smt and auto alike.
+if [ "$engines" = "enum smt" ]; then
+  grep -v '^#' "$data/dat3m.txt" >"$tmp/dat3m"
+  while IFS= read -r row; do
+    name=$(printf '%s' "$row" | cut -d'|' -f1 | strip)
+    dat3m=$(printf '%s' "$row" | cut -d'|' -f2 | strip)
+    pairs=$(printf '%s' "$row" | cut -d'|' -f3- | tr '|' '\n' | strip | paste -sd'|' -)
+    case $dat3m in PASS) [ "$pairs" = "-" ] ;; FAIL) [ "$pairs" != "-" ] ;; *) false ;; esac ||
+      fail "dat3m.txt: $name: Dat3M's $dat3m and the pairs '$pairs' disagree"
+    for model in ptx-v7.5 ptx-v6.0; do
+      for engine in smt auto; do
+        expect 0 "$scopecat" sim -races -nohash -model "$srcdir/cat/$model.cat" \
+          -engine "$engine" "$data/$name.litmus"
+        check_flag data-race "$pairs" "$tmp/out" "$name under $model, -engine $engine"
+        lacks "$tmp/out" "Flag shared-race"
+      done
+    done
+  done <"$tmp/dat3m"
+  [ "$(wc -l <"$tmp/dat3m")" -eq 5 ] && ok || fail "dat3m.txt: expected 5 tests"
+fi
 
 # Without -races the model flags nothing: the include raises the flags.
 expect 0 "$scopecat" sim -nohash -model "$srcdir/cat/ptx-v7.5.cat" "$data/mp-weak.litmus"
