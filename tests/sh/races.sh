@@ -127,6 +127,17 @@ expect 0 "$scopecat" sim -races -show all -nohash -model "$srcdir/cat/ptx-v7.5.c
   "$data/mp-rel-acq.litmus"
 lacks "$tmp/out" 'race"'
 
+# The test's default model (ptx-v6.0.cat for the PTX dialect) and -j
+# workers tell the same races as a sequential run under it.
+expect 0 "$scopecat" sim -races -nohash "$data/shared-no-bar.litmus" \
+  "$data/mp-rel-acq.litmus" "$data/shared-relaxed.litmus"
+grep -v '^Time ' "$tmp/out" >"$tmp/sequential"
+has "$tmp/sequential" "shared-race: P0 $data/shared-relaxed.litmus:9 st x=42"
+expect 0 "$scopecat" sim -races -nohash -j 2 "$data/shared-no-bar.litmus" \
+  "$data/mp-rel-acq.litmus" "$data/shared-relaxed.litmus"
+grep -v '^Time ' "$tmp/out" >"$tmp/parallel"
+if cmp -s "$tmp/sequential" "$tmp/parallel"; then ok; else fail "-races -j 2 differs"; fi
+
 # -json: the flags in the object, no story after it.
 expect 0 "$scopecat" sim -races -json -model "$srcdir/cat/ptx-v7.5.cat" "$data/mp-weak.litmus"
 has "$tmp/out" '"data-race"'
