@@ -96,6 +96,8 @@ typedef struct sc_cat_graph {
    * asked yet) */
   const struct sc_cat_removal *drop_events_for;
   bool drop_events_safe;
+  /* exec.c's compiled form of the graph, for the last event count */
+  struct sc_cat_exec *exec;
 } sc_cat_graph;
 
 /* Lower model m for a symbolic run over env's names with the inputs

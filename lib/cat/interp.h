@@ -128,6 +128,13 @@ typedef struct cat_env_memo {
   const sc_cat_bind **kept_binds;
   cat_thunk **kept;
   int nkept, capkept; /* capkept: a power of two, or 0 */
+  /* exec.c's compiled form for this environment (NULL: none asked for, or
+   * the model has none: exec_tried), with what it was made for */
+  struct sc_cat_exec *exec;
+  bool exec_tried;
+  const sc_cat_model *exec_model;
+  const char *const *exec_variants, *const *exec_skips;
+  int exec_nentries, exec_nvariants, exec_nskip;
 } cat_env_memo;
 
 struct sc_cat_env {
