@@ -25,7 +25,9 @@ struct sc_cat_exec {
   bool *done;        /* per node: val is this run's value */
   int *slot;         /* per CONST node: the dynamic name's index, else -1 */
   int *dyn_nodes;    /* the nodes that depend on a dynamic name */
+  uint64_t *dyn_mask; /* per dyn_nodes entry: the dynamic names it reads */
   int ndyn;
+  void **last_in;    /* per dynamic name read: its value in the last run */
   int ndynamic;      /* the environment's dynamic names */
   sc_set **in_set;   /* per dynamic name: the caller's buffer */
   sc_rel **in_rel;
@@ -55,24 +57,29 @@ static void *buffer_for(int n, bool is_set) {
   return is_set ? (void *)sci_set_new(n) : (void *)sci_rel_new(n);
 }
 
-/* Which nodes depend on a dynamic name: through operands, and through a
- * fixpoint whose bodies do (its variables then too), until nothing
+/* The dynamic names each node depends on (a bit per name, the 64th
+ * standing for all names past 63): through operands, and through a
+ * fixpoint's bodies (its variables and results then too), until nothing
  * changes (a fixpoint's variables come before its bodies). */
-static void mark_dynamic(sc_cat_exec *x, bool *dyn) {
+static void mark_dynamic(sc_cat_exec *x, uint64_t *mask) {
   const sc_cat_graph *g = x->g;
   for (bool changed = true; changed;) {
     changed = false;
     for (int i = 0; i < g->nnodes; i++) {
       const sc_cat_node *nd = g->nodes[i];
-      bool d = dyn[i] || (nd->a && dyn[nd->a->id]) || (nd->b && dyn[nd->b->id]);
-      if (!d && (nd->kind == CN_FIX || nd->kind == CN_FIXVAR))
-        for (int k = 0; k < nd->fix->nvars && !d; k++)
-          d = nd->fix->next[k] && dyn[nd->fix->next[k]->id];
-      if (d && !dyn[i])
-        dyn[i] = changed = true;
+      uint64_t m = mask[i] | (nd->a ? mask[nd->a->id] : 0) | (nd->b ? mask[nd->b->id] : 0);
+      if (nd->kind == CN_FIX || nd->kind == CN_FIXVAR)
+        for (int k = 0; k < nd->fix->nvars; k++)
+          m |= nd->fix->next[k] ? mask[nd->fix->next[k]->id] : 0;
+      if (m != mask[i]) {
+        mask[i] = m;
+        changed = true;
+      }
     }
   }
 }
+
+static uint64_t name_bit(int i) { return UINT64_C(1) << (i < 63 ? i : 63); }
 
 static sc_cat_exec *build(const sc_cat_model *m, const sc_cat_graph *g,
                           const sc_cat_env *env, const sc_cat_run_options *opts) {
@@ -98,7 +105,8 @@ static sc_cat_exec *build(const sc_cat_model *m, const sc_cat_graph *g,
         else
           x->in_rel[i] = sci_rel_new(n);
       }
-  bool *dyn = sci_alloc(sizeof *dyn * (size_t)(nn + 1));
+  uint64_t *mask = sci_alloc_atomic(sizeof *mask * (size_t)(nn + 1));
+  memset(mask, 0, sizeof *mask * (size_t)(nn + 1));
   x->rounds = sci_alloc(sizeof *x->rounds * (size_t)(nn + 1));
   for (int i = 0; i < nn; i++) {
     const sc_cat_node *nd = g->nodes[i];
@@ -106,7 +114,7 @@ static sc_cat_exec *build(const sc_cat_model *m, const sc_cat_graph *g,
     switch (nd->kind) {
     case CN_CONST:
       if (is_dynamic_name(env, env->entries[nd->index].name, &x->slot[i])) {
-        dyn[i] = true;
+        mask[i] = name_bit(x->slot[i]);
         x->reads[x->slot[i]] = true;
       }
       break;
@@ -129,11 +137,18 @@ static sc_cat_exec *build(const sc_cat_model *m, const sc_cat_graph *g,
       break;
     }
   }
-  mark_dynamic(x, dyn);
+  mark_dynamic(x, mask);
   x->dyn_nodes = sci_alloc_atomic(sizeof *x->dyn_nodes * (size_t)(nn + 1));
+  x->dyn_mask = sci_alloc_atomic(sizeof *x->dyn_mask * (size_t)(nn + 1));
   for (int i = 0; i < nn; i++)
-    if (dyn[i])
+    if (mask[i]) {
+      x->dyn_mask[x->ndyn] = mask[i];
       x->dyn_nodes[x->ndyn++] = i;
+    }
+  x->last_in = sci_alloc(sizeof *x->last_in * (size_t)(env->ndynamic + 1));
+  for (int i = 0; i < env->ndynamic; i++)
+    if (x->reads[i])
+      x->last_in[i] = x->in_set[i] ? (void *)sci_set_new(n) : (void *)sci_rel_new(n);
   x->flags = sci_alloc(sizeof *x->flags * (size_t)(g->naxioms + 1));
   x->max_fix = sci_cat_max_fix(m, opts, n);
   return x;
@@ -409,17 +424,37 @@ static void raise_flag(sc_cat_exec *x, const char *name) {
   x->flags[x->nflags++] = name;
 }
 
+/* The dynamic names whose values differ from the last run's (kept). */
+static uint64_t changed_inputs(sc_cat_exec *x) {
+  uint64_t changed = 0;
+  for (int i = 0; i < x->ndynamic; i++) {
+    if (!x->reads[i])
+      continue;
+    bool is_set = x->in_set[i] != NULL;
+    const void *now = is_set ? (const void *)x->in_set[i] : (const void *)x->in_rel[i];
+    if (!same_value(now, x->last_in[i], is_set)) {
+      copy_value(x->last_in[i], now, is_set);
+      changed |= name_bit(i);
+    }
+  }
+  return changed;
+}
+
 /* The values this run may reuse: the static nodes' while the fixed names
- * are the same, none after a run that declined (it may have stopped inside
- * a fixpoint, with its nodes holding a round's values). */
+ * are the same, and those of the dynamic nodes whose names kept their
+ * values (a choice of rf leaves what reads only co as it was); none after
+ * a run that declined (it may have stopped inside a fixpoint, with its
+ * nodes holding a round's values). */
 static void start_run(sc_cat_exec *x, const sc_cat_env *env) {
+  uint64_t changed = changed_inputs(x);
   if (env != x->static_env || env->static_gen != x->static_gen) {
     memset(x->done, 0, sizeof *x->done * (size_t)x->nnodes);
     x->static_env = env;
     x->static_gen = env->static_gen;
-  } else {
+  } else if (changed) {
     for (int i = 0; i < x->ndyn; i++)
-      x->done[x->dyn_nodes[i]] = false;
+      if (x->dyn_mask[i] & changed)
+        x->done[x->dyn_nodes[i]] = false;
   }
   x->failed = false;
   x->nflags = 0;

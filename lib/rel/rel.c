@@ -249,6 +249,15 @@ void sci_rel_complement(sc_rel *dst, const sc_rel *a) {
  * of x's a-successors. */
 static void seq_into(sc_rel *dst, const sc_rel *a, const sc_rel *b) {
   int nw = dst->nwords;
+  if (nw == 1) { /* up to 64 events: a row is a word */
+    for (int x = 0; x < dst->n; x++) {
+      uint64_t d = 0;
+      for (uint64_t bits = a->w[x]; bits; bits &= bits - 1)
+        d |= b->w[ctz64(bits)];
+      dst->w[x] = d;
+    }
+    return;
+  }
   for (int x = 0; x < dst->n; x++) {
     uint64_t *d = sc_rel_row(dst, x);
     memset(d, 0, sizeof(uint64_t) * (size_t)nw);
