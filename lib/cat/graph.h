@@ -124,5 +124,9 @@ const char *sci_cat_node_kind_name(sc_cat_node_kind k);
 /* Whether expression e names `name` anywhere (binders not followed: a
  * name it binds itself counts too). */
 bool sci_cat_exp_mentions(const sc_cat_exp *e, const char *name);
+/* Whether pred holds of some name expression e names (binders not
+ * followed), visited in the order of the syntax tree. */
+bool sci_cat_exp_any_name(const sc_cat_exp *e, bool (*pred)(void *ctx, const char *name),
+                         void *ctx);
 
 #endif

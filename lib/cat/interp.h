@@ -115,6 +115,9 @@ struct sc_cat_env_entry {
  * evaluation: a caller rebinds a few names per candidate execution (rf,
  * co...), and the bindings of the entries before the first rebound one
  * stay valid. */
+/* The most choices a kept `with` set is keyed by (run.c). */
+#define SC_CAT_MAX_DYNAMIC_READS 16
+
 typedef struct cat_env_memo {
   const sc_cat_model *model;
   const cat_env **chain; /* chain[i]: the bindings of entries 0..i */
@@ -135,6 +138,10 @@ typedef struct cat_env_memo {
   const sc_cat_model *exec_model;
   const char *const *exec_variants, *const *exec_skips;
   int exec_nentries, exec_nvariants, exec_nskip;
+  /* The sets S of a `with x from S` (herd's cos.cat: generate_cos(co0),
+   * every order of the writes) kept with the bindings above, by the
+   * values of the choices S reads (run.c's with_set) */
+  struct cat_with_memo *with;
 } cat_env_memo;
 
 struct sc_cat_env {

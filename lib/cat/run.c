@@ -7,6 +7,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cat/interp.h"
 
+#include "cat/graph.h"
+
 #include "util/error.h"
 #include "util/gcmem.h"
 
@@ -268,6 +270,14 @@ static void drop_kept(cat_env_memo *memo) {
   memo->kept_binds = NULL;
   memo->kept = NULL;
   memo->nkept = memo->capkept = 0;
+  memo->with = NULL;
+}
+
+static bool is_kept(const cat_env_memo *memo, const cat_thunk *t) {
+  for (int i = 0; i < memo->capkept; i++)
+    if (memo->kept_binds[i] && memo->kept[i] == t)
+      return true;
+  return false;
 }
 
 /* The memo of the caller's environment when this evaluation may keep
@@ -425,6 +435,165 @@ static sc_cat_value **members(cat_ctx *c, const sc_cat_ins *ins, const cat_env *
   return v->u.vs.items;
 }
 
+/* ---- What an expression reads of the choices ------------------------------ */
+
+/* The walk of choices_read: the names an expression reaches, through the
+ * bindings and function bodies they are bound to. */
+typedef struct choice_walk {
+  cat_ctx *c;
+  const cat_env *env;
+  const sc_cat_exp **seen; /* bodies already walked (recursive functions) */
+  int nseen, depth;
+  int *reads, nreads;      /* the base entries read that are choices */
+} choice_walk;
+
+#define WALK_MAX_SEEN 256
+
+static bool walk_exp(choice_walk *w, const sc_cat_exp *e, const cat_env *env);
+
+/* A base entry that is a choice, read: noted once. */
+static void note_read(choice_walk *w, int entry) {
+  for (int i = 0; i < w->nreads; i++)
+    if (w->reads[i] == entry)
+      return;
+  if (w->nreads < SC_CAT_MAX_DYNAMIC_READS)
+    w->reads[w->nreads++] = entry;
+  else
+    w->nreads = SC_CAT_MAX_DYNAMIC_READS + 1; /* too many: unknown */
+}
+
+/* For sci_cat_exp_any_name: true (stop) when name, bound in w->env, leads
+ * where the walk cannot follow: a value made earlier in this run (from
+ * what?) unless the analysis kept it as fixed.  A name the caller rebinds
+ * per candidate is noted; a binding or function is walked into. */
+static bool name_unknown(void *ctx, const char *name) {
+  choice_walk *w = ctx;
+  cat_thunk *t = sci_cat_env_find(w->env, name);
+  if (!t)
+    return false; /* a name the expression binds itself */
+  if (t == sci_cat_env_find(w->c->base_env, name)) {
+    for (int i = w->c->base->n - 1; i >= 0; i--)
+      if (strcmp(w->c->base->entries[i].name, name) == 0) {
+        if (w->c->base->entries[i].dynamic)
+          note_read(w, i);
+        return w->nreads > SC_CAT_MAX_DYNAMIC_READS;
+      }
+    return false; /* a primitive */
+  }
+  if (w->c->memo && is_kept(w->c->memo, t))
+    return false;
+  switch (t->state) {
+  case TH_EXP:
+    return walk_exp(w, t->exp, t->env);
+  case TH_DONE:
+    if (t->value->kind == SC_CAT_PRIM)
+      return false;
+    if (t->value->kind == SC_CAT_CLOSURE)
+      return walk_exp(w, t->value->u.clo->body, t->value->u.clo->env);
+    return true;
+  case TH_PROJ:
+  case TH_BUSY:
+    return true;
+  }
+  return true;
+}
+
+static bool walk_exp(choice_walk *w, const sc_cat_exp *e, const cat_env *env) {
+  for (int i = 0; i < w->nseen; i++)
+    if (w->seen[i] == e)
+      return false; /* walked, or being walked: what it reads is noted there */
+  if (w->depth >= 64 || w->nseen >= WALK_MAX_SEEN)
+    return true; /* too far to follow */
+  w->seen[w->nseen++] = e;
+  const cat_env *outer = w->env;
+  w->env = env;
+  w->depth++;
+  bool unknown = sci_cat_exp_any_name(e, name_unknown, w);
+  w->depth--;
+  w->env = outer;
+  return unknown;
+}
+
+/* The base entries (choices) that evaluating e in env may read, in
+ * reads[]: how many, or -1 when the walk cannot tell. */
+static int choices_read(cat_ctx *c, const sc_cat_exp *e, const cat_env *env, int *reads) {
+  choice_walk w = {.c = c, .env = env, .reads = reads,
+                   .seen = sci_alloc(sizeof(sc_cat_exp *) * WALK_MAX_SEEN)};
+  return walk_exp(&w, e, env) ? -1 : w.nreads;
+}
+
+/* ---- The sets of `with x from S`, kept --------------------------------------- */
+
+#define WITH_KEPT 16 /* sets kept per `with`: one per value of what S reads */
+
+struct cat_with_memo {
+  const sc_cat_ins *ins;
+  int nreads;         /* -1: S may read what the walk cannot follow */
+  int reads[SC_CAT_MAX_DYNAMIC_READS];
+  const void **keys;  /* per kept set: the values of the entries read */
+  sc_cat_value **sets;
+  int nkept, next;
+};
+
+static bool same_entry_value(const struct sc_cat_env_entry *en, const void *key) {
+  return en->set ? sci_set_equal(en->set, key) : sci_rel_equal(en->rel, key);
+}
+
+/* The kept set of w for the choices' values now, or NULL. */
+static sc_cat_value *with_kept(const cat_ctx *c, const struct cat_with_memo *w) {
+  for (int k = 0; k < w->nkept; k++) {
+    const void **key = w->keys + (long)k * w->nreads;
+    bool same = true;
+    for (int i = 0; i < w->nreads && same; i++)
+      same = same_entry_value(&c->base->entries[w->reads[i]], key[i]);
+    if (same)
+      return w->sets[k];
+  }
+  return NULL;
+}
+
+static void with_keep(const cat_ctx *c, struct cat_with_memo *w, sc_cat_value *set) {
+  int k = w->nkept < WITH_KEPT ? w->nkept++ : w->next++ % WITH_KEPT;
+  const void **key = w->keys + (long)k * w->nreads;
+  for (int i = 0; i < w->nreads; i++) {
+    const struct sc_cat_env_entry *en = &c->base->entries[w->reads[i]];
+    key[i] = en->set ? (const void *)sci_set_copy(en->set) : (const void *)sci_rel_copy(en->rel);
+  }
+  w->sets[k] = set;
+}
+
+/* S of `with x from S`, evaluated once per value of the choices it reads
+ * and kept in the environment's memo (with the bindings that depend on no
+ * choice): herd's generate_cos(co0) lists every order of the writes,
+ * thousands of relations, and reads only FW (through co0), the same for
+ * most candidates.  Evaluated afresh when the walk cannot tell what S
+ * reads. */
+static sc_cat_value *with_set(cat_ctx *c, const sc_cat_ins *ins, const cat_env *env) {
+  cat_env_memo *memo = keeping(c);
+  if (!memo)
+    return sci_cat_eval_exp(c, ins->exp, env);
+  struct cat_with_memo *w = memo->with;
+  if (!w || w->ins != ins) {
+    w = sci_alloc(sizeof *w);
+    w->ins = ins;
+    w->nreads = choices_read(c, ins->exp, env, w->reads);
+    if (w->nreads >= 0) {
+      w->keys = sci_alloc(sizeof *w->keys * (size_t)(WITH_KEPT * w->nreads + 1));
+      w->sets = sci_alloc(sizeof *w->sets * WITH_KEPT);
+    }
+    memo->with = w;
+  }
+  if (w->nreads < 0)
+    return sci_cat_eval_exp(c, ins->exp, env);
+  sc_cat_value *set = with_kept(c, w);
+  if (set)
+    return set;
+  set = sci_cat_eval_exp(c, ins->exp, env);
+  if (set)
+    with_keep(c, w, set);
+  return set;
+}
+
 /* with x from S, x a relation the caller binds (herd's cos.cat: with co
  * from generate_cos(cobase)): herd leaves co to the model and runs the rest
  * once per member, each run an execution of its own; here the enumerator
@@ -442,7 +611,7 @@ static sc_cat_value **candidate_member(cat_ctx *c, const sc_cat_ins *ins,
     items[(*n)++] = own;           /* checks: membership is no check */
     return items;
   }
-  sc_cat_value *set = sci_cat_eval_exp(c, ins->exp, env);
+  sc_cat_value *set = with_set(c, ins, env);
   if (!set || !(set = sci_cat_tag2set(c, set)))
     return NULL;
   if (set->kind == SC_CAT_VALSET && sci_cat_valset_has(c, set, own))
