@@ -164,6 +164,12 @@ struct cat_ctx {
   int n;                     /* events */
   sc_error *error;           /* the first error, NULL while all is well */
   int app_depth;             /* nested function applications */
+  /* The expression sci_cat_eval_exp starts on is in tail position of a
+   * function's body: an application there is handed back to the loop
+   * of sci_cat_apply (tail_fun, tail_arg, tail_where) */
+  bool tail;
+  sc_cat_value *tail_fun, *tail_arg;
+  const sc_cat_exp *tail_where;
   int run_depth;             /* nested `with ... from` branches */
   int max_fix;               /* iterations allowed per `let rec` */
   int max_app_depth;         /* the model's limits (sc_model_limits), */
