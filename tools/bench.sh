@@ -327,6 +327,43 @@ for shape in 2x4 2x6 2x8 3x4 3x5 4x3 4x4; do
   family "scoped-$shape" 1 "enum auto" -- "${files[@]}"
 done
 
+# ---- herd7 side by side (the n-writers family under herd's uni.cat) ---------
+# uni-herd7-N  N = 4..8: coRR2-N under tests/data/herd/uni.cat (co generated
+#              by cos.cat's `with co from generate_cos(...)`), by enumeration
+#              and by herd7 itself, when herd7 is on PATH (tools/herd7-build.sh
+#              builds it from herdtools7's sources): one line each, the herd7
+#              line's `x enum` being enumeration's wall time over herd7's.
+#              Skipped, with a line saying so, without herd7.
+# herd7_row NAME FILE: herd7's line (its states counted as allowed).
+herd7_row() {
+  local name=$1 file=$2 user sys wall peak
+  /usr/bin/time -f '%e %M %U %S' -o "$tmp/time" herd7 -I "$srcdir/tests/data/herd" \
+    -model "$srcdir/tests/data/herd/uni.cat" "$file" >"$tmp/herd7.out" 2>"$tmp/herd7.err"
+  read -r wall peak user sys < <(tail -n 1 "$tmp/time") 2>/dev/null || { wall=0; peak=0; }
+  local cpu allowed fails=0 vs_enum
+  cpu=$(awk -v u="${user:-0}" -v s="${sys:-0}" 'BEGIN { printf "%.2f", u + s }')
+  allowed=$(awk '/^Positive:/ { print $2 + $4 }' "$tmp/herd7.out")
+  [[ -n $allowed ]] || { allowed=0; fails=1; }
+  vs_enum=$(awk -v e="$enum_wall_herd" -v w="$wall" 'BEGIN {
+    printf "%s", (w > 0 && e != "" ? sprintf("%.1f", e / w) : "-") }')
+  row "$(printf '%-14s %-5s %5d %9.2f %8.2f %9.3f %11s %9d %8.1f %4d %4d | %7s |' "$name" \
+    herd7 1 "$wall" "$cpu" "$wall" - "$allowed" \
+    "$(awk -v k="$peak" 'BEGIN { print k / 1024 }')" "$fails" 0 "$vs_enum")"
+}
+if [[ uni-herd7 =~ $only ]]; then
+  if command -v herd7 >/dev/null; then
+    for n in 4 5 6 7 8; do
+      [[ -f $tmp/coRR2-$n.litmus ]] || nwriters "$n" 2 >"$tmp/coRR2-$n.litmus"
+      family "uni-herd7-$n" 1 "enum" -model "$srcdir/tests/data/herd/uni.cat" -- \
+        "$tmp/coRR2-$n.litmus"
+      enum_wall_herd=$wall
+      herd7_row "uni-herd7-$n" "$tmp/coRR2-$n.litmus"
+    done
+  else
+    row "uni-herd7-N    skipped: no herd7 on PATH (tools/herd7-build.sh builds one)"
+  fi
+fi
+
 # spinlock-unroll-N, N = 10, 20, 40: tests/data/spinlock.litmus (two
 # threads take a spin lock: atom.cas acquire retried while it reads 1, then
 # x += 1 and st.release) under cat/ptx-v7.5.cat and -unroll N.  Each failed
