@@ -190,10 +190,9 @@ sc_cat_exec *sci_cat_exec_of(const sc_cat_model *m, const sc_cat_env *env,
      * rounds: a limit set by hand is for the interpreter to meet */
     if (why)
       *why = "a -max-iterations limit set by hand";
-  } else if (g->error || g->approximate) {
+  } else if (g->error) {
     if (why)
-      *why = g->error ? sc_error_message(g->error)
-                      : "a 'with ... from' over a name of the caller's";
+      *why = sc_error_message(g->error);
   } else {
     x = exec_of_graph(m, g, env, opts);
   }
@@ -460,11 +459,69 @@ static void start_run(sc_cat_exec *x, const sc_cat_env *env) {
   x->nflags = 0;
 }
 
+/* ---- with x from S ------------------------------------------------------------ */
+
+typedef struct name_values {
+  sc_cat_exec *x;
+  const sc_cat_env *env;
+} name_values;
+
+/* A name's value in this run: the caller's input for a dynamic name,
+ * else the environment's latest entry. */
+static const void *value_now(void *ctx, const char *name) {
+  const name_values *nv = ctx;
+  for (int i = 0; i < nv->env->ndynamic; i++)
+    if (strcmp(nv->env->dynamic[i], name) == 0)
+      return nv->x->in_set[i] ? (const void *)nv->x->in_set[i] : (const void *)nv->x->in_rel[i];
+  for (int i = nv->env->n - 1; i >= 0; i--)
+    if (strcmp(nv->env->entries[i].name, name) == 0)
+      return nv->env->entries[i].set ? (const void *)nv->env->entries[i].set
+                                     : (const void *)nv->env->entries[i].rel;
+  return NULL;
+}
+
+/* Whether the candidate's own x is in S for every `with x from S` (the
+ * graph took each as holding): 1 or 0, from the sets the interpreter kept
+ * (run.c's with_set); -1 when it has none for these values, and must run.
+ * A partial candidate's look (opts->only) asks no membership, as the
+ * interpreter does not. */
+static int withs_hold(sc_cat_exec *x, const sc_cat_env *env, const sc_cat_run_options *opts) {
+  if (opts && opts->nonly)
+    return 1;
+  name_values nv = {x, env};
+  for (int i = 0; i < x->g->nwiths; i++) {
+    const sc_cat_ins *ins = x->g->withs[i];
+    const void *v = value_now(&nv, ins->name);
+    if (!v)
+      return -1;
+    bool is_set = false;
+    for (int e = env->n - 1; e >= 0; e--)
+      if (strcmp(env->entries[e].name, ins->name) == 0) {
+        is_set = env->entries[e].set != NULL;
+        break;
+      }
+    sc_cat_value own = {.kind = is_set ? SC_CAT_SET : SC_CAT_REL};
+    if (is_set)
+      own.u.set = v;
+    else
+      own.u.rel = v;
+    int has = sci_cat_with_kept_has(env, opts, ins, &own, value_now, &nv);
+    if (has <= 0)
+      return has;
+  }
+  return 1;
+}
+
 bool sci_cat_exec_run(sc_cat_exec *x, const sc_cat_env *env,
                       const sc_cat_run_options *opts, sc_cat_outcome *out) {
   memset(out, 0, sizeof *out);
   if (env->nevents != x->n || env->usage_error)
     return false;
+  int member = withs_hold(x, env, opts);
+  if (member < 0)
+    return false;
+  if (member == 0) /* no run of the model: the execution is none of S's */
+    return true;
   start_run(x, env);
   bool failed = false, keep_going = opts && opts->keep_going;
   for (int i = 0; i < x->g->naxioms && (!failed || keep_going); i++) {

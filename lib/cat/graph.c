@@ -980,6 +980,8 @@ static bool lower_ins(lower *c, const sc_cat_ins *ins, const lenv **env) {
       return false;
     }
     c->g->approximate = true;
+    sci_grow(&c->g->withs, &c->g->capwiths, c->g->nwiths + 1, sizeof *c->g->withs);
+    c->g->withs[c->g->nwiths++] = ins;
     *env = bind(*env, ins->name, done(base_value(c, ins->name)));
     return true;
   case IN_MATCH:

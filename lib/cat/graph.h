@@ -88,6 +88,8 @@ typedef struct sc_cat_graph {
   int nlets, caplets;
   /* a `with x from S` over a name of the caller's was taken as holding */
   bool approximate;
+  const struct sc_cat_ins **withs; /* those instructions, in order */
+  int nwiths, capwiths;
   /* Where the lowering stopped (an unsupported construct, a type error),
    * reported after the axioms before it have run; NULL when it did not. */
   const sc_error *error;

@@ -155,6 +155,16 @@ struct sc_cat_env {
   unsigned long static_gen; /* bumped when another name is (re)bound */
 };
 
+/* For the compiled evaluator (exec.c): whether the set S of `with x from
+ * S` (ins), as kept by an earlier interpreted run for the values the names
+ * it reads have now (value_of: a name's value now, NULL if unknown),
+ * holds own: 1 or 0; -1 when no set is kept for them, or the interpreter
+ * should say why not. */
+int sci_cat_with_kept_has(const sc_cat_env *env, const sc_cat_run_options *opts,
+                          const struct sc_cat_ins *ins, const sc_cat_value *own,
+                          const void *(*value_of)(void *ctx, const char *name),
+                          void *ctx);
+
 /* ---- The context of one evaluation --------------------------------------- */
 
 struct cat_ctx {

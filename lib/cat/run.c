@@ -594,6 +594,37 @@ static sc_cat_value *with_set(cat_ctx *c, const sc_cat_ins *ins, const cat_env *
   return set;
 }
 
+int sci_cat_with_kept_has(const sc_cat_env *env, const sc_cat_run_options *opts,
+                          const sc_cat_ins *ins, const sc_cat_value *own,
+                          const void *(*value_of)(void *ctx, const char *name),
+                          void *ctx) {
+  const cat_env_memo *memo = env->memo;
+  const struct cat_with_memo *w = memo->with;
+  if (!opts || !opts->analysis || memo->kept_for != opts->analysis ||
+      memo->kept_gen != env->static_gen || !w || w->ins != ins || w->nreads < 0)
+    return -1;
+  for (int k = 0; k < w->nkept; k++) {
+    const void **key = w->keys + (long)k * w->nreads;
+    bool same = true;
+    for (int i = 0; i < w->nreads && same; i++) {
+      const struct sc_cat_env_entry *en = &env->entries[w->reads[i]];
+      const void *now = value_of(ctx, en->name);
+      same = now && (en->set ? sci_set_equal(now, key[i]) : sci_rel_equal(now, key[i]));
+    }
+    if (!same)
+      continue;
+    const sc_cat_value *set = w->sets[k];
+    if (set->kind == SC_CAT_EMPTY)
+      return 0;
+    if (set->kind != SC_CAT_VALSET)
+      return -1; /* the interpreter words the type error */
+    cat_ctx c = {.model = NULL, .base = env, .n = env->nevents};
+    bool has = sci_cat_valset_has(&c, set, own);
+    return c.error ? -1 : has;
+  }
+  return -1;
+}
+
 /* with x from S, x a relation the caller binds (herd's cos.cat: with co
  * from generate_cos(cobase)): herd leaves co to the model and runs the rest
  * once per member, each run an execution of its own; here the enumerator
