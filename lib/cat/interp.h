@@ -117,6 +117,7 @@ struct sc_cat_env_entry {
  * stay valid. */
 /* The most choices a kept `with` set is keyed by (run.c). */
 #define SC_CAT_MAX_DYNAMIC_READS 16
+#define SC_CAT_MAX_FIXED_READS 32 /* the others, for sharing across environments */
 
 typedef struct cat_env_memo {
   const sc_cat_model *model;

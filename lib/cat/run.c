@@ -445,6 +445,9 @@ typedef struct choice_walk {
   const sc_cat_exp **seen; /* bodies already walked (recursive functions) */
   int nseen, depth;
   int *reads, nreads;      /* the base entries read that are choices */
+  int *fixed, nfixed;      /* and those that are not (-1 past the room) */
+  bool pure;               /* S is a function of the base entries read
+                              alone: no kept binding met */
 } choice_walk;
 
 #define WALK_MAX_SEEN 256
@@ -462,6 +465,17 @@ static void note_read(choice_walk *w, int entry) {
     w->nreads = SC_CAT_MAX_DYNAMIC_READS + 1; /* too many: unknown */
 }
 
+/* A base entry that is no choice, read: noted once. */
+static void note_fixed(choice_walk *w, int entry) {
+  for (int i = 0; i < w->nfixed; i++)
+    if (w->fixed[i] == entry)
+      return;
+  if (w->nfixed < SC_CAT_MAX_FIXED_READS)
+    w->fixed[w->nfixed++] = entry;
+  else
+    w->pure = false;
+}
+
 /* For sci_cat_exp_any_name: true (stop) when name, bound in w->env, leads
  * where the walk cannot follow: a value made earlier in this run (from
  * what?) unless the analysis kept it as fixed.  A name the caller rebinds
@@ -476,12 +490,16 @@ static bool name_unknown(void *ctx, const char *name) {
       if (strcmp(w->c->base->entries[i].name, name) == 0) {
         if (w->c->base->entries[i].dynamic)
           note_read(w, i);
+        else
+          note_fixed(w, i);
         return w->nreads > SC_CAT_MAX_DYNAMIC_READS;
       }
     return false; /* a primitive */
   }
-  if (w->c->memo && is_kept(w->c->memo, t))
+  if (w->c->memo && is_kept(w->c->memo, t)) {
+    w->pure = false; /* fixed, but made of what? */
     return false;
+  }
   switch (t->state) {
   case TH_EXP:
     return walk_exp(w, t->exp, t->env);
@@ -516,10 +534,13 @@ static bool walk_exp(choice_walk *w, const sc_cat_exp *e, const cat_env *env) {
 
 /* The base entries (choices) that evaluating e in env may read, in
  * reads[]: how many, or -1 when the walk cannot tell. */
-static int choices_read(cat_ctx *c, const sc_cat_exp *e, const cat_env *env, int *reads) {
-  choice_walk w = {.c = c, .env = env, .reads = reads,
+static int choices_read(cat_ctx *c, const sc_cat_exp *e, const cat_env *env, int *reads,
+                        int *fixed, int *nfixed) {
+  choice_walk w = {.c = c, .env = env, .reads = reads, .fixed = fixed, .pure = true,
                    .seen = sci_alloc(sizeof(sc_cat_exp *) * WALK_MAX_SEEN)};
-  return walk_exp(&w, e, env) ? -1 : w.nreads;
+  int n = walk_exp(&w, e, env) ? -1 : w.nreads;
+  *nfixed = n >= 0 && w.pure ? w.nfixed : -1;
+  return n;
 }
 
 /* ---- The sets of `with x from S`, kept --------------------------------------- */
@@ -530,6 +551,8 @@ struct cat_with_memo {
   const sc_cat_ins *ins;
   int nreads;         /* -1: S may read what the walk cannot follow */
   int reads[SC_CAT_MAX_DYNAMIC_READS];
+  int nfixed;         /* -1: S is not known to be a function of the entries */
+  int fixed[SC_CAT_MAX_FIXED_READS]; /* the other entries it reads */
   const void **keys;  /* per kept set: the values of the entries read */
   sc_cat_value **sets;
   int nkept, next;
@@ -562,6 +585,76 @@ static void with_keep(const cat_ctx *c, struct cat_with_memo *w, sc_cat_value *s
   w->sets[k] = set;
 }
 
+/* Across environments (combinations of traces), on the model: a set by
+ * the values of every entry S reads, choices or not.  A ring. */
+#define WITH_SHARED 64
+
+typedef struct with_shared_entry {
+  const sc_cat_ins *ins;
+  int n;
+  const char **names;
+  const void **vals;
+  sc_cat_value *set;
+} with_shared_entry;
+
+struct cat_with_shared {
+  with_shared_entry e[WITH_SHARED];
+  int n, next;
+};
+
+/* The entries of w that S reads, all of them, in one list. */
+static int all_entries(const struct cat_with_memo *w, int *out) {
+  int n = 0;
+  for (int i = 0; i < w->nreads; i++)
+    out[n++] = w->reads[i];
+  for (int i = 0; i < w->nfixed; i++)
+    out[n++] = w->fixed[i];
+  return n;
+}
+
+static sc_cat_value *shared_set(const cat_ctx *c, const struct cat_with_memo *w) {
+  const struct cat_with_shared *sh = c->model->with_shared;
+  int ents[SC_CAT_MAX_DYNAMIC_READS + SC_CAT_MAX_FIXED_READS];
+  if (!sh || w->nfixed < 0)
+    return NULL;
+  int n = all_entries(w, ents);
+  for (int k = 0; k < sh->n; k++) {
+    const with_shared_entry *e = &sh->e[k];
+    if (e->ins != w->ins || e->n != n)
+      continue;
+    bool same = true;
+    for (int i = 0; i < n && same; i++) {
+      const struct sc_cat_env_entry *en = &c->base->entries[ents[i]];
+      same = strcmp(en->name, e->names[i]) == 0 && same_entry_value(en, e->vals[i]);
+    }
+    if (same)
+      return e->set;
+  }
+  return NULL;
+}
+
+static void share_set(const cat_ctx *c, const struct cat_with_memo *w, sc_cat_value *set) {
+  if (w->nfixed < 0)
+    return;
+  struct cat_with_shared **shp = &((sc_cat_model *)c->model)->with_shared; /* its memo */
+  if (!*shp)
+    *shp = sci_alloc(sizeof **shp);
+  struct cat_with_shared *sh = *shp;
+  int ents[SC_CAT_MAX_DYNAMIC_READS + SC_CAT_MAX_FIXED_READS];
+  int n = all_entries(w, ents);
+  with_shared_entry *e = &sh->e[sh->n < WITH_SHARED ? sh->n++ : sh->next++ % WITH_SHARED];
+  e->ins = w->ins;
+  e->n = n;
+  e->names = sci_alloc(sizeof *e->names * (size_t)(n + 1));
+  e->vals = sci_alloc(sizeof *e->vals * (size_t)(n + 1));
+  for (int i = 0; i < n; i++) {
+    const struct sc_cat_env_entry *en = &c->base->entries[ents[i]];
+    e->names[i] = en->name;
+    e->vals[i] = en->set ? (const void *)sci_set_copy(en->set) : (const void *)sci_rel_copy(en->rel);
+  }
+  e->set = set;
+}
+
 /* S of `with x from S`, evaluated once per value of the choices it reads
  * and kept in the environment's memo (with the bindings that depend on no
  * choice): herd's generate_cos(co0) lists every order of the writes,
@@ -576,7 +669,7 @@ static sc_cat_value *with_set(cat_ctx *c, const sc_cat_ins *ins, const cat_env *
   if (!w || w->ins != ins) {
     w = sci_alloc(sizeof *w);
     w->ins = ins;
-    w->nreads = choices_read(c, ins->exp, env, w->reads);
+    w->nreads = choices_read(c, ins->exp, env, w->reads, w->fixed, &w->nfixed);
     if (w->nreads >= 0) {
       w->keys = sci_alloc(sizeof *w->keys * (size_t)(WITH_KEPT * w->nreads + 1));
       w->sets = sci_alloc(sizeof *w->sets * WITH_KEPT);
@@ -588,9 +681,15 @@ static sc_cat_value *with_set(cat_ctx *c, const sc_cat_ins *ins, const cat_env *
   sc_cat_value *set = with_kept(c, w);
   if (set)
     return set;
-  set = sci_cat_eval_exp(c, ins->exp, env);
-  if (set)
+  if ((set = shared_set(c, w))) {
     with_keep(c, w, set);
+    return set;
+  }
+  set = sci_cat_eval_exp(c, ins->exp, env);
+  if (set) {
+    with_keep(c, w, set);
+    share_set(c, w, set);
+  }
   return set;
 }
 
