@@ -81,35 +81,48 @@ static void mark_dynamic(sc_cat_exec *x, uint64_t *mask) {
 
 static uint64_t name_bit(int i) { return UINT64_C(1) << (i < 63 ? i : 63); }
 
-static sc_cat_exec *build(const sc_cat_model *m, const sc_cat_graph *g,
-                          const sc_cat_env *env, const sc_cat_run_options *opts) {
-  sc_cat_exec *x = sci_alloc(sizeof *x);
-  int nn = g->nnodes, n = env->nevents;
-  x->model = m;
-  x->g = g;
-  x->n = n;
-  x->nnodes = nn;
-  x->val = sci_alloc(sizeof *x->val * (size_t)(nn + 1));
-  x->own = sci_alloc(sizeof *x->own * (size_t)(nn + 1));
-  x->done = sci_alloc(sizeof *x->done * (size_t)(nn + 1));
-  x->slot = sci_alloc(sizeof *x->slot * (size_t)(nn + 1));
-  x->ndynamic = env->ndynamic;
-  x->in_set = sci_alloc(sizeof *x->in_set * (size_t)(env->ndynamic + 1));
-  x->in_rel = sci_alloc(sizeof *x->in_rel * (size_t)(env->ndynamic + 1));
-  x->reads = sci_alloc(sizeof *x->reads * (size_t)(env->ndynamic + 1));
-  for (int i = 0; i < env->ndynamic; i++)
+/* The caller's buffers for the dynamic names, as sets or relations as the
+ * environment binds them, and a copy of each for the last run's value. */
+static void alloc_inputs(sc_cat_exec *x, const sc_cat_env *env) {
+  int n = env->nevents, nd = env->ndynamic;
+  x->ndynamic = nd;
+  x->in_set = sci_alloc(sizeof *x->in_set * (size_t)(nd + 1));
+  x->in_rel = sci_alloc(sizeof *x->in_rel * (size_t)(nd + 1));
+  x->reads = sci_alloc(sizeof *x->reads * (size_t)(nd + 1));
+  x->last_in = sci_alloc(sizeof *x->last_in * (size_t)(nd + 1));
+  for (int i = 0; i < nd; i++)
     for (int e = 0; e < env->n; e++)
       if (strcmp(env->entries[e].name, env->dynamic[i]) == 0) {
-        if (env->entries[e].set)
+        if (env->entries[e].set) {
           x->in_set[i] = sci_set_new(n);
-        else
+          x->last_in[i] = sci_set_new(n);
+        } else {
           x->in_rel[i] = sci_rel_new(n);
+          x->last_in[i] = sci_rel_new(n);
+        }
       }
-  uint64_t *mask = sci_alloc_atomic(sizeof *mask * (size_t)(nn + 1));
-  memset(mask, 0, sizeof *mask * (size_t)(nn + 1));
-  x->rounds = sci_alloc(sizeof *x->rounds * (size_t)(nn + 1));
-  for (int i = 0; i < nn; i++) {
-    const sc_cat_node *nd = g->nodes[i];
+}
+
+/* Two buffers per variable of fixpoint fx, found at its first variable's
+ * id (run_fix), once per fixpoint. */
+static void alloc_rounds(sc_cat_exec *x, sc_cat_fix *fx) {
+  int at = fx->vars[0]->id;
+  if (x->rounds[at])
+    return;
+  void **r = sci_alloc(sizeof *r * (size_t)(2 * fx->nvars + 1));
+  for (int k = 0; k < fx->nvars; k++) {
+    r[2 * k] = buffer_for(x->n, fx->vars[k]->is_set);
+    r[2 * k + 1] = buffer_for(x->n, fx->vars[k]->is_set);
+  }
+  x->rounds[at] = r;
+  sci_cat_fix_deps(x->g, fx);
+}
+
+/* Each node's buffer (none for names and fixpoint nodes, whose values are
+ * borrowed), and in mask[] the dynamic name each name node is. */
+static void alloc_nodes(sc_cat_exec *x, const sc_cat_env *env, uint64_t *mask) {
+  for (int i = 0; i < x->nnodes; i++) {
+    const sc_cat_node *nd = x->g->nodes[i];
     x->slot[i] = -1;
     switch (nd->kind) {
     case CN_CONST:
@@ -122,35 +135,48 @@ static sc_cat_exec *build(const sc_cat_model *m, const sc_cat_graph *g,
     case CN_FIXVAR: /* run_fix's buffers */
       break;
     case CN_FIX:
-      if (nd->fix->vars[0]->id < nn && !x->rounds[nd->fix->vars[0]->id]) {
-        void **r = sci_alloc(sizeof *r * (size_t)(2 * nd->fix->nvars + 1));
-        for (int k = 0; k < nd->fix->nvars; k++) {
-          r[2 * k] = buffer_for(n, nd->fix->vars[k]->is_set);
-          r[2 * k + 1] = buffer_for(n, nd->fix->vars[k]->is_set);
-        }
-        x->rounds[nd->fix->vars[0]->id] = r;
-        sci_cat_fix_deps(g, nd->fix);
-      }
+      alloc_rounds(x, nd->fix);
       break;
     default:
-      x->own[i] = buffer_for(n, nd->is_set);
+      x->own[i] = buffer_for(x->n, nd->is_set);
       break;
     }
   }
-  mark_dynamic(x, mask);
-  x->dyn_nodes = sci_alloc_atomic(sizeof *x->dyn_nodes * (size_t)(nn + 1));
-  x->dyn_mask = sci_alloc_atomic(sizeof *x->dyn_mask * (size_t)(nn + 1));
-  for (int i = 0; i < nn; i++)
+}
+
+/* The nodes that read some dynamic name, with the names each reads. */
+static void list_dynamic(sc_cat_exec *x, const uint64_t *mask) {
+  x->dyn_nodes = sci_alloc_atomic(sizeof *x->dyn_nodes * (size_t)(x->nnodes + 1));
+  x->dyn_mask = sci_alloc_atomic(sizeof *x->dyn_mask * (size_t)(x->nnodes + 1));
+  for (int i = 0; i < x->nnodes; i++)
     if (mask[i]) {
       x->dyn_mask[x->ndyn] = mask[i];
       x->dyn_nodes[x->ndyn++] = i;
     }
-  x->last_in = sci_alloc(sizeof *x->last_in * (size_t)(env->ndynamic + 1));
-  for (int i = 0; i < env->ndynamic; i++)
-    if (x->reads[i])
-      x->last_in[i] = x->in_set[i] ? (void *)sci_set_new(n) : (void *)sci_rel_new(n);
+}
+
+static sc_cat_exec *build(const sc_cat_model *m, const sc_cat_graph *g,
+                          const sc_cat_env *env, const sc_cat_run_options *opts) {
+  sc_cat_exec *x = sci_alloc(sizeof *x);
+  int nn = g->nnodes;
+  x->model = m;
+  x->g = g;
+  x->n = env->nevents;
+  x->nnodes = nn;
+  x->val = sci_alloc(sizeof *x->val * (size_t)(nn + 1));
+  x->own = sci_alloc(sizeof *x->own * (size_t)(nn + 1));
+  x->done = sci_alloc_atomic(sizeof *x->done * (size_t)(nn + 1));
+  memset(x->done, 0, sizeof *x->done * (size_t)(nn + 1));
+  x->slot = sci_alloc_atomic(sizeof *x->slot * (size_t)(nn + 1));
+  x->rounds = sci_alloc(sizeof *x->rounds * (size_t)(nn + 1));
+  alloc_inputs(x, env);
+  uint64_t *mask = sci_alloc_atomic(sizeof *mask * (size_t)(nn + 1));
+  memset(mask, 0, sizeof *mask * (size_t)(nn + 1));
+  alloc_nodes(x, env, mask);
+  mark_dynamic(x, mask);
+  list_dynamic(x, mask);
   x->flags = sci_alloc(sizeof *x->flags * (size_t)(g->naxioms + 1));
-  x->max_fix = sci_cat_max_fix(m, opts, n);
+  x->max_fix = sci_cat_max_fix(m, opts, x->n);
   return x;
 }
 
