@@ -251,6 +251,9 @@ typedef struct sc_sim_options {
                             (see sc_co) */
   int max_run_events;    /* events of one run of a thread, 1 to
                             SC_MAX_RUN_EVENTS; 0: SC_MAX_RUN_EVENTS */
+  int interpret;         /* enumeration runs the model by the interpreter
+                            only, never its compiled form (the figures
+                            are the same; for checking that) */
 } sc_sim_options;
 
 /* The most events one run of a thread may have: its dependencies are bit

@@ -93,6 +93,8 @@ static void sim_usage(FILE *out) {
           "  -max-executions N  give up a test after N candidate executions\n"
           "  -noprune           evaluate every candidate (no branch cut "
           "early)\n"
+          "  -interpret         run the model by its interpreter only (not "
+          "compiled)\n"
           "  -engine E          enum, smt (symbolic, with Z3) or auto "
           "(default)\n"
           "  -v                 say which model, engine and co each test "
@@ -283,6 +285,7 @@ static const cli_opt sim_opts[] = {
     /* every candidate evaluated, no branch cut early: the same figures,
      * more slowly; for checking the cuts */
     {.name = "noprune", .kind = CLI_SET, AT(opts.noprune), .lo = 1},
+    {.name = "interpret", .kind = CLI_SET, AT(opts.interpret), .lo = 1},
     {.name = "engine", .kind = CLI_CHOICE, AT(opts.engine), .choices = cli_engine_words,
      .bad = "-engine expects enum, smt or auto, found '%v'"},
     {.name = "speedcheck", .kind = CLI_CHOICE, AT(opts.speedcheck),

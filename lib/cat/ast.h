@@ -208,6 +208,9 @@ struct sc_cat_model {
   /* the model lowered for symbolic runs (graph.c), one per signature of
    * the caller's names, built on first use; a copy starts without */
   struct sc_cat_graph_cache *graphs;
+  /* the sets of `with x from S` kept across environments, by the values
+   * of every name of the caller's S reads (run.c's shared_set) */
+  struct cat_with_shared *with_shared;
 };
 
 /* Parse one file's text (no include resolved: load.c does that).

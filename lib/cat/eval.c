@@ -670,29 +670,53 @@ static sc_cat_value *eval_explicit_set(cat_ctx *c, const sc_cat_exp *e,
   return sci_cat_v_valset(c, t, e->nargs, vs);
 }
 
+/* What an application in tail position returns to the sci_cat_apply
+ * that runs the body it ends (the call itself in c->tail_fun, tail_arg):
+ * never seen elsewhere, as only that loop asks for it. */
+static sc_cat_value tail_call;
+
+/* e, in tail position of a function's body when tail is. */
+static sc_cat_value *eval_in_tail(cat_ctx *c, const sc_cat_exp *e, const cat_env *env,
+                                  bool tail) {
+  c->tail = tail;
+  return sci_cat_eval_exp(c, e, env);
+}
+
 /* ---- Functions ----------------------------------------------------------- */
 
+/* A call in tail position of a function's body (through match, if and
+ * let) is made by the loop of the sci_cat_apply that runs the body, not
+ * nested in it: a recursion that walks a list (cross.cat's call_rec over
+ * every order of the writes) is a loop, and takes no C stack and no
+ * -max-depth per step.  A recursion without end that way is stopped by
+ * the model's timeout, as a loop is. */
 sc_cat_value *sci_cat_apply(cat_ctx *c, sc_cat_value *f, sc_cat_value *arg,
                            const sc_cat_exp *where) {
-  if (f->kind == SC_CAT_PRIM)
-    return f->u.prim->fn(c, f->u.prim, arg, where);
-  if (f->kind != SC_CAT_CLOSURE)
-    return type_error(c, where, "function", f);
-  if (c->app_depth >= c->max_app_depth)
-    return sci_cat_fail(c, SC_ERR_LIMIT, where->file, where->line, where->col,
-                       "expected function calls nested at most %d deep, found "
-                       "deeper (the -max-depth limit; a recursion without end?)",
-                       c->max_app_depth);
-  if (sci_cat_out_of_time(c, false, where->file, where->line, where->col))
-    return NULL;
-  cat_closure *clo = f->u.clo;
-  const cat_env *env = sci_cat_bind_args(c, &clo->pat, arg, clo->env, where);
-  if (!env)
-    return NULL;
-  c->app_depth++;
-  sc_cat_value *v = sci_cat_eval_exp(c, clo->body, env);
-  c->app_depth--;
-  return v;
+  for (;;) {
+    if (f->kind == SC_CAT_PRIM)
+      return f->u.prim->fn(c, f->u.prim, arg, where);
+    if (f->kind != SC_CAT_CLOSURE)
+      return type_error(c, where, "function", f);
+    if (c->app_depth >= c->max_app_depth)
+      return sci_cat_fail(c, SC_ERR_LIMIT, where->file, where->line, where->col,
+                         "expected function calls nested at most %d deep, found "
+                         "deeper (the -max-depth limit; a recursion without end?)",
+                         c->max_app_depth);
+    if (sci_cat_out_of_time(c, false, where->file, where->line, where->col))
+      return NULL;
+    cat_closure *clo = f->u.clo;
+    const cat_env *env = sci_cat_bind_args(c, &clo->pat, arg, clo->env, where);
+    if (!env)
+      return NULL;
+    c->app_depth++;
+    sc_cat_value *v = eval_in_tail(c, clo->body, env, true);
+    c->app_depth--;
+    if (v != &tail_call)
+      return v;
+    f = c->tail_fun;
+    arg = c->tail_arg;
+    where = c->tail_where;
+  }
 }
 
 static sc_cat_value *new_closure(cat_ctx *c, const sc_cat_exp *fun,
@@ -888,7 +912,8 @@ const cat_env *sci_cat_bind_rec(cat_ctx *c, const sc_cat_bind *binds, int n,
 
 /* ---- Matching, try, if --------------------------------------------------- */
 
-static sc_cat_value *eval_match(cat_ctx *c, const sc_cat_exp *e, const cat_env *env) {
+static sc_cat_value *eval_match(cat_ctx *c, const sc_cat_exp *e, const cat_env *env,
+                               bool tail) {
   const sc_cat_exp *scrut = e->args[0];
   sc_cat_value *v = sci_cat_eval_exp(c, scrut, env);
   if (!v)
@@ -897,9 +922,9 @@ static sc_cat_value *eval_match(cat_ctx *c, const sc_cat_exp *e, const cat_env *
     return type_error(c, scrut, "tag to match on", v);
   for (int i = 0; i < e->ncases; i++)
     if (strcmp(e->tags[i], v->u.tag.name) == 0)
-      return sci_cat_eval_exp(c, e->cases[i], env);
+      return eval_in_tail(c, e->cases[i], env, tail);
   if (e->dflt)
-    return sci_cat_eval_exp(c, e->dflt, env);
+    return eval_in_tail(c, e->dflt, env, tail);
   return sci_cat_fail_at(c, e, "pattern matching failed on value '%s", v->u.tag.name);
 }
 
@@ -909,7 +934,7 @@ static const cat_env *bind_opt(const cat_env *env, const char *name, sc_cat_valu
 
 /* match S with {} -> e1 || x ++ rest -> e2 end: x is the least element. */
 static sc_cat_value *eval_matchset(cat_ctx *c, const sc_cat_exp *e,
-                                   const cat_env *env) {
+                                   const cat_env *env, bool tail) {
   const sc_cat_exp *scrut = e->args[0];
   sc_cat_value *v = sci_cat_eval_exp(c, scrut, env);
   if (!v)
@@ -917,11 +942,11 @@ static sc_cat_value *eval_matchset(cat_ctx *c, const sc_cat_exp *e,
   sc_cat_value *x, *rest;
   switch (v->kind) {
   case SC_CAT_EMPTY:
-    return sci_cat_eval_exp(c, e->empty_case, env);
+    return eval_in_tail(c, e->empty_case, env, tail);
   case SC_CAT_SET: {
     int first = sci_set_next(v->u.set, 0);
     if (first < 0)
-      return sci_cat_eval_exp(c, e->empty_case, env);
+      return eval_in_tail(c, e->empty_case, env, tail);
     sc_set *s = sci_set_copy(v->u.set);
     sc_set_remove(s, first);
     x = sci_cat_v_event(first);
@@ -940,7 +965,7 @@ static sc_cat_value *eval_matchset(cat_ctx *c, const sc_cat_exp *e,
         }
     }
     if (a < 0)
-      return sci_cat_eval_exp(c, e->empty_case, env);
+      return eval_in_tail(c, e->empty_case, env, tail);
     sc_rel *r = sci_rel_copy(v->u.rel);
     sc_rel_remove(r, a, b);
     x = sci_cat_v_pair(a, b);
@@ -949,7 +974,7 @@ static sc_cat_value *eval_matchset(cat_ctx *c, const sc_cat_exp *e,
   }
   case SC_CAT_VALSET:
     if (v->u.vs.n == 0)
-      return sci_cat_eval_exp(c, e->empty_case, env);
+      return eval_in_tail(c, e->empty_case, env, tail);
     x = v->u.vs.items[0];
     rest = sci_cat_v_valset(c, v->u.vs.elt, v->u.vs.n - 1, v->u.vs.items + 1);
     break;
@@ -965,7 +990,7 @@ static sc_cat_value *eval_matchset(cat_ctx *c, const sc_cat_exp *e,
                                         : sci_cat_v_empty());
   }
   env = bind_opt(env, e->elt_rest, rest);
-  return sci_cat_eval_exp(c, e->elt_case, env);
+  return eval_in_tail(c, e->elt_case, env, tail);
 }
 
 /* try e1 with e2: e2 when e1 fails.  Only model errors are caught: a limit
@@ -1070,7 +1095,8 @@ static int eval_subset(cat_ctx *c, const sc_cat_exp *e, const cat_env *env) {
   }
 }
 
-static sc_cat_value *eval_if(cat_ctx *c, const sc_cat_exp *e, const cat_env *env) {
+static sc_cat_value *eval_if(cat_ctx *c, const sc_cat_exp *e, const cat_env *env,
+                            bool tail) {
   int holds;
   switch (e->cond) {
   case COND_VARIANT:
@@ -1094,7 +1120,7 @@ static sc_cat_value *eval_if(cat_ctx *c, const sc_cat_exp *e, const cat_env *env
   }
   if (holds < 0)
     return NULL;
-  return sci_cat_eval_exp(c, holds ? e->ifso : e->ifnot, env);
+  return eval_in_tail(c, holds ? e->ifso : e->ifnot, env, tail);
 }
 
 /* ---- The dispatcher ------------------------------------------------------ */
@@ -1109,7 +1135,8 @@ static sc_cat_value *eval_tag(cat_ctx *c, const sc_cat_exp *e, const cat_env *en
 sc_cat_value *sci_cat_eval_exp(cat_ctx *c, const sc_cat_exp *e, const cat_env *env) {
   sc_cat_value *f, *arg, **items;
   cat_thunk *t;
-  bool failed = false;
+  bool failed = false, tail = c->tail; /* only this expression is in tail position */
+  c->tail = false;
   switch (e->kind) {
   case EX_EMPTY_REL: return sci_cat_v_rel(sci_rel_new(c->n));
   case EX_UNIV: return sci_cat_v_univ();
@@ -1136,18 +1163,24 @@ sc_cat_value *sci_cat_eval_exp(cat_ctx *c, const sc_cat_exp *e, const cat_env *e
     if (!(f = sci_cat_eval_exp(c, e->args[0], env)) ||
         !(arg = sci_cat_eval_exp(c, e->args[1], env)))
       return NULL;
+    if (tail && f->kind == SC_CAT_CLOSURE) { /* sci_cat_apply's loop makes the call */
+      c->tail_fun = f;
+      c->tail_arg = arg;
+      c->tail_where = e;
+      return &tail_call;
+    }
     return sci_cat_apply(c, f, arg, e);
   case EX_FUN: return new_closure(c, e, env);
   case EX_BIND:
-    return sci_cat_eval_exp(c, e->body, sci_cat_bind_lets(c, e->binds, e->nbinds, env));
+    return eval_in_tail(c, e->body, sci_cat_bind_lets(c, e->binds, e->nbinds, env), tail);
   case EX_BINDREC:
     env = sci_cat_bind_rec(c, e->binds, e->nbinds, env, e->file, e->line, e->col,
                           NULL, NULL, &failed);
-    return env ? sci_cat_eval_exp(c, e->body, env) : NULL;
-  case EX_MATCH: return eval_match(c, e, env);
-  case EX_MATCHSET: return eval_matchset(c, e, env);
-  case EX_TRY: return eval_try(c, e, env);
-  case EX_IF: return eval_if(c, e, env);
+    return env ? eval_in_tail(c, e->body, env, tail) : NULL;
+  case EX_MATCH: return eval_match(c, e, env, tail);
+  case EX_MATCHSET: return eval_matchset(c, e, env, tail);
+  case EX_TRY: return eval_try(c, e, env); /* its first part is no tail: errors are caught */
+  case EX_IF: return eval_if(c, e, env, tail);
   }
   return sci_cat_fail_at(c, e, "internal error: unknown expression kind %d",
                         (int)e->kind);

@@ -558,26 +558,33 @@ static bool negative_use(const sc_cat_exp *e, const char *name, bool neg) {
   return negative_use(e->body, name, neg);
 }
 
-bool sci_cat_exp_mentions(const sc_cat_exp *e, const char *name) {
+bool sci_cat_exp_any_name(const sc_cat_exp *e, bool (*pred)(void *ctx, const char *name),
+                         void *ctx) {
   if (!e)
     return false;
-  if (e->kind == EX_VAR && strcmp(e->name, name) == 0)
+  if (e->kind == EX_VAR && pred(ctx, e->name))
     return true;
   for (int i = 0; i < e->nargs; i++)
-    if (sci_cat_exp_mentions(e->args[i], name))
+    if (sci_cat_exp_any_name(e->args[i], pred, ctx))
       return true;
   for (int i = 0; i < e->nbinds; i++)
-    if (sci_cat_exp_mentions(e->binds[i].exp, name))
+    if (sci_cat_exp_any_name(e->binds[i].exp, pred, ctx))
       return true;
   for (int i = 0; i < e->ncases; i++)
-    if (sci_cat_exp_mentions(e->cases[i], name))
+    if (sci_cat_exp_any_name(e->cases[i], pred, ctx))
       return true;
   const sc_cat_exp *more[] = {e->body, e->dflt, e->empty_case, e->elt_case,
                               e->c1, e->c2, e->ifso, e->ifnot};
   for (size_t i = 0; i < sizeof more / sizeof more[0]; i++)
-    if (sci_cat_exp_mentions(more[i], name))
+    if (sci_cat_exp_any_name(more[i], pred, ctx))
       return true;
   return false;
+}
+
+static bool is_name(void *ctx, const char *name) { return strcmp(name, ctx) == 0; }
+
+bool sci_cat_exp_mentions(const sc_cat_exp *e, const char *name) {
+  return sci_cat_exp_any_name(e, is_name, (void *)name);
 }
 
 /* let rec X = A | (X; B; X), A and B free of X (ptx-v6.0.cat's
@@ -973,6 +980,8 @@ static bool lower_ins(lower *c, const sc_cat_ins *ins, const lenv **env) {
       return false;
     }
     c->g->approximate = true;
+    sci_grow(&c->g->withs, &c->g->capwiths, c->g->nwiths + 1, sizeof *c->g->withs);
+    c->g->withs[c->g->nwiths++] = ins;
     *env = bind(*env, ins->name, done(base_value(c, ins->name)));
     return true;
   case IN_MATCH:

@@ -88,6 +88,8 @@ typedef struct sc_cat_graph {
   int nlets, caplets;
   /* a `with x from S` over a name of the caller's was taken as holding */
   bool approximate;
+  const struct sc_cat_ins **withs; /* those instructions, in order */
+  int nwiths, capwiths;
   /* Where the lowering stopped (an unsupported construct, a type error),
    * reported after the axioms before it have run; NULL when it did not. */
   const sc_error *error;
@@ -96,6 +98,8 @@ typedef struct sc_cat_graph {
    * asked yet) */
   const struct sc_cat_removal *drop_events_for;
   bool drop_events_safe;
+  /* exec.c's compiled form of the graph, for the last event count */
+  struct sc_cat_exec *exec;
 } sc_cat_graph;
 
 /* Lower model m for a symbolic run over env's names with the inputs
@@ -122,5 +126,9 @@ const char *sci_cat_node_kind_name(sc_cat_node_kind k);
 /* Whether expression e names `name` anywhere (binders not followed: a
  * name it binds itself counts too). */
 bool sci_cat_exp_mentions(const sc_cat_exp *e, const char *name);
+/* Whether pred holds of some name expression e names (binders not
+ * followed), visited in the order of the syntax tree. */
+bool sci_cat_exp_any_name(const sc_cat_exp *e, bool (*pred)(void *ctx, const char *name),
+                         void *ctx);
 
 #endif

@@ -115,6 +115,10 @@ struct sc_cat_env_entry {
  * evaluation: a caller rebinds a few names per candidate execution (rf,
  * co...), and the bindings of the entries before the first rebound one
  * stay valid. */
+/* The most choices a kept `with` set is keyed by (run.c). */
+#define SC_CAT_MAX_DYNAMIC_READS 16
+#define SC_CAT_MAX_FIXED_READS 32 /* the others, for sharing across environments */
+
 typedef struct cat_env_memo {
   const sc_cat_model *model;
   const cat_env **chain; /* chain[i]: the bindings of entries 0..i */
@@ -128,6 +132,17 @@ typedef struct cat_env_memo {
   const sc_cat_bind **kept_binds;
   cat_thunk **kept;
   int nkept, capkept; /* capkept: a power of two, or 0 */
+  /* exec.c's compiled form for this environment (NULL: none asked for, or
+   * the model has none: exec_tried), with what it was made for */
+  struct sc_cat_exec *exec;
+  bool exec_tried;
+  const sc_cat_model *exec_model;
+  const char *const *exec_variants, *const *exec_skips;
+  int exec_nentries, exec_nvariants, exec_nskip;
+  /* The sets S of a `with x from S` (herd's cos.cat: generate_cos(co0),
+   * every order of the writes) kept with the bindings above, by the
+   * values of the choices S reads (run.c's with_set) */
+  struct cat_with_memo *with;
 } cat_env_memo;
 
 struct sc_cat_env {
@@ -141,6 +156,16 @@ struct sc_cat_env {
   unsigned long static_gen; /* bumped when another name is (re)bound */
 };
 
+/* For the compiled evaluator (exec.c): whether the set S of `with x from
+ * S` (ins), as kept by an earlier interpreted run for the values the names
+ * it reads have now (value_of: a name's value now, NULL if unknown),
+ * holds own: 1 or 0; -1 when no set is kept for them, or the interpreter
+ * should say why not. */
+int sci_cat_with_kept_has(const sc_cat_env *env, const sc_cat_run_options *opts,
+                          const struct sc_cat_ins *ins, const sc_cat_value *own,
+                          const void *(*value_of)(void *ctx, const char *name),
+                          void *ctx);
+
 /* ---- The context of one evaluation --------------------------------------- */
 
 struct cat_ctx {
@@ -150,6 +175,12 @@ struct cat_ctx {
   int n;                     /* events */
   sc_error *error;           /* the first error, NULL while all is well */
   int app_depth;             /* nested function applications */
+  /* The expression sci_cat_eval_exp starts on is in tail position of a
+   * function's body: an application there is handed back to the loop
+   * of sci_cat_apply (tail_fun, tail_arg, tail_where) */
+  bool tail;
+  sc_cat_value *tail_fun, *tail_arg;
+  const sc_cat_exp *tail_where;
   int run_depth;             /* nested `with ... from` branches */
   int max_fix;               /* iterations allowed per `let rec` */
   int max_app_depth;         /* the model's limits (sc_model_limits), */

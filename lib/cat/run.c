@@ -7,6 +7,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cat/interp.h"
 
+#include "cat/graph.h"
+
 #include "util/error.h"
 #include "util/gcmem.h"
 
@@ -268,6 +270,14 @@ static void drop_kept(cat_env_memo *memo) {
   memo->kept_binds = NULL;
   memo->kept = NULL;
   memo->nkept = memo->capkept = 0;
+  memo->with = NULL;
+}
+
+static bool is_kept(const cat_env_memo *memo, const cat_thunk *t) {
+  for (int i = 0; i < memo->capkept; i++)
+    if (memo->kept_binds[i] && memo->kept[i] == t)
+      return true;
+  return false;
 }
 
 /* The memo of the caller's environment when this evaluation may keep
@@ -425,6 +435,295 @@ static sc_cat_value **members(cat_ctx *c, const sc_cat_ins *ins, const cat_env *
   return v->u.vs.items;
 }
 
+/* ---- What an expression reads of the choices ------------------------------ */
+
+/* The walk of choices_read: the names an expression reaches, through the
+ * bindings and function bodies they are bound to. */
+typedef struct choice_walk {
+  cat_ctx *c;
+  const cat_env *env;
+  const sc_cat_exp **seen; /* bodies already walked (recursive functions) */
+  int nseen, depth;
+  int *reads, nreads;      /* the base entries read that are choices */
+  int *fixed, nfixed;      /* and those that are not (-1 past the room) */
+  bool pure;               /* S is a function of the base entries read
+                              alone: no kept binding met */
+} choice_walk;
+
+#define WALK_MAX_SEEN 256
+
+static bool walk_exp(choice_walk *w, const sc_cat_exp *e, const cat_env *env);
+
+/* A base entry that is a choice, read: noted once. */
+static void note_read(choice_walk *w, int entry) {
+  for (int i = 0; i < w->nreads; i++)
+    if (w->reads[i] == entry)
+      return;
+  if (w->nreads < SC_CAT_MAX_DYNAMIC_READS)
+    w->reads[w->nreads++] = entry;
+  else
+    w->nreads = SC_CAT_MAX_DYNAMIC_READS + 1; /* too many: unknown */
+}
+
+/* A base entry that is no choice, read: noted once. */
+static void note_fixed(choice_walk *w, int entry) {
+  for (int i = 0; i < w->nfixed; i++)
+    if (w->fixed[i] == entry)
+      return;
+  if (w->nfixed < SC_CAT_MAX_FIXED_READS)
+    w->fixed[w->nfixed++] = entry;
+  else
+    w->pure = false;
+}
+
+/* For sci_cat_exp_any_name: true (stop) when name, bound in w->env, leads
+ * where the walk cannot follow: a value made earlier in this run (from
+ * what?) unless the analysis kept it as fixed.  A name the caller rebinds
+ * per candidate is noted; a binding or function is walked into. */
+static bool name_unknown(void *ctx, const char *name) {
+  choice_walk *w = ctx;
+  cat_thunk *t = sci_cat_env_find(w->env, name);
+  if (!t)
+    return false; /* a name the expression binds itself */
+  if (t == sci_cat_env_find(w->c->base_env, name)) {
+    for (int i = w->c->base->n - 1; i >= 0; i--)
+      if (strcmp(w->c->base->entries[i].name, name) == 0) {
+        if (w->c->base->entries[i].dynamic)
+          note_read(w, i);
+        else
+          note_fixed(w, i);
+        return w->nreads > SC_CAT_MAX_DYNAMIC_READS;
+      }
+    return false; /* a primitive */
+  }
+  if (w->c->memo && is_kept(w->c->memo, t)) {
+    w->pure = false; /* fixed, but made of what? */
+    return false;
+  }
+  switch (t->state) {
+  case TH_EXP:
+    return walk_exp(w, t->exp, t->env);
+  case TH_DONE:
+    if (t->value->kind == SC_CAT_PRIM)
+      return false;
+    if (t->value->kind == SC_CAT_CLOSURE)
+      return walk_exp(w, t->value->u.clo->body, t->value->u.clo->env);
+    return true;
+  case TH_PROJ:
+  case TH_BUSY:
+    return true;
+  }
+  return true;
+}
+
+static bool walk_exp(choice_walk *w, const sc_cat_exp *e, const cat_env *env) {
+  for (int i = 0; i < w->nseen; i++)
+    if (w->seen[i] == e)
+      return false; /* walked, or being walked: what it reads is noted there */
+  if (w->depth >= 64 || w->nseen >= WALK_MAX_SEEN)
+    return true; /* too far to follow */
+  w->seen[w->nseen++] = e;
+  const cat_env *outer = w->env;
+  w->env = env;
+  w->depth++;
+  bool unknown = sci_cat_exp_any_name(e, name_unknown, w);
+  w->depth--;
+  w->env = outer;
+  return unknown;
+}
+
+/* The base entries (choices) that evaluating e in env may read, in
+ * reads[]: how many, or -1 when the walk cannot tell. */
+static int choices_read(cat_ctx *c, const sc_cat_exp *e, const cat_env *env, int *reads,
+                        int *fixed, int *nfixed) {
+  choice_walk w = {.c = c, .env = env, .reads = reads, .fixed = fixed, .pure = true,
+                   .seen = sci_alloc(sizeof(sc_cat_exp *) * WALK_MAX_SEEN)};
+  int n = walk_exp(&w, e, env) ? -1 : w.nreads;
+  *nfixed = n >= 0 && w.pure ? w.nfixed : -1;
+  return n;
+}
+
+/* ---- The sets of `with x from S`, kept --------------------------------------- */
+
+#define WITH_KEPT 16 /* sets kept per `with`: one per value of what S reads */
+
+struct cat_with_memo {
+  const sc_cat_ins *ins;
+  int nreads;         /* -1: S may read what the walk cannot follow */
+  int reads[SC_CAT_MAX_DYNAMIC_READS];
+  int nfixed;         /* -1: S is not known to be a function of the entries */
+  int fixed[SC_CAT_MAX_FIXED_READS]; /* the other entries it reads */
+  const void **keys;  /* per kept set: the values of the entries read */
+  sc_cat_value **sets;
+  int nkept, next;
+};
+
+static bool same_entry_value(const struct sc_cat_env_entry *en, const void *key) {
+  return en->set ? sci_set_equal(en->set, key) : sci_rel_equal(en->rel, key);
+}
+
+/* The kept set of w for the choices' values now, or NULL. */
+static sc_cat_value *with_kept(const cat_ctx *c, const struct cat_with_memo *w) {
+  for (int k = 0; k < w->nkept; k++) {
+    const void **key = w->keys + (long)k * w->nreads;
+    bool same = true;
+    for (int i = 0; i < w->nreads && same; i++)
+      same = same_entry_value(&c->base->entries[w->reads[i]], key[i]);
+    if (same)
+      return w->sets[k];
+  }
+  return NULL;
+}
+
+static void with_keep(const cat_ctx *c, struct cat_with_memo *w, sc_cat_value *set) {
+  int k = w->nkept < WITH_KEPT ? w->nkept++ : w->next++ % WITH_KEPT;
+  const void **key = w->keys + (long)k * w->nreads;
+  for (int i = 0; i < w->nreads; i++) {
+    const struct sc_cat_env_entry *en = &c->base->entries[w->reads[i]];
+    key[i] = en->set ? (const void *)sci_set_copy(en->set) : (const void *)sci_rel_copy(en->rel);
+  }
+  w->sets[k] = set;
+}
+
+/* Across environments (combinations of traces), on the model: a set by
+ * the values of every entry S reads, choices or not.  A ring. */
+#define WITH_SHARED 64
+
+typedef struct with_shared_entry {
+  const sc_cat_ins *ins;
+  int n;
+  const char **names;
+  const void **vals;
+  sc_cat_value *set;
+} with_shared_entry;
+
+struct cat_with_shared {
+  with_shared_entry e[WITH_SHARED];
+  int n, next;
+};
+
+/* The entries of w that S reads, all of them, in one list. */
+static int all_entries(const struct cat_with_memo *w, int *out) {
+  int n = 0;
+  for (int i = 0; i < w->nreads; i++)
+    out[n++] = w->reads[i];
+  for (int i = 0; i < w->nfixed; i++)
+    out[n++] = w->fixed[i];
+  return n;
+}
+
+static sc_cat_value *shared_set(const cat_ctx *c, const struct cat_with_memo *w) {
+  const struct cat_with_shared *sh = c->model->with_shared;
+  int ents[SC_CAT_MAX_DYNAMIC_READS + SC_CAT_MAX_FIXED_READS];
+  if (!sh || w->nfixed < 0)
+    return NULL;
+  int n = all_entries(w, ents);
+  for (int k = 0; k < sh->n; k++) {
+    const with_shared_entry *e = &sh->e[k];
+    if (e->ins != w->ins || e->n != n)
+      continue;
+    bool same = true;
+    for (int i = 0; i < n && same; i++) {
+      const struct sc_cat_env_entry *en = &c->base->entries[ents[i]];
+      same = strcmp(en->name, e->names[i]) == 0 && same_entry_value(en, e->vals[i]);
+    }
+    if (same)
+      return e->set;
+  }
+  return NULL;
+}
+
+static void share_set(const cat_ctx *c, const struct cat_with_memo *w, sc_cat_value *set) {
+  if (w->nfixed < 0)
+    return;
+  struct cat_with_shared **shp = &((sc_cat_model *)c->model)->with_shared; /* its memo */
+  if (!*shp)
+    *shp = sci_alloc(sizeof **shp);
+  struct cat_with_shared *sh = *shp;
+  int ents[SC_CAT_MAX_DYNAMIC_READS + SC_CAT_MAX_FIXED_READS];
+  int n = all_entries(w, ents);
+  with_shared_entry *e = &sh->e[sh->n < WITH_SHARED ? sh->n++ : sh->next++ % WITH_SHARED];
+  e->ins = w->ins;
+  e->n = n;
+  e->names = sci_alloc(sizeof *e->names * (size_t)(n + 1));
+  e->vals = sci_alloc(sizeof *e->vals * (size_t)(n + 1));
+  for (int i = 0; i < n; i++) {
+    const struct sc_cat_env_entry *en = &c->base->entries[ents[i]];
+    e->names[i] = en->name;
+    e->vals[i] = en->set ? (const void *)sci_set_copy(en->set) : (const void *)sci_rel_copy(en->rel);
+  }
+  e->set = set;
+}
+
+/* S of `with x from S`, evaluated once per value of the choices it reads
+ * and kept in the environment's memo (with the bindings that depend on no
+ * choice): herd's generate_cos(co0) lists every order of the writes,
+ * thousands of relations, and reads only FW (through co0), the same for
+ * most candidates.  Evaluated afresh when the walk cannot tell what S
+ * reads. */
+static sc_cat_value *with_set(cat_ctx *c, const sc_cat_ins *ins, const cat_env *env) {
+  cat_env_memo *memo = keeping(c);
+  if (!memo)
+    return sci_cat_eval_exp(c, ins->exp, env);
+  struct cat_with_memo *w = memo->with;
+  if (!w || w->ins != ins) {
+    w = sci_alloc(sizeof *w);
+    w->ins = ins;
+    w->nreads = choices_read(c, ins->exp, env, w->reads, w->fixed, &w->nfixed);
+    if (w->nreads >= 0) {
+      w->keys = sci_alloc(sizeof *w->keys * (size_t)(WITH_KEPT * w->nreads + 1));
+      w->sets = sci_alloc(sizeof *w->sets * WITH_KEPT);
+    }
+    memo->with = w;
+  }
+  if (w->nreads < 0)
+    return sci_cat_eval_exp(c, ins->exp, env);
+  sc_cat_value *set = with_kept(c, w);
+  if (set)
+    return set;
+  if ((set = shared_set(c, w))) {
+    with_keep(c, w, set);
+    return set;
+  }
+  set = sci_cat_eval_exp(c, ins->exp, env);
+  if (set) {
+    with_keep(c, w, set);
+    share_set(c, w, set);
+  }
+  return set;
+}
+
+int sci_cat_with_kept_has(const sc_cat_env *env, const sc_cat_run_options *opts,
+                          const sc_cat_ins *ins, const sc_cat_value *own,
+                          const void *(*value_of)(void *ctx, const char *name),
+                          void *ctx) {
+  const cat_env_memo *memo = env->memo;
+  const struct cat_with_memo *w = memo->with;
+  if (!opts || !opts->analysis || memo->kept_for != opts->analysis ||
+      memo->kept_gen != env->static_gen || !w || w->ins != ins || w->nreads < 0)
+    return -1;
+  for (int k = 0; k < w->nkept; k++) {
+    const void **key = w->keys + (long)k * w->nreads;
+    bool same = true;
+    for (int i = 0; i < w->nreads && same; i++) {
+      const struct sc_cat_env_entry *en = &env->entries[w->reads[i]];
+      const void *now = value_of(ctx, en->name);
+      same = now && (en->set ? sci_set_equal(now, key[i]) : sci_rel_equal(now, key[i]));
+    }
+    if (!same)
+      continue;
+    const sc_cat_value *set = w->sets[k];
+    if (set->kind == SC_CAT_EMPTY)
+      return 0;
+    if (set->kind != SC_CAT_VALSET)
+      return -1; /* the interpreter words the type error */
+    cat_ctx c = {.model = NULL, .base = env, .n = env->nevents};
+    bool has = sci_cat_valset_has(&c, set, own);
+    return c.error ? -1 : has;
+  }
+  return -1;
+}
+
 /* with x from S, x a relation the caller binds (herd's cos.cat: with co
  * from generate_cos(cobase)): herd leaves co to the model and runs the rest
  * once per member, each run an execution of its own; here the enumerator
@@ -442,7 +741,7 @@ static sc_cat_value **candidate_member(cat_ctx *c, const sc_cat_ins *ins,
     items[(*n)++] = own;           /* checks: membership is no check */
     return items;
   }
-  sc_cat_value *set = sci_cat_eval_exp(c, ins->exp, env);
+  sc_cat_value *set = with_set(c, ins, env);
   if (!set || !(set = sci_cat_tag2set(c, set)))
     return NULL;
   if (set->kind == SC_CAT_VALSET && sci_cat_valset_has(c, set, own))

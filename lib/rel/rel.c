@@ -249,6 +249,15 @@ void sci_rel_complement(sc_rel *dst, const sc_rel *a) {
  * of x's a-successors. */
 static void seq_into(sc_rel *dst, const sc_rel *a, const sc_rel *b) {
   int nw = dst->nwords;
+  if (nw == 1) { /* up to 64 events: a row is a word */
+    for (int x = 0; x < dst->n; x++) {
+      uint64_t d = 0;
+      for (uint64_t bits = a->w[x]; bits; bits &= bits - 1)
+        d |= b->w[ctz64(bits)];
+      dst->w[x] = d;
+    }
+    return;
+  }
   for (int x = 0; x < dst->n; x++) {
     uint64_t *d = sc_rel_row(dst, x);
     memset(d, 0, sizeof(uint64_t) * (size_t)nw);
@@ -394,33 +403,45 @@ static int *int_buffer(int *stack_buf, int n) {
   return n <= STACK_EVENTS ? stack_buf : sci_alloc_atomic(sizeof(int) * (size_t)n);
 }
 
-/* Kahn's algorithm: repeatedly remove events without predecessors; the
- * relation is acyclic exactly when every event gets removed. */
+/* Whether row (nw words) meets the events of live. */
+static bool meets(const uint64_t *row, const uint64_t *live, int nw) {
+  for (int i = 0; i < nw; i++)
+    if (row[i] & live[i])
+      return true;
+  return false;
+}
+
+/* Sinks peeled off, bit-parallel: an event whose successors have all been
+ * removed cannot be on a cycle, so it goes; the relation is acyclic exactly
+ * when every event goes.  Each look at an event is one AND of its row with
+ * the events left.  The events are visited from the last to the first, so
+ * that a chain in increasing order (po) goes in one sweep. */
 bool sci_rel_is_acyclic(const sc_rel *r) {
-  int n = r->n;
-  int indeg_buf[STACK_EVENTS], queue_buf[STACK_EVENTS];
-  int *indeg = int_buffer(indeg_buf, n), *queue = int_buffer(queue_buf, n);
-  memset(indeg, 0, sizeof(int) * (size_t)n);
-  for (int x = 0; x < n; x++) {
-    const uint64_t *row = sc_rel_crow(r, x);
-    for (int i = 0; i < r->nwords; i++)
-      for (uint64_t bits = row[i]; bits; bits &= bits - 1)
-        indeg[i * 64 + ctz64(bits)]++;
-  }
-  int head = 0, tail = 0;
-  for (int x = 0; x < n; x++)
-    if (indeg[x] == 0)
-      queue[tail++] = x;
-  while (head < tail) {
-    const uint64_t *row = sc_rel_crow(r, queue[head++]);
-    for (int i = 0; i < r->nwords; i++)
-      for (uint64_t bits = row[i]; bits; bits &= bits - 1) {
-        int y = i * 64 + ctz64(bits);
-        if (--indeg[y] == 0)
-          queue[tail++] = y;
+  int nw = r->nwords;
+  uint64_t live_buf[(STACK_EVENTS + 63) / 64];
+  uint64_t *live = r->n <= STACK_EVENTS ? live_buf
+                                        : sci_alloc_atomic(sizeof(uint64_t) * (size_t)nw);
+  for (int i = 0; i < nw; i++)
+    live[i] = ~UINT64_C(0);
+  if (nw)
+    live[nw - 1] = last_mask(r->n);
+  bool any = r->n > 0;
+  for (bool removed = any; removed;) {
+    removed = false;
+    any = false;
+    for (int i = nw - 1; i >= 0; i--)
+      for (uint64_t bits = live[i]; bits;) {
+        int b = 63 - __builtin_clzll(bits);
+        bits &= ~(UINT64_C(1) << b);
+        if (!meets(sc_rel_crow(r, i * 64 + b), live, nw)) {
+          live[i] &= ~(UINT64_C(1) << b);
+          removed = true;
+        }
       }
+    for (int i = 0; i < nw && !any; i++)
+      any = live[i] != 0;
   }
-  return tail == n;
+  return !any;
 }
 
 /* Depth-first search with an explicit stack (no recursion, so no depth

@@ -9,6 +9,8 @@
  * execution is the witness instead. */
 #include "sim/engine.h"
 
+#include "cat/exec.h"
+#include "sim/dynamic.h"
 #include "sim/liveness.h"
 #include "sim/sink.h"
 #include "util/error.h"
@@ -88,6 +90,86 @@ static void record_outcomes(sim_search *s, sim_candidate *cd,
   sci_sim_sink_execution(s, x, out);
 }
 
+/* ---- The model, compiled or interpreted ---------------------------------- */
+
+/* fr = rf^-1 ; co, row by row: a read's row is the co rows of the writes
+ * it reads from (execution.c's sci_exec_bind_dynamic, without scratch). */
+static void build_fr(sc_rel *fr, const sc_rel *rf, const sc_rel *co) {
+  sci_rel_clear(fr);
+  int nw = fr->nwords;
+  for (int w = 0; w < rf->n; w++) {
+    const uint64_t *from = sc_rel_crow(rf, w), *after = sc_rel_crow(co, w);
+    for (int k = 0; k < nw; k++)
+      for (uint64_t b = from[k]; b; b &= b - 1) {
+        uint64_t *row = sc_rel_row(fr, k * 64 + __builtin_ctzll(b));
+        for (int j = 0; j < nw; j++)
+          row[j] |= after[j];
+      }
+  }
+}
+
+/* FW: the writes with no co successor. */
+static void build_fw(sc_set *fw, const sc_execution *x) {
+  sci_set_clear(fw);
+  for (int i = 0; i < x->nevents; i++) {
+    if (x->events[i].kind != SC_EV_WRITE)
+      continue;
+    const uint64_t *row = sc_rel_crow(x->co, i);
+    bool last = true;
+    for (int j = 0; j < x->co->nwords && last; j++)
+      last = row[j] == 0;
+    if (last)
+      sc_set_add(fw, i);
+  }
+}
+
+/* The dynamic names the model reads (dynamic.h's table, in the order
+ * sci_sim_prepare declared them), from x into the compiled form's inputs. */
+static void fill_inputs(sc_cat_exec *cx, const sc_execution *x) {
+  for (int i = 0; i < SIM_NDYNAMIC; i++) {
+    if (!sci_cat_exec_reads(cx, i))
+      continue;
+    const sim_dynamic *d = &sci_sim_dynamic_names[i];
+    if (sci_sim_dyn_is_set(d->source)) {
+      build_fw(sci_cat_exec_input_set(cx, i), x);
+      continue;
+    }
+    sc_rel *r = sci_cat_exec_input_rel(cx, i);
+    switch (d->source) {
+    case SIM_DYN_RF: sci_rel_assign(r, x->rf); break;
+    case SIM_DYN_CO: sci_rel_assign(r, x->co); break;
+    case SIM_DYN_FR: build_fr(r, x->rf, x->co); break;
+    case SIM_DYN_SYNCBAR: sci_rel_assign(r, x->syncbar); break;
+    case SIM_DYN_SYNC_FENCE: sci_rel_assign(r, x->sync_fence); break;
+    default: break;
+    }
+    if (d->part == SIM_DYN_INTERNAL)
+      sci_rel_inter(r, r, x->internal);
+    else if (d->part == SIM_DYN_EXTERNAL)
+      sci_rel_diff(r, r, x->internal);
+  }
+}
+
+/* The model on the candidate in cd->x (rf and co as set there): by its
+ * compiled form (cat/exec.h) where the model has one and the run needs no
+ * more than whether it is allowed and its flags (no pictures, which draw
+ * the failed check's relation) and -interpret does not ask for the
+ * interpreter, else by the interpreter. */
+static sc_status run_model(sim_search *s, sim_candidate *cd,
+                           const sc_cat_run_options *eval, sc_cat_outcome *out,
+                           sc_error **err) {
+  if (s->opts.show == SC_SHOW_NONE && !s->opts.interpret) {
+    sc_cat_exec *cx = sci_cat_exec_of(s->m->cat, cd->env, eval, NULL);
+    if (cx) {
+      fill_inputs(cx, cd->x);
+      if (sci_cat_exec_run(cx, cd->env, eval, out))
+        return SC_OK;
+    }
+  }
+  sci_exec_bind_dynamic(cd->x, cd->env);
+  return sci_cat_run(s->m->cat, cd->env, eval, out, err);
+}
+
 /* One candidate: rf, co and the other choices are set in x. */
 static sc_status evaluate(sim_search *s, sim_candidate *cd) {
   if (s->r->liveness == SC_LIVE_FAIL)
@@ -101,9 +183,8 @@ static sc_status evaluate(sim_search *s, sim_candidate *cd) {
       ((s->t->filter && !sci_exec_holds(cd->x, s->t->filter)) ||
        !sci_sim_decides(s->t, sci_exec_holds(cd->x, s->t->cond))))
     return SC_OK;
-  sci_exec_bind_dynamic(cd->x, cd->env);
   sc_cat_outcome out;
-  st = sci_cat_run(s->m->cat, cd->env, &cd->eval, &out, &s->err);
+  st = run_model(s, cd, &cd->eval, &out, &s->err);
   if (st)
     return st;
   if (s->opts.liveness) { /* a witness, not a state (liveness.c) */
@@ -160,11 +241,10 @@ static sc_status may_complete(sim_search *s, sim_candidate *cd, int depth, bool 
       build_co_upper(cd->co_up, cd->co_low, cd->co, cd->nlocs, s->partial_co);
     x->rf = pg->rf_upper ? cd->rf_up : cd->rf_low;
     x->co = pg->co_upper ? cd->co_up : cd->co_low;
-    sci_exec_bind_dynamic(x, cd->env);
     sc_cat_outcome out;
     sc_error *err = NULL;
     /* an error is for the complete candidates to report, if they meet it */
-    if (sci_cat_run(s->m->cat, cd->env, &pg->eval, &out, &err) == SC_OK &&
+    if (run_model(s, cd, &pg->eval, &out, &err) == SC_OK &&
         !out.allowed)
       *may = false;
   }

@@ -482,7 +482,7 @@ START_TEST(titles_and_doc_blocks) {
 END_TEST
 
 START_TEST(deep_recursion_is_refused) {
-  sc_cat_model *m = load_ok("\"deep\"\nlet rec f x = f x\nlet y = f(a)\nempty y\n");
+  sc_cat_model *m = load_ok("\"deep\"\nlet rec f x = f x | x\nlet y = f(a)\nempty y\n");
   sc_cat_env *env = sci_cat_env_new(2);
   bind_rel(env, "a", NONE);
   assert_eval_error(m, env, NULL, SC_ERR_LIMIT, "t.cat:2:15:", "nested at most");

@@ -246,6 +246,50 @@ START_TEST(rel_cycles) {
 }
 END_TEST
 
+/* Random relations (a fixed LCG), sparse to dense, of one word a row and
+ * of several: acyclicity (sinks peeled off bit-parallel) agrees with the
+ * irreflexivity of the transitive closure (Warshall), and composition
+ * (one-word rows take their own path) with the definition, pair by pair. */
+static unsigned lcg_next(unsigned *state) {
+  *state = *state * 1103515245u + 12345u;
+  return *state >> 16;
+}
+
+START_TEST(rel_random_agree) {
+  unsigned state = 29;
+  static const int sizes[] = {1, 2, 5, 17, 63, 64, 65, 100};
+  for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+    int n = sizes[si];
+    for (int trial = 0; trial < 16; trial++) {
+      sc_rel *a = sci_rel_new(n), *b = sci_rel_new(n);
+      unsigned per_mille = 1 + lcg_next(&state) % (trial < 8 ? 40 : 300);
+      bool dag = trial % 2 == 0; /* half of them upward only: acyclic */
+      for (int x = 0; x < n; x++)
+        for (int y = 0; y < n; y++) {
+          if (lcg_next(&state) % 1000 < per_mille && (!dag || x < y))
+            sc_rel_add(a, dag ? n - 1 - x : x, dag ? n - 1 - y : y);
+          if (lcg_next(&state) % 1000 < per_mille)
+            sc_rel_add(b, x, y);
+        }
+      sc_rel *plus = sci_rel_new(n);
+      sci_rel_plus(plus, a);
+      ck_assert_int_eq(sci_rel_is_acyclic(a), sci_rel_is_irreflexive(plus));
+      if (dag)
+        ck_assert(sci_rel_is_acyclic(a));
+      sc_rel *ab = sci_rel_new(n);
+      sci_rel_seq(ab, a, b);
+      for (int x = 0; x < n; x++)
+        for (int z = 0; z < n; z++) {
+          bool via = false;
+          for (int y = 0; y < n && !via; y++)
+            via = sc_rel_has(a, x, y) && sc_rel_has(b, y, z);
+          ck_assert_int_eq(sc_rel_has(ab, x, z), via);
+        }
+    }
+  }
+}
+END_TEST
+
 START_TEST(rel_order) {
   /* pairs in lexicographic order: {(0,5)} < {(1,0)}; {(0,1)} < {(0,1),(0,2)} */
   ck_assert_int_lt(sci_rel_compare(rel_of(6, (int[]){0, 5, -1}), rel_of(6, (int[]){1, 0, -1})), 0);
@@ -309,6 +353,7 @@ static Suite *rel_suite(void) {
   tcase_add_test(rels, rel_sets);
   tcase_add_test(rels, rel_cycles);
   tcase_add_test(rels, rel_order);
+  tcase_add_test(rels, rel_random_agree);
   suite_add_tcase(s, rels);
   TCase *orders = tcase_create("orders");
   tcase_add_test(orders, order_counts);
