@@ -2,8 +2,8 @@
 # tools/random-tests.sh: random four-thread scoped GPU_PTX tests, the shape
 # of issue 29 (where -engine auto lost to enumeration), written into a
 # folder for the benchmark (tools/bench.sh, family random) or by hand.
-# Each test: four threads, each of up to four instructions among ld.cg
-# and st.cg on two locations x and y, membar.cta/gl/sys between some, an
+# Each test: four threads, each of one to three accesses, ld.cg
+# or st.cg on two locations x and y, membar.cta/gl/sys between some, an
 # address, data or control dependency from a load to a later access of
 # the same thread, at most seven writes in all (distinct values 1..7), the
 # threads spread over CTAs and warps of one kernel at random, and a
@@ -67,7 +67,7 @@ one_test() {
       T = 4
       writes = 0
       for (t = 0; t < T; t++) {
-        n = 1 + pick(4)
+        n = 1 + pick(3)
         for (a = 0; a < n; a++) {
           access(t, a)
           if (a < n - 1 && pick(3) == 0) {
