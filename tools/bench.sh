@@ -49,9 +49,11 @@
 # Families run under enum, smt and auto side by side also get -engine
 # auto's check: per test, auto's time against the faster engine's (a test
 # past -timeout counts as taking it); the family's line `auto/best` gives
-# the sums' ratio and the worst test.  The run fails (exit 1, a line
-# "bench: FAIL: ...") when some test takes auto more than 1.5 times the
-# faster engine plus 0.05 s, or a test of `random` takes auto over 1 s.
+# the sums' ratio and the worst test.  A test that takes auto more than
+# 1.5 times the faster engine plus 0.05 s (or, in `random`, over 1 s) is
+# timed again, the three engines back to back, best CPU time of three (the
+# family's runs are minutes apart on a shared machine); over the bound
+# still, the run fails (exit 1, a line "bench: FAIL: ...").
 # The "cost model" line prints what engine.h's cost model needs (seconds
 # per enumerated candidate, per solver call), as measured by this run.
 #
@@ -327,12 +329,12 @@ times_of() {
 # versus NAME ARGS... -- FILES...: auto against the faster of enum and smt,
 # test by test (a test missing from an engine's JSON failed: it counts as
 # the -timeout), after family has run the three; prints the family's
-# `auto/best` line, keeps its worst test, and marks the run failed when a
-# test is over 1.5 x best + 0.05 s (or, in `random`, auto over 1 s).
+# `auto/best` line with its worst test; a test over 1.5 x best + 0.05 s
+# (or, in `random`, auto over 1 s) is timed again (recheck).
 versus() {
-  local name=$1
+  local name=$1 args=()
   shift
-  while [[ $1 != -- ]]; do shift; done
+  while [[ $1 != -- ]]; do args+=("$1"); shift; done
   shift
   printf '%s\n' "$@" >"$tmp/files"
   times_of "$tmp/json.enum" >"$tmp/t.enum"
@@ -349,24 +351,67 @@ versus() {
       sa += ta; sb += best
       r = ta / (best + 0.05)
       if (worst == "" || r > wr) { worst = f; wr = r; wa = ta; we = te; ws = ts }
-      if (ta > 1.5 * best + 0.05) { bad++; if (bad == 1) first = sprintf("%s (auto %.3f s, enum %.3f s, smt %.3f s)", f, ta, te, ts) }
-      if (fam == "random" && ta > 1) { slow++; if (slow == 1) firstslow = sprintf("%s (auto %.3f s)", f, ta) }
+      if (ta > 1.5 * best + 0.05 || (fam == "random" && ta > 1)) print "AGAIN " f
       n++ }
     END {
       sub(/.*\//, "", worst)
       printf "%-14s auto/best %.2f (auto %.2f s, best %.2f s); worst test %s: auto %.3f s, enum %.3f s, smt %.3f s\n",
         fam, (sb > 0 ? sa / sb : 0), sa, sb, worst, wa, we, ws
-      if (bad) printf "FAIL %d test(s) of %s take auto over 1.5 x the faster engine + 0.05 s, the first %s\n", bad, fam, first
-      if (slow) printf "FAIL %d test(s) of %s take auto over 1 s, the first %s\n", slow, fam, firstslow
     }' "$tmp/t.enum" "$tmp/t.smt" "$tmp/t.auto" "$tmp/files")
+  local line again=()
   while IFS= read -r line; do
-    if [[ $line == FAIL* ]]; then
-      failures+=("${line#FAIL }")
-    else
-      row "$line"
-    fi
+    if [[ $line == AGAIN* ]]; then again+=("${line#AGAIN }"); else row "$line"; fi
   done <<<"$verdict"
+  local f
+  for f in "${again[@]}"; do
+    recheck "$name" "$f" "${args[@]}"
+  done
   return 0
+}
+
+# cpu_of ENGINE ARGS... FILE: the CPU seconds (user + system) of one run
+cpu_of() {
+  local engine=$1
+  shift
+  /usr/bin/time -f '%U %S' -o "$tmp/time1" "$scopecat" -nohash -timeout "$timeout" \
+    -engine "$engine" "$@" >/dev/null 2>&1
+  awk '{ printf "%.3f", $1 + $2 }' "$tmp/time1"
+}
+
+# recheck NAME FILE ARGS...: a test over the bound in its family's runs
+# (each engine ran the whole family in turn, and the load of a shared
+# machine changes in between) is timed again, the three engines back to
+# back, three times, each engine's least CPU time kept; over the bound
+# still, it is a failure.
+recheck() {
+  local name=$1 f=$2
+  shift 2
+  local e k t
+  local -A least=([enum]=999 [smt]=999 [auto]=999)
+  for k in 1 2 3; do
+    for e in enum smt auto; do
+      t=$(cpu_of "$e" "$@" "$f")
+      least[$e]=$(awk -v a="${least[$e]}" -v b="$t" 'BEGIN { print (b < a ? b : a) }')
+    done
+  done
+  local verdict
+  verdict=$(awk -v fam="$name" -v f="${f##*/}" -v te="${least[enum]}" \
+    -v ts="${least[smt]}" -v ta="${least[auto]}" 'BEGIN {
+      best = te < ts ? te : ts
+      what = sprintf("%s (CPU, best of 3: auto %.3f s, enum %.3f s, smt %.3f s)", f, ta, te, ts)
+      if (ta > 1.5 * best + 0.05)
+        printf "%s: %s takes auto over 1.5 x the faster engine + 0.05 s\n", fam, what
+      else if (fam == "random" && ta > 1)
+        printf "%s: %s takes auto over 1 s\n", fam, what
+      else
+        printf "OK %s\n", what
+    }')
+  if [[ $verdict == OK* ]]; then
+    row "$(printf '%-14s timed again: %s' "$name" "${verdict#OK }")"
+  else
+    row "$(printf '%-14s FAIL %s' "$name" "${verdict#*: }")"
+    failures+=("$verdict")
+  fi
 }
 
 # Every family under enumeration and under auto (the CLI's default: the
