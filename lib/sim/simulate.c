@@ -197,12 +197,17 @@ static long combination_choices(const sim_search *s, const sc_trace **chosen,
 
 /* The final states the solver may find for one combination of traces at
  * most: per observed location with writes, any of them may be the last
- * (engine_smt.c counts the same of a candidate). */
-static double combination_states(const sim_search *s, const int *writes_at) {
+ * (engine_smt.c counts the same of a candidate); *fixed when the traces
+ * fix the state (no observed location has a write: settle_fixed_state's
+ * case, unless a flag may be raised). */
+static double combination_states(const sim_search *s, const int *writes_at, bool *fixed) {
   double n = 1;
+  *fixed = !s->may_flag;
   for (int l = 0; l < s->t->nlocs; l++)
-    if (s->smt.final_locs[l] && writes_at[l] > 0)
+    if (s->smt.final_locs[l] && writes_at[l] > 0) {
       n *= writes_at[l];
+      *fixed = false;
+    }
   return n;
 }
 
@@ -210,10 +215,13 @@ static double combination_states(const sim_search *s, const int *writes_at) {
  * model: *enumerated, the seconds enumeration would take (every rf and co
  * choice of every combination of traces: an upper bound, the enumerator
  * cuts branches early); *mixed, the symbolic road's, where each
- * combination goes the cheaper way (engine_smt.c).  Barrier and fence.sc
- * orders are left out (both roads go through them alike).  The sum stops
- * once enumeration costs more than `slack` beyond the mixed road: that
- * gap only grows. */
+ * combination goes the cheaper way (engine_smt.c), and one whose traces
+ * fix its state costs the probe's looks at most (counting states, the
+ * symbolic road skips it once the state is known; enumeration counts
+ * every execution).  Barrier and fence.sc orders are left out (both roads
+ * go through them alike).  The sums stop once enumeration costs more than
+ * `slack` beyond the mixed road: per combination it never costs less, so
+ * that gap only grows. */
 static sc_status estimate_costs(sim_search *s, const sc_thread_traces *all, double slack,
                                 double *enumerated, double *mixed) {
   const sc_test *t = s->t;
@@ -224,7 +232,7 @@ static sc_status estimate_costs(sim_search *s, const sc_thread_traces *all, doub
   memset(pick, 0, sizeof(int) * (size_t)(t->nthreads + 1));
   const sc_trace **chosen = sci_alloc(sizeof(sc_trace *) * (size_t)(t->nthreads + 1));
   int *writes_at = sci_alloc_atomic(sizeof(int) * (size_t)(t->nlocs + 1));
-  long gap = (long)(slack / SIM_COST_ENUM_CHOICE) + 1; /* choices past the solver's */
+  long gap = (long)(slack / SIM_COST_ENUM_CHOICE) + 1; /* choices past the mixed road's */
   do {
     sc_status st = sci_sim_clock_step(&s->clock, 0, NULL, &s->err);
     if (st)
@@ -233,19 +241,23 @@ static sc_status estimate_costs(sim_search *s, const sc_thread_traces *all, doub
     if (!sci_sim_reads_can_be_fed(t, chosen))
       continue;
     combination_writes(t, chosen, writes_at);
-    double solver = sci_sim_cost_solver(combination_states(s, writes_at));
-    long at_most = sci_sim_cost_enumerate_at_most(solver);
-    long n = combination_choices(s, chosen, writes_at, at_most + gap);
-    double each = (double)n * SIM_COST_ENUM_CHOICE;
-    *enumerated += each;
-    *mixed += n <= at_most ? each : solver;
+    bool fixed;
+    double solver = sci_sim_cost_solver(combination_states(s, writes_at, &fixed));
+    /* a known state is skipped, a new one probed first */
+    long cheaper = fixed ? SIM_COST_PROBE_LOOKS : sci_sim_cost_enumerate_at_most(solver);
+    long n = combination_choices(s, chosen, writes_at, cheaper + gap);
+    *enumerated += (double)n * SIM_COST_ENUM_CHOICE;
+    if (n <= cheaper)
+      *mixed += (double)n * SIM_COST_ENUM_CHOICE;
+    else
+      *mixed += fixed ? (double)cheaper * SIM_COST_ENUM_CHOICE : solver;
   } while (*enumerated - *mixed <= slack && sci_sim_next_choice(pick, all, t->nthreads));
   return SC_OK;
 }
 
-/* -engine auto: enumerate whole when the estimate says it costs at most
- * SIM_COST_SLACK more than the mixed road, else go symbolic (hybrid: each
- * combination the cheaper way); when the model cannot be encoded,
+/* -engine auto: enumerate whole when the estimate of enumeration is at
+ * most SIM_COST_SLACK beyond the mixed road's, else go symbolic (hybrid:
+ * each combination the cheaper way); when the model cannot be encoded,
  * enumerate after all.  The choice and its reason go in the result. */
 static sc_status auto_search(sim_search *s, const sc_thread_traces *all) {
   /* -liveness has no counts to keep exact, and the symbolic engine
@@ -259,12 +271,12 @@ static sc_status auto_search(sim_search *s, const sc_thread_traces *all) {
   const char *why_smt =
       s->opts.liveness
           ? "auto: -liveness, symbolic (cheap combinations enumerated)"
-          : sci_printf("auto: the solver where cheaper (estimate: enumeration "
-                       "over %.2f s slower)", SIM_COST_SLACK);
+          : sci_printf("auto: symbolic, each combination the cheaper way (estimate: "
+                       "enumeration over %.2f s slower)", SIM_COST_SLACK);
   if (!s->opts.liveness && enumerated - mixed <= SIM_COST_SLACK) {
     s->r->engine_reason =
-        sci_printf("auto: enumeration (estimate: %.2f s, at most %.2f s slower "
-                   "than the solver where cheaper)", enumerated, SIM_COST_SLACK);
+        sci_printf("auto: enumeration (estimate: %.2f s, at most %.2f s slower than "
+                   "each combination the cheaper way)", enumerated, SIM_COST_SLACK);
     return each_trace_choice(s, all);
   }
   s->engine = &sci_sim_engine_smt;
