@@ -63,9 +63,11 @@ static inline double sci_sim_cost_solver(double states) {
 }
 
 /* The most rf and co choices a combination whose solver costs `solver`
- * seconds may have and still be cheaper enumerated. */
+ * seconds may have and still be cheaper enumerated (at most 10^15: the
+ * states of many written locations multiply past what a long holds). */
 static inline long sci_sim_cost_enumerate_at_most(double solver) {
-  return (long)(solver / SIM_COST_ENUM_CHOICE);
+  double n = solver / SIM_COST_ENUM_CHOICE;
+  return n < 1e15 ? (long)n : 1000000000000000L;
 }
 
 /* ---- What the symbolic engine borrows from the enumerator ---- */
