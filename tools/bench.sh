@@ -375,7 +375,11 @@ cpu_of() {
   shift
   /usr/bin/time -f '%U %S' -o "$tmp/time1" "$scopecat" -nohash -timeout "$timeout" \
     -engine "$engine" "$@" >/dev/null 2>&1
-  awk '{ printf "%.3f", $1 + $2 }' "$tmp/time1"
+  local rc=$?
+  # the times are the last line (a failed run's status comes first); a run
+  # that failed (past -timeout) counts as taking the -timeout
+  tail -n 1 "$tmp/time1" | awk -v failed="$rc" -v to="$timeout" '{
+    t = $1 + $2; if (failed) t = to; printf "%.3f", t }'
 }
 
 # recheck NAME FILE ARGS...: a test over the bound in its family's runs
