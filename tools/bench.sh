@@ -488,10 +488,10 @@ done
 cost=$(awk '$1 == "nwriters-8" && $5 > 0 { printf "%.1f us per candidate", $4 / $5 * 1e6 }
             $1 == "nwriters-8/smt" { printf ", the solver %.1f ms per call", $4 / ($6 + 1) * 1e3 }' \
   "$outfile")
+held=$(awk '/^#define SIM_COST_(ENUM_CHOICE|SOLVER_CALL)/ {
+  printf "%s%s %s", (n++ ? ", " : ""), $2, $3 }' "$srcdir/lib/sim/engine.h")
 if [[ -n $cost ]]; then
-  row "cost model (nwriters-8): enumeration $cost; lib/sim/engine.h has $(
-    awk '/^#define SIM_COST_(ENUM_CHOICE|SOLVER_CALL)/ { printf "%s%s %s", n++ ? ", " : "", $2, $3 }' \
-      "$srcdir/lib/sim/engine.h")"
+  row "cost model (nwriters-8): enumeration $cost; lib/sim/engine.h has $held"
 fi
 
 {
