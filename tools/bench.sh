@@ -40,6 +40,24 @@
 #                (ld/st.cg on x and y, membar.cta/gl/sys between some),
 #                threads spread over two CTAs of one kernel; 6 tests per
 #                shape, shapes 2x4 2x6 2x8 3x4 3x5 4x3 4x4 (up to 16 accesses)
+#   many-states  issue 29's shape: two writers of x (2 and 3 stores), two
+#                readers (2 and 1 loads), `locations` over x and every
+#                register, under a coherence-only model: 294 final states,
+#                216 combinations of traces of few choices each
+#   random       tools/random-tests.sh's 400 tests (seeds 1..400): four
+#                threads, ld/st.cg, membar, dependencies, up to seven writes
+#                to x and y, `locations` over every register and location
+#
+# Families run under enum, smt and auto side by side also get -engine
+# auto's check: per test, auto's time against the faster engine's (a test
+# past -timeout counts as taking it); the family's line `auto/best` gives
+# the sums' ratio and the worst test.  A test that takes auto more than
+# 1.5 times the faster engine plus 0.05 s (or, in `random`, over 1 s) is
+# timed again, the three engines back to back, best CPU time of three (the
+# family's runs are minutes apart on a shared machine); over the bound
+# still, the run fails (exit 1, a line "bench: FAIL: ...").
+# The "cost model" line prints what engine.h's cost model needs (seconds
+# per enumerated candidate, per solver call), as measured by this run.
 #
 # Usage: tools/bench.sh [-save] [-only REGEX] [-timeout S] [-table FILE]
 #   -save        write this run's figures as the new baseline
@@ -187,6 +205,21 @@ scoped() {
     }'
 }
 
+# many_states: issue 29's shape (auto_many_states in tests/unit/check_sim.c)
+many_states() {
+  cat <<'LITMUS'
+GPU_PTX many-states
+"two writers of x, two readers, every register and x observed"
+{ x=0; 2:.reg .s32 r0; 2:.reg .s32 r1; 3:.reg .s32 r0; }
+ P0 | P1 | P2 | P3 ;
+ st.s32 [x], 1 | st.s32 [x], 3 | ld.s32 r0, [x] | ld.s32 r0, [x] ;
+ st.s32 [x], 2 | st.s32 [x], 4 | ld.s32 r1, [x] | ;
+ | st.s32 [x], 5 | | ;
+locations [x; 2:r0; 2:r1; 3:r0;]
+exists (x=1)
+LITMUS
+}
+
 # ---- Running a family --------------------------------------------------------
 
 # machine: the one line that says when and on what the figures were made
@@ -212,6 +245,7 @@ for a in "${bench_args[@]}"; do
   else command_line+=" $(printf '%q' "$a")"; fi
 done
 
+failures=()
 made_on=$(machine)
 echo "bench: $made_on"
 : >"$tmp/table"
@@ -229,6 +263,7 @@ run() {
   nfiles=$#
   /usr/bin/time -f '%e %M %U %S' -o "$tmp/time" "$scopecat" -json -nohash -j "$jobs" \
     -timeout "$timeout" -engine "$engine" "${args[@]}" "$@" >"$tmp/json" 2>"$tmp/err"
+  cp "$tmp/json" "$tmp/json.$engine" # for auto's check (versus)
   local user sys
   read -r wall peak user sys < <(tail -n 1 "$tmp/time") 2>/dev/null || { wall=0; peak=0; }
   cpu=$(awk -v u="${user:-0}" -v s="${sys:-0}" 'BEGIN { printf "%.2f", u + s }')
@@ -282,6 +317,107 @@ family() {
     fi
     row "$(printf '%s | %7s | %s' "$line" "$vs_enum" "$ratio")"
   done
+  [[ $engines == *enum* && $engines == *smt* && $engines == *auto* ]] &&
+    versus "$name" "$@"
+  return 0
+}
+
+# per-test times of one engine's JSON: FILE TIME per line
+times_of() {
+  awk '{ f = $0; sub(/.*"file":"/, "", f); sub(/".*/, "", f)
+         t = $0; sub(/.*"time":/, "", t); print f, t + 0 }' "$1"
+}
+
+# versus NAME ARGS... -- FILES...: auto against the faster of enum and smt,
+# test by test (a test missing from an engine's JSON failed: it counts as
+# the -timeout), after family has run the three; prints the family's
+# `auto/best` line with its worst test; a test over 1.5 x best + 0.05 s
+# (or, in `random`, auto over 1 s) is timed again (recheck).
+versus() {
+  local name=$1 args=()
+  shift
+  while [[ $1 != -- ]]; do args+=("$1"); shift; done
+  shift
+  printf '%s\n' "$@" >"$tmp/files"
+  times_of "$tmp/json.enum" >"$tmp/t.enum"
+  times_of "$tmp/json.smt" >"$tmp/t.smt"
+  times_of "$tmp/json.auto" >"$tmp/t.auto"
+  local verdict
+  verdict=$(awk -v to="$timeout" -v fam="$name" '
+    FILENAME ~ /t\.enum$/ { e[$1] = $2; next }
+    FILENAME ~ /t\.smt$/ { s[$1] = $2; next }
+    FILENAME ~ /t\.auto$/ { a[$1] = $2; next }
+    { f = $0
+      te = (f in e) ? e[f] : to; ts = (f in s) ? s[f] : to; ta = (f in a) ? a[f] : to
+      best = te < ts ? te : ts
+      sa += ta; sb += best
+      r = ta / (best + 0.05)
+      if (worst == "" || r > wr) { worst = f; wr = r; wa = ta; we = te; ws = ts }
+      if (ta > 1.5 * best + 0.05 || (fam == "random" && ta > 1)) print "AGAIN " f
+      n++ }
+    END {
+      sub(/.*\//, "", worst)
+      printf "%-14s auto/best %.2f (auto %.2f s, best %.2f s); worst test %s: auto %.3f s, enum %.3f s, smt %.3f s\n",
+        fam, (sb > 0 ? sa / sb : 0), sa, sb, worst, wa, we, ws
+    }' "$tmp/t.enum" "$tmp/t.smt" "$tmp/t.auto" "$tmp/files")
+  local line again=()
+  while IFS= read -r line; do
+    if [[ $line == AGAIN* ]]; then again+=("${line#AGAIN }"); else row "$line"; fi
+  done <<<"$verdict"
+  local f
+  for f in "${again[@]}"; do
+    recheck "$name" "$f" "${args[@]}"
+  done
+  return 0
+}
+
+# cpu_of ENGINE ARGS... FILE: the CPU seconds (user + system) of one run
+cpu_of() {
+  local engine=$1
+  shift
+  /usr/bin/time -f '%U %S' -o "$tmp/time1" "$scopecat" -nohash -timeout "$timeout" \
+    -engine "$engine" "$@" >/dev/null 2>&1
+  local rc=$?
+  # the times are the last line (a failed run's status comes first); a run
+  # that failed (past -timeout) counts as taking the -timeout
+  tail -n 1 "$tmp/time1" | awk -v failed="$rc" -v to="$timeout" '{
+    t = $1 + $2; if (failed) t = to; printf "%.3f", t }'
+}
+
+# recheck NAME FILE ARGS...: a test over the bound in its family's runs
+# (each engine ran the whole family in turn, and the load of a shared
+# machine changes in between) is timed again, the three engines back to
+# back, three times, each engine's least CPU time kept; over the bound
+# still, it is a failure.
+recheck() {
+  local name=$1 f=$2
+  shift 2
+  local e k t
+  local -A least=([enum]=999 [smt]=999 [auto]=999)
+  for k in 1 2 3; do
+    for e in enum smt auto; do
+      t=$(cpu_of "$e" "$@" "$f")
+      least[$e]=$(awk -v a="${least[$e]}" -v b="$t" 'BEGIN { print (b < a ? b : a) }')
+    done
+  done
+  local verdict
+  verdict=$(awk -v fam="$name" -v f="${f##*/}" -v te="${least[enum]}" \
+    -v ts="${least[smt]}" -v ta="${least[auto]}" 'BEGIN {
+      best = te < ts ? te : ts
+      what = sprintf("%s (CPU, best of 3: auto %.3f s, enum %.3f s, smt %.3f s)", f, ta, te, ts)
+      if (ta > 1.5 * best + 0.05)
+        printf "%s: %s takes auto over 1.5 x the faster engine + 0.05 s\n", fam, what
+      else if (fam == "random" && ta > 1)
+        printf "%s: %s takes auto over 1 s\n", fam, what
+      else
+        printf "OK %s\n", what
+    }')
+  if [[ $verdict == OK* ]]; then
+    row "$(printf '%-14s timed again: %s' "$name" "${verdict#OK }")"
+  else
+    row "$(printf '%-14s FAIL %s' "$name" "${verdict#*: }")"
+    failures+=("$verdict")
+  fi
 }
 
 # Every family under enumeration and under auto (the CLI's default: the
@@ -289,29 +425,27 @@ family() {
 # under -engine smt, and the largest only under the engines that finish.
 for n in 4 5 6 7 8 9 10; do
   nwriters "$n" 0 >"$tmp/nwriters-$n.litmus"
-  engines="enum auto"
-  ((n >= 7)) && engines="enum auto smt"
+  engines="enum smt auto"
   family "nwriters-$n" 1 "$engines" -- "$tmp/nwriters-$n.litmus"
 done
 for n in 4 5 6 7 8 9 10; do
   nwriters "$n" 2 >"$tmp/coRR2-$n.litmus"
-  engines="enum auto"
-  ((n >= 7)) && engines="enum auto smt"
-  ((n >= 9)) && engines="auto smt" # enumeration: minutes
+  engines="enum smt auto"
+  ((n >= 9)) && engines="smt auto" # enumeration: minutes
   family "coRR2-$n" 1 "$engines" -- "$tmp/coRR2-$n.litmus"
 done
 # herd's own uni.cat: its cos.cat generates co (`with co from
 # generate_cos(co0)`), which the symbolic engine leaves to a concrete run
 # of each execution it finds
 for n in 4 5 6 7; do
-  family "uni-coRR2-$n" 1 "enum auto" -model "$srcdir/tests/data/herd/uni.cat" -- \
+  family "uni-coRR2-$n" 1 "enum smt auto" -model "$srcdir/tests/data/herd/uni.cat" -- \
     "$tmp/coRR2-$n.litmus"
 done
-family seeds 1 "enum auto" -- "$srcdir"/ptx/seeds/*.litmus
-family herd-gpu-ptx 1 "enum auto" -- "$srcdir"/ptx/herd-gpu-ptx/*.litmus
+family seeds 1 "enum smt auto" -- "$srcdir"/ptx/seeds/*.litmus
+family herd-gpu-ptx 1 "enum smt auto" -- "$srcdir"/ptx/herd-gpu-ptx/*.litmus
 mapfile -t dat3m < <(find "$srcdir/ptx/dat3m" -name '*.litmus' | LC_ALL=C sort)
-family dat3m-v6.0 2 "enum auto" -model "$srcdir/cat/ptx-v6.0.cat" -- "${dat3m[@]}"
-family dat3m-v7.5 2 "enum auto" -model "$srcdir/cat/ptx-v7.5.cat" -- "${dat3m[@]}"
+family dat3m-v6.0 2 "enum smt auto" -model "$srcdir/cat/ptx-v6.0.cat" -- "${dat3m[@]}"
+family dat3m-v7.5 2 "enum smt auto" -model "$srcdir/cat/ptx-v7.5.cat" -- "${dat3m[@]}"
 # -liveness on the tests of Dat3M's liveness CSVs, the engines side by side
 # ("allowed" is 0 there: a liveness result has no states)
 mapfile -t live < <(grep -v '^$' "$srcdir/ptx/dat3m/expected/PTXv6_0-Liveness-expected.csv" |
@@ -319,6 +453,16 @@ mapfile -t live < <(grep -v '^$' "$srcdir/ptx/dat3m/expected/PTXv6_0-Liveness-ex
 for v in v6.0 v7.5; do
   family "live-$v" 2 "enum smt auto" -liveness -model "$srcdir/cat/ptx-$v.cat" -- "${live[@]}"
 done
+# issue 29's shapes: many final states and few choices per combination of
+# traces, where a solver call per state costs more than enumeration
+many_states >"$tmp/many-states.litmus"
+printf '"coherence"\nlet fr = rf^-1 ; co\nacyclic po-loc | rf | co | fr as coh\n' \
+  >"$tmp/coherence.cat"
+family many-states 1 "enum smt auto" -model "$tmp/coherence.cat" -- "$tmp/many-states.litmus"
+if [[ random =~ $only ]]; then
+  "$srcdir/tools/random-tests.sh" "$tmp/random" 400 1
+  family random 1 "enum smt auto" -- "$tmp"/random/random-*.litmus
+fi
 for shape in 2x4 2x6 2x8 3x4 3x5 4x3 4x4; do
   files=()
   for seed in 1 2 3 4 5 6; do
@@ -326,7 +470,7 @@ for shape in 2x4 2x6 2x8 3x4 3x5 4x3 4x4; do
     scoped "${shape%x*}" "${shape#*x}" "$seed" >"$f"
     files+=("$f")
   done
-  family "scoped-$shape" 1 "enum auto" -- "${files[@]}"
+  family "scoped-$shape" 1 "enum smt auto" -- "${files[@]}"
 done
 
 # ---- herd7 side by side (the n-writers family under herd's uni.cat) ---------
@@ -394,9 +538,22 @@ fi
 # cas repeats a state; past the second backward jump such runs are cut, so
 # the cost no longer grows with N (it did: minutes at N = 20).
 for n in 10 20 40; do
-  family "spinlock-unroll-$n" 1 "enum auto" -unroll "$n" \
+  family "spinlock-unroll-$n" 1 "enum smt auto" -unroll "$n" \
     -model "$srcdir/cat/ptx-v7.5.cat" -- "$srcdir/tests/data/spinlock.litmus"
 done
+
+# what engine.h's cost model needs, from nwriters-8 (one combination of
+# traces, every candidate allowed: none cut), the test's own time (no
+# process start, no model load): enumeration's seconds per candidate, and
+# the solver's per call (one per state, one more)
+cost=$(awk '$1 == "nwriters-8" && $5 > 0 { printf "%.1f us per candidate", $4 / $5 * 1e6 }
+            $1 == "nwriters-8/smt" { printf ", the solver %.1f ms per call", $4 / ($6 + 1) * 1e3 }' \
+  "$outfile")
+held=$(awk '/^#define SIM_COST_(ENUM_CHOICE|SOLVER_CALL)/ {
+  printf "%s%s %s", (n++ ? ", " : ""), $2, $3 }' "$srcdir/lib/sim/engine.h")
+if [[ -n $cost ]]; then
+  row "cost model (nwriters-8): enumeration $cost; lib/sim/engine.h has $held"
+fi
 
 {
   echo "# make bench: $made_on"
@@ -420,3 +577,9 @@ if [[ $save == yes || ! -s $baseline ]]; then
   } >"$baseline.new" && mv "$baseline.new" "$baseline"
   echo "bench: saved the baseline in $baseline"
 fi
+
+if ((${#failures[@]})); then
+  for f in "${failures[@]}"; do echo "bench: FAIL: $f"; done
+  exit 1
+fi
+echo "bench: auto within 1.5 x the faster engine + 0.05 s on every test run under the three"

@@ -30,6 +30,46 @@ typedef struct sim_engine {
 extern const sim_engine sci_sim_engine_enum; /* engine_enum.c */
 extern const sim_engine sci_sim_engine_smt;  /* engine_smt.c */
 
+/* ---- -engine auto's cost model -------------------------------------------
+ * What auto weighs, per combination of traces (engine_smt.c) and per test
+ * (simulate.c): enumerating costs about SIM_COST_ENUM_CHOICE seconds per rf
+ * and co choice the estimate counts (an upper bound of the candidates: the
+ * branches the enumerator cuts early cost less); the solver about
+ * SIM_COST_SOLVER_CALL per call, and the symbolic States loop makes one
+ * call per final state it finds and one more that finds none, so a
+ * combination whose observed locations can end in k states costs k + 1
+ * calls.  Both figures are measured by `make bench` (tools/bench.sh prints
+ * them on its "cost model" line, from the families that time each engine
+ * alone): when the enumerator or the solver gets faster, copy its figures
+ * here.  The ratio is what matters, not the machine. */
+#define SIM_COST_ENUM_CHOICE 40e-6
+#define SIM_COST_SOLVER_CALL 5e-3
+/* A test whose enumeration is estimated to cost at most this many seconds
+ * beyond the mixed road's (each combination the cheaper way) is enumerated
+ * whole: its counts are then executions, as herd7 counts them (README:
+ * Engines).  The constant of the bound auto is held to (tools/bench.sh). */
+#define SIM_COST_SLACK 0.05
+
+/* Where the traces fix a combination's final state, the symbolic road
+ * skips it once that state is known, and else first probes for one allowed
+ * execution with this many looks (engine_enum.c's PROBE_LOOKS): at most
+ * that many choices enumerated. */
+#define SIM_COST_PROBE_LOOKS 64L
+
+/* The estimated seconds of the symbolic road for one combination whose
+ * observed locations may end in at most `states` final states. */
+static inline double sci_sim_cost_solver(double states) {
+  return (states + 1) * SIM_COST_SOLVER_CALL;
+}
+
+/* The most rf and co choices a combination whose solver costs `solver`
+ * seconds may have and still be cheaper enumerated (at most 10^15: the
+ * states of many written locations multiply past what a long holds). */
+static inline long sci_sim_cost_enumerate_at_most(double solver) {
+  double n = solver / SIM_COST_ENUM_CHOICE;
+  return n < 1e15 ? (long)n : 1000000000000000L;
+}
+
 /* ---- What the symbolic engine borrows from the enumerator ---- */
 
 /* The look before any choice of rf and co (reads with one candidate write

@@ -2,8 +2,10 @@
  * combination of traces, rf and co become solver choices (symbolic.c, with
  * Z3) and the final states of the allowed executions are put into the sink
  * one by one.  Under -engine auto (hybrid) a combination with few choices
- * is enumerated instead, and where the traces fix the final state a quick
- * probe of the enumerator may settle it before the solver is asked. */
+ * is enumerated instead (few next to the solver's calls), and where the traces fix the final state a quick
+ * probe of the enumerator may settle it before the solver is asked.  Which
+ * road a combination takes is the cost model's (engine.h): the solver's
+ * calls (one per final state, one more) against the rf and co choices. */
 #include "sim/engine.h"
 
 #include "sim/liveness.h"
@@ -11,13 +13,6 @@
 #include "sim/symbolic.h"
 #include "util/error.h"
 #include "util/gcmem.h"
-
-/* -engine auto, once symbolic: a combination with this many rf and co
- * choices or fewer is enumerated (cheaper than a solver call); its states
- * are counted as the solver's are.  -engine smt asks the solver always.
- * Small: at 1024, Ticketlock-diff-gpu (ptx/dat3m) enumerated 2916
- * candidates in several times the solver's time for the same combinations. */
-#define SMT_ENUMERATE_AT_MOST 16L
 
 /* -engine auto, once symbolic: the executions a concrete run may refute
  * (an encoding that over-approximates: `with co from S`, symbolic.h) before
@@ -121,11 +116,27 @@ static sc_status solve(sim_search *s, sim_candidate *cd) {
   return sci_sym_solve(s->smt.session, problem_of(s, cd, left), &s->err);
 }
 
+/* The final states the solver may find for cd at most: per observed
+ * location with writes to choose from, any of them may be the last. */
+static double states_at_most(const sim_search *s, const sim_candidate *cd) {
+  if (s->opts.liveness)
+    return 0; /* one call looks for the witness */
+  double n = 1;
+  for (int l = 0; l < cd->nlocs; l++)
+    if (s->smt.final_locs[l] && cd->co[l].n > 0)
+      n *= cd->co[l].n;
+  return n;
+}
+
+/* Under -engine auto: whether enumerating cd's rf and co choices costs
+ * less than the solver's calls for its states (engine.h's cost model). */
+static bool cheaper_enumerated(const sim_search *s, const sim_candidate *cd) {
+  long most = sci_sim_cost_enumerate_at_most(sci_sim_cost_solver(states_at_most(s, cd)));
+  return sci_sim_choices_upto(s, cd, most) <= most;
+}
+
 /* rf and co for the traces in cd->x: enumerated, or left to the solver. */
 static sc_status smt_combination(sim_search *s, sim_candidate *cd) {
-  if (s->smt.hybrid &&
-      sci_sim_choices_upto(s, cd, SMT_ENUMERATE_AT_MOST) <= SMT_ENUMERATE_AT_MOST)
-    return sci_sim_engine_enum.combination(s, cd);
   bool may;
   sc_status st = sci_sim_enum_root_look(s, cd, &may); /* the enumerator's first look */
   if (st || !may)
@@ -134,6 +145,8 @@ static sc_status smt_combination(sim_search *s, sim_candidate *cd) {
   st = settle_fixed_state(s, cd, &settled);
   if (st || settled)
     return st;
+  if (s->smt.hybrid && cheaper_enumerated(s, cd))
+    return sci_sim_engine_enum.combination(s, cd);
   return solve(s, cd);
 }
 

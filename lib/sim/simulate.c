@@ -4,7 +4,8 @@
  * synchronisation and fence.sc order, the combination is handed to an
  * engine (engine.h), which chooses rf and co and puts the final states of
  * the executions the model allows into the sink (sink.c).  -engine auto
- * picks the engine per test from an estimate of the candidates.  With
+ * picks the road per test from engine.h's cost model: the rf and co
+ * choices enumeration would try against the solver's calls.  With
  * -liveness only the combinations with a stuck run are searched, for one
  * witness (liveness.c) instead of the states. */
 #define _POSIX_C_SOURCE 200809L
@@ -23,10 +24,6 @@
 
 #define DEFAULT_MAX_EXECUTIONS 10000000L
 #define DEFAULT_MAX_SHOWN 100
-/* -engine auto: enumerate when the estimate of the candidates (the rf and
- * co choices of every combination of traces) is at most this, else go
- * symbolic. */
-#define AUTO_MAX_EXECUTIONS 20000L
 
 /* One combination, its barrier and fence.sc orders chosen, to the engine. */
 static sc_status engine_combination(sim_search *s, sim_candidate *cd) {
@@ -165,22 +162,26 @@ static sc_status each_trace_choice(sim_search *s, const sc_thread_traces *all) {
   return SC_OK;
 }
 
+/* Per location, the writes of one combination of traces, in writes_at. */
+static void combination_writes(const sc_test *t, const sc_trace **chosen, int *writes_at) {
+  memset(writes_at, 0, sizeof(int) * (size_t)(t->nlocs + 1));
+  for (int a = 0; a < t->nthreads; a++)
+    for (int i = 0; i < chosen[a]->nevents; i++)
+      if (chosen[a]->events[i].kind == SC_EV_WRITE)
+        writes_at[chosen[a]->events[i].loc]++;
+}
+
 /* The rf and co choices of one combination of traces, as sci_sim_choices_upto
  * counts them, up to `most` (then most + 1), from the traces alone (no
- * execution built: a large test is not made twice); writes_at: scratch,
- * one per location. */
+ * execution built: a large test is not made twice); writes_at: its writes
+ * per location (combination_writes). */
 static long combination_choices(const sim_search *s, const sc_trace **chosen,
-                                int *writes_at, long most) {
+                                const int *writes_at, long most) {
   const sc_test *t = s->t;
-  memset(writes_at, 0, sizeof(int) * (size_t)(t->nlocs + 1));
   long n = 1;
   for (int a = 0; a < t->nthreads; a++)
     for (int i = 0; i < chosen[a]->nevents && n <= most; i++) {
       const sc_trace_event *e = &chosen[a]->events[i];
-      if (e->kind == SC_EV_WRITE) {
-        writes_at[e->loc]++;
-        continue;
-      }
       if (e->kind != SC_EV_READ)
         continue;
       long feeders = e->value == sci_value_of(t->locs[e->loc].init); /* the initial write */
@@ -194,54 +195,88 @@ static long combination_choices(const sim_search *s, const sc_trace **chosen,
   return n <= most ? n : most + 1;
 }
 
-/* -engine auto's estimate of enumeration's cost, before any model is run:
- * the rf and co choices of every combination of traces, summed, up to
- * `most` (then most + 1).  Barrier and fence.sc orders are left out (both
- * engines go through them alike), and so are the branches the enumerator
- * cuts early: an upper bound of the candidates, cheap next to one of them. */
-static sc_status estimate_candidates(sim_search *s, const sc_thread_traces *all,
-                                     long most, long *est) {
+/* The final states the solver may find for one combination of traces at
+ * most: per observed location with writes, any of them may be the last
+ * (engine_smt.c counts the same of a candidate); *fixed when the traces
+ * fix the state (no observed location has a write: settle_fixed_state's
+ * case, unless a flag may be raised). */
+static double combination_states(const sim_search *s, const int *writes_at, bool *fixed) {
+  double n = 1;
+  *fixed = !s->may_flag;
+  for (int l = 0; l < s->t->nlocs; l++)
+    if (s->smt.final_locs[l] && writes_at[l] > 0) {
+      n *= writes_at[l];
+      *fixed = false;
+    }
+  return n;
+}
+
+/* -engine auto's estimate, before any model is run, from engine.h's cost
+ * model: *enumerated, the seconds enumeration would take (every rf and co
+ * choice of every combination of traces: an upper bound, the enumerator
+ * cuts branches early); *mixed, the symbolic road's, where each
+ * combination goes the cheaper way (engine_smt.c), and one whose traces
+ * fix its state costs the probe's looks at most (counting states, the
+ * symbolic road skips it once the state is known; enumeration counts
+ * every execution).  Barrier and fence.sc orders are left out (both roads
+ * go through them alike).  The sums stop once enumeration costs more than
+ * `slack` beyond the mixed road: per combination it never costs less, so
+ * that gap only grows. */
+static sc_status estimate_costs(sim_search *s, const sc_thread_traces *all, double slack,
+                                double *enumerated, double *mixed) {
   const sc_test *t = s->t;
-  *est = 0;
+  *enumerated = *mixed = 0;
   if (sci_sim_any_thread_without_traces(all, t->nthreads))
     return SC_OK;
   int *pick = sci_alloc_atomic(sizeof(int) * (size_t)(t->nthreads + 1));
   memset(pick, 0, sizeof(int) * (size_t)(t->nthreads + 1));
   const sc_trace **chosen = sci_alloc(sizeof(sc_trace *) * (size_t)(t->nthreads + 1));
   int *writes_at = sci_alloc_atomic(sizeof(int) * (size_t)(t->nlocs + 1));
-  long sum = 0;
+  long gap = (long)(slack / SIM_COST_ENUM_CHOICE) + 1; /* choices past the mixed road's */
   do {
     sc_status st = sci_sim_clock_step(&s->clock, 0, NULL, &s->err);
     if (st)
       return st;
     sci_sim_choose(chosen, pick, all, t->nthreads);
-    if (sci_sim_reads_can_be_fed(t, chosen))
-      sum += combination_choices(s, chosen, writes_at, most - sum);
-  } while (sum <= most && sci_sim_next_choice(pick, all, t->nthreads));
-  *est = sum <= most ? sum : most + 1;
+    if (!sci_sim_reads_can_be_fed(t, chosen))
+      continue;
+    combination_writes(t, chosen, writes_at);
+    bool fixed;
+    double solver = sci_sim_cost_solver(combination_states(s, writes_at, &fixed));
+    /* a known state is skipped, a new one probed first */
+    long cheaper = fixed ? SIM_COST_PROBE_LOOKS : sci_sim_cost_enumerate_at_most(solver);
+    long n = combination_choices(s, chosen, writes_at, cheaper + gap);
+    *enumerated += (double)n * SIM_COST_ENUM_CHOICE;
+    if (n <= cheaper)
+      *mixed += (double)n * SIM_COST_ENUM_CHOICE;
+    else
+      *mixed += fixed ? (double)cheaper * SIM_COST_ENUM_CHOICE : solver;
+  } while (*enumerated - *mixed <= slack && sci_sim_next_choice(pick, all, t->nthreads));
   return SC_OK;
 }
 
-/* -engine auto: enumerate when the estimate is small, else go symbolic
- * (hybrid: small combinations are enumerated); when the model cannot be
- * encoded, enumerate after all.  The choice and its reason go in the
- * result. */
+/* -engine auto: enumerate whole when the estimate of enumeration is at
+ * most SIM_COST_SLACK beyond the mixed road's, else go symbolic (hybrid:
+ * each combination the cheaper way); when the model cannot be encoded,
+ * enumerate after all.  The choice and its reason go in the result. */
 static sc_status auto_search(sim_search *s, const sc_thread_traces *all) {
   /* -liveness has no counts to keep exact, and the symbolic engine
-   * enumerates its small combinations anyway: it goes there at once */
-  long est = AUTO_MAX_EXECUTIONS + 1;
+   * enumerates its cheap combinations anyway: it goes there at once */
+  double enumerated = 0, mixed = 0;
   if (!s->opts.liveness) {
-    sc_status st = estimate_candidates(s, all, AUTO_MAX_EXECUTIONS, &est);
+    sc_status st = estimate_costs(s, all, SIM_COST_SLACK, &enumerated, &mixed);
     if (st)
       return st;
   }
   const char *why_smt =
-      s->opts.liveness ? "auto: -liveness, symbolic (small combinations enumerated)"
-                       : sci_printf("auto: over %ld candidates (estimate)", AUTO_MAX_EXECUTIONS);
-  if (est <= AUTO_MAX_EXECUTIONS) {
+      s->opts.liveness
+          ? "auto: -liveness, symbolic (cheap combinations enumerated)"
+          : sci_printf("auto: symbolic, each combination the cheaper way (estimate: "
+                       "enumeration over %.2f s slower)", SIM_COST_SLACK);
+  if (!s->opts.liveness && enumerated - mixed <= SIM_COST_SLACK) {
     s->r->engine_reason =
-        sci_printf("auto: at most %ld candidates (estimate, up to %ld enumerated)",
-                  est, AUTO_MAX_EXECUTIONS);
+        sci_printf("auto: enumeration (estimate: %.2f s, at most %.2f s slower than "
+                   "each combination the cheaper way)", enumerated, SIM_COST_SLACK);
     return each_trace_choice(s, all);
   }
   s->engine = &sci_sim_engine_smt;

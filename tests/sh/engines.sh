@@ -1,8 +1,9 @@
 #!/bin/sh
 # engines.sh: the two engines agree.  On the seeds, ptx/herd-gpu-ptx, a
-# sample of ptx/dat3m (under both Dat3M models) and a sample of two
-# generated families (`scopecat gen`), `sim -engine enum` and
-# `sim -engine smt` must print the same States, Ok/No, Flag, Condition and
+# sample of ptx/dat3m (under both Dat3M models), a sample of two generated
+# families (`scopecat gen`) and of tools/random-tests.sh, `sim -engine
+# enum` and `sim -engine smt` must print the same States, Ok/No, Flag,
+# Condition and
 # Observation word (the Witnesses counts differ by design: under smt they
 # count states); and `sim -liveness` the same verdicts and stuck threads
 # on the seeds and the tests of Dat3M's liveness CSVs.  Skipped (77) only
@@ -89,6 +90,14 @@ for fam in "asplos15 gpu_ptx" "modern ptx"; do
     fail "gen $1: $(cat "$tmp/gen.err")"
   fi
 done
+# a sample of issue 29's random family (tools/random-tests.sh: four
+# threads, dependencies, `locations` over every register: many states),
+# where -engine auto now enumerates: the two engines agree on its states
+if "$srcdir/tools/random-tests.sh" "$tmp/random" 12 1 2>"$tmp/gen.err"; then
+  compare random -timeout 20 "$tmp"/random/random-*.litmus
+else
+  fail "random-tests.sh: $(cat "$tmp/gen.err")"
+fi
 # liveness NAME ARGS... FILES: `sim -liveness` under both engines prints
 # the same Liveness lines and marks the same threads stuck (-json; the
 # candidate counts differ)

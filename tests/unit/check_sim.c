@@ -1140,25 +1140,57 @@ static const char *writers(int n, char *buf, size_t size) {
   return buf;
 }
 
-/* auto chooses before it runs anything, by the estimate of the candidates:
- * 7 writers (5040) are enumerated, 8 (40320, over 20000) go symbolic; both
- * end with x = any of the values (no model: every order of the writes). */
+/* auto chooses before it runs anything, by the cost model (engine.h): 5
+ * writers (120 candidates) are enumerated; 7 (5040 candidates against 8
+ * solver calls: one per final value of x, one more) go symbolic; both end
+ * with x = any of the values (no model: every order of the writes). */
 START_TEST(auto_estimate) {
   char buf[1024];
   sc_result *r;
   sc_error *err;
-  ck_assert_int_eq(sim_engine(writers(7, buf, sizeof buf), no_model, SC_ENGINE_AUTO,
+  ck_assert_int_eq(sim_engine(writers(5, buf, sizeof buf), no_model, SC_ENGINE_AUTO,
                               &r, &err), SC_OK);
   ck_assert_str_eq(sc_result_engine(r), "enum");
-  ck_assert_ptr_nonnull(strstr(sc_result_engine_reason(r), "at most 5040 candidates"));
-  ck_assert_int_eq(sc_result_state_count(r), 7);
-  ck_assert_int_eq(sc_result_candidates(r), 5040);
-  ck_assert_int_eq(sim_engine(writers(8, buf, sizeof buf), no_model, SC_ENGINE_AUTO,
+  ck_assert_ptr_nonnull(strstr(sc_result_engine_reason(r), "auto: enumeration (estimate"));
+  ck_assert_int_eq(sc_result_state_count(r), 5);
+  ck_assert_int_eq(sc_result_candidates(r), 120);
+  ck_assert_int_eq(sim_engine(writers(7, buf, sizeof buf), no_model, SC_ENGINE_AUTO,
                               &r, &err), SC_OK);
   ck_assert_str_eq(sc_result_engine(r), "smt");
-  ck_assert_ptr_nonnull(strstr(sc_result_engine_reason(r), "over 20000 candidates"));
-  ck_assert_int_eq(sc_result_state_count(r), 8);
-  ck_assert_str_eq(sc_result_state(r, 7), "x=8;");
+  ck_assert_ptr_nonnull(strstr(sc_result_engine_reason(r), "auto: symbolic, each combination the cheaper way"));
+  ck_assert_int_eq(sc_result_state_count(r), 7);
+  ck_assert_str_eq(sc_result_state(r, 6), "x=7;");
+}
+END_TEST
+
+/* Issue 29's shape: many final states (every register and x observed),
+ * few rf and co choices per combination of traces, many combinations.
+ * The estimate of the candidates is large (6^3 read values times 5! orders
+ * of x's writes: 25920) but a solver call per state costs more than
+ * enumerating each combination: auto enumerates (it went symbolic on the
+ * count of candidates alone, several times slower), with enumeration's
+ * states and candidates. */
+START_TEST(auto_many_states) {
+  const char *test =
+      "GPU_PTX many-states\n"
+      "{ x=0; 2:.reg .s32 r0; 2:.reg .s32 r1; 3:.reg .s32 r0; }\n"
+      " P0 | P1 | P2 | P3 ;\n"
+      " st.s32 [x], 1 | st.s32 [x], 3 | ld.s32 r0, [x] | ld.s32 r0, [x] ;\n"
+      " st.s32 [x], 2 | st.s32 [x], 4 | ld.s32 r1, [x] | ;\n"
+      " | st.s32 [x], 5 | | ;\n"
+      "locations [x; 2:r0; 2:r1; 3:r0;]\n"
+      "exists (x=1)\n";
+  const char *coherence = "\"coherence\"\nlet fr = rf^-1 ; co\n"
+                          "acyclic po-loc | rf | co | fr as coh\n";
+  sc_result *r, *e;
+  sc_error *err;
+  ck_assert_int_eq(sim_engine(test, coherence, SC_ENGINE_ENUM, &e, &err), SC_OK);
+  ck_assert_int_eq(sim_engine(test, coherence, SC_ENGINE_AUTO, &r, &err), SC_OK);
+  ck_assert_str_eq(sc_result_engine(r), "enum");
+  ck_assert_ptr_nonnull(strstr(sc_result_engine_reason(r), "auto: enumeration (estimate"));
+  ck_assert_int_eq(sc_result_state_count(r), sc_result_state_count(e));
+  ck_assert_int_eq(sc_result_state_count(r), 294);
+  ck_assert_int_eq(sc_result_candidates(r), sc_result_candidates(e));
 }
 END_TEST
 
@@ -1563,6 +1595,7 @@ int main(void) {
     tcase_add_test(sym, smt_with_from_and_try);
     tcase_add_test(sym, smt_unsupported);
     tcase_add_test(sym, auto_estimate);
+    tcase_add_test(sym, auto_many_states);
     suite_add_tcase(s, sym);
   }
   return sc_check_run(s);
