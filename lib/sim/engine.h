@@ -42,7 +42,7 @@ extern const sim_engine sci_sim_engine_smt;  /* engine_smt.c */
  * them on its "cost model" line, from the families that time each engine
  * alone): when the enumerator or the solver gets faster, copy its figures
  * here.  The ratio is what matters, not the machine. */
-#define SIM_COST_ENUM_CHOICE 40e-6
+#define SIM_COST_ENUM_CHOICE 3e-6
 #define SIM_COST_SOLVER_CALL 5e-3
 /* A test whose enumeration is estimated to cost at most this many seconds
  * beyond the mixed road's (each combination the cheaper way) is enumerated
