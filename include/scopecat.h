@@ -720,6 +720,63 @@ sc_status sc_fence_reduce(const sc_test *t, const sc_fence_options *opts,
                           sc_fence_check check, void *ctx, long iterations,
                           sc_fence_advice **out, sc_error **err);
 
+/* ---- Kernels: a CUDA kernel's PTX and its launch made a test ------------ */
+
+/* One parameter's value in a launch: `name = {v, ...}` (a pointer
+ * parameter's array, its initial contents) or `name = v` (a scalar). */
+typedef struct sc_kernel_input {
+  const char *param;      /* parameter name as in the .cu */
+  long long *values;
+  int nvalues;
+  int is_array;           /* the {..} form */
+  int line, col;          /* where it was written, for errors */
+} sc_kernel_input;
+
+/* How a kernel is launched: its grid (@Config: threads per warp, warps per
+ * CTA, CTAs, a 1-D grid) and its parameters' values (@Input). */
+typedef struct sc_kernel_launch {
+  const char *entry;          /* NULL: the file's only .entry */
+  int threads_per_warp, warps_per_cta, ctas;
+  const sc_kernel_input *inputs;
+  int ninputs;
+  const char *const *param_names; /* the .cu signature's names in order
+                                     (@Params), NULL: the PTX's names */
+  int nparam_names;
+  const char *header_file;    /* file the header lines came from (errors) */
+} sc_kernel_launch;
+
+/* Read the launch header in `text` (a .cu or .ptx file's text; `file`
+ * names it in errors) into *out: the lines `// @Input: ...`, `// @Output:
+ * ...`, `// @Config: X, Y, Z` and `// @Params: a, b, ...` (other lines are
+ * not read).  Several @Input lines add up; a parameter given twice, a
+ * second @Output, @Config or @Params, an unknown `// @Word:` line are
+ * errors.  *output_condition gets the @Output expression (NULL: none) and
+ * *cond_line, *cond_col where it starts, for sc_kernel_set_condition.
+ * `limits` (NULL: the defaults) bounds the grid (max_threads threads) and
+ * the arrays (max_events elements in all).  Errors are "file:line:col:
+ * expected ...". */
+sc_status sc_kernel_parse_header(const char *text, const char *file,
+                                 const sc_parse_limits *limits,
+                                 sc_kernel_launch *out,
+                                 const char **output_condition, int *cond_line,
+                                 int *cond_col, sc_error **err);
+/* Override part of a launch with an option's value, as `what` names it:
+ * "input" (the value is an @Input line's text; a parameter it names
+ * replaces the launch's value of it, the others are kept) or "config"
+ * (X, Y, Z).  Errors name "-input" or "-config" as the file, positions in
+ * the value. */
+sc_status sc_kernel_launch_override(sc_kernel_launch *launch, const char *what,
+                                    const char *value,
+                                    const sc_parse_limits *limits,
+                                    sc_error **err);
+/* Set the condition of the kernel's test t from an @Output expression:
+ * `forall` or `exists`, then comparisons (== != < <= > >=) of the final
+ * values of locations (A[0], a CTA's shared s@cta0[0]) and integers, with
+ * and, or, not and parentheses.  `file`, `line`, `col` place the
+ * expression's first character, for errors. */
+sc_status sc_kernel_set_condition(sc_test *t, const char *expr, const char *file,
+                                  int line, int col, sc_error **err);
+
 #ifdef __cplusplus
 }
 #endif

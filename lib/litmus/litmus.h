@@ -215,14 +215,18 @@ typedef struct sc_lval {
   int64_t constant; /* SC_LVAL_CONST (Dat3M's "exists 0==0") */
 } sc_lval;
 
+/* LT LE GT GE: the relational comparisons of a kernel's @Output
+ * (lib/kernel/launch.c); herd's condition language has none, so a litmus
+ * file never makes them and the printer writes them with C's operators. */
 typedef enum sc_prop_kind {
   SC_PROP_TRUE, SC_PROP_FALSE, SC_PROP_EQ, SC_PROP_NE, SC_PROP_NOT,
-  SC_PROP_AND, SC_PROP_OR, SC_PROP_IMPLIES
+  SC_PROP_AND, SC_PROP_OR, SC_PROP_IMPLIES,
+  SC_PROP_LT, SC_PROP_LE, SC_PROP_GT, SC_PROP_GE
 } sc_prop_kind;
 
 typedef struct sc_prop {
   sc_prop_kind kind;
-  sc_lval lhs, rhs;            /* EQ, NE */
+  sc_lval lhs, rhs;            /* the comparisons: EQ NE LT LE GT GE */
   struct sc_prop *a, *b;       /* NOT (a), AND/OR/IMPLIES (a, b) */
 } sc_prop;
 
@@ -315,6 +319,10 @@ sc_status sci_test_parse_prop(const sc_test *t, const char *text,
  * (prop.c); and a walk over the terms of `p`. */
 typedef int64_t (*sc_lval_value_fn)(const sc_lval *lv, void *ctx);
 bool sci_prop_holds(const sc_prop *p, sc_lval_value_fn value_of, void *ctx);
+/* Whether p compares two terms (EQ NE LT LE GT GE); whether the values a
+ * and b stand in the comparison `kind`. */
+bool sci_prop_is_comparison(const sc_prop *p);
+bool sci_prop_compare(sc_prop_kind kind, int64_t a, int64_t b);
 void sci_prop_each_lval(const sc_prop *p, void (*fn)(const sc_lval *, void *),
                        void *ctx);
 

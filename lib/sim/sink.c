@@ -28,7 +28,7 @@ static void observe(sc_result *r, sc_lval lv, int *cap) {
 static void observe_prop(sc_result *r, const sc_prop *p, int *cap) {
   if (!p)
     return;
-  if (p->kind == SC_PROP_EQ || p->kind == SC_PROP_NE) {
+  if (sci_prop_is_comparison(p)) {
     observe(r, p->lhs, cap);
     observe(r, p->rhs, cap);
   }
