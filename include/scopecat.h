@@ -380,6 +380,12 @@ typedef struct sc_dot_options {
  * memory ran out. */
 const char *sc_result_dot_graph_with(const sc_result *r, int i,
                                      const sc_dot_options *opts);
+/* The witness of `flag` (sc_result_flag_witness), or with flag NULL the
+ * condition's (sc_result_condition_witness), drawn as -show draws
+ * executions, titled "NAME FLAG" ("NAME condition"), a flag's pair drawn
+ * bold both ways; NULL when there is no such witness. */
+const char *sc_result_witness_dot(const sc_result *r, const char *flag,
+                                  const sc_dot_options *opts);
 
 /* The executions kept by sc_sim_options.show (as many as sc_result_shown):
  * their events, numbered from 0 (initial writes first), as herd labels
@@ -402,6 +408,79 @@ int sc_execution_related(const sc_execution *x, const char *relation, int a,
  * process. */
 sc_status sc_dot_render(const char *dot, const char *format, const char *path,
                         sc_error **err);
+
+/* ---- Data races, witnesses and the story of an execution ------------- */
+
+/* The cat include that flags data races, bundled beside the models
+ * (cat/ptx-race.cat): after a PTX model (ptx-v7.5.cat or ptx-v6.0.cat,
+ * whose morally-strong and cause it reads) it raises SC_FLAG_DATA_RACE
+ * when an allowed execution has two conflicting accesses (same location,
+ * one a write, different threads) neither morally strong nor ordered by
+ * causality order either way (the PTX ISA's data race: not undefined
+ * behaviour in PTX, undefined in CUDA C++), and SC_FLAG_SHARED_RACE when
+ * two conflicting accesses to .shared memory by threads of one CTA are in
+ * one barrier interval (no barrier both take part in separates them; two
+ * atomics never race).  It forbids nothing. */
+#define SC_RACE_INCLUDE "ptx-race.cat"
+#define SC_FLAG_DATA_RACE "data-race"
+#define SC_FLAG_SHARED_RACE "shared-race"
+
+/* The model at `path` followed by the cat files `extra` (nextra of them,
+ * such as SC_RACE_INCLUDE), as a model file holding `include "PATH"`,
+ * then `include "EXTRA"` for each, would be: they see the model's
+ * definitions and add their checks and flags.  Its title is the model's;
+ * errors in the model name its file.  Includes are searched in
+ * include_dirs, then in path's folder.  SC_ERR_USAGE for a path or name
+ * holding a quote or a line break. */
+sc_status sc_model_load_with_includes(const char *path, const char *const *extra,
+                                      int nextra, const char *const *include_dirs,
+                                      int ninclude, sc_model **out, sc_error **err);
+
+/* The flags raised in some allowed execution (herd's Flag lines), i from
+ * 0 to sc_result_flag_count - 1; NULL for no such flag. */
+int sc_result_flag_count(const sc_result *r);
+const char *sc_result_flag(const sc_result *r, int i);
+/* A raised flag's witness: one allowed execution that raised it (the
+ * first one met), and in *a, *b (either may be NULL) the events of the
+ * first pair in the relation the flag tested, a < b (a race: the two
+ * accesses); *b is -1 when the flag tested a set (*a its first event).
+ * NULL (and -1s) when the flag was not raised. */
+const struct sc_execution *sc_result_flag_witness(const sc_result *r, const char *flag,
+                                                  int *a, int *b);
+/* The first allowed execution that decides the condition: a witness of
+ * exists or ~exists (its proposition holds: for ~exists, the violation),
+ * a counterexample of forall (it fails); NULL when there is none (then
+ * every allowed execution satisfies forall, none exists). */
+const struct sc_execution *sc_result_condition_witness(const sc_result *r);
+
+/* Event e of an execution as a source access. */
+typedef struct sc_access {
+  int thread;              /* -1 for an initial write */
+  const char *thread_name; /* as the test names it ("P0", "T3"); "init" */
+  int instr;               /* the instruction's index in its thread's code */
+  const char *file;        /* the test's file (a kernel's .cu, from .file) */
+  int line, col;           /* sc_instr's: the .cu line where PTX had .loc */
+  char kind;               /* 'R' read, 'W' write, 'F' fence, 'B' barrier */
+  const char *mnemonic;    /* the base mnemonic: "ld", "st", "atom" */
+  const char *instruction; /* as the test's printer writes it */
+  const char *location;    /* its name, NULL for fences and barriers */
+  long long value;         /* read or written */
+} sc_access;
+/* 1 and *out filled for an event of x; 0 for no such event. */
+int sc_execution_access(const struct sc_execution *x, int e, sc_access *out);
+
+/* A raised flag's pair in one line: "T0 k.cu:12 st A[0]=1 / T1 k.cu:14
+ * ld A[0]=0" (thread, file:line, mnemonic, location=value); NULL when
+ * the flag was not raised (or memory ran out). */
+const char *sc_result_flag_pair(const sc_result *r, const char *flag);
+/* The story of a witness: for `flag`, a first line "FLAG: PAIR" (as
+ * sc_result_flag_pair), then per thread of the flag's witness a line
+ * "  NAME:" and one line per access, fence and barrier in program order,
+ * "    FILE:LINE  INSTRUCTION  reads|writes LOC=VALUE", the pair's two
+ * marked "  <- FLAG"; with flag NULL the same for the condition's witness
+ * (sc_result_condition_witness) without the first line.  NULL when there
+ * is no such witness. */
+const char *sc_result_story(const sc_result *r, const char *flag);
 
 /* ---- Name selection (PCRE2) ------------------------------------------- */
 

@@ -28,6 +28,8 @@
 typedef struct sim_cli {
   const char *model_path; /* -model, NULL: the dialect's default */
   const char *bell;       /* -bell: a bell file run before the model */
+  bool races;             /* -races: the model followed by ptx-race.cat,
+                             each race raised told as a story */
   cli_list dirs;          /* -I */
   const char *libdir;     /* -set-libdir: searched before the bundled
                              folders, after -I */
@@ -69,6 +71,10 @@ static void sim_usage(FILE *out) {
           "ptx-v6.0.cat for PTX,\n"
           "                     ptx-v7.5.cat with proxies; -v says which)\n"
           "  -bell FILE         run the bell file FILE before the model\n"
+          "  -races             follow the model (a PTX one) by ptx-race.cat: flag\n"
+          "                     data races and .shared barrier-interval races,\n"
+          "                     each told after the block as the story of a\n"
+          "                     witness (with -show, drawn too)\n"
           "  -I DIR             search DIR for models and their includes\n"
           "  -set-libdir DIR    search DIR after the -I folders, before the "
           "bundled ones\n"
@@ -223,6 +229,7 @@ static const cli_opt sim_opts[] = {
     {.name = "model", .kind = CLI_STRING, AT(model_path)},
     {.name = "cat", .kind = CLI_STRING, AT(model_path)},
     {.name = "bell", .kind = CLI_STRING, AT(bell)},
+    {.name = "races", .kind = CLI_FLAG, AT(races)},
     {.name = "I", .kind = CLI_LIST, AT(dirs)},
     {.name = "set-libdir", .kind = CLI_STRING, AT(libdir)},
     {.name = "skipcheck", .kind = CLI_NAMES, AT(skip)},
@@ -389,12 +396,27 @@ typedef struct progress {
 } progress;
 
 typedef struct sim_run {
-  made_model belled, limited;
+  made_model raced, belled, limited;
   progress prog;
   cli_list warned; /* the models whose warnings were said (as pointers) */
   cli_list failed_models; /* the models that did not load (their names) */
   cli_list model_errors;  /* the models' errors said in full */
 } sim_run;
+
+/* The model at `path` (loaded as *m) followed by ptx-race.cat. */
+static sc_status with_races(const sim_cli *c, made_model *memo, const char *path,
+                            sc_model **m, sc_error **err) {
+  if (memo->plain != *m) {
+    const char *const extra[] = {SC_RACE_INCLUDE};
+    sc_status st = sc_model_load_with_includes(path, extra, 1, c->models.dirs.items,
+                                               c->models.dirs.n, &memo->made, err);
+    if (st)
+      return st;
+    memo->plain = *m;
+  }
+  *m = memo->made;
+  return SC_OK;
+}
 
 /* The model with the bell before it. */
 static sc_status with_bell(const sim_cli *c, made_model *memo, sc_model **m,
@@ -439,7 +461,10 @@ static void warn_model(const sim_cli *c, sim_run *run, const sc_model *m) {
 static sc_status model_for(const sim_cli *c, sim_run *run, const sc_test *t,
                            sc_model **out, sc_error **err) {
   const char *name = c->model_path ? c->model_path : models_default(t);
-  sc_status st = models_load(&c->models, name, out, NULL, err);
+  const char *path;
+  sc_status st = models_load(&c->models, name, out, &path, err);
+  if (!st && c->races)
+    st = with_races(c, &run->raced, path, out, err);
   if (!st)
     warn_model(c, run, *out);
   if (!st && c->bell)
@@ -545,6 +570,20 @@ static bool write_drawings(const sim_cli *c, const char *path,
       return false;
   }
   return true;
+}
+
+/* -races: the story of each race raised, after the block (and with -show
+ * its witness drawn). */
+static void tell_races(const sim_cli *c, const sc_result *r, FILE *out) {
+  static const char *const races[] = {SC_FLAG_DATA_RACE, SC_FLAG_SHARED_RACE};
+  for (size_t i = 0; i < sizeof races / sizeof races[0]; i++) {
+    const char *story = sc_result_story(r, races[i]);
+    if (!story)
+      continue;
+    fprintf(out, "%s\n", story); /* a blank line ends it, as a block */
+    if (c->dot_stdout)
+      fputs(cli_text(sc_result_witness_dot(r, races[i], &c->dot)), out);
+  }
 }
 
 /* -v: which model judged the test and why, which engine ran it and which
@@ -673,6 +712,8 @@ static bool run_one(const sim_cli *c, sim_run *run, const char *path,
     return false;
   }
   fputs(text, out);
+  if (c->races && !c->json)
+    tell_races(c, r, out);
   return write_drawings(c, path, t, r, out);
 }
 
