@@ -5,7 +5,8 @@
 #include <string.h>
 
 const char *const sci_type_names[SC_TYPE_COUNT] = {
-    "", "s32", "u32", "b32", "s64", "u64", "b64", "pred"};
+    "", "s32", "u32", "b32", "s64", "u64", "b64", "pred",
+    "s8", "u8", "b8", "s16", "u16", "b16"};
 const char *const sci_sem_names[SC_SEM_COUNT] = {
     "", "weak", "volatile", "relaxed", "acquire", "release", "acq_rel", "sc"};
 const char *const sci_scope_names[SC_SCOPE_COUNT] = {
@@ -17,7 +18,7 @@ const char *const sci_atomop_names[SC_ATOM_COUNT] = {
     "", "cas", "exch", "add", "sub", "inc", "dec", "and", "or", "xor",
     "min", "max"};
 const char *const sci_cmp_names[SC_CMP_COUNT] = {
-    "", "eq", "ne", "lt", "le", "gt", "ge"};
+    "", "eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"};
 const char *const sci_proxy_names[SC_PROXY_COUNT] = {
     "generic", "surface", "texture", "constant", "alias"};
 static const char *const level_names[SC_LEVEL_COUNT] = {
@@ -25,7 +26,8 @@ static const char *const level_names[SC_LEVEL_COUNT] = {
 static const char *const opcode_names[SC_OP_COUNT] = {
     "ld", "st", "atom", "red", "membar", "fence", "fence.proxy", "bar",
     "mov", "add", "sub", "and", "or", "xor", "cvt", "setp", "bra", "beq",
-    "bne"};
+    "bne", "mul", "mad", "shl", "shr", "min", "max", "not", "neg", "selp",
+    "ret"};
 
 int sci_name_lookup(const char *const *table, int count, const char *word) {
   for (int i = 0; i < count; i++)
