@@ -123,6 +123,79 @@ const char *const *sc_test_warnings(const sc_test *t, int *n);
  * test's accesses mean something else under it. */
 int sc_test_equal(const sc_test *a, const sc_test *b);
 
+/* ---- Kernels: a CUDA kernel's PTX, instantiated for a launch ------------ */
+
+/* One @Input item: a parameter's value (`n = 4`) or, for a pointer
+ * parameter, its array's initial contents (`A = {-1, -1}`: is_array). */
+typedef struct sc_kernel_input {
+  const char *param;   /* the parameter's name: a .cu name (param_names
+                          below) or the PTX one (_Z..._param_N) */
+  long long *values;
+  int nvalues;
+  int is_array;        /* the {..} form */
+  int line, col;       /* where it was written (header_file), for errors */
+} sc_kernel_input;
+
+/* A launch: the grid and the inputs.  The grid is 1-D: %ntid.x =
+ * threads_per_warp * warps_per_cta, %nctaid.x = ctas, %laneid = the index
+ * in the warp, %warpid = the warp's index in its CTA (.y and .z: 0, and
+ * 1 for %ntid/%nctaid). */
+typedef struct sc_kernel_launch {
+  const char *entry;   /* NULL: the file's only .entry (an error if several) */
+  int threads_per_warp, warps_per_cta, ctas;
+  const sc_kernel_input *inputs;
+  int ninputs;
+  const char *const *param_names; /* the .cu signature's names in order */
+  int nparam_names;    /* 0: the PTX names */
+  const char *header_file; /* where the inputs were written, for errors */
+} sc_kernel_launch;
+
+/* Read PTX text (what nvcc -ptx -arch=sm_90 emits) and instantiate the
+ * entry for the launch into a test every engine takes (sc_simulate):
+ *   - thread T<i> is the grid's thread of linear id i, placed in the scope
+ *     tree by CTA and warp, its special registers set;
+ *   - memory: each pointer parameter's array A as locations A[0] ..
+ *     A[n-1] (elements of the width the code accesses it with: 1, 2, 4 or
+ *     8 bytes; values as signed integers of that width), each .global
+ *     variable v as v (v[i] for an array), each CTA c's copy of a .shared
+ *     variable s as s@cta<c> (s@cta<c>[i]); names are the PTX's, a local
+ *     static's mangled name (_ZZ4kernE1s) shortened to its own (s);
+ *   - arithmetic wraps at each instruction's width; an access outside
+ *     every array, or off an element's start or width, stops its thread
+ *     and is a finding (sc_result_bounds);
+ *   - sc_instr lines: the .cu line of the .loc before each instruction
+ *     (nvcc -lineinfo), else its PTX line; sc_test_file: the .cu file
+ *     named by .file when there is one.
+ * The test's condition is `forall true` over every location (observed):
+ * sc_kernel_set_condition replaces it.  Errors name file:line:col of the
+ * PTX, or of the header for the launch's: a malformed directive, an
+ * unsupported instruction (naming it), an @Input naming no parameter, a
+ * parameter the code reads with no @Input, a grid past limits'
+ * max_threads, a kernel past max_instructions. */
+sc_status sc_kernel_load_string(const char *ptx, const char *ptx_file,
+                                const sc_kernel_launch *launch,
+                                const sc_parse_limits *limits, sc_test **out,
+                                sc_error **err);
+
+/* The .entry names of PTX text, in order (*n of them). */
+sc_status sc_kernel_entries(const char *ptx, const char *ptx_file,
+                            const char ***names, int *n, sc_error **err);
+
+/* Whether a kernel test's verdict generalises over its data inputs (the
+ * arrays' contents and the scalar parameters): 1 when no value read from
+ * memory nor scalar parameter reaches an address or a branch (nor a
+ * guard), conservatively (flow.c); else 0 and *why names the first such
+ * use ("T0 kernel.cu:12: branch on data (the value ld reads at line 9)").
+ * Not a kernel test: 0, "not a kernel". */
+int sc_kernel_generalises(const sc_test *t, const char **why);
+
+/* The file the test's code came from: a kernel's .cu (from .file) or its
+ * PTX; a litmus test's file. */
+const char *sc_test_file(const sc_test *t);
+/* Instruction `pc` of `thread`: its source line (a kernel's .cu line) and
+ * PTX line (0 for a litmus test); -1 when out of range. */
+int sc_test_instruction_line(const sc_test *t, int thread, int pc, int *ptx_line);
+
 /* ---- Models and simulation ---------------------------------------------- */
 
 /* A .cat model, parsed once and run on any number of tests.  Includes are

@@ -151,6 +151,7 @@ typedef struct sc_instr {
   bool uni;           /* bra.uni */
   bool wide;          /* mul.wide, mad.wide */
   bool is_exit;       /* SC_OP_RET spelled exit */
+  bool data_input;    /* a kernel's: reads a scalar parameter's value */
   /* predicate guard: @p or @!p */
   int guard;          /* register index, -1 when unguarded */
   bool guard_negated;
@@ -301,6 +302,11 @@ extern const char *const sci_cacheop_names[SC_CACHE_COUNT];
 extern const char *const sci_atomop_names[SC_ATOM_COUNT];
 extern const char *const sci_cmp_names[SC_CMP_COUNT];
 extern const char *const sci_proxy_names[SC_PROXY_COUNT];
+
+/* Bytes of a value of type `ty` (0: untyped or a predicate), and `v` cut
+ * to that width and sign- or zero-extended as the type says (names.c). */
+int sci_type_bytes(sc_type ty);
+int64_t sci_wrap(sc_type ty, int64_t v);
 
 /* ---- Printing (print.c) --------------------------------------------- */
 struct sc_strbuf;

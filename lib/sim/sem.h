@@ -70,10 +70,7 @@ int64_t sci_value_of(sc_value v);
  * kernel's: sc_test.byte_addresses); and the address of location `loc`. */
 int64_t sci_test_value_of(const sc_test *t, sc_value v);
 int64_t sci_test_loc_address(const sc_test *t, int loc);
-/* Bytes of a value of type `ty` (0: untyped or a predicate), and `v` cut
- * to that width and sign- or zero-extended as the type says. */
-int sci_type_bytes(sc_type ty);
-int64_t sci_wrap(sc_type ty, int64_t v);
+
 
 /* The values each location may hold: a small set per location. */
 typedef struct sc_value_sets {
