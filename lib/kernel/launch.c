@@ -207,6 +207,7 @@ static void read_input(scan *s, inputs *in, const sc_parse_limits *limits,
   sc_kernel_input item = {0};
   item.line = s->line;
   item.col = scan_col(s);
+  item.file = s->file;
   item.param = expect_name(s, "a parameter name (name = {v, ...} or name = v)");
   expect(s, "=", "'=' after the parameter's name");
   int before = find_input(in, item.param);
@@ -450,26 +451,6 @@ sc_status sc_kernel_launch_override(sc_kernel_launch *launch, const char *what,
   return SC_OK;
 }
 
-sc_status sci_kernel_check_inputs(const sc_kernel_launch *launch,
-                                  const char *const *params, int nparams,
-                                  sc_error **err) {
-  for (int i = 0; i < launch->ninputs; i++) {
-    const sc_kernel_input *in = &launch->inputs[i];
-    bool known = false;
-    for (int k = 0; k < nparams && !known; k++)
-      known = strcmp(params[k], in->param) == 0;
-    if (known)
-      continue;
-    char *list = sci_strdup("");
-    for (int k = 0; k < nparams; k++)
-      list = sci_printf("%s%s%s", list, k ? ", " : "", params[k]);
-    return sci_fail(err, SC_ERR_SEMANTIC, launch->header_file, in->line, in->col,
-                    "expected a parameter of the kernel (%s), found %s",
-                    nparams ? list : "it has none", in->param);
-  }
-  return SC_OK;
-}
-
 /* ---- @Output ------------------------------------------------------------- */
 
 /* The expression's parser: a scan over its text and the test whose
@@ -615,4 +596,167 @@ sc_status sc_kernel_set_condition(sc_test *t, const char *expr, const char *file
   t->quant = q;
   t->cond = p;
   return SC_OK;
+}
+
+/* ---- The parameters' names in the .cu ---------------------------------- */
+
+/* The function a PTX entry name stands for: its own name for an extern
+ * "C" kernel, the <len><name> after _Z (the last of _ZN...E's nested
+ * names) for a mangled one; NULL when it cannot be read. */
+static const char *entry_function(const char *entry) {
+  if (strncmp(entry, "_Z", 2) != 0)
+    return entry;
+  const char *p = entry + 2, *last = NULL;
+  size_t last_len = 0;
+  bool nested = *p == 'N';
+  if (nested)
+    p++;
+  do {
+    if (!isdigit((unsigned char)*p))
+      break;
+    size_t len = 0;
+    while (isdigit((unsigned char)*p))
+      len = len * 10 + (size_t)(*p++ - '0');
+    if (strlen(p) < len)
+      return NULL;
+    last = p;
+    last_len = len;
+    p += len;
+  } while (nested && *p != 'E');
+  return last ? sci_strndup(last, last_len) : NULL;
+}
+
+/* The .cu text with comments, strings and character literals blanked
+ * (newlines kept), so that the signature's scan sees only code. */
+static char *code_only(const char *text) {
+  char *s = sci_strdup(text);
+  for (char *p = s; *p; p++) {
+    if (p[0] == '/' && p[1] == '/') {
+      while (*p && *p != '\n')
+        *p++ = ' ';
+    } else if (p[0] == '/' && p[1] == '*') {
+      for (; *p && !(p[0] == '*' && p[1] == '/'); p++)
+        if (*p != '\n')
+          *p = ' ';
+      if (*p)
+        p[0] = p[1] = ' ', p++;
+    } else if (*p == '"' || *p == '\'') {
+      char q = *p;
+      *p++ = ' ';
+      for (; *p && *p != q && *p != '\n'; p++) {
+        if (*p == '\\' && p[1] && p[1] != '\n')
+          *p++ = ' '; /* an escaped quote is no end */
+        *p = ' ';
+      }
+      if (*p == q)
+        *p = ' ';
+    }
+    if (!*p)
+      break;
+  }
+  return s;
+}
+
+/* Past the bracketed group that opens at *p (one of ( [ { <). */
+static const char *skip_group(const char *p) {
+  int depth = 0;
+  for (; *p; p++) {
+    if (strchr("([{<", *p))
+      depth++;
+    else if (strchr(")]}>", *p) && --depth == 0)
+      return p + 1;
+  }
+  return p;
+}
+
+/* The last identifier in [a, b) that is not part of a bracketed group (a
+ * parameter's name: "const int *__restrict__ A" gives A, "int a[4]" a);
+ * NULL when there is none but type words ("void", "int"). */
+static const char *declarator_name(const char *a, const char *b) {
+  const char *name = NULL;
+  size_t len = 0;
+  for (const char *p = a; p < b;) {
+    if (strchr("([{<", *p)) {
+      p = skip_group(p);
+      continue;
+    }
+    if (*p == '=')
+      break; /* a default argument */
+    if (is_name_start(*p)) {
+      const char *q = p;
+      while (q < b && is_name_char(*q))
+        q++;
+      name = p;
+      len = (size_t)(q - p);
+      p = q;
+      continue;
+    }
+    p++;
+  }
+  static const char *const type_words[] = {"void", "int", "unsigned", "char",
+      "short", "long", "float", "double", "bool", "const", "volatile",
+      "__restrict__", "signed", NULL};
+  for (int k = 0; name && type_words[k]; k++)
+    if (strlen(type_words[k]) == len && strncmp(name, type_words[k], len) == 0)
+      return NULL;
+  return name ? sci_strndup(name, len) : NULL;
+}
+
+/* The names of the parameter list that opens at `open` ('('). */
+static void parameter_names(const char *open, const char ***names, int *n) {
+  const char *end = skip_group(open) - 1; /* its ')' */
+  int cap = 0;
+  *names = NULL;
+  *n = 0;
+  const char *start = open + 1;
+  for (const char *p = start; p <= end;) {
+    if (p < end && strchr("([{<", *p)) {
+      p = skip_group(p);
+      continue;
+    }
+    if (p == end || *p == ',') {
+      const char *name = declarator_name(start, p);
+      if (name || p != end || *n > 0) {
+        sci_grow(names, &cap, *n + 1, sizeof(const char *));
+        (*names)[(*n)++] = name ? name : ""; /* unnamed: no input names it */
+      }
+      start = p + 1;
+    }
+    p++;
+  }
+}
+
+sc_status sc_kernel_cu_params(const char *cu, const char *file, const char *entry,
+                              const char ***names, int *n, sc_error **err) {
+  const char *fn = entry ? entry_function(entry) : NULL;
+  if (!cu || !fn || !names || !n)
+    return sci_fail(err, SC_ERR_USAGE, file, 0, 0, "sc_kernel_cu_params needs "
+                    "a .cu text and a PTX entry name, found %s",
+                    entry ? entry : "none");
+  const char *code = code_only(cu);
+  size_t fn_len = strlen(fn);
+  for (const char *g = strstr(code, "__global__"); g; g = strstr(g + 1, "__global__")) {
+    /* the identifier before the first '(' that opens no attribute */
+    const char *p = g + strlen("__global__"), *name = NULL;
+    size_t len = 0;
+    while (*p && *p != ';' && *p != '{') {
+      if (is_name_start(*p)) {
+        const char *q = p;
+        while (is_name_char(*q))
+          q++;
+        name = p;
+        len = (size_t)(q - p);
+        p = q;
+      } else if (*p == '(' && name && len == fn_len && strncmp(name, fn, len) == 0) {
+        parameter_names(p, names, n);
+        return SC_OK;
+      } else if (*p == '(' || *p == '<') {
+        p = skip_group(p); /* __launch_bounds__(...), a template's <...> */
+      } else {
+        p++;
+      }
+    }
+  }
+  return sci_fail(err, SC_ERR_SEMANTIC, file, 0, 0, "expected a __global__ "
+                  "function %s (the PTX's kernel %s), found none", fn, entry);
 }

@@ -53,6 +53,7 @@ static const char *base_name(const sc_instr *in) {
   if (in->op == SC_OP_ST && in->proxy == SC_PROXY_SURFACE) return "sust";
   if (in->op == SC_OP_BAR && in->bar_long) return "barrier";
   if (in->op == SC_OP_FENCE_PROXY) return "fence.proxy";
+  if (in->op == SC_OP_RET && in->is_exit) return "exit";
   return sci_opcode_name(in->op);
 }
 
@@ -89,6 +90,10 @@ static void put_mnemonic(sc_strbuf *sb, const sc_instr *in) {
     break;
   case SC_OP_BRA:
     qual(sb, in->uni ? "uni" : NULL);
+    break;
+  case SC_OP_MUL:
+  case SC_OP_MAD:
+    qual(sb, in->wide ? "wide" : "lo");
     break;
   default:
     break;

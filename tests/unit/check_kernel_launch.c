@@ -237,23 +237,6 @@ START_TEST(override_options) {
 }
 END_TEST
 
-/* An input that names no parameter is an error at its own position. */
-START_TEST(inputs_name_parameters) {
-  sc_kernel_launch l = header_ok("\n//  @Input: lock = {0}, B = {1}\n", NULL, NULL,
-                                 NULL);
-  const char *params[] = {"lock", "A"};
-  sc_error *err = NULL;
-  ck_assert_int_eq(sci_kernel_check_inputs(&l, params, 2, &err), SC_ERR_SEMANTIC);
-  ck_assert_str_eq(sc_error_message(err), "k.cu:2:25: expected a parameter of the "
-                   "kernel (lock, A), found B");
-  ck_assert_int_eq(sci_kernel_check_inputs(&l, params, 0, &err), SC_ERR_SEMANTIC);
-  ck_assert_str_eq(sc_error_message(err), "k.cu:2:13: expected a parameter of the "
-                   "kernel (it has none), found lock");
-  const char *both[] = {"B", "lock"};
-  ck_assert_int_eq(sci_kernel_check_inputs(&l, both, 2, &err), SC_OK);
-}
-END_TEST
-
 /* ---- @Output ------------------------------------------------------------- */
 
 /* Two threads store 1 and 2 to X[0] (initially 0), a third stores 5 to
@@ -369,7 +352,6 @@ static Suite *kernel_launch_suite(void) {
   tcase_add_test(tc, header_errors);
   tcase_add_test(tc, header_absurd_sizes);
   tcase_add_test(tc, override_options);
-  tcase_add_test(tc, inputs_name_parameters);
   tcase_add_test(tc, condition_comparisons);
   tcase_add_test(tc, condition_errors);
   suite_add_tcase(s, tc);
