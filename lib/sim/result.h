@@ -46,6 +46,11 @@ struct sc_result {
   const sc_instr *unchecked_branch;
   /* per thread, the runs the unroll bound cut (in no execution) */
   const long *cut_runs;
+  /* a kernel's first access outside its memory in an allowed execution
+   * (flag out-of-bounds): the access, its thread and address; NULL none */
+  const sc_instr *fault;
+  int fault_thread;
+  int64_t fault_address;
 };
 
 enum { SC_LIVE_NONE = -1, SC_LIVE_FAIL = 0, SC_LIVE_PASS = 1 };
