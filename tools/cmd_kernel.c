@@ -351,7 +351,7 @@ typedef struct property {
 } property;
 
 typedef struct answer {
-  property props[6];
+  property props[5];
   int n;
   bool generalises;
   const char *why;
@@ -413,6 +413,24 @@ static property race(const kernel_cli *c, const sc_test *t, const sc_result *r,
   return p;
 }
 
+/* An access outside the kernel's memory in an allowed execution (the
+ * loader's out-of-bounds flag): FAIL, naming it; else PASS, or UNKNOWN
+ * when runs were cut. */
+static property bounds(const kernel_cli *c, const sc_test *t, const sc_result *r) {
+  int thread, line;
+  long long address;
+  long cut = cut_runs(t, r);
+  if (sc_result_bounds(r, &thread, &line, &address))
+    return (property){"bounds", FAIL,
+                      cli_format("T%d %s:%d accesses address %#llx, outside "
+                                 "every array", thread, sc_test_file(t), line,
+                                 address), NULL, false};
+  if (cut > 0)
+    return (property){"bounds", UNKNOWN, up_to(c, "no access outside", cut),
+                      NULL, false};
+  return (property){"bounds", PASS, NULL, NULL, false};
+}
+
 /* -liveness: a second simulation, whose verdict is whether a fair
  * execution leaves a thread stuck. */
 static bool liveness(const kernel_cli *c, const char *path, const sc_test *t,
@@ -458,6 +476,7 @@ static answer judge(const kernel_cli *c, const sc_test *t, const sc_result *r,
     a.props[a.n++] = race(c, t, r, "shared-race", SC_FLAG_SHARED_RACE,
                           " (barrier-interval race on .shared)");
   }
+  a.props[a.n++] = bounds(c, t, r);
   a.generalises = sc_kernel_generalises(t, &a.why) == 1;
   return a;
 }
