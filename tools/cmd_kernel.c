@@ -164,10 +164,7 @@ static sc_model *load_model(const kernel_cli *c) {
     st = sc_model_load_with_includes(path, extra, 1, c->models.dirs.items,
                                      c->models.dirs.n, &m, &err);
     if (st)
-      fprintf(stderr, "%s\nscopecat kernel: %s cannot be followed by %s (it "
-                      "reads a PTX model's morally-strong and cause): -norace "
-                      "checks without races\n",
-              sc_error_message(err), name, SC_RACE_INCLUDE);
+      fprintf(stderr, "%s\n", sc_error_message(err));
   } else if (st) {
     fprintf(stderr, "%s\n", sc_error_message(err));
   }
@@ -574,6 +571,11 @@ static bool run_one(const kernel_cli *c, const sc_model *m, const char *path,
   sc_error *err;
   if (sc_simulate(t, m, &opts, &r, &err) != SC_OK) {
     fprintf(stderr, "%s: %s\n", path, sc_error_message(err));
+    const char *file = sc_error_file(err);
+    if (!c->norace && file && ends_with(file, "/" SC_RACE_INCLUDE))
+      fprintf(stderr, "%s: the model does not define what %s reads (a PTX "
+                      "model's morally-strong and cause): -norace checks "
+                      "without races\n", path, SC_RACE_INCLUDE);
     return false;
   }
   answer a = judge(c, t, r, asked);

@@ -343,6 +343,50 @@ START_TEST(condition_errors) {
 }
 END_TEST
 
+/* ---- The .cu signature's names ------------------------------------------- */
+
+static const char cu_text[] =
+    "#include <cuda/atomic>\n"
+    "// __global__ void k(int *wrong) in a comment\n"
+    "template <typename T> __device__ T twice(T x) { return 2 * x; }\n"
+    "__global__ void __launch_bounds__(256, 2)\n"
+    "  lock(int *__restrict__ l /* the lock */, const int *A,\n"
+    "       cuda::atomic_ref<int, cuda::thread_scope_device> *r, int n = 4) {}\n"
+    "namespace ns { __global__ void mp(int a[4], unsigned) { char c = ')'; } }\n"
+    "extern \"C\" __global__ void plain(void) {}\n";
+
+/* The names of `entry`'s parameters, joined by commas. */
+static const char *cu_names(const char *entry) {
+  const char **names;
+  int n;
+  sc_error *err = NULL;
+  ck_assert_msg(sc_kernel_cu_params(cu_text, "k.cu", entry, &names, &n, &err) ==
+                    SC_OK, "%s", err ? sc_error_message(err) : "");
+  static char buf[256];
+  buf[0] = 0;
+  for (int i = 0; i < n; i++)
+    snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s", i ? "," : "",
+             names[i]);
+  return buf;
+}
+
+START_TEST(cu_parameter_names) {
+  /* nvcc's mangled names: _Z<len><name><types>, nested _ZN<len><name>...E */
+  ck_assert_str_eq(cu_names("_Z4lockPiPKiPN4cuda10atomic_refIiLNS2_3std3__412thread_scopeE1EEEi"),
+                   "l,A,r,n");
+  ck_assert_str_eq(cu_names("_ZN2ns2mpEPij"), "a,");
+  ck_assert_str_eq(cu_names("plain"), "");
+  ck_assert_str_eq(cu_names("lock"), "l,A,r,n");
+  const char **names;
+  int n;
+  sc_error *err = NULL;
+  ck_assert_int_eq(sc_kernel_cu_params(cu_text, "k.cu", "_Z1kPi", &names, &n, &err),
+                   SC_ERR_SEMANTIC);
+  ck_assert_str_eq(sc_error_message(err), "k.cu: expected a __global__ function "
+                   "k (the PTX's kernel _Z1kPi), found none");
+}
+END_TEST
+
 static Suite *kernel_launch_suite(void) {
   Suite *s = suite_create("kernel_launch");
   TCase *tc = tcase_create("launch");
@@ -354,6 +398,7 @@ static Suite *kernel_launch_suite(void) {
   tcase_add_test(tc, override_options);
   tcase_add_test(tc, condition_comparisons);
   tcase_add_test(tc, condition_errors);
+  tcase_add_test(tc, cu_parameter_names);
   suite_add_tcase(s, tc);
   return s;
 }
