@@ -725,6 +725,129 @@ START_TEST(dot_showevents) {
 }
 END_TEST
 
+/* ---- Witnesses and stories ---------------------------------------------- */
+
+/* Every execution allowed; a flag on the reads from a write of another
+ * thread (not an initial one). */
+static const char *const model_rfe = "\"rfe\"\nflag ~empty ([W \\ IW]; rf & ext) as rfe\n";
+static const char *const test_w =
+    "PTX W\n{\nx=0;\nP1:r0=0;\n}\n"
+    " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
+    " st.weak x, 1   | ld.weak r0, x  ;\n"
+    "forall (P1:r0 == 0)\n";
+
+static sc_result *simulated_w(sc_engine engine) {
+  sc_sim_options o = {0};
+  o.unroll = -1;
+  o.engine = engine;
+  sc_model *m;
+  sc_result *r;
+  sc_error *err;
+  sc_test *t;
+  ck_assert_int_eq(sc_test_load_string(test_w, "W.litmus", NULL, &t, &err), SC_OK);
+  ck_assert_int_eq(sc_model_load_string(model_rfe, "rfe.cat", NULL, 0, &m, &err), SC_OK);
+  ck_assert_int_eq(sc_simulate(t, m, &o, &r, &err), SC_OK);
+  return r;
+}
+
+/* The flag's witness is the execution where P1 reads P0's 1, its pair
+ * that write and that read; the forall fails there too. */
+static void check_witnesses(sc_result *r) {
+  ck_assert_int_eq(sc_result_flag_count(r), 1);
+  ck_assert_str_eq(sc_result_flag(r, 0), "rfe");
+  ck_assert_ptr_null(sc_result_flag(r, 1));
+  int a, b;
+  const sc_execution *x = sc_result_flag_witness(r, "rfe", &a, &b);
+  ck_assert_ptr_nonnull(x);
+  sc_access wa, rb;
+  ck_assert_int_eq(sc_execution_access(x, a, &wa), 1);
+  ck_assert_int_eq(sc_execution_access(x, b, &rb), 1);
+  ck_assert_int_eq(wa.thread, 0);
+  ck_assert_int_eq(wa.kind, 'W');
+  ck_assert_str_eq(wa.location, "x");
+  ck_assert_int_eq(wa.value, 1);
+  ck_assert_int_eq(wa.line, 7);
+  ck_assert_str_eq(wa.mnemonic, "st");
+  ck_assert_int_eq(rb.thread, 1);
+  ck_assert_int_eq(rb.kind, 'R');
+  ck_assert_int_eq(rb.value, 1);
+  ck_assert_int_eq(sc_execution_access(x, x ? -1 : 0, &rb), 0);
+  ck_assert_str_eq(sc_result_flag_pair(r, "rfe"),
+                   "P0 W.litmus:7 st x=1 / P1 W.litmus:7 ld x=1");
+  ck_assert_ptr_null(sc_result_flag_witness(r, "other", &a, &b));
+  ck_assert_int_eq(a, -1);
+  ck_assert_ptr_null(sc_result_story(r, "other"));
+  ck_assert_str_eq(sc_result_story(r, "rfe"),
+                   "rfe: P0 W.litmus:7 st x=1 / P1 W.litmus:7 ld x=1\n"
+                   "  P0:\n"
+                   "    W.litmus:7  st.weak [x], 1            writes x=1  <- rfe\n"
+                   "  P1:\n"
+                   "    W.litmus:7  ld.weak r0, [x]           reads x=1  <- rfe\n");
+  ck_assert_ptr_nonnull(sc_result_condition_witness(r));
+  ck_assert_str_eq(sc_result_story(r, NULL),
+                   "  P0:\n"
+                   "    W.litmus:7  st.weak [x], 1            writes x=1\n"
+                   "  P1:\n"
+                   "    W.litmus:7  ld.weak r0, [x]           reads x=1\n");
+  const char *dot = sc_result_witness_dot(r, "rfe", NULL);
+  ck_assert_ptr_nonnull(strstr(dot, "label=\"W rfe: cycle in rfe\""));
+  ck_assert_ptr_nonnull(strstr(sc_result_witness_dot(r, NULL, NULL), "W condition"));
+}
+
+START_TEST(witnesses_enum) { check_witnesses(simulated_w(SC_ENGINE_ENUM)); }
+END_TEST
+
+START_TEST(witnesses_smt) {
+  if (!sc_engine_smt_available(NULL))
+    return;
+  check_witnesses(simulated_w(SC_ENGINE_SMT));
+}
+END_TEST
+
+/* A forall that holds has no condition witness. */
+START_TEST(no_condition_witness) {
+  sc_sim_options o = {0};
+  o.unroll = -1;
+  sc_model *m;
+  sc_result *r;
+  sc_error *err;
+  sc_test *t;
+  const char *text = "PTX N\n{\nx=0;\nP1:r0=0;\n}\n"
+                     " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
+                     " st.weak x, 1   | ld.weak r0, x  ;\n"
+                     "forall (P1:r0 == 0 \\/ P1:r0 == 1)\n";
+  ck_assert_int_eq(sc_test_load_string(text, "N.litmus", NULL, &t, &err), SC_OK);
+  ck_assert_int_eq(sc_model_load_string(model_rfe, "rfe.cat", NULL, 0, &m, &err), SC_OK);
+  ck_assert_int_eq(sc_simulate(t, m, &o, &r, &err), SC_OK);
+  ck_assert_ptr_null(sc_result_condition_witness(r));
+  ck_assert_ptr_null(sc_result_story(r, NULL));
+  ck_assert_ptr_null(sc_result_witness_dot(r, NULL, NULL));
+}
+END_TEST
+
+/* A model followed by includes: the race include sees ptx-v7.5.cat's
+ * names; a bad path is a usage error, a missing include names itself. */
+START_TEST(model_with_includes) {
+  const char *src = getenv("SC_SRCDIR");
+  char path[4096];
+  snprintf(path, sizeof path, "%s/cat/ptx-v7.5.cat", src ? src : ".");
+  const char *const races[] = {SC_RACE_INCLUDE};
+  const char *const missing[] = {"no-such-include.cat"};
+  const char *const quoted[] = {"a\"b.cat"};
+  sc_model *m;
+  sc_error *err;
+  ck_assert_int_eq(sc_model_load_with_includes(path, races, 1, NULL, 0, &m, &err), SC_OK);
+  ck_assert_str_eq(sc_model_title(m), "PTX");
+  ck_assert_int_eq(sc_model_load_with_includes(path, missing, 1, NULL, 0, &m, &err),
+                   SC_ERR_IO);
+  ck_assert_ptr_nonnull(strstr(sc_error_message(err), "no-such-include.cat"));
+  ck_assert_int_eq(sc_model_load_with_includes(path, quoted, 1, NULL, 0, &m, &err),
+                   SC_ERR_USAGE);
+  ck_assert_int_eq(sc_model_load_with_includes("no/such.cat", races, 1, NULL, 0, &m, &err),
+                   SC_ERR_IO);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("hist");
   TCase *read = tcase_create("read");
@@ -758,5 +881,11 @@ int main(void) {
   tcase_add_test(dot, dot_layouts);
   tcase_add_test(dot, dot_showevents);
   suite_add_tcase(s, dot);
+  TCase *witness = tcase_create("witness");
+  tcase_add_test(witness, witnesses_enum);
+  tcase_add_test(witness, witnesses_smt);
+  tcase_add_test(witness, no_condition_witness);
+  tcase_add_test(witness, model_with_includes);
+  suite_add_tcase(s, witness);
   return sc_check_run(s);
 }
