@@ -123,6 +123,122 @@ const char *const *sc_test_warnings(const sc_test *t, int *n);
  * test's accesses mean something else under it. */
 int sc_test_equal(const sc_test *a, const sc_test *b);
 
+/* ---- Kernels: a CUDA kernel's PTX, instantiated for a launch ------------ */
+
+/* One @Input item: a parameter's value (`n = 4`) or, for a pointer
+ * parameter, its array's initial contents (`A = {-1, -1}`: is_array). */
+typedef struct sc_kernel_input {
+  const char *param;   /* the parameter's name: a .cu name (param_names
+                          below) or the PTX one (_Z..._param_N) */
+  long long *values;
+  int nvalues;
+  int is_array;        /* the {..} form */
+  int line, col;       /* where it was written (header_file), for errors */
+  const char *file;    /* where it was written when not the header_file
+                          (-input); NULL: header_file */
+} sc_kernel_input;
+
+/* A launch: the grid and the inputs.  The grid is 1-D: %ntid.x =
+ * threads_per_warp * warps_per_cta, %nctaid.x = ctas, %laneid = the index
+ * in the warp, %warpid = the warp's index in its CTA (.y and .z: 0, and
+ * 1 for %ntid/%nctaid). */
+typedef struct sc_kernel_launch {
+  const char *entry;   /* NULL: the file's only .entry (an error if several) */
+  int threads_per_warp, warps_per_cta, ctas;
+  const sc_kernel_input *inputs;
+  int ninputs;
+  const char *const *param_names; /* the .cu signature's names in order */
+  int nparam_names;    /* 0: the PTX names */
+  const char *header_file; /* where the inputs were written, for errors */
+} sc_kernel_launch;
+
+/* Read PTX text (what nvcc -ptx -arch=sm_90 emits) and instantiate the
+ * entry for the launch into a test every engine takes (sc_simulate):
+ *   - thread T<i> is the grid's thread of linear id i, placed in the scope
+ *     tree by CTA and warp, its special registers set;
+ *   - memory: each pointer parameter's array A as locations A[0] ..
+ *     A[n-1] (elements of the width the code accesses it with: 1, 2, 4 or
+ *     8 bytes; values as signed integers of that width), each .global
+ *     variable v as v (v[i] for an array), each CTA c's copy of a .shared
+ *     variable s as s@cta<c> (s@cta<c>[i]); names are the PTX's, a local
+ *     static's mangled name (_ZZ4kernE1s) shortened to its own (s);
+ *   - arithmetic wraps at each instruction's width; an access outside
+ *     every array, or off an element's start or width, stops its thread
+ *     and is a finding (sc_result_bounds);
+ *   - sc_instr lines: the .cu line of the .loc before each instruction
+ *     (nvcc -lineinfo), else its PTX line; sc_test_file: the .cu file
+ *     named by .file when there is one.
+ * The test's condition is `forall true` over every location (observed):
+ * sc_kernel_set_condition replaces it.  Errors name file:line:col of the
+ * PTX, or of the header for the launch's: a malformed directive, an
+ * unsupported instruction (naming it), an @Input naming no parameter, a
+ * parameter the code reads with no @Input, a grid past limits'
+ * max_threads, a kernel past max_instructions. */
+sc_status sc_kernel_load_string(const char *ptx, const char *ptx_file,
+                                const sc_kernel_launch *launch,
+                                const sc_parse_limits *limits, sc_test **out,
+                                sc_error **err);
+
+/* The .entry names of PTX text, in order (*n of them). */
+sc_status sc_kernel_entries(const char *ptx, const char *ptx_file,
+                            const char ***names, int *n, sc_error **err);
+
+/* Whether a kernel test's verdict generalises over its data inputs (the
+ * arrays' contents and the scalar parameters): 1 when no value read from
+ * memory nor scalar parameter reaches an address or a branch (nor a
+ * guard), conservatively (flow.c); else 0 and *why names the first such
+ * use ("T0 kernel.cu:12: branch on data (the value ld reads at line 9)").
+ * Not a kernel test: 0, "not a kernel". */
+int sc_kernel_generalises(const sc_test *t, const char **why);
+
+/* The file the test's code came from: a kernel's .cu (from .file) or its
+ * PTX; a litmus test's file. */
+const char *sc_test_file(const sc_test *t);
+/* Instruction `pc` of `thread`: its source line (a kernel's .cu line) and
+ * PTX line (0 for a litmus test); -1 when out of range. */
+int sc_test_instruction_line(const sc_test *t, int thread, int pc, int *ptx_line);
+
+/* The launch header and the @Output condition (lib/kernel/launch.c). */
+
+/* Read the launch header in `text` (a .cu or .ptx file's text; `file`
+ * names it in errors) into *out: the lines `// @Input: ...`, `// @Output:
+ * ...`, `// @Config: X, Y, Z` and `// @Params: a, b, ...` (other lines are
+ * not read).  Several @Input lines add up; a parameter given twice, a
+ * second @Output, @Config or @Params, an unknown `// @Word:` line are
+ * errors.  *output_condition gets the @Output expression (NULL: none) and
+ * *cond_line, *cond_col where it starts, for sc_kernel_set_condition.
+ * `limits` (NULL: the defaults) bounds the grid (max_threads threads) and
+ * the arrays (max_events elements in all).  Errors are "file:line:col:
+ * expected ...". */
+sc_status sc_kernel_parse_header(const char *text, const char *file,
+                                 const sc_parse_limits *limits,
+                                 sc_kernel_launch *out,
+                                 const char **output_condition, int *cond_line,
+                                 int *cond_col, sc_error **err);
+/* Override part of a launch with an option's value, as `what` names it:
+ * "input" (the value is an @Input line's text; a parameter it names
+ * replaces the launch's value of it, the others are kept) or "config"
+ * (X, Y, Z).  Errors name "-input" or "-config" as the file, positions in
+ * the value. */
+sc_status sc_kernel_launch_override(sc_kernel_launch *launch, const char *what,
+                                    const char *value,
+                                    const sc_parse_limits *limits,
+                                    sc_error **err);
+/* Set the condition of the kernel's test t from an @Output expression:
+ * `forall` or `exists`, then comparisons (== != < <= > >=) of the final
+ * values of locations (A[0], a CTA's shared s@cta0[0]) and integers, with
+ * and, or, not and parentheses.  `file`, `line`, `col` place the
+ * expression's first character, for errors. */
+sc_status sc_kernel_set_condition(sc_test *t, const char *expr, const char *file,
+                                  int line, int col, sc_error **err);
+/* The parameter names, in order, of the __global__ function of the .cu
+ * text `cu` that the PTX entry `entry` (nvcc's mangled name, or an extern
+ * "C" kernel's own) was compiled from: the names @Input uses, where nvcc's
+ * PTX names them <entry>_param_N.  An unnamed parameter is "".
+ * SC_ERR_SEMANTIC when the text has no such function. */
+sc_status sc_kernel_cu_params(const char *cu, const char *file, const char *entry,
+                              const char ***names, int *n, sc_error **err);
+
 /* ---- Models and simulation ---------------------------------------------- */
 
 /* A .cat model, parsed once and run on any number of tests.  Includes are
@@ -380,6 +496,12 @@ typedef struct sc_dot_options {
  * memory ran out. */
 const char *sc_result_dot_graph_with(const sc_result *r, int i,
                                      const sc_dot_options *opts);
+/* The witness of `flag` (sc_result_flag_witness), or with flag NULL the
+ * condition's (sc_result_condition_witness), drawn as -show draws
+ * executions, titled "NAME FLAG" ("NAME condition"), a flag's pair drawn
+ * bold both ways; NULL when there is no such witness. */
+const char *sc_result_witness_dot(const sc_result *r, const char *flag,
+                                  const sc_dot_options *opts);
 
 /* The executions kept by sc_sim_options.show (as many as sc_result_shown):
  * their events, numbered from 0 (initial writes first), as herd labels
@@ -402,6 +524,79 @@ int sc_execution_related(const sc_execution *x, const char *relation, int a,
  * process. */
 sc_status sc_dot_render(const char *dot, const char *format, const char *path,
                         sc_error **err);
+
+/* ---- Data races, witnesses and the story of an execution ------------- */
+
+/* The cat include that flags data races, bundled beside the models
+ * (cat/ptx-race.cat): after a PTX model (ptx-v7.5.cat or ptx-v6.0.cat,
+ * whose morally-strong and cause it reads) it raises SC_FLAG_DATA_RACE
+ * when an allowed execution has two conflicting accesses (same location,
+ * one a write, different threads) neither morally strong nor ordered by
+ * causality order either way (the PTX ISA's data race: not undefined
+ * behaviour in PTX, undefined in CUDA C++), and SC_FLAG_SHARED_RACE when
+ * two conflicting accesses to .shared memory by threads of one CTA are in
+ * one barrier interval (no barrier both take part in separates them; two
+ * atomics never race).  It forbids nothing. */
+#define SC_RACE_INCLUDE "ptx-race.cat"
+#define SC_FLAG_DATA_RACE "data-race"
+#define SC_FLAG_SHARED_RACE "shared-race"
+
+/* The model at `path` followed by the cat files `extra` (nextra of them,
+ * such as SC_RACE_INCLUDE), as a model file holding `include "PATH"`,
+ * then `include "EXTRA"` for each, would be: they see the model's
+ * definitions and add their checks and flags.  Its title is the model's;
+ * errors in the model name its file.  Includes are searched in
+ * include_dirs, then in path's folder.  SC_ERR_USAGE for a path or name
+ * holding a quote or a line break. */
+sc_status sc_model_load_with_includes(const char *path, const char *const *extra,
+                                      int nextra, const char *const *include_dirs,
+                                      int ninclude, sc_model **out, sc_error **err);
+
+/* The flags raised in some allowed execution (herd's Flag lines), i from
+ * 0 to sc_result_flag_count - 1; NULL for no such flag. */
+int sc_result_flag_count(const sc_result *r);
+const char *sc_result_flag(const sc_result *r, int i);
+/* A raised flag's witness: one allowed execution that raised it (the
+ * first one met), and in *a, *b (either may be NULL) the events of the
+ * first pair in the relation the flag tested, a < b (a race: the two
+ * accesses); *b is -1 when the flag tested a set (*a its first event).
+ * NULL (and -1s) when the flag was not raised. */
+const struct sc_execution *sc_result_flag_witness(const sc_result *r, const char *flag,
+                                                  int *a, int *b);
+/* The first allowed execution that decides the condition: a witness of
+ * exists or ~exists (its proposition holds: for ~exists, the violation),
+ * a counterexample of forall (it fails); NULL when there is none (then
+ * every allowed execution satisfies forall, none exists). */
+const struct sc_execution *sc_result_condition_witness(const sc_result *r);
+
+/* Event e of an execution as a source access. */
+typedef struct sc_access {
+  int thread;              /* -1 for an initial write */
+  const char *thread_name; /* as the test names it ("P0", "T3"); "init" */
+  int instr;               /* the instruction's index in its thread's code */
+  const char *file;        /* the test's file (a kernel's .cu, from .file) */
+  int line, col;           /* sc_instr's: the .cu line where PTX had .loc */
+  char kind;               /* 'R' read, 'W' write, 'F' fence, 'B' barrier */
+  const char *mnemonic;    /* the base mnemonic: "ld", "st", "atom" */
+  const char *instruction; /* as the test's printer writes it */
+  const char *location;    /* its name, NULL for fences and barriers */
+  long long value;         /* read or written */
+} sc_access;
+/* 1 and *out filled for an event of x; 0 for no such event. */
+int sc_execution_access(const struct sc_execution *x, int e, sc_access *out);
+
+/* A raised flag's pair in one line: "T0 k.cu:12 st A[0]=1 / T1 k.cu:14
+ * ld A[0]=0" (thread, file:line, mnemonic, location=value); NULL when
+ * the flag was not raised (or memory ran out). */
+const char *sc_result_flag_pair(const sc_result *r, const char *flag);
+/* The story of a witness: for `flag`, a first line "FLAG: PAIR" (as
+ * sc_result_flag_pair), then per thread of the flag's witness a line
+ * "  NAME:" and one line per access, fence and barrier in program order,
+ * "    FILE:LINE  INSTRUCTION  reads|writes LOC=VALUE", the pair's two
+ * marked "  <- FLAG"; with flag NULL the same for the condition's witness
+ * (sc_result_condition_witness) without the first line.  NULL when there
+ * is no such witness. */
+const char *sc_result_story(const sc_result *r, const char *flag);
 
 /* ---- Name selection (PCRE2) ------------------------------------------- */
 

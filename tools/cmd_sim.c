@@ -8,6 +8,7 @@
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "cli_opts.h"
 #include "cli_pool.h"
+#include "cli_result.h"
 #include "models.h"
 
 #include "scopecat.h"
@@ -21,13 +22,14 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 typedef struct sim_cli {
   const char *model_path; /* -model, NULL: the dialect's default */
   const char *bell;       /* -bell: a bell file run before the model */
+  bool races;             /* -races: the model followed by ptx-race.cat,
+                             each race raised told as a story */
   cli_list dirs;          /* -I */
   const char *libdir;     /* -set-libdir: searched before the bundled
                              folders, after -I */
@@ -69,6 +71,10 @@ static void sim_usage(FILE *out) {
           "ptx-v6.0.cat for PTX,\n"
           "                     ptx-v7.5.cat with proxies; -v says which)\n"
           "  -bell FILE         run the bell file FILE before the model\n"
+          "  -races             follow the model (a PTX one) by ptx-race.cat: flag\n"
+          "                     data races and .shared barrier-interval races,\n"
+          "                     each told after the block as the story of a\n"
+          "                     witness (with -show, drawn too)\n"
           "  -I DIR             search DIR for models and their includes\n"
           "  -set-libdir DIR    search DIR after the -I folders, before the "
           "bundled ones\n"
@@ -223,6 +229,7 @@ static const cli_opt sim_opts[] = {
     {.name = "model", .kind = CLI_STRING, AT(model_path)},
     {.name = "cat", .kind = CLI_STRING, AT(model_path)},
     {.name = "bell", .kind = CLI_STRING, AT(bell)},
+    {.name = "races", .kind = CLI_FLAG, AT(races)},
     {.name = "I", .kind = CLI_LIST, AT(dirs)},
     {.name = "set-libdir", .kind = CLI_STRING, AT(libdir)},
     {.name = "skipcheck", .kind = CLI_NAMES, AT(skip)},
@@ -389,12 +396,27 @@ typedef struct progress {
 } progress;
 
 typedef struct sim_run {
-  made_model belled, limited;
+  made_model raced, belled, limited;
   progress prog;
   cli_list warned; /* the models whose warnings were said (as pointers) */
   cli_list failed_models; /* the models that did not load (their names) */
   cli_list model_errors;  /* the models' errors said in full */
 } sim_run;
+
+/* The model at `path` (loaded as *m) followed by ptx-race.cat. */
+static sc_status with_races(const sim_cli *c, made_model *memo, const char *path,
+                            sc_model **m, sc_error **err) {
+  if (memo->plain != *m) {
+    const char *const extra[] = {SC_RACE_INCLUDE};
+    sc_status st = sc_model_load_with_includes(path, extra, 1, c->models.dirs.items,
+                                               c->models.dirs.n, &memo->made, err);
+    if (st)
+      return st;
+    memo->plain = *m;
+  }
+  *m = memo->made;
+  return SC_OK;
+}
 
 /* The model with the bell before it. */
 static sc_status with_bell(const sim_cli *c, made_model *memo, sc_model **m,
@@ -439,7 +461,10 @@ static void warn_model(const sim_cli *c, sim_run *run, const sc_model *m) {
 static sc_status model_for(const sim_cli *c, sim_run *run, const sc_test *t,
                            sc_model **out, sc_error **err) {
   const char *name = c->model_path ? c->model_path : models_default(t);
-  sc_status st = models_load(&c->models, name, out, NULL, err);
+  const char *path;
+  sc_status st = models_load(&c->models, name, out, &path, err);
+  if (!st && c->races)
+    st = with_races(c, &run->raced, path, out, err);
   if (!st)
     warn_model(c, run, *out);
   if (!st && c->bell)
@@ -483,68 +508,26 @@ static void show_progress(void *ctx, long candidates, double seconds) {
     print_progress(p, p->name, p->finished + candidates);
 }
 
-/* Render `dot` to `file` in a child process: Graphviz 2.42 corrupts its
- * heap when it frees the layout of some drawings (with parallel labelled
- * edges: cas-sl, Co-Total-4-threads) and aborts, which took the whole run
- * down.  A crash is now an error for that picture; the
- * .dot file is written already. */
-static bool render_apart(const char *path, const char *dot, const char *format,
-                         const char *file) {
-  fflush(NULL); /* nothing buffered is written twice */
-  pid_t pid = fork();
-  if (pid < 0) {
-    fprintf(stderr, "%s: %s: cannot start Graphviz: %s\n", path, file,
-            strerror(errno));
-    return false;
-  }
-  if (pid == 0) {
-    sc_error *err;
-    if (sc_dot_render(dot, format, file, &err) == SC_OK)
-      _exit(0);
-    fprintf(stderr, "%s: %s\n", path, sc_error_message(err));
-    _exit(1);
-  }
-  int status;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) {
-      fprintf(stderr, "%s: %s: lost Graphviz: %s\n", path, file, strerror(errno));
-      return false;
-    }
-  if (WIFSIGNALED(status))
-    fprintf(stderr, "%s: %s: expected Graphviz to render the drawing, found "
-                    "it crashed (signal %d, %s): a Graphviz bug; the .dot "
-                    "file may render with another Graphviz release\n",
-            path, file, WTERMSIG(status), strsignal(WTERMSIG(status)));
-  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
-
-/* Each shown execution K (from 1) goes to DIR/NAME-K.dot, and with
- * -graph FMT also to DIR/NAME-K.FMT, rendered. */
+/* The shown executions drawn (cli_result.c) where -show, -o and -graph
+ * say. */
 static bool write_drawings(const sim_cli *c, const char *path,
                            const sc_test *t, const sc_result *r, FILE *out) {
-  if (c->dot_stdout)
-    for (int i = 0; i < sc_result_shown(r); i++)
-      fputs(cli_text(sc_result_dot_graph_with(r, i, &c->dot)), out);
-  if (!c->outdir)
-    return true;
-  size_t len = strlen(c->outdir) + strlen(sc_test_name(t)) + 32;
-  char *file = GC_MALLOC_ATOMIC(len);
-  for (int i = 0; i < sc_result_shown(r); i++) {
-    const char *dot = cli_text(sc_result_dot_graph_with(r, i, &c->dot));
-    snprintf(file, len, "%s/%s-%d.dot", c->outdir, sc_test_name(t), i + 1);
-    FILE *f = fopen(file, "w");
-    if (!f || fputs(dot, f) < 0 || fclose(f) != 0) {
-      fprintf(stderr, "%s: cannot write %s: %s\n", path, file, strerror(errno));
-      return false;
-    }
-    if (!c->graph_format)
+  cli_drawing d = {c->dot_stdout, c->outdir, c->graph_format, &c->dot};
+  return cli_draw_shown(&d, path, t, r, out);
+}
+
+/* -races: the story of each race raised, after the block (and with -show
+ * its witness drawn). */
+static void tell_races(const sim_cli *c, const sc_result *r, FILE *out) {
+  static const char *const races[] = {SC_FLAG_DATA_RACE, SC_FLAG_SHARED_RACE};
+  for (size_t i = 0; i < sizeof races / sizeof races[0]; i++) {
+    const char *story = sc_result_story(r, races[i]);
+    if (!story)
       continue;
-    snprintf(file, len, "%s/%s-%d.%s", c->outdir, sc_test_name(t), i + 1,
-             c->graph_format);
-    if (!render_apart(path, dot, c->graph_format, file))
-      return false;
+    fprintf(out, "%s\n", story); /* a blank line ends it, as a block */
+    if (c->dot_stdout)
+      fputs(cli_text(sc_result_witness_dot(r, races[i], &c->dot)), out);
   }
-  return true;
 }
 
 /* -v: which model judged the test and why, which engine ran it and which
@@ -666,13 +649,10 @@ static bool run_one(const sim_cli *c, sim_run *run, const char *path,
   }
   if (c->verbose)
     say_model_and_engine(c, path, t, r);
-  const char *text =
-      c->json ? sc_result_json(r, c->log_flags) : sc_result_log(r, c->log_flags);
-  if (!text) { /* the library had no memory left to print it */
-    fprintf(stderr, "%s: test %s: %s\n", path, sc_test_name(t), cli_no_memory());
+  if (!cli_print_result(path, t, r, c->json, c->log_flags, out))
     return false;
-  }
-  fputs(text, out);
+  if (c->races && !c->json)
+    tell_races(c, r, out);
   return write_drawings(c, path, t, r, out);
 }
 

@@ -31,8 +31,9 @@ static bool sink_found(void *ctx, sc_execution *x) {
   return sci_sim_sink_execution(ctx, x, NULL);
 }
 
-static void sink_flag(void *ctx, const char *name) {
-  sci_sim_sink_flag(ctx, name);
+static void sink_flag(void *ctx, const char *name, const sc_execution *x,
+                      const sc_cat_outcome *out) {
+  sci_sim_sink_flag(ctx, name, x, out);
 }
 
 static bool sink_flag_known(void *ctx, const char *name) {

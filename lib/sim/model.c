@@ -1,11 +1,16 @@
 /* model.c: the public face of sc_model, a parsed .cat model (see
  * cat/cat.h) with its bell file and limits, and the co a model expects. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "cat/cat.h"
 #include "util/error.h"
 #include "util/gcmem.h"
 #include "util/oom.h"
 #include "litmus/litmus.h"
 #include "sim/model.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
 
 static sc_status wrap(sc_status st, sc_cat_model *cat, sc_model **out) {
   *out = NULL;
@@ -83,6 +88,62 @@ sc_status sc_model_add_bell(const sc_model *m, const char *path,
     return sci_oom_fail(&g, path, err);
   sc_status st = model_add_bell_unguarded(m, path, include_dirs, ninclude, out,
                                           err);
+  sci_oom_leave(&g);
+  return st;
+}
+
+/* A name the generated model text can quote: cat strings have no
+ * escapes, so no quote and no line break. */
+static bool quotable(const char *name) {
+  return name && *name && !strpbrk(name, "\"\n\r");
+}
+
+/* The model at `path` followed by the includes `extra`, as one model
+ * text: its title the model's, then `include "PATH"` and one include per
+ * extra, found as any include (include_dirs, then path's folder).  Named
+ * PATH+EXTRA... in messages, a file that does not exist, so that the
+ * include of PATH is no cycle. */
+static sc_status model_load_with_includes_unguarded(
+    const char *path, const char *const *extra, int nextra,
+    const char *const *include_dirs, int ninclude, sc_model **out, sc_error **err) {
+  sci_gc_init();
+  *out = NULL;
+  if (!quotable(path) || nextra < 0 || (nextra > 0 && !extra))
+    return sci_fail(err, SC_ERR_USAGE, path, 0, 0,
+                   "sc_model_load_with_includes: expected a model path without "
+                   "quotes or line breaks, and the includes");
+  sc_cat_model *cat = NULL; /* loaded alone first: its errors name its file */
+  sc_status st = sci_cat_load_file(path, include_dirs, ninclude, &cat, err);
+  if (st)
+    return st;
+  const char *title = sci_cat_model_title(cat);
+  char real[PATH_MAX]; /* the include is found from the generated text's folder */
+  const char *absolute = realpath(path, real) ? real : path;
+  if (!quotable(absolute))
+    absolute = path;
+  const char *name = path;
+  const char *text = sci_printf("\"%s\"\ninclude \"%s\"\n",
+                                quotable(title) ? title : "", absolute);
+  for (int i = 0; i < nextra; i++) {
+    if (!quotable(extra[i]))
+      return sci_fail(err, SC_ERR_USAGE, path, 0, 0,
+                     "sc_model_load_with_includes: expected an include name "
+                     "without quotes or line breaks");
+    name = sci_printf("%s+%s", name, extra[i]);
+    text = sci_printf("%sinclude \"%s\"\n", text, extra[i]);
+  }
+  st = sci_cat_load_string(text, name, include_dirs, ninclude, &cat, err);
+  return wrap(st, cat, out);
+}
+
+sc_status sc_model_load_with_includes(const char *path, const char *const *extra,
+                                      int nextra, const char *const *include_dirs,
+                                      int ninclude, sc_model **out, sc_error **err) {
+  sc_oom_guard g;
+  if (!SC_OOM_ENTER(g))
+    return sci_oom_fail(&g, path, err);
+  sc_status st = model_load_with_includes_unguarded(path, extra, nextra, include_dirs,
+                                                    ninclude, out, err);
   sci_oom_leave(&g);
   return st;
 }

@@ -46,7 +46,23 @@ struct sc_result {
   const sc_instr *unchecked_branch;
   /* per thread, the runs the unroll bound cut (in no execution) */
   const long *cut_runs;
+  /* per flag raised (as in flags), one allowed execution that raised it
+   * and a pair in the flagged relation (sink.c) */
+  struct sci_flag_witness *flag_witnesses;
+  int nflag_witnesses, capflag_witnesses;
+  /* the first allowed execution that decides the condition (a witness of
+   * exists or ~exists, a counterexample of forall); NULL when none */
+  struct sc_execution *cond_witness;
 };
+
+/* A flag's witness: the execution, and the pair (a, b) of its events in
+ * the relation the flag tested, a < b (b -1 when it tested a set; both -1
+ * when the engine could not say). */
+typedef struct sci_flag_witness {
+  const char *flag;
+  struct sc_execution *x;
+  int a, b;
+} sci_flag_witness;
 
 enum { SC_LIVE_NONE = -1, SC_LIVE_FAIL = 0, SC_LIVE_PASS = 1 };
 

@@ -1,7 +1,8 @@
 /* sink.c: where both engines put what they find: the result's observed
- * terms, its final states and their counts, the flags raised, the
- * executions kept to be drawn (with the cycle that forbids each), and the
- * liveness witness. */
+ * terms, its final states and their counts, the flags raised (each with
+ * a witness: an execution and a pair of events in the flagged relation),
+ * the first execution that decides the condition, the executions kept to
+ * be drawn (with the cycle that forbids each), and the liveness witness. */
 #include "sim/sink.h"
 
 #include "sim/engine.h"
@@ -28,7 +29,7 @@ static void observe(sc_result *r, sc_lval lv, int *cap) {
 static void observe_prop(sc_result *r, const sc_prop *p, int *cap) {
   if (!p)
     return;
-  if (p->kind == SC_PROP_EQ || p->kind == SC_PROP_NE) {
+  if (sci_prop_is_comparison(p)) {
     observe(r, p->lhs, cap);
     observe(r, p->rhs, cap);
   }
@@ -122,6 +123,64 @@ static void record_flag(sc_result *r, const char *name) {
   r->flags[r->nflags++] = name;
 }
 
+/* ---- Witnesses ------------------------------------------------------------ */
+
+static bool has_flag_witness(const sc_result *r, const char *name) {
+  for (int k = 0; k < r->nflag_witnesses; k++)
+    if (strcmp(r->flag_witnesses[k].flag, name) == 0)
+      return true;
+  return false;
+}
+
+/* The first pair (a, b), a < b when the relation has one (a race is
+ * symmetric), of the value a flag tested in x; for a set, its first event
+ * and b = -1. */
+static void first_pair(const sc_execution *x, const sc_cat_value *v, int *a, int *b) {
+  *a = *b = -1;
+  const sc_rel *rel = v ? sci_cat_value_rel(v, x->nevents) : NULL;
+  if (rel) {
+    for (int pass = 0; pass < 2; pass++) /* a < b first, then any pair */
+      for (int i = 0; i < x->nevents; i++)
+        for (int j = pass ? 0 : i + 1; j < x->nevents; j++)
+          if (sc_rel_has(rel, i, j)) {
+            *a = i, *b = j;
+            return;
+          }
+    return;
+  }
+  const sc_set *set = v ? sci_cat_value_set(v, x->nevents) : NULL;
+  for (int i = 0; set && i < x->nevents; i++)
+    if (sc_set_has(set, i)) {
+      *a = i;
+      return;
+    }
+}
+
+/* Keep x as the witness of each flag `out` raised that has none yet. */
+static void keep_flag_witnesses(sc_result *r, const sc_execution *x,
+                                const sc_cat_outcome *out) {
+  sc_execution *copy = NULL;
+  for (int i = 0; i < out->nchecks; i++) {
+    const sc_cat_check *c = &out->checks[i];
+    if (!c->is_flag || !c->passed || c->skipped || has_flag_witness(r, c->name))
+      continue;
+    if (!copy)
+      copy = sci_exec_snapshot(x);
+    sci_grow(&r->flag_witnesses, &r->capflag_witnesses, r->nflag_witnesses + 1,
+             sizeof(sci_flag_witness));
+    sci_flag_witness *w = &r->flag_witnesses[r->nflag_witnesses++];
+    *w = (sci_flag_witness){.flag = c->name, .x = copy};
+    first_pair(x, c->value, &w->a, &w->b);
+  }
+}
+
+/* The first execution that decides the condition is kept (the story of a
+ * failed forall or a satisfied ~exists). */
+static void keep_cond_witness(sim_search *s, const sc_execution *x, bool holds) {
+  if (!s->r->cond_witness && s->t->cond && sci_sim_decides(s->t, holds))
+    s->r->cond_witness = sci_exec_snapshot(x);
+}
+
 
 static bool wants_picture(const sim_search *s, bool holds) {
   switch (s->opts.show) {
@@ -213,17 +272,23 @@ bool sci_sim_sink_execution(sim_search *s, sc_execution *x, const sc_cat_outcome
       s->r->negative++;
     record_state(s->r, s->values, holds);
   }
+  keep_cond_witness(s, x, holds);
   if (!out)
     return true;
   for (int i = 0; i < out->nflags; i++)
     record_flag(s->r, out->flags[i]);
+  if (out->nflags)
+    keep_flag_witnesses(s->r, x, out);
   if (!per_state)
     keep_picture(s, x, out, holds);
   return true;
 }
 
-void sci_sim_sink_flag(sim_search *s, const char *name) {
+void sci_sim_sink_flag(sim_search *s, const char *name, const sc_execution *x,
+                       const sc_cat_outcome *out) {
   record_flag(s->r, name);
+  if (x && out)
+    keep_flag_witnesses(s->r, x, out);
 }
 
 bool sci_sim_sink_flag_known(const sim_search *s, const char *name) {

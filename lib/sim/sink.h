@@ -16,8 +16,11 @@ sc_result *sci_sim_sink_new_result(const sim_search *s);
  * drawn if asked; the solver gives NULL and reports flags apart. */
 bool sci_sim_sink_execution(sim_search *s, sc_execution *x, const sc_cat_outcome *out);
 
-/* A flag raised in some allowed execution, and whether one is already. */
-void sci_sim_sink_flag(sim_search *s, const char *name);
+/* A flag raised in some allowed execution, and whether one is already.
+ * With x (rf and co chosen) and the model's outcome on it, x is kept as
+ * the witness of each flag raised there that has none yet. */
+void sci_sim_sink_flag(sim_search *s, const char *name, const sc_execution *x,
+                       const sc_cat_outcome *out);
 bool sci_sim_sink_flag_known(const sim_search *s, const char *name);
 
 /* Whether x's final state is among those counted already. */

@@ -368,22 +368,48 @@ typedef struct choices {
 /* Whether the model, run concretely on the execution in mo, allows it (and
  * raises `flag`, when one is named).  x's rf and co are as they were
  * afterwards. */
-static sc_status concrete_verdict(const sc_sym_problem *p, zctx *c, Z3_model mo,
-                                  const choices *ch, const char *flag, bool *yes,
-                                  sc_error **err) {
+/* x's rf and co as mo chooses them; the old ones kept in saved[0..1]
+ * for restore_choices. */
+static void set_choices(const sc_sym_problem *p, zctx *c, Z3_model mo,
+                        const choices *ch, sc_rel **saved) {
   sc_execution *x = p->x;
-  sc_rel *rf0 = sci_rel_copy(x->rf), *co0 = sci_rel_copy(x->co);
+  saved[0] = sci_rel_copy(x->rf);
+  saved[1] = sci_rel_copy(x->co);
   read_rel(c, mo, ch->rf, x->rf);
   read_rel(c, mo, ch->co, x->co);
   sci_exec_bind_dynamic(x, p->env);
+}
+
+static void restore_choices(const sc_sym_problem *p, sc_rel *const *saved) {
+  sci_rel_assign(p->x->rf, saved[0]);
+  sci_rel_assign(p->x->co, saved[1]);
+  sci_exec_bind_dynamic(p->x, p->env);
+}
+
+static sc_status concrete_verdict(const sc_sym_problem *p, zctx *c, Z3_model mo,
+                                  const choices *ch, const char *flag, bool *yes,
+                                  sc_error **err) {
+  sc_rel *saved[2];
+  set_choices(p, c, mo, ch, saved);
   sc_cat_outcome o;
   sc_status st = sci_cat_run(p->m->cat, p->env, p->eval, &o, err);
   *yes = !st && o.allowed && !flag;
   for (int f = 0; !st && o.allowed && flag && f < o.nflags; f++)
     *yes |= strcmp(o.flags[f], flag) == 0;
-  sci_rel_assign(x->rf, rf0);
-  sci_rel_assign(x->co, co0);
-  sci_exec_bind_dynamic(x, p->env);
+  restore_choices(p, saved);
+  return st;
+}
+
+/* Flag `name` is raised in the execution of mo: handed on with it (its
+ * witness) and the model's concrete outcome there. */
+static sc_status report_flag(const sc_sym_problem *p, zctx *c, Z3_model mo,
+                             const choices *ch, const char *name, sc_error **err) {
+  sc_rel *saved[2];
+  set_choices(p, c, mo, ch, saved);
+  sc_cat_outcome o;
+  sc_status st = sci_cat_run(p->m->cat, p->env, p->eval, &o, err);
+  p->flag(p->ctx, name, p->x, st ? NULL : &o);
+  restore_choices(p, saved);
   return st;
 }
 
@@ -560,9 +586,12 @@ static sc_status solve(const sc_sym_problem *p, zctx *c, sc_error **err) {
           alts[na++] = sel[l][a];
       same[k++] = checked(c, Z3_mk_or(c->z, (unsigned)na, alts));
     }
-    Z3_model_dec_ref(c->z, mo);
     Z3_ast state = k ? checked(c, Z3_mk_and(c->z, (unsigned)k, same)) : c->true_;
+    sc_rel *saved[2]; /* found keeps the first execution deciding the condition */
+    set_choices(p, c, mo, &ch, saved);
     bool kept = p->found(p->ctx, x);
+    restore_choices(p, saved);
+    Z3_model_dec_ref(c->z, mo);
     for (int f = 0; f < out.nflags && kept; f++) {
       if (out.flags[f].when == SC_CAT_FALSE || p->flag_known(p->ctx, out.flags[f].name))
         continue;
@@ -574,13 +603,13 @@ static sc_status solve(const sc_sym_problem *p, zctx *c, sc_error **err) {
       Z3_model fm;
       sc_status fst;
       bool raised = ask_allowed(p, c, &ch, out.flags[f].name, &fm, &fst, err);
-      if (raised)
+      if (raised) {
+        fst = report_flag(p, c, fm, &ch, out.flags[f].name, err);
         Z3_model_dec_ref(c->z, fm);
+      }
       Z3_solver_pop(c->z, c->s, 1);
       if (fst)
         return fst;
-      if (raised)
-        p->flag(p->ctx, out.flags[f].name);
     }
     for (int l = 0; l < p->nlocs; l++)
       if (sel[l])

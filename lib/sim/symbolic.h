@@ -28,10 +28,14 @@ typedef struct sc_sym_problem {
   double timeout;    /* seconds left for the solver, 0: none */
   double limit;      /* the -timeout limit, for messages */
   /* Called once per final state found (x->final_write set for the
-   * observed locations): false when the test's filter rules it out. */
+   * observed locations, rf and co those of one execution ending there):
+   * false when the test's filter rules it out. */
   bool (*found)(void *ctx, sc_execution *x);
-  /* Called for each flag the model may raise in that state's executions. */
-  void (*flag)(void *ctx, const char *name);
+  /* Called for each flag the model may raise in that state's executions,
+   * with one execution that raises it (rf and co set in x) and the
+   * model's concrete outcome on it (its witness). */
+  void (*flag)(void *ctx, const char *name, const sc_execution *x,
+               const sc_cat_outcome *out);
   bool (*flag_known)(void *ctx, const char *name);
   void *ctx;
   /* -liveness (liveness.c), when `witness` is set: instead of the states,
