@@ -190,6 +190,15 @@ sc_status sc_kernel_entries(const char *ptx, const char *ptx_file,
  * use ("T0 kernel.cu:12: branch on data (the value ld reads at line 9)").
  * Not a kernel test: 0, "not a kernel". */
 int sc_kernel_generalises(const sc_test *t, const char **why);
+typedef struct sc_result sc_result;
+
+/* A kernel's bounds finding (sc_simulate's result): 1 when, in an
+ * execution the model allows, a thread accessed memory outside every
+ * array, or off an element's start or width (the result's flag
+ * out-of-bounds); then the first such access's thread, source line and
+ * address.  0 when none (or not a kernel). */
+int sc_result_bounds(const sc_result *r, int *thread, int *line,
+                     long long *address);
 
 /* The file the test's code came from: a kernel's .cu (from .file) or its
  * PTX; a litmus test's file. */

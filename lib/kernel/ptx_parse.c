@@ -135,9 +135,9 @@ static void parse_reg_decl(reader *rd) {
   sc_type ty = type_of_word(rd, next(rd));
   do {
     const sc_token *name = sci_expect_ident(&rd->p, "a register name");
-    if (name->text[0] != '%')
-      FAIL(rd, name, SC_ERR_SYNTAX, "expected a register name starting with "
-                                    "'%%', found '%s'", name->text);
+    if (name->text[0] == '.')
+      FAIL(rd, name, SC_ERR_SYNTAX, "expected a register name, found '%s'",
+           name->text);
     regdecl d = {name->text, ty, -1};
     if (sci_accept_punct(&rd->p, '<')) {
       const sc_token *n = expect_int(rd, "a register count");
@@ -290,7 +290,8 @@ static sc_operand source(reader *rd) {
     return o;
   }
   tk = sci_expect_ident(&rd->p, "an operand");
-  if (tk->text[0] == '%') {
+  if (tk->text[0] == '%' ||
+      sci_thread_find_register(&rd->p.t->threads[0], tk->text) >= 0) {
     o.kind = SC_OPND_REG;
     o.index = sci_parser_register(&rd->p, 0, tk);
   } else {
@@ -302,7 +303,7 @@ static sc_operand source(reader *rd) {
 
 static sc_operand dest(reader *rd) {
   const sc_token *tk = sci_expect_ident(&rd->p, "a destination register");
-  if (tk->text[0] != '%')
+  if (sci_thread_find_register(&rd->p.t->threads[0], tk->text) < 0)
     FAIL(rd, tk, SC_ERR_SYNTAX, "expected a destination register, found '%s'",
          tk->text);
   return (sc_operand){SC_OPND_REG, sci_parser_register(&rd->p, 0, tk), 0};
@@ -355,8 +356,9 @@ static void declare_statement_registers(reader *rd) {
     const sc_token *tk = &rd->p.toks[i];
     if (tk->kind == SC_TK_EOF || sci_token_is_punct(tk, ';'))
       return;
-    if (tk->kind == SC_TK_IDENT && tk->text[0] == '%')
-      use_register(rd, tk);
+    if (tk->kind == SC_TK_IDENT && i > rd->p.pos && tk->text[0] != '.' &&
+        (tk->text[0] == '%' || declared_type(rd, tk->text) != SC_TYPE_NONE))
+      use_register(rd, tk); /* inline asm's registers may lack the '%' */
   }
 }
 
