@@ -15,6 +15,7 @@
 #include "scopecat.h"
 
 #include <errno.h>
+#include <gc/gc.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -75,8 +76,8 @@ static void kernel_usage(FILE *out) {
           "has several\n"
           "  -nvcc PATH         the nvcc that compiles .cu files (default: "
           "$NVCC, nvcc)\n"
-          "  -D NAME[=V]        a macro for nvcc\n"
-          "  -I DIR             an include folder for nvcc\n"
+          "  -D NAME[=V]        a macro for nvcc (-DNAME[=V] too)\n"
+          "  -I DIR             an include folder for nvcc (-IDIR too)\n"
           "  -nvcc-flags TEXT   more nvcc options (after " NVCC_FLAGS ")\n"
           "  -engine E          enum, smt (symbolic, with Z3) or auto "
           "(default)\n"
@@ -85,6 +86,7 @@ static void kernel_usage(FILE *out) {
           "                     run cut there makes a verdict without a "
           "violation UNKNOWN\n"
           "  -timeout S         give up a kernel after S seconds\n"
+          "  -max-executions N  give up a kernel after N candidate executions\n"
           "  -liveness          also whether a fair execution leaves a "
           "thread spinning or\n"
           "                     waiting at a barrier for ever (Property "
@@ -134,6 +136,8 @@ static const cli_opt kernel_opts[] = {
      .bad = COUNT},
     {.name = "timeout", .kind = CLI_SECONDS, AT(opts.timeout),
      .bad = "-timeout expects seconds, found '%v'"},
+    {.name = "max-executions", .kind = CLI_LONG, AT(opts.max_executions),
+     .lo = 0, .hi = LONG_MAX, .bad = COUNT},
     {.name = "liveness", .kind = CLI_SET, AT(opts.liveness), .lo = 1},
     {.name = "show", .kind = CLI_CHOICE, AT(show), .choices = show_words,
      .bad = "-show expects prop, neg, cond, all or none, found '%v'"},
@@ -590,11 +594,48 @@ static bool run_one(const kernel_cli *c, const sc_model *m, const char *path,
   return c->show == SC_SHOW_NONE || cli_draw_shown(&d, path, t, r, out);
 }
 
+/* Whether `arg` is an option of this command's table that takes a value
+ * (the common ones, -max-heap and -conf, too). */
+static bool takes_value(const char *arg) {
+  if (arg[0] != '-')
+    return false;
+  const char *name = arg + 1 + (arg[1] == '-');
+  if (strcmp(name, "max-heap") == 0 || strcmp(name, "conf") == 0)
+    return true;
+  for (const cli_opt *o = kernel_opts; o->name; o++)
+    if (strcmp(o->name, name) == 0)
+      return o->kind != CLI_FLAG && o->kind != CLI_SET && o->kind != CLI_BITS &&
+             o->kind != CLI_VERSION && o->kind != CLI_HELP;
+  return false;
+}
+
+/* nvcc's joined spellings -DNAME=V and -IDIR as -D NAME=V and -I DIR, the
+ * option parser's (an option's value, as -nvcc-flags "-DX", is left be). */
+static char **split_joined(int *argc, char **argv) {
+  char **out = GC_MALLOC(sizeof(char *) * (size_t)(2 * *argc + 1));
+  int n = 0;
+  for (int i = 0; i < *argc; i++) {
+    const char *a = argv[i];
+    if (i > 0 && takes_value(a) && i + 1 < *argc) {
+      out[n++] = argv[i++];
+      out[n++] = argv[i];
+    } else if (i > 0 && a[0] == '-' && (a[1] == 'D' || a[1] == 'I') && a[2]) {
+      out[n++] = a[1] == 'D' ? "-D" : "-I";
+      out[n++] = (char *)a + 2;
+    } else {
+      out[n++] = argv[i];
+    }
+  }
+  *argc = n;
+  return out;
+}
+
 int cmd_kernel(int argc, char **argv) {
   kernel_cli c;
   memset(&c, 0, sizeof c);
   c.opts.unroll = -1;
   c.opts.engine = SC_ENGINE_AUTO;
+  argv = split_joined(&argc, argv);
   int missing;
   int rc = cli_parse(&kernel_command, &c, argc, argv, &missing);
   if (rc != CLI_GO_ON)

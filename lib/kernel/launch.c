@@ -54,9 +54,16 @@ scan_fail(scan *s, int col, sc_status status, const char *fmt, ...) {
   longjmp(s->on_error, 1);
 }
 
+/* Blanks; and line breaks, which only an option's value can hold (a
+ * header line is scanned alone): the position follows them. */
 static void skip_blanks(scan *s) {
-  while (s->p < s->end && (*s->p == ' ' || *s->p == '\t' || *s->p == '\r'))
-    s->p++;
+  while (s->p < s->end && (*s->p == ' ' || *s->p == '\t' || *s->p == '\r' ||
+                           *s->p == '\n'))
+    if (*s->p++ == '\n') {
+      s->line++;
+      s->start = s->p;
+      s->col0 = 1;
+    }
 }
 
 static bool at_end(scan *s) {

@@ -96,6 +96,9 @@ if command -v "$nvcc" >/dev/null 2>&1; then
   same "Property assertion FAIL|Property data-race FAIL|Property shared-race PASS|Property bounds PASS|Inputs these-inputs-only|"
   expect 0 "$scopecat" kernel -nvcc "$nvcc" -D FENCE "$k/mp.cu"
   same "Property assertion PASS|Property data-race PASS|Property shared-race PASS|Property bounds PASS|Inputs these-inputs-only|"
+  # nvcc's joined spelling -DFENCE
+  expect 0 "$scopecat" kernel -nvcc "$nvcc" -DFENCE "$k/mp.cu"
+  has "$tmp/out" "Property assertion PASS"
   # -nvcc-flags pass through: -DFENCE given that way
   expect 0 "$scopecat" kernel -nvcc "$nvcc" -nvcc-flags "-DFENCE -Xptxas -O3" "$k/mp.cu"
   has "$tmp/out" "Property assertion PASS"

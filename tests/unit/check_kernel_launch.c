@@ -232,6 +232,16 @@ START_TEST(override_options) {
   ck_assert_str_eq(sc_error_message(err), "-config:1:3: expected ',' and the "
                    "number of warps per CTA, found '1'");
   ck_assert_int_eq(l.threads_per_warp, 4);
+  /* a value over several lines (joined @Input lines): positions follow */
+  ck_assert_int_eq(sc_kernel_launch_override(&l, "input", "n = 5,\n  m = {2}", NULL,
+                                             &err), SC_OK);
+  ck_assert_int_eq(l.inputs[2].values[0], 2);
+  ck_assert_int_eq(l.inputs[2].line, 2);
+  ck_assert_int_eq(l.inputs[2].col, 3);
+  ck_assert_int_ne(sc_kernel_launch_override(&l, "input", "n = 5,\n  m = {2,}", NULL,
+                                             &err), SC_OK);
+  ck_assert_str_eq(sc_error_message(err), "-input:2:10: expected an integer (an "
+                   "element's initial value), found '}'");
   ck_assert_int_eq(sc_kernel_launch_override(&l, "output", "x", NULL, &err),
                    SC_ERR_USAGE);
 }
