@@ -505,12 +505,6 @@ typedef struct sc_dot_options {
  * memory ran out. */
 const char *sc_result_dot_graph_with(const sc_result *r, int i,
                                      const sc_dot_options *opts);
-/* The witness of `flag` (sc_result_flag_witness), or with flag NULL the
- * condition's (sc_result_condition_witness), drawn as -show draws
- * executions, titled "NAME FLAG" ("NAME condition"), a flag's pair drawn
- * bold both ways; NULL when there is no such witness. */
-const char *sc_result_witness_dot(const sc_result *r, const char *flag,
-                                  const sc_dot_options *opts);
 
 /* The executions kept by sc_sim_options.show (as many as sc_result_shown):
  * their events, numbered from 0 (initial writes first), as herd labels
@@ -606,6 +600,12 @@ const char *sc_result_flag_pair(const sc_result *r, const char *flag);
  * (sc_result_condition_witness) without the first line.  NULL when there
  * is no such witness. */
 const char *sc_result_story(const sc_result *r, const char *flag);
+/* The witness of `flag` (sc_result_flag_witness), or with flag NULL the
+ * condition's (sc_result_condition_witness), drawn as -show draws
+ * executions, titled "NAME FLAG" ("NAME condition"), a flag's pair drawn
+ * bold both ways; NULL when there is no such witness. */
+const char *sc_result_witness_dot(const sc_result *r, const char *flag,
+                                  const sc_dot_options *opts);
 
 /* ---- Name selection (PCRE2) ------------------------------------------- */
 

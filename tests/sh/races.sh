@@ -5,7 +5,8 @@
 # ptx-v7.5.cat and ptx-v6.0.cat and both engines, data-race and
 # shared-race are raised exactly where a racing pair is listed, the
 # witness's pair is one of those listed, the engines raise the same flags;
-# the story's text, the witness drawn with -show, and bad combinations.
+# Dat3M's ttaslock variants (dat3m.txt) race where Dat3M says they do; the
+# story's text, the witness drawn with -show, and bad combinations.
 . "${SC_SRCDIR:-.}/tests/sh/lib.sh"
 
 data="$srcdir/tests/data/races"
@@ -70,6 +71,28 @@ done <"$tmp/rows"
 [ -s "$tmp/rows" ] && [ "$(wc -l <"$tmp/rows")" -eq 13 ] && ok ||
   fail "expected.txt: expected 13 tests, found $(wc -l <"$tmp/rows")"
 
+# Dat3M's ttaslock variants: the flag raised exactly where Dat3M's OpenCL
+# verdict is FAIL, the pair a listed one, under smt and auto alike.
+if [ "$engines" = "enum smt" ]; then
+  grep -v '^#' "$data/dat3m.txt" >"$tmp/dat3m"
+  while IFS= read -r row; do
+    name=$(printf '%s' "$row" | cut -d'|' -f1 | strip)
+    dat3m=$(printf '%s' "$row" | cut -d'|' -f2 | strip)
+    pairs=$(printf '%s' "$row" | cut -d'|' -f3- | tr '|' '\n' | strip | paste -sd'|' -)
+    case $dat3m in PASS) [ "$pairs" = "-" ] ;; FAIL) [ "$pairs" != "-" ] ;; *) false ;; esac ||
+      fail "dat3m.txt: $name: Dat3M's $dat3m and the pairs '$pairs' disagree"
+    for model in ptx-v7.5 ptx-v6.0; do
+      for engine in smt auto; do
+        expect 0 "$scopecat" sim -races -nohash -model "$srcdir/cat/$model.cat" \
+          -engine "$engine" "$data/$name.litmus"
+        check_flag data-race "$pairs" "$tmp/out" "$name under $model, -engine $engine"
+        lacks "$tmp/out" "Flag shared-race"
+      done
+    done
+  done <"$tmp/dat3m"
+  [ "$(wc -l <"$tmp/dat3m")" -eq 5 ] && ok || fail "dat3m.txt: expected 5 tests"
+fi
+
 # Without -races the model flags nothing: the include raises the flags.
 expect 0 "$scopecat" sim -nohash -model "$srcdir/cat/ptx-v7.5.cat" "$data/mp-weak.litmus"
 lacks "$tmp/out" "Flag data-race"
@@ -103,6 +126,17 @@ lacks "$tmp/out" 'digraph "shared-relaxed data-race"'
 expect 0 "$scopecat" sim -races -show all -nohash -model "$srcdir/cat/ptx-v7.5.cat" \
   "$data/mp-rel-acq.litmus"
 lacks "$tmp/out" 'race"'
+
+# The test's default model (ptx-v6.0.cat for the PTX dialect) and -j
+# workers tell the same races as a sequential run under it.
+expect 0 "$scopecat" sim -races -nohash "$data/shared-no-bar.litmus" \
+  "$data/mp-rel-acq.litmus" "$data/shared-relaxed.litmus"
+grep -v '^Time ' "$tmp/out" >"$tmp/sequential"
+has "$tmp/sequential" "shared-race: P0 $data/shared-relaxed.litmus:9 st x=42"
+expect 0 "$scopecat" sim -races -nohash -j 2 "$data/shared-no-bar.litmus" \
+  "$data/mp-rel-acq.litmus" "$data/shared-relaxed.litmus"
+grep -v '^Time ' "$tmp/out" >"$tmp/parallel"
+if cmp -s "$tmp/sequential" "$tmp/parallel"; then ok; else fail "-races -j 2 differs"; fi
 
 # -json: the flags in the object, no story after it.
 expect 0 "$scopecat" sim -races -json -model "$srcdir/cat/ptx-v7.5.cat" "$data/mp-weak.litmus"
