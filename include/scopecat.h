@@ -141,7 +141,9 @@ typedef struct sc_kernel_input {
  * in the warp, %warpid = the warp's index in its CTA (.y and .z: 0, and
  * 1 for %ntid/%nctaid). */
 typedef struct sc_kernel_launch {
-  const char *entry;   /* NULL: the file's only .entry (an error if several) */
+  const char *entry;   /* NULL: the file's only .entry (an error if several);
+                          its PTX name or its own (mp for _Z2mpPiS_S_), which
+                          is also the test's name */
   int threads_per_warp, warps_per_cta, ctas;
   const sc_kernel_input *inputs;
   int ninputs;

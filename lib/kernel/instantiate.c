@@ -60,6 +60,18 @@ static const char *short_name(const char *name) {
   return (int)strlen(p) == len ? sci_strdup(p) : name;
 }
 
+/* A kernel's own name from its mangled one: _Z<len><name>... gives
+ * <name>; an extern "C" name is itself. */
+static const char *kernel_name(const char *name) {
+  if (strncmp(name, "_Z", 2) != 0 || name[2] < '1' || name[2] > '9')
+    return name;
+  int len = 0;
+  const char *p = name + 2;
+  while (*p >= '0' && *p <= '9' && len < 100000)
+    len = len * 10 + (*p++ - '0');
+  return (int)strlen(p) >= len ? sci_strndup(p, (size_t)len) : name;
+}
+
 /* The name the launch knows parameter k by. */
 static const char *param_name(const inst *in, int k) {
   return in->l->nparam_names > 0 ? in->l->param_names[k] : in->e->params[k].name;
@@ -464,9 +476,9 @@ static const ptx_entry *choose_entry(inst *in) {
             m->entries[1].name, m->nentries > 2 ? ", ..." : "");
     return NULL;
   }
-  for (int i = 0; i < m->nentries; i++)
+  for (int i = 0; i < m->nentries; i++) /* the PTX name, or the .cu one */
     if (strcmp(m->entries[i].name, in->l->entry) == 0 ||
-        strstr(m->entries[i].name, in->l->entry)) /* a mangled name holds it */
+        strcmp(kernel_name(m->entries[i].name), in->l->entry) == 0)
       return &m->entries[i];
   sci_fail(&in->err, SC_ERR_SEMANTIC, m->file, 0, 0,
           "expected a kernel named %s, found %s%s", in->l->entry,
@@ -481,7 +493,7 @@ static sc_status instantiate(inst *in) {
     return st ? st : in->err->status;
   sc_test *t = in->t = sci_alloc(sizeof(sc_test));
   t->dialect = SC_DIALECT_GPU_PTX;
-  t->name = in->e->name;
+  t->name = kernel_name(in->e->name);
   t->ptx_file = in->m->file;
   t->file = in->m->file;
   int lf = in->e->loc_file;
