@@ -248,6 +248,24 @@ START_TEST(grid_launch) {
 }
 END_TEST
 
+/* misc.ptx (by hand), n = 5: A = {1, 5, 7, 10}; the guards decide on n,
+ * a scalar parameter: the verdict is for these inputs only. */
+START_TEST(misc_instructions) {
+  long long a[] = {0, 0, 0, 0}, n[] = {5};
+  static const char *const names[] = {"A", "n"};
+  sc_kernel_input in[] = {{"A", a, 4, 1, 1, 1}, {"n", n, 1, 0, 1, 12}};
+  sc_test *t = load("misc.ptx", names, 2, in, 2, 1, 1, 1);
+  sc_result *r = simulate(t, SC_ENGINE_ENUM);
+  ck_assert_int_eq(sc_result_state_count(r), 1);
+  const char *s[] = {"A[0]=1", "A[1]=5", "A[2]=7", "A[3]=10"};
+  ck_assert_msg(has_state(r, s, 4), "%s", sc_result_state(r, 0));
+  const char *why = NULL;
+  ck_assert_int_eq(sc_kernel_generalises(t, &why), 0);
+  ck_assert_str_eq(why, "T0 misc.ptx:25: guard on data (a scalar parameter "
+                        "read at line 23)");
+}
+END_TEST
+
 /* ---- Bounds ---------------------------------------------------------------- */
 
 /* oob.cu with n = 1, A = {0, 0}, two threads: T0 stores A[1], T1 stores
@@ -414,6 +432,7 @@ int main(void) {
   tcase_add_test(tc, mp_generalises);
   tcase_add_test(tc, alu_results);
   tcase_add_test(tc, grid_launch);
+  tcase_add_test(tc, misc_instructions);
   tcase_add_test(tc, out_of_bounds_store);
   tcase_add_test(tc, misaligned_store);
   tcase_add_test(tc, malformed);
