@@ -1,6 +1,6 @@
 #define _POSIX_C_SOURCE 200809L
 /* check_kernel.c: unit tests of the kernel layer (lib/kernel/): nvcc's PTX
- * of small kernels (tests/data/kernel/*.cu, their .ptx committed) read,
+ * of small kernels (tests/data/kernel/: each .cu, their .ptx committed) read,
  * instantiated for a launch and simulated under cat/ptx-v7.5.cat, the
  * final states worked out by hand in the comments; malformed PTX and
  * launches, each with its file:line:col message; an out-of-bounds store
