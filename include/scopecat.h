@@ -134,6 +134,9 @@ typedef struct sc_kernel_input {
   int nvalues;
   int is_array;        /* the {..} form */
   int line, col;       /* where it was written (header_file), for errors */
+  int is_config;       /* a scalar that shapes the launch (a size, a count)
+                          rather than data: sc_kernel_generalises does not
+                          count it as a data input */
 } sc_kernel_input;
 
 /* A launch: the grid and the inputs.  The grid is 1-D: %ntid.x =
@@ -184,7 +187,7 @@ sc_status sc_kernel_entries(const char *ptx, const char *ptx_file,
                             const char ***names, int *n, sc_error **err);
 
 /* Whether a kernel test's verdict generalises over its data inputs (the
- * arrays' contents and the scalar parameters): 1 when no value read from
+ * arrays' contents and the scalar parameters not marked is_config): 1 when no value read from
  * memory nor scalar parameter reaches an address or a branch (nor a
  * guard), conservatively (flow.c); else 0 and *why names the first such
  * use ("T0 kernel.cu:12: branch on data (the value ld reads at line 9)").

@@ -336,6 +336,15 @@ static sc_operand bind_operand(const inst *in, sc_operand o, int cta, int *missi
   return (sc_operand){SC_OPND_IMM, 0, ki->nvalues > 0 ? ki->values[0] : 0};
 }
 
+/* Whether template operand `o` is a scalar parameter that is data (not
+ * is_config): flow.c's data inputs. */
+static bool is_data_scalar(const inst *in, sc_operand o) {
+  if (o.kind != SC_OPND_LOC || !in->e->symbols[o.index].is_param)
+    return false;
+  const sc_kernel_input *ki = in->input[in->e->symbols[o.index].index];
+  return ki && !ki->is_array && !ki->is_config;
+}
+
 static int64_t special_value(const inst *in, ptx_special sp, int axis, int g) {
   int X = in->l->threads_per_warp, Y = in->l->warps_per_cta, Z = in->l->ctas;
   int per_cta = X * Y, local = g % per_cta;
@@ -371,10 +380,8 @@ static sc_status make_thread(inst *in, int g) {
   for (int pc = 0; pc < tp->ninstrs; pc++) {
     sc_instr ins = tp->code[pc];
     for (int k = 0; k < ins.nsrc && k < 3; k++) {
-      bool param = ins.src[k].kind == SC_OPND_LOC &&
-                   in->e->symbols[ins.src[k].index].is_param;
+      ins.data_input = ins.data_input || is_data_scalar(in, ins.src[k]);
       ins.src[k] = bind_operand(in, ins.src[k], cta, &missing);
-      ins.data_input = ins.data_input || (param && ins.src[k].kind == SC_OPND_IMM);
     }
     if (ins.addr.base.kind == SC_OPND_LOC) {
       ins.addr.base = bind_operand(in, ins.addr.base, cta, &missing);

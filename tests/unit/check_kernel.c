@@ -263,6 +263,9 @@ START_TEST(misc_instructions) {
   ck_assert_int_eq(sc_kernel_generalises(t, &why), 0);
   ck_assert_str_eq(why, "T0 misc.ptx:25: guard on data (a scalar parameter "
                         "read at line 23)");
+  /* n marked a launch parameter (is_config): no data input is left */
+  in[1].is_config = 1;
+  ck_assert_int_eq(sc_kernel_generalises(load("misc.ptx", names, 2, in, 2, 1, 1, 1), &why), 1);
 }
 END_TEST
 
