@@ -136,6 +136,9 @@ typedef struct sc_kernel_input {
   int line, col;       /* where it was written (header_file), for errors */
   const char *file;    /* where it was written when not the header_file
                           (-input); NULL: header_file */
+  int is_config;       /* a scalar that shapes the launch (a size, a count)
+                          rather than data: sc_kernel_generalises does not
+                          count it as a data input */
 } sc_kernel_input;
 
 /* A launch: the grid and the inputs.  The grid is 1-D: %ntid.x =
@@ -143,7 +146,9 @@ typedef struct sc_kernel_input {
  * in the warp, %warpid = the warp's index in its CTA (.y and .z: 0, and
  * 1 for %ntid/%nctaid). */
 typedef struct sc_kernel_launch {
-  const char *entry;   /* NULL: the file's only .entry (an error if several) */
+  const char *entry;   /* NULL: the file's only .entry (an error if several);
+                          its PTX name or its own (mp for _Z2mpPiS_S_), which
+                          is also the test's name */
   int threads_per_warp, warps_per_cta, ctas;
   const sc_kernel_input *inputs;
   int ninputs;
@@ -184,7 +189,7 @@ sc_status sc_kernel_entries(const char *ptx, const char *ptx_file,
                             const char ***names, int *n, sc_error **err);
 
 /* Whether a kernel test's verdict generalises over its data inputs (the
- * arrays' contents and the scalar parameters): 1 when no value read from
+ * arrays' contents and the scalar parameters not marked is_config): 1 when no value read from
  * memory nor scalar parameter reaches an address or a branch (nor a
  * guard), conservatively (flow.c); else 0 and *why names the first such
  * use ("T0 kernel.cu:12: branch on data (the value ld reads at line 9)").
@@ -211,8 +216,9 @@ int sc_test_instruction_line(const sc_test *t, int thread, int pc, int *ptx_line
 
 /* Read the launch header in `text` (a .cu or .ptx file's text; `file`
  * names it in errors) into *out: the lines `// @Input: ...`, `// @Output:
- * ...`, `// @Config: X, Y, Z` and `// @Params: a, b, ...` (other lines are
- * not read).  Several @Input lines add up; a parameter given twice, a
+ * ...`, `// @Config: X, Y, Z[, n, ...]` and `// @Params: a, b, ...` (other
+ * lines are not read).  The scalar parameters @Config names after the grid
+ * are launch parameters, not data (their inputs' is_config).  Several @Input lines add up; a parameter given twice, a
  * second @Output, @Config or @Params, an unknown `// @Word:` line are
  * errors.  *output_condition gets the @Output expression (NULL: none) and
  * *cond_line, *cond_col where it starts, for sc_kernel_set_condition.
@@ -227,7 +233,7 @@ sc_status sc_kernel_parse_header(const char *text, const char *file,
 /* Override part of a launch with an option's value, as `what` names it:
  * "input" (the value is an @Input line's text; a parameter it names
  * replaces the launch's value of it, the others are kept) or "config"
- * (X, Y, Z).  Errors name "-input" or "-config" as the file, positions in
+ * (X, Y, Z[, n, ...]: the launch parameters marked anew).  Errors name "-input" or "-config" as the file, positions in
  * the value. */
 sc_status sc_kernel_launch_override(sc_kernel_launch *launch, const char *what,
                                     const char *value,

@@ -69,6 +69,18 @@ static const char *short_name(const char *name) {
   return (int)strlen(p) == len ? sci_strdup(p) : name;
 }
 
+/* A kernel's own name from its mangled one: _Z<len><name>... gives
+ * <name>; an extern "C" name is itself. */
+static const char *kernel_name(const char *name) {
+  if (strncmp(name, "_Z", 2) != 0 || name[2] < '1' || name[2] > '9')
+    return name;
+  int len = 0;
+  const char *p = name + 2;
+  while (*p >= '0' && *p <= '9' && len < 100000)
+    len = len * 10 + (*p++ - '0');
+  return (int)strlen(p) >= len ? sci_strndup(p, (size_t)len) : name;
+}
+
 /* The name the launch knows parameter k by. */
 static const char *param_name(const inst *in, int k) {
   return in->l->nparam_names > 0 ? in->l->param_names[k] : in->e->params[k].name;
@@ -333,6 +345,15 @@ static sc_operand bind_operand(const inst *in, sc_operand o, int cta, int *missi
   return (sc_operand){SC_OPND_IMM, 0, ki->nvalues > 0 ? ki->values[0] : 0};
 }
 
+/* Whether template operand `o` is a scalar parameter that is data (not
+ * is_config): flow.c's data inputs. */
+static bool is_data_scalar(const inst *in, sc_operand o) {
+  if (o.kind != SC_OPND_LOC || !in->e->symbols[o.index].is_param)
+    return false;
+  const sc_kernel_input *ki = in->input[in->e->symbols[o.index].index];
+  return ki && !ki->is_array && !ki->is_config;
+}
+
 static int64_t special_value(const inst *in, ptx_special sp, int axis, int g) {
   int X = in->l->threads_per_warp, Y = in->l->warps_per_cta, Z = in->l->ctas;
   int per_cta = X * Y, local = g % per_cta;
@@ -368,10 +389,8 @@ static sc_status make_thread(inst *in, int g) {
   for (int pc = 0; pc < tp->ninstrs; pc++) {
     sc_instr ins = tp->code[pc];
     for (int k = 0; k < ins.nsrc && k < 3; k++) {
-      bool param = ins.src[k].kind == SC_OPND_LOC &&
-                   in->e->symbols[ins.src[k].index].is_param;
+      ins.data_input = ins.data_input || is_data_scalar(in, ins.src[k]);
       ins.src[k] = bind_operand(in, ins.src[k], cta, &missing);
-      ins.data_input = ins.data_input || (param && ins.src[k].kind == SC_OPND_IMM);
     }
     if (ins.addr.base.kind == SC_OPND_LOC) {
       ins.addr.base = bind_operand(in, ins.addr.base, cta, &missing);
@@ -473,9 +492,9 @@ static const ptx_entry *choose_entry(inst *in) {
             m->entries[1].name, m->nentries > 2 ? ", ..." : "");
     return NULL;
   }
-  for (int i = 0; i < m->nentries; i++)
+  for (int i = 0; i < m->nentries; i++) /* the PTX name, or the .cu one */
     if (strcmp(m->entries[i].name, in->l->entry) == 0 ||
-        strstr(m->entries[i].name, in->l->entry)) /* a mangled name holds it */
+        strcmp(kernel_name(m->entries[i].name), in->l->entry) == 0)
       return &m->entries[i];
   sci_fail(&in->err, SC_ERR_SEMANTIC, m->file, 0, 0,
           "expected a kernel named %s, found %s%s", in->l->entry,
@@ -490,7 +509,7 @@ static sc_status instantiate(inst *in) {
     return st ? st : in->err->status;
   sc_test *t = in->t = sci_alloc(sizeof(sc_test));
   t->dialect = SC_DIALECT_GPU_PTX;
-  t->name = in->e->name;
+  t->name = kernel_name(in->e->name);
   t->ptx_file = in->m->file;
   t->file = in->m->file;
   int lf = in->e->loc_file;

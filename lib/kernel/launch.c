@@ -251,6 +251,7 @@ static void read_input(scan *s, inputs *in, const sc_parse_limits *limits,
     item.nvalues = 1;
   }
   if (before >= 0) {
+    item.is_config = in->items[before].is_config; /* still a launch parameter */
     in->items[before] = item;
     return;
   }
@@ -281,8 +282,20 @@ static int read_count(scan *s, const char *what, int most, const char *why) {
   return (int)v;
 }
 
+/* The scalar parameters @Config names after X, Y, Z: launch parameters
+ * (a size, a count), not data inputs, for sc_kernel_generalises. */
+typedef struct config_name {
+  const char *name;
+  int line, col;
+} config_name;
+typedef struct config_names {
+  config_name *items;
+  int n, cap;
+  const char *file;
+} config_names;
+
 static void read_config(scan *s, sc_kernel_launch *l,
-                        const sc_parse_limits *limits) {
+                        const sc_parse_limits *limits, config_names *cn) {
   sc_parse_limits lim;
   sci_parser_limits(&lim, limits);
   int col = (skip_blanks(s), scan_col(s));
@@ -294,14 +307,42 @@ static void read_config(scan *s, sc_kernel_launch *l,
   expect(s, ",", "',' and the number of CTAs");
   l->ctas = read_count(s, "a number of CTAs", lim.max_threads,
                        "the -max-threads limit");
-  if (!at_end(s))
-    expected(s, "the end of the line after X, Y, Z");
   long threads = (long)l->threads_per_warp * l->warps_per_cta * l->ctas;
   if (threads > lim.max_threads)
     scan_fail(s, col, SC_ERR_LIMIT,
               "expected a grid of at most %d threads (the -max-threads limit), "
               "found %d x %d x %d = %ld", lim.max_threads, l->threads_per_warp,
               l->warps_per_cta, l->ctas, threads);
+  *cn = (config_names){.file = s->file};
+  while (accept(s, ",")) {
+    skip_blanks(s);
+    config_name c = {.line = s->line, .col = scan_col(s)};
+    c.name = expect_name(s, "a scalar parameter's name (a launch parameter, "
+                            "as a size: not data)");
+    sci_grow(&cn->items, &cn->cap, cn->n + 1, sizeof(config_name));
+    cn->items[cn->n++] = c;
+  }
+  if (!at_end(s))
+    expected(s, "',' and a launch parameter's name, or the end of the line");
+}
+
+/* Mark the inputs @Config names as launch parameters: each must be a
+ * scalar an @Input gives. */
+static sc_status mark_config(inputs *in, const config_names *cn, sc_error **err) {
+  for (int i = 0; i < in->n; i++)
+    in->items[i].is_config = 0;
+  for (int k = 0; k < cn->n; k++) {
+    const config_name *c = &cn->items[k];
+    int i = find_input(in, c->name);
+    if (i < 0 || in->items[i].is_array)
+      return sci_fail(err, SC_ERR_SEMANTIC, cn->file, c->line, c->col,
+                      "expected a scalar parameter that @Input gives a value "
+                      "(a launch parameter), found %s%s", c->name,
+                      i < 0 ? " (no @Input names it)"
+                            : " (an array: its contents are data)");
+    in->items[i].is_config = 1;
+  }
+  return SC_OK;
 }
 
 static void read_params(scan *s, sc_kernel_launch *l) {
@@ -331,6 +372,7 @@ static const char *const key_names[] = {"Input", "Output", "Config", "Params"};
 /* Where each one-of-a-kind line was, to say so of a second. */
 typedef struct header_state {
   inputs in;
+  config_names config;
   int seen_line[4];
   const char *output;
   int output_line, output_col;
@@ -369,7 +411,7 @@ static void read_header_line(scan *s, header_state *h, sc_kernel_launch *l,
   h->seen_line[key] = s->line;
   switch ((header_key)key) {
   case KEY_INPUT: read_inputs(s, &h->in, limits, false); break;
-  case KEY_CONFIG: read_config(s, l, limits); break;
+  case KEY_CONFIG: read_config(s, l, limits, &h->config); break;
   case KEY_PARAMS: read_params(s, l); break;
   case KEY_OUTPUT: {
     if (at_end(s))
@@ -412,6 +454,9 @@ sc_status sc_kernel_parse_header(const char *text, const char *file,
     read_header_line(&s, &h, &l, limits);
     p = nl ? nl + 1 : end;
   }
+  sc_status st = mark_config(&h.in, &h.config, err);
+  if (st)
+    return st;
   l.inputs = h.in.items;
   l.ninputs = h.in.n;
   *out = l;
@@ -448,10 +493,14 @@ sc_status sc_kernel_launch_override(sc_kernel_launch *launch, const char *what,
       *err = s.err;
     return sc_error_status(s.err);
   }
+  config_names cn;
   if (input)
     read_inputs(&s, &in, limits, true);
   else
-    read_config(&s, &l, limits);
+    read_config(&s, &l, limits, &cn);
+  sc_status st = input ? SC_OK : mark_config(&in, &cn, err);
+  if (st)
+    return st;
   l.inputs = in.items;
   l.ninputs = in.n;
   *launch = l;

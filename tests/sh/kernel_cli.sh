@@ -56,6 +56,14 @@ has "$tmp/out" "Condition exists (A[3]<3 \\/ A[1]!=1)"
 expect 0 "$scopecat" kernel -input 'n = 2' -output 'forall (A[1] == 1 and A[2] == -1)' "$k/fill.ptx"
 same "Property assertion PASS|Property data-race PASS|Property shared-race PASS|Property bounds PASS|Inputs these-inputs-only|"
 
+# n named in @Config (-config here) is a launch parameter, not data: the
+# loop's bound then reaches no branch from data, and A's contents are never
+# read, so the verdict holds for every value of A
+expect 0 "$scopecat" kernel -unroll 4 -config '1, 1, 1, n' "$k/fill.ptx"
+has "$tmp/out" "Inputs generalise"
+expect 1 "$scopecat" kernel -config '1, 1, 1, A' "$k/fill.ptx"
+has "$tmp/err" "-config:1:10: expected a scalar parameter that @Input gives a value (a launch parameter), found A (an array: its contents are data)"
+
 # -liveness: the spin never ends with flag 0, never starts with flag 1
 expect 0 "$scopecat" kernel -liveness "$k/wait.ptx"
 has "$tmp/out" "Property liveness FAIL: T0 spins for ever"

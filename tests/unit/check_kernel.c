@@ -1,6 +1,6 @@
 #define _POSIX_C_SOURCE 200809L
 /* check_kernel.c: unit tests of the kernel layer (lib/kernel/): nvcc's PTX
- * of small kernels (tests/data/kernel/*.cu, their .ptx committed) read,
+ * of small kernels (tests/data/kernel/: each .cu, their .ptx committed) read,
  * instantiated for a launch and simulated under cat/ptx-v7.5.cat, the
  * final states worked out by hand in the comments; malformed PTX and
  * launches, each with its file:line:col message; an out-of-bounds store
@@ -205,6 +205,70 @@ START_TEST(alu_results) {
 }
 END_TEST
 
+/* ---- The grid ------------------------------------------------------------------ */
+
+/* grid.cu, launched 2, 1, 2 (two CTAs of one warp of two threads): thread
+ * g = 2c + t records %tid.x, %ctaid.x*10 + %nctaid.x, %laneid*10 +
+ * %warpid, %ntid.x; adds 100 to a byte (wrapping at 8 bits), doubles a
+ * half (wrapping at 16), shifts a long left by 33; each CTA sums its
+ * .shared copy after bar.sync (CTA 0: 0+1, CTA 1: 2+3) and its thread 0
+ * adds the sum to the .global counter: 6 in every execution. */
+START_TEST(grid_launch) {
+  static const char *const names[] = {"ids", "bytes", "halves", "longs"};
+  long long ids[16], bytes[] = {100, -1, 127, -128}, halves[] = {16384, -3, 0, 7},
+            longs[] = {1, -1, 3, 0};
+  for (int i = 0; i < 16; i++)
+    ids[i] = -1;
+  sc_kernel_input in[] = {{"ids", ids, 16, 1, 1, 1}, {"bytes", bytes, 4, 1, 1, 1},
+                          {"halves", halves, 4, 1, 1, 1}, {"longs", longs, 4, 1, 1, 1}};
+  sc_test *t = load("grid.ptx", names, 4, in, 4, 2, 1, 2);
+  ck_assert_int_eq(sc_test_thread_count(t), 4);
+  sc_result *r = simulate(t, SC_ENGINE_ENUM);
+  ck_assert_int_eq(sc_result_state_count(r), 1);
+  const char *expect[] = {
+      "ids[0]=0", "ids[1]=2", "ids[2]=0", "ids[3]=2",     /* T0: cta 0, lane 0 */
+      "ids[4]=1", "ids[5]=2", "ids[6]=10", "ids[7]=2",    /* T1: lane 1 */
+      "ids[8]=0", "ids[9]=12", "ids[10]=0", "ids[11]=2",  /* T2: cta 1 */
+      "ids[12]=1", "ids[13]=12", "ids[14]=10", "ids[15]=2",
+      "bytes[0]=-56", "bytes[1]=99", "bytes[2]=-29", "bytes[3]=-28",
+      "halves[0]=-32768", "halves[1]=-6", "halves[2]=0", "halves[3]=14",
+      "longs[0]=8589934592", "longs[1]=-8589934592", "longs[2]=25769803776",
+      "longs[3]=0",
+      "counter=6", "seen@cta0[1]=1", "seen@cta1[0]=2", "seen@cta1[1]=3",
+  };
+  for (size_t i = 0; i < sizeof expect / sizeof expect[0]; i++)
+    ck_assert_msg(has_state(r, &expect[i], 1), "expected %s in %s", expect[i],
+                  sc_result_state(r, 0));
+  ck_assert_int_eq(sc_result_bounds(r, NULL, NULL, NULL), 0);
+  /* the values read decide no address nor branch (the loop runs on
+   * %ntid.x): the verdict holds for any contents of the arrays */
+  const char *why = "unset";
+  ck_assert_int_eq(sc_kernel_generalises(t, &why), 1);
+  ck_assert_str_eq(sc_test_name(t), "grid");
+}
+END_TEST
+
+/* misc.ptx (by hand), n = 5: A = {1, 5, 7, 10}; the guards decide on n,
+ * a scalar parameter: the verdict is for these inputs only. */
+START_TEST(misc_instructions) {
+  long long a[] = {0, 0, 0, 0}, n[] = {5};
+  static const char *const names[] = {"A", "n"};
+  sc_kernel_input in[] = {{"A", a, 4, 1, 1, 1}, {"n", n, 1, 0, 1, 12}};
+  sc_test *t = load("misc.ptx", names, 2, in, 2, 1, 1, 1);
+  sc_result *r = simulate(t, SC_ENGINE_ENUM);
+  ck_assert_int_eq(sc_result_state_count(r), 1);
+  const char *s[] = {"A[0]=1", "A[1]=5", "A[2]=7", "A[3]=10"};
+  ck_assert_msg(has_state(r, s, 4), "%s", sc_result_state(r, 0));
+  const char *why = NULL;
+  ck_assert_int_eq(sc_kernel_generalises(t, &why), 0);
+  ck_assert_str_eq(why, "T0 misc.ptx:25: guard on data (a scalar parameter "
+                        "read at line 23)");
+  /* n marked a launch parameter (is_config): no data input is left */
+  in[1].is_config = 1;
+  ck_assert_int_eq(sc_kernel_generalises(load("misc.ptx", names, 2, in, 2, 1, 1, 1), &why), 1);
+}
+END_TEST
+
 /* ---- Bounds ---------------------------------------------------------------- */
 
 /* oob.cu with n = 1, A = {0, 0}, two threads: T0 stores A[1], T1 stores
@@ -238,6 +302,33 @@ START_TEST(out_of_bounds_store) {
   const char *why = NULL;
   ck_assert_int_eq(sc_kernel_generalises(load("oob.ptx", names, 2, in, 2, 2, 1, 1), &why), 0);
   ck_assert_ptr_nonnull(strstr(why, "address on data"));
+}
+END_TEST
+
+/* A store off an element's start (A + 2 in an array of 4-byte elements)
+ * is a finding too; the thread stops there: the store before it happens,
+ * the one after does not.  Without .loc the line is the PTX's (9). */
+START_TEST(misaligned_store) {
+  const char *ptx = ".version 9.0\n.target sm_90\n.address_size 64\n"
+                    ".visible .entry k(.param .u64 k_param_0)\n{\n"
+                    "\t.reg .b64 %rd<2>;\n\tld.param.u64 %rd1, [k_param_0];\n"
+                    "\tst.global.u32 [%rd1+4], 5;\n\tst.global.u32 [%rd1+2], 6;\n"
+                    "\tst.global.u32 [%rd1], 7;\n}\n";
+  long long a[] = {0, 0};
+  sc_kernel_input in[] = {{"k_param_0", a, 2, 1, 1, 1}};
+  sc_kernel_launch l = {"k", 1, 1, 1, in, 1, NULL, 0, "header"};
+  sc_test *t;
+  sc_error *err;
+  ck_assert_msg(sc_kernel_load_string(ptx, "m.ptx", &l, NULL, &t, &err) == SC_OK,
+                "%s", sc_error_message(err));
+  sc_result *r = simulate(t, SC_ENGINE_ENUM);
+  int thread, line;
+  long long addr;
+  ck_assert_int_eq(sc_result_bounds(r, &thread, &line, &addr), 1);
+  ck_assert_int_eq(thread, 0);
+  ck_assert_int_eq(line, 9);
+  const char *s[] = {"k_param_0[0]=0", "k_param_0[1]=5"};
+  ck_assert_msg(has_state(r, s, 2), "%s", sc_result_state(r, 0));
 }
 END_TEST
 
@@ -343,7 +434,10 @@ int main(void) {
   tcase_add_test(tc, mp_source_lines);
   tcase_add_test(tc, mp_generalises);
   tcase_add_test(tc, alu_results);
+  tcase_add_test(tc, grid_launch);
+  tcase_add_test(tc, misc_instructions);
   tcase_add_test(tc, out_of_bounds_store);
+  tcase_add_test(tc, misaligned_store);
   tcase_add_test(tc, malformed);
   tcase_add_test(tc, launch_errors);
   tcase_add_test(tc, limits);

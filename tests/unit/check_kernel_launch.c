@@ -82,6 +82,32 @@ START_TEST(header_fields) {
 }
 END_TEST
 
+/* Scalars @Config names are launch parameters (is_config), not data;
+ * -input keeps the mark of a parameter it gives again, -config sets the
+ * marks anew. */
+START_TEST(header_launch_parameters) {
+  sc_kernel_launch l = header_ok("// @Config: 2, 1, 1, n\n"
+                                 "// @Input: A = {0, 0}, n = 2, m = 3\n",
+                                 NULL, NULL, NULL);
+  ck_assert_int_eq(l.inputs[0].is_config, 0);
+  ck_assert_int_eq(l.inputs[1].is_config, 1);
+  ck_assert_int_eq(l.inputs[2].is_config, 0);
+  sc_error *err = NULL;
+  ck_assert_int_eq(sc_kernel_launch_override(&l, "input", "n = 1", NULL, &err), SC_OK);
+  ck_assert_int_eq(l.inputs[1].is_config, 1);
+  ck_assert_int_eq(sc_kernel_launch_override(&l, "config", "2, 1, 1, m", NULL, &err),
+                   SC_OK);
+  ck_assert_int_eq(l.inputs[1].is_config, 0);
+  ck_assert_int_eq(l.inputs[2].is_config, 1);
+  ck_assert_int_ne(sc_kernel_launch_override(&l, "config", "2,1,1, A", NULL, &err),
+                   SC_OK);
+  ck_assert_str_eq(sc_error_message(err), "-config:1:8: expected a scalar "
+                   "parameter that @Input gives a value (a launch parameter), "
+                   "found A (an array: its contents are data)");
+  ck_assert_int_eq(l.inputs[2].is_config, 1);
+}
+END_TEST
+
 START_TEST(header_inputs_add_up) {
   const char *cond = "x";
   int line = 9, col = 9;
@@ -152,8 +178,19 @@ START_TEST(header_errors) {
                       "k.cu:1:17: expected ',' and the number of CTAs, found "
                       "the end of the line");
   assert_header_error("// @Config: 2, 1, 1, 1\n",
-                      "k.cu:1:20: expected the end of the line after X, Y, Z, "
-                      "found ','");
+                      "k.cu:1:22: expected a scalar parameter's name (a launch "
+                      "parameter, as a size: not data), found '1'");
+  assert_header_error("// @Config: 2, 1, 1 n\n",
+                      "k.cu:1:21: expected ',' and a launch parameter's name, "
+                      "or the end of the line, found 'n'");
+  assert_header_error("// @Input: A = {1}\n// @Config: 2, 1, 1, A\n",
+                      "k.cu:2:22: expected a scalar parameter that @Input "
+                      "gives a value (a launch parameter), found A (an array: "
+                      "its contents are data)");
+  assert_header_error("// @Config: 2, 1, 1, n\n",
+                      "k.cu:1:22: expected a scalar parameter that @Input "
+                      "gives a value (a launch parameter), found n (no @Input "
+                      "names it)");
   assert_header_error("// @Config: 0, 1, 1\n",
                       "k.cu:1:13: expected a number of threads per warp (at "
                       "least 1), found 0");
@@ -403,6 +440,7 @@ static Suite *kernel_launch_suite(void) {
   tcase_set_timeout(tc, 60);
   tcase_add_test(tc, header_fields);
   tcase_add_test(tc, header_inputs_add_up);
+  tcase_add_test(tc, header_launch_parameters);
   tcase_add_test(tc, header_errors);
   tcase_add_test(tc, header_absurd_sizes);
   tcase_add_test(tc, override_options);
