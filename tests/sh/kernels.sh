@@ -2,10 +2,12 @@
 # kernels.sh: every verdict of ptx/kernels/expected.csv (argued by hand in
 # ptx/kernels/VERDICTS.md) against what `scopecat kernel` says of the
 # corpus: for each row, the kernel's committed .ptx under the row's model
-# and -unroll (with -liveness for the liveness rows) must print
-# `Property PROPERTY VERDICT`.  One run gives a case's assertion and
-# data-race lines, another its liveness line; a table of the verdicts and
-# each run's time comes out.  With nvcc (SC_NVCC, or nvcc on PATH) the .cu
+# and -unroll must print `Property PROPERTY VERDICT`.  The assertion rows
+# run with -norace and the liveness rows with -norace -liveness: the model
+# alone keeps the simulator's cut of repeated spin iterations, which the
+# race flags of the data-race rows' runs turn off (VERDICTS.md, "How
+# scopecat unrolls").  A table of the verdicts and each run's time comes
+# out.  With nvcc (SC_NVCC, or nvcc on PATH) the .cu
 # files are checked the same way, compiled by scopecat with the case's -D
 # flags and launch (from the .ptx's header, which make-ptx.sh wrote);
 # without nvcc that part is skipped with a message.
@@ -18,14 +20,14 @@ csv="$dir/expected.csv"
 limit=${KERNELS_TIMEOUT:-120}
 only=${KERNELS_ONLY:-.}
 
-# run_kernel OUT FILE MODEL UNROLL LIVENESS [OPTION...]: scopecat kernel on
+# run_kernel OUT FILE MODEL UNROLL FLAGS [OPTION...]: scopecat kernel on
 # FILE into OUT (stdout and stderr), its wall time in OUT.time; 0 when the
 # tool ran and printed Property lines
 run_kernel() {
   out=$1 file=$2 model=$3 unroll=$4 live=$5
   shift 5
   start=$(date +%s.%N)
-  # shellcheck disable=SC2086  # $live is empty or -liveness
+  # shellcheck disable=SC2086  # $live: the property's flags, several words
   timeout "$limit" "$scopecat" kernel -model "$srcdir/cat/$model.cat" -unroll "$unroll" \
     $live "$@" "$file" </dev/null >"$out" 2>&1
   status=$?
@@ -55,11 +57,11 @@ header_value() {
 # -D flags from its nvcc-flags line, and its launch
 cu_options() {
   for flag in $(sed -n 's|^// nvcc-flags: *||p' "$1"); do
-    case $flag in -D*) printf '%s\n' "$flag" ;; esac
+    case $flag in -D*) printf '%s\n%s\n' -D "${flag#-D}" ;; esac
   done
   printf '%s\n%s\n' -input "$(header_value "$1" @Input)"
   printf '%s\n%s\n' -output "$(header_value "$1" @Output)"
-  printf '%s\n%s\n' -config "$(header_value "$1" @Config)"
+  printf '%s\n%s\n' -config "$(header_value "$1" @Config | tr -d ' ')"
 }
 
 # check_rows KIND: every row of the CSV against runs of the .ptx (KIND ptx)
@@ -69,9 +71,14 @@ check_rows() {
   printf '%-28s %-9s %-10s %-8s %-8s %7s\n' "case ($kind)" model property expected got seconds
   tail -n +2 "$csv" | grep -E "^[^,]*,[^,]*($only)" |
     while IFS=, read -r cu ptx _config model property want unroll; do
-      live=
-      [ "$property" = liveness ] && live=-liveness
-      out="$tmp/$kind-${ptx%.ptx}-$model-$unroll$live"
+      # the condition and liveness with the model alone (its repeat cut on),
+      # the data race with ptx-race.cat's flags (the default)
+      case $property in
+        assertion) live=-norace ;;
+        liveness) live="-norace -liveness" ;;
+        *) live= ;;
+      esac
+      out="$tmp/$kind-${ptx%.ptx}-$model-$unroll$(echo "$live" | tr -d ' ')"
       if [ ! -f "$out" ]; then
         if [ "$kind" = ptx ]; then
           run_kernel "$out" "$dir/$ptx" "$model" "$unroll" "$live" || echo error >"$out.error"
