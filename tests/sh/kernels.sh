@@ -13,12 +13,51 @@
 # without nvcc that part is skipped with a message.
 # KERNELS_TIMEOUT (seconds, default 120) bounds each run: a run past it
 # fails.  KERNELS_ONLY=REGEX checks only the cases whose .ptx matches.
+# KERNELS_MAX_THREADS (default 2) skips, with a message, the cases of larger
+# grids: their runs take minutes (VERDICTS.md, "Time"); 9 checks them all.
+# KERNELS_CU=all checks every row of the .cu files (default: the assertion
+# rows, one nvcc run each, as the rest only repeats the .ptx's runs).
+# The rows of $known are known to differ from the argued verdict because of
+# a defect of the simulator that VERDICTS.md names: they are reported XFAIL,
+# and a row of it that matches (XPASS) fails the test, so that the list
+# shrinks when the defect is fixed.
 . "${SC_SRCDIR:-.}/tests/sh/lib.sh"
 
 dir="$srcdir/ptx/kernels"
 csv="$dir/expected.csv"
 limit=${KERNELS_TIMEOUT:-120}
 only=${KERNELS_ONLY:-.}
+max_threads=${KERNELS_MAX_THREADS:-2}
+cu_rows=${KERNELS_CU:-assertion}
+
+# CASE PROPERTY (both models): the simulator matches a CTA's barriers by
+# their operands across the whole run, so a thread that meets `bar.sync 0`
+# twice (two __syncthreads()) waits for an arrival that never comes and no
+# execution completes (States 0): VACUOUS, or UNKNOWN where runs were cut.
+known="
+gridbar assertion
+gridbar data-race
+gridbar liveness
+gridbar-no-fence assertion
+gridbar-no-fence data-race
+gridbar-no-fence liveness
+gridbar-acqrel assertion
+gridbar-acqrel data-race
+gridbar-acqrel liveness
+xf-barrier-1.1.2 assertion
+xf-barrier-1.1.2 data-race
+xf-barrier-1.1.2 liveness
+"
+
+# is_known PTX PROPERTY: the row is in $known
+is_known() {
+  printf '%s\n' "$known" | grep -qx "${1%.ptx} $2"
+}
+
+# threads CONFIG: the grid's threads of a CSV config X;Y;Z
+threads() {
+  echo "$1" | awk -F';' '{ print $1 * $2 * $3 }'
+}
 
 # run_kernel OUT FILE MODEL UNROLL FLAGS [OPTION...]: scopecat kernel on
 # FILE into OUT (stdout and stderr), its wall time in OUT.time; 0 when the
@@ -70,7 +109,16 @@ check_rows() {
   kind=$1
   printf '%-28s %-9s %-10s %-8s %-8s %7s\n' "case ($kind)" model property expected got seconds
   tail -n +2 "$csv" | grep -E "^[^,]*,[^,]*($only)" |
-    while IFS=, read -r cu ptx _config model property want unroll; do
+    while IFS=, read -r cu ptx config model property want unroll; do
+      n=$(threads "$config")
+      if [ "$n" -gt "$max_threads" ]; then
+        printf '%-28s %-9s %-10s %-8s skipped: %d threads > KERNELS_MAX_THREADS\n' \
+          "${ptx%.ptx}" "$model" "$property" "$want" "$n"
+        continue
+      fi
+      if [ "$kind" = cu ] && [ "$cu_rows" != all ] && [ "$property" != "$cu_rows" ]; then
+        continue
+      fi
       # the condition and liveness with the model alone (its repeat cut on),
       # the data race with ptx-race.cat's flags (the default)
       case $property in
@@ -93,10 +141,23 @@ check_rows() {
         fi
       fi
       got=$(verdict "$out" "$property")
+      # a verdict over no complete execution says nothing (a PASS of it is
+      # vacuous): only a FAIL, which shows its execution, stands without one
+      if [ "$got" != FAIL ] && grep -qx 'States 0' "$out"; then
+        got=VACUOUS
+      fi
       [ -f "$out.error" ] && got=ERROR
       printf '%-28s %-9s %-10s %-8s %-8s %7s\n' "${ptx%.ptx}" "$model" "$property" "$want" \
         "${got:-none}" "$(cat "$out.time")"
-      if [ "$got" = "$want" ]; then
+      if is_known "$ptx" "$property"; then
+        if [ "$got" = "$want" ]; then
+          echo "FAIL: $kind $ptx $model $property: XPASS: matches now, take it off \$known" \
+            >>"$tmp/results"
+        else
+          echo "XFAIL: $kind $ptx $model $property: expected $want, got ${got:-none} (known)" \
+            >>"$tmp/results"
+        fi
+      elif [ "$got" = "$want" ]; then
         echo ok >>"$tmp/results"
       else
         echo "FAIL: $kind $ptx $model $property: expected $want, got ${got:-no Property line}" \
@@ -115,6 +176,7 @@ tally() {
   while IFS= read -r line; do
     case $line in
       ok) ok ;;
+      XFAIL:*) ok; echo "$line" ;;
       FAIL:*) fail "${line#FAIL: }" ;;
       *) echo "$line" ;;
     esac
