@@ -123,6 +123,137 @@ const char *const *sc_test_warnings(const sc_test *t, int *n);
  * test's accesses mean something else under it. */
 int sc_test_equal(const sc_test *a, const sc_test *b);
 
+/* ---- Kernels: a CUDA kernel's PTX, instantiated for a launch ------------ */
+
+/* One @Input item: a parameter's value (`n = 4`) or, for a pointer
+ * parameter, its array's initial contents (`A = {-1, -1}`: is_array). */
+typedef struct sc_kernel_input {
+  const char *param;   /* the parameter's name: a .cu name (param_names
+                          below) or the PTX one (_Z..._param_N) */
+  long long *values;
+  int nvalues;
+  int is_array;        /* the {..} form */
+  int line, col;       /* where it was written (header_file), for errors */
+  const char *file;    /* where it was written when not the header_file
+                          (-input); NULL: header_file */
+  int is_config;       /* a scalar that shapes the launch (a size, a count)
+                          rather than data: sc_kernel_generalises does not
+                          count it as a data input */
+} sc_kernel_input;
+
+/* A launch: the grid and the inputs.  The grid is 1-D: %ntid.x =
+ * threads_per_warp * warps_per_cta, %nctaid.x = ctas, %laneid = the index
+ * in the warp, %warpid = the warp's index in its CTA (.y and .z: 0, and
+ * 1 for %ntid/%nctaid). */
+typedef struct sc_kernel_launch {
+  const char *entry;   /* NULL: the file's only .entry (an error if several);
+                          its PTX name or its own (mp for _Z2mpPiS_S_), which
+                          is also the test's name */
+  int threads_per_warp, warps_per_cta, ctas;
+  const sc_kernel_input *inputs;
+  int ninputs;
+  const char *const *param_names; /* the .cu signature's names in order */
+  int nparam_names;    /* 0: the PTX names */
+  const char *header_file; /* where the inputs were written, for errors */
+} sc_kernel_launch;
+
+/* Read PTX text (what nvcc -ptx -arch=sm_90 emits) and instantiate the
+ * entry for the launch into a test every engine takes (sc_simulate):
+ *   - thread T<i> is the grid's thread of linear id i, placed in the scope
+ *     tree by CTA and warp, its special registers set;
+ *   - memory: each pointer parameter's array A as locations A[0] ..
+ *     A[n-1] (elements of the width the code accesses it with: 1, 2, 4 or
+ *     8 bytes; values as signed integers of that width), each .global
+ *     variable v as v (v[i] for an array), each CTA c's copy of a .shared
+ *     variable s as s@cta<c> (s@cta<c>[i]); names are the PTX's, a local
+ *     static's mangled name (_ZZ4kernE1s) shortened to its own (s);
+ *   - arithmetic wraps at each instruction's width; an access outside
+ *     every array, or off an element's start or width, stops its thread
+ *     and is a finding (sc_result_bounds);
+ *   - sc_instr lines: the .cu line of the .loc before each instruction
+ *     (nvcc -lineinfo), else its PTX line; sc_test_file: the .cu file
+ *     named by .file when there is one.
+ * The test's condition is `forall true` over every location (observed):
+ * sc_kernel_set_condition replaces it.  Errors name file:line:col of the
+ * PTX, or of the header for the launch's: a malformed directive, an
+ * unsupported instruction (naming it), an @Input naming no parameter, a
+ * parameter the code reads with no @Input, a grid past limits'
+ * max_threads, a kernel past max_instructions. */
+sc_status sc_kernel_load_string(const char *ptx, const char *ptx_file,
+                                const sc_kernel_launch *launch,
+                                const sc_parse_limits *limits, sc_test **out,
+                                sc_error **err);
+
+/* The .entry names of PTX text, in order (*n of them). */
+sc_status sc_kernel_entries(const char *ptx, const char *ptx_file,
+                            const char ***names, int *n, sc_error **err);
+
+/* Whether a kernel test's verdict generalises over its data inputs (the
+ * arrays' contents and the scalar parameters not marked is_config): 1 when no value read from
+ * memory nor scalar parameter reaches an address or a branch (nor a
+ * guard), conservatively (flow.c); else 0 and *why names the first such
+ * use ("T0 kernel.cu:12: branch on data (the value ld reads at line 9)").
+ * Not a kernel test: 0, "not a kernel". */
+int sc_kernel_generalises(const sc_test *t, const char **why);
+typedef struct sc_result sc_result;
+
+/* A kernel's bounds finding (sc_simulate's result): 1 when, in an
+ * execution the model allows, a thread accessed memory outside every
+ * array, or off an element's start or width (the result's flag
+ * out-of-bounds); then the first such access's thread, source line and
+ * address.  0 when none (or not a kernel). */
+int sc_result_bounds(const sc_result *r, int *thread, int *line,
+                     long long *address);
+
+/* The file the test's code came from: a kernel's .cu (from .file) or its
+ * PTX; a litmus test's file. */
+const char *sc_test_file(const sc_test *t);
+/* Instruction `pc` of `thread`: its source line (a kernel's .cu line) and
+ * PTX line (0 for a litmus test); -1 when out of range. */
+int sc_test_instruction_line(const sc_test *t, int thread, int pc, int *ptx_line);
+
+/* The launch header and the @Output condition (lib/kernel/launch.c). */
+
+/* Read the launch header in `text` (a .cu or .ptx file's text; `file`
+ * names it in errors) into *out: the lines `// @Input: ...`, `// @Output:
+ * ...`, `// @Config: X, Y, Z[, n, ...]` and `// @Params: a, b, ...` (other
+ * lines are not read).  The scalar parameters @Config names after the grid
+ * are launch parameters, not data (their inputs' is_config).  Several @Input lines add up; a parameter given twice, a
+ * second @Output, @Config or @Params, an unknown `// @Word:` line are
+ * errors.  *output_condition gets the @Output expression (NULL: none) and
+ * *cond_line, *cond_col where it starts, for sc_kernel_set_condition.
+ * `limits` (NULL: the defaults) bounds the grid (max_threads threads) and
+ * the arrays (max_events elements in all).  Errors are "file:line:col:
+ * expected ...". */
+sc_status sc_kernel_parse_header(const char *text, const char *file,
+                                 const sc_parse_limits *limits,
+                                 sc_kernel_launch *out,
+                                 const char **output_condition, int *cond_line,
+                                 int *cond_col, sc_error **err);
+/* Override part of a launch with an option's value, as `what` names it:
+ * "input" (the value is an @Input line's text; a parameter it names
+ * replaces the launch's value of it, the others are kept) or "config"
+ * (X, Y, Z[, n, ...]: the launch parameters marked anew).  Errors name "-input" or "-config" as the file, positions in
+ * the value. */
+sc_status sc_kernel_launch_override(sc_kernel_launch *launch, const char *what,
+                                    const char *value,
+                                    const sc_parse_limits *limits,
+                                    sc_error **err);
+/* Set the condition of the kernel's test t from an @Output expression:
+ * `forall` or `exists`, then comparisons (== != < <= > >=) of the final
+ * values of locations (A[0], a CTA's shared s@cta0[0]) and integers, with
+ * and, or, not and parentheses.  `file`, `line`, `col` place the
+ * expression's first character, for errors. */
+sc_status sc_kernel_set_condition(sc_test *t, const char *expr, const char *file,
+                                  int line, int col, sc_error **err);
+/* The parameter names, in order, of the __global__ function of the .cu
+ * text `cu` that the PTX entry `entry` (nvcc's mangled name, or an extern
+ * "C" kernel's own) was compiled from: the names @Input uses, where nvcc's
+ * PTX names them <entry>_param_N.  An unnamed parameter is "".
+ * SC_ERR_SEMANTIC when the text has no such function. */
+sc_status sc_kernel_cu_params(const char *cu, const char *file, const char *entry,
+                              const char ***names, int *n, sc_error **err);
+
 /* ---- Models and simulation ---------------------------------------------- */
 
 /* A .cat model, parsed once and run on any number of tests.  Includes are

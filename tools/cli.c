@@ -266,3 +266,18 @@ bool cli_names_has(const cli_list *names, const char *name) {
       return true;
   return false;
 }
+
+/* 'it'\''s': one word for sh. */
+const char *cli_shell_quote(const char *s) {
+  size_t len = 0;
+  char *buf = NULL;
+  FILE *f = open_memstream(&buf, &len);
+  fputc('\'', f);
+  for (; *s; s++)
+    fputs(*s == '\'' ? "'\\''" : (char[]){*s, 0}, f);
+  fputc('\'', f);
+  fclose(f);
+  char *out = GC_STRDUP(buf);
+  free(buf);
+  return out;
+}

@@ -93,6 +93,9 @@ const char *cli_text(const char *text);
 char *cli_format(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
 
+/* `s` quoted as one word for /bin/sh ('it'\''s'). */
+const char *cli_shell_quote(const char *s);
+
 /* Each of the n lines (the library's warnings) on stderr. */
 void cli_print_lines(const char *const *lines, int n);
 

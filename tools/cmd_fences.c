@@ -210,21 +210,6 @@ static int model_forbids(const sc_test *t, long iterations, void *ctx) {
 /* ---- -gpu: the hardware, or an oracle command, as the check ------------- */
 
 
-/* 'it'\''s': one word for sh. */
-static const char *shell_quote(const char *s) {
-  size_t len = 0;
-  char *buf = NULL;
-  FILE *f = open_memstream(&buf, &len);
-  fputc('\'', f);
-  for (; *s; s++)
-    fputs(*s == '\'' ? "'\\''" : (char[]){*s, 0}, f);
-  fputc('\'', f);
-  fclose(f);
-  char *out = GC_STRDUP(buf);
-  free(buf);
-  return out;
-}
-
 typedef struct oracle {
   const fences_cli *c;
   const char *dir; /* the patched tests go there */
@@ -234,11 +219,11 @@ typedef struct oracle {
 static const char *oracle_command(const oracle *o, const char *path, long n) {
   const fences_cli *c = o->c;
   if (c->oracle)
-    return cli_format("%s %s", c->oracle, shell_quote(path));
+    return cli_format("%s %s", c->oracle, cli_shell_quote(path));
   const char *exe = cli_self_exe();
   return cli_format("%s gpu run %s -n %ld %s",
-                    shell_quote(exe ? exe : "scopecat"),
-                 c->gpu_options ? c->gpu_options : "", n, shell_quote(path));
+                    cli_shell_quote(exe ? exe : "scopecat"),
+                 c->gpu_options ? c->gpu_options : "", n, cli_shell_quote(path));
 }
 
 /* The check of Alg. 1 (CheckApplication): run the patched test, read the

@@ -8,6 +8,7 @@
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "cli_opts.h"
 #include "cli_pool.h"
+#include "cli_result.h"
 #include "models.h"
 
 #include "scopecat.h"
@@ -21,7 +22,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -511,68 +511,12 @@ static void show_progress(void *ctx, long candidates, double seconds) {
     print_progress(p, p->name, p->finished + candidates);
 }
 
-/* Render `dot` to `file` in a child process: Graphviz 2.42 corrupts its
- * heap when it frees the layout of some drawings (with parallel labelled
- * edges: cas-sl, Co-Total-4-threads) and aborts, which took the whole run
- * down.  A crash is now an error for that picture; the
- * .dot file is written already. */
-static bool render_apart(const char *path, const char *dot, const char *format,
-                         const char *file) {
-  fflush(NULL); /* nothing buffered is written twice */
-  pid_t pid = fork();
-  if (pid < 0) {
-    fprintf(stderr, "%s: %s: cannot start Graphviz: %s\n", path, file,
-            strerror(errno));
-    return false;
-  }
-  if (pid == 0) {
-    sc_error *err;
-    if (sc_dot_render(dot, format, file, &err) == SC_OK)
-      _exit(0);
-    fprintf(stderr, "%s: %s\n", path, sc_error_message(err));
-    _exit(1);
-  }
-  int status;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) {
-      fprintf(stderr, "%s: %s: lost Graphviz: %s\n", path, file, strerror(errno));
-      return false;
-    }
-  if (WIFSIGNALED(status))
-    fprintf(stderr, "%s: %s: expected Graphviz to render the drawing, found "
-                    "it crashed (signal %d, %s): a Graphviz bug; the .dot "
-                    "file may render with another Graphviz release\n",
-            path, file, WTERMSIG(status), strsignal(WTERMSIG(status)));
-  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
-
-/* Each shown execution K (from 1) goes to DIR/NAME-K.dot, and with
- * -graph FMT also to DIR/NAME-K.FMT, rendered. */
+/* The shown executions drawn (cli_result.c) where -show, -o and -graph
+ * say. */
 static bool write_drawings(const sim_cli *c, const char *path,
                            const sc_test *t, const sc_result *r, FILE *out) {
-  if (c->dot_stdout)
-    for (int i = 0; i < sc_result_shown(r); i++)
-      fputs(cli_text(sc_result_dot_graph_with(r, i, &c->dot)), out);
-  if (!c->outdir)
-    return true;
-  size_t len = strlen(c->outdir) + strlen(sc_test_name(t)) + 32;
-  char *file = GC_MALLOC_ATOMIC(len);
-  for (int i = 0; i < sc_result_shown(r); i++) {
-    const char *dot = cli_text(sc_result_dot_graph_with(r, i, &c->dot));
-    snprintf(file, len, "%s/%s-%d.dot", c->outdir, sc_test_name(t), i + 1);
-    FILE *f = fopen(file, "w");
-    if (!f || fputs(dot, f) < 0 || fclose(f) != 0) {
-      fprintf(stderr, "%s: cannot write %s: %s\n", path, file, strerror(errno));
-      return false;
-    }
-    if (!c->graph_format)
-      continue;
-    snprintf(file, len, "%s/%s-%d.%s", c->outdir, sc_test_name(t), i + 1,
-             c->graph_format);
-    if (!render_apart(path, dot, c->graph_format, file))
-      return false;
-  }
-  return true;
+  cli_drawing d = {c->dot_stdout, c->outdir, c->graph_format, &c->dot};
+  return cli_draw_shown(&d, path, t, r, out);
 }
 
 /* -races: the story of each race raised, after the block (and with -show
@@ -708,13 +652,8 @@ static bool run_one(const sim_cli *c, sim_run *run, const char *path,
   }
   if (c->verbose)
     say_model_and_engine(c, path, t, r);
-  const char *text =
-      c->json ? sc_result_json(r, c->log_flags) : sc_result_log(r, c->log_flags);
-  if (!text) { /* the library had no memory left to print it */
-    fprintf(stderr, "%s: test %s: %s\n", path, sc_test_name(t), cli_no_memory());
+  if (!cli_print_result(path, t, r, c->json, c->log_flags, out))
     return false;
-  }
-  fputs(text, out);
   if (c->races && !c->json)
     tell_races(c, r, out);
   return write_drawings(c, path, t, r, out);

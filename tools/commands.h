@@ -11,5 +11,6 @@ int cmd_gpu(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_fences(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_kernel(int argc, char **argv);
 
 #endif

@@ -33,6 +33,9 @@ static void usage(FILE *out) {
           "  fences    the cheapest fence insertions that forbid a test's\n"
           "            condition; `scopecat fences -help'\n"          "  merge     herd7 logs (one per shard of a run) made one log, for\n"
           "            mcompare7 and compare; `scopecat merge -help'\n"
+          "  kernel    check a CUDA kernel (.cu or .ptx) for the launch and\n"
+          "            the condition its header gives: herd7's block, then a\n"
+          "            Property line each; `scopecat kernel -help'\n"
           "options: -version, -help\n");
 }
 
@@ -64,6 +67,8 @@ int main(int argc, char **argv) {
     return cmd_fences(argc - 1, argv + 1);
   if (strcmp(argv[1], "merge") == 0)
     return cmd_merge(argc - 1, argv + 1);
+  if (strcmp(argv[1], "kernel") == 0)
+    return cmd_kernel(argc - 1, argv + 1);
   /* plain `scopecat FILE...` simulates, as plain herd7 does */
   struct stat st;
   if (argv[1][0] == '-' || stat(argv[1], &st) == 0 || strchr(argv[1], '.'))

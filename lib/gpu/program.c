@@ -147,13 +147,17 @@ static void put_prop(sc_strbuf *o, sc_gpu_gen *g, const sc_prop *p) {
     put_prop(o, g, p->b);
     sci_sb_puts(o, "))");
     return;
-  case SC_PROP_EQ: case SC_PROP_NE: {
+  case SC_PROP_EQ: case SC_PROP_NE: case SC_PROP_LT: case SC_PROP_LE:
+  case SC_PROP_GT: case SC_PROP_GE: {
+    static const char *const c_operator[] = {
+        [SC_PROP_EQ] = " == ", [SC_PROP_NE] = " != ", [SC_PROP_LT] = " < ",
+        [SC_PROP_LE] = " <= ", [SC_PROP_GT] = " > ", [SC_PROP_GE] = " >= "};
     const sc_lval *side[2] = {&p->lhs, &p->rhs};
     sci_sb_puts(o, "(");
     for (int k = 0; k < 2; k++) {
       const sc_lval *lv = side[k];
       if (k)
-        sci_sb_puts(o, p->kind == SC_PROP_EQ ? " == " : " != ");
+        sci_sb_puts(o, c_operator[p->kind]);
       if (lv->kind == SC_LVAL_CONST) {
         sci_sb_printf(o, "%" PRId64 "LL", lv->constant);
       } else if (lv->kind == SC_LVAL_ADDR) {

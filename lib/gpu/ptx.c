@@ -258,9 +258,10 @@ static void put_instr(sc_strbuf *o, sc_gpu_gen *g, int ti, const sc_instr *in,
   case SC_OP_BEQ: case SC_OP_BNE:
     put_compare_branch(o, g, ti, in, guard);
     break;
-  default:
+  default: /* the kernel ALU and ret: a kernel's test is no litmus test */
     sci_gpu_fail(g, SC_ERR_UNSUPPORTED, in->line, in->col,
-                "instruction not supported on the GPU");
+                "%s is a kernel's instruction (scopecat kernel), not supported "
+                "on the GPU", sci_opcode_name(in->op));
   }
 }
 
@@ -342,6 +343,10 @@ static void put_labels_at(sc_strbuf *a, const sc_thread *th, int ti, int pc) {
 const char *sci_gpu_thread_asm(sc_gpu_gen *g, int ti, int *outreg, int *nout,
                               int *locop, int *nin, char *classes) {
   const sc_thread *th = &g->t->threads[ti];
+  if (g->t->byte_addresses) /* its memory is arrays at byte addresses */
+    sci_gpu_fail(g, SC_ERR_UNSUPPORTED, 0, 0,
+                "expected a litmus test, found a kernel's test (scopecat "
+                "kernel): the GPU runner runs litmus tests only");
   sc_strbuf a;
   sci_sb_init(&a);
   *nout = output_registers(g, ti, outreg);

@@ -147,8 +147,8 @@ static bool same_prop(pair p, const sc_prop *x, const sc_prop *y) {
   switch (x->kind) {
   case SC_PROP_TRUE:
   case SC_PROP_FALSE: return true;
-  case SC_PROP_EQ:
-  case SC_PROP_NE:
+  case SC_PROP_EQ: case SC_PROP_NE: case SC_PROP_LT: case SC_PROP_LE:
+  case SC_PROP_GT: case SC_PROP_GE:
     return same_lval(p, &x->lhs, &y->lhs) && same_lval(p, &x->rhs, &y->rhs);
   case SC_PROP_NOT: return same_prop(p, x->a, y->a);
   case SC_PROP_AND:

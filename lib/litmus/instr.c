@@ -441,7 +441,7 @@ static void parse_operands(sc_parser *p, int thread, sc_instr *in,
   case SC_OP_BRA:
     *target = sci_expect_ident(p, "a label");
     return;
-  case SC_OP_COUNT:
+  default: /* the kernel ALU: lib/kernel parses its operands */
     break;
   }
 }

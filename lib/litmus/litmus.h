@@ -16,6 +16,9 @@
 typedef enum sc_type {
   SC_TYPE_NONE, SC_TYPE_S32, SC_TYPE_U32, SC_TYPE_B32,
   SC_TYPE_S64, SC_TYPE_U64, SC_TYPE_B64, SC_TYPE_PRED,
+  /* the narrow types of PTX kernels (lib/kernel): accesses to arrays of 1-
+   * and 2-byte elements, cvt */
+  SC_TYPE_S8, SC_TYPE_U8, SC_TYPE_B8, SC_TYPE_S16, SC_TYPE_U16, SC_TYPE_B16,
   SC_TYPE_COUNT
 } sc_type;
 
@@ -55,7 +58,9 @@ typedef enum sc_atomop {
 /* Comparisons of setp. */
 typedef enum sc_cmp {
   SC_CMP_NONE, SC_CMP_EQ, SC_CMP_NE, SC_CMP_LT, SC_CMP_LE, SC_CMP_GT,
-  SC_CMP_GE, SC_CMP_COUNT
+  SC_CMP_GE,
+  SC_CMP_LO, SC_CMP_LS, SC_CMP_HI, SC_CMP_HS, /* unsigned <, <=, >, >= */
+  SC_CMP_COUNT
 } sc_cmp;
 
 /* Proxies (PTX ISA "Proxies"): the generic proxy is the default; the others
@@ -84,6 +89,14 @@ typedef enum sc_opcode {
   SC_OP_BRA,         /* bra L, and Dat3M's goto L */
   SC_OP_BEQ,         /* Dat3M: beq r, v, L */
   SC_OP_BNE,         /* Dat3M: bne r, v, L */
+  /* The integer ALU of PTX kernels (lib/kernel), at the width of their
+   * type (sc_instr.wide: the .wide forms, whose result is twice as wide) */
+  SC_OP_MUL,         /* mul.lo, mul.wide: dst, a, b */
+  SC_OP_MAD,         /* mad.lo, mad.wide: dst, a, b, c (a*b+c) */
+  SC_OP_SHL, SC_OP_SHR, SC_OP_MIN, SC_OP_MAX,
+  SC_OP_NOT, SC_OP_NEG, /* dst, a */
+  SC_OP_SELP,        /* selp: dst, a, b, p (p ? a : b) */
+  SC_OP_RET,         /* ret, exit: the thread ends */
   SC_OP_COUNT
 } sc_opcode;
 
@@ -118,7 +131,9 @@ typedef struct sc_address {
 
 typedef struct sc_instr {
   sc_opcode op;
-  int line, col; /* where the instruction starts in its file */
+  int line, col; /* where the instruction starts in its file; a kernel's
+                    (lib/kernel): its .cu line from .loc when known */
+  int ptx_line;  /* a kernel's: its line in the PTX file; 0 otherwise */
   /* qualifiers, NONE where absent */
   sc_sem sem;
   sc_scope scope;
@@ -134,6 +149,9 @@ typedef struct sc_instr {
   bool bar_long;      /* spelled barrier rather than bar */
   bool aligned;       /* barrier .aligned */
   bool uni;           /* bra.uni */
+  bool wide;          /* mul.wide, mad.wide */
+  bool is_exit;       /* SC_OP_RET spelled exit */
+  bool data_input;    /* a kernel's: reads a scalar parameter's value */
   /* predicate guard: @p or @!p */
   int guard;          /* register index, -1 when unguarded */
   bool guard_negated;
@@ -192,6 +210,11 @@ typedef struct sc_location {
   int mentions;
   int line, col;
   bool initialised;
+  /* A kernel's memory (lib/kernel, sc_test.byte_addresses): the element's
+   * byte address and size; the array it belongs to is the run of
+   * locations from `first` with `count` elements (a scalar: count 1). */
+  int64_t address;
+  int size, first, count;
 } sc_location;
 
 typedef struct sc_scope_node {
@@ -215,14 +238,18 @@ typedef struct sc_lval {
   int64_t constant; /* SC_LVAL_CONST (Dat3M's "exists 0==0") */
 } sc_lval;
 
+/* LT LE GT GE: the relational comparisons of a kernel's @Output
+ * (lib/kernel/launch.c); herd's condition language has none, so a litmus
+ * file never makes them and the printer writes them with C's operators. */
 typedef enum sc_prop_kind {
   SC_PROP_TRUE, SC_PROP_FALSE, SC_PROP_EQ, SC_PROP_NE, SC_PROP_NOT,
-  SC_PROP_AND, SC_PROP_OR, SC_PROP_IMPLIES
+  SC_PROP_AND, SC_PROP_OR, SC_PROP_IMPLIES,
+  SC_PROP_LT, SC_PROP_LE, SC_PROP_GT, SC_PROP_GE
 } sc_prop_kind;
 
 typedef struct sc_prop {
   sc_prop_kind kind;
-  sc_lval lhs, rhs;            /* EQ, NE */
+  sc_lval lhs, rhs;            /* the comparisons: EQ NE LT LE GT GE */
   struct sc_prop *a, *b;       /* NOT (a), AND/OR/IMPLIES (a, b) */
 } sc_prop;
 
@@ -251,6 +278,11 @@ struct sc_test {
   sc_quantifier quant;
   sc_prop *cond;
   int max_events;    /* sc_parse_limits's, for the semantics (sim/sem.c) */
+  /* A kernel (lib/kernel): locations live at their byte `address`, an
+   * access outside every location is a finding (sim/sem.c), and
+   * arithmetic wraps at its instruction's width */
+  bool byte_addresses;
+  const char *ptx_file; /* the PTX the kernel came from, NULL otherwise */
 };
 
 /* ---- Names (names.c) ---------------------------------------------- */
@@ -274,6 +306,11 @@ extern const char *const sci_cacheop_names[SC_CACHE_COUNT];
 extern const char *const sci_atomop_names[SC_ATOM_COUNT];
 extern const char *const sci_cmp_names[SC_CMP_COUNT];
 extern const char *const sci_proxy_names[SC_PROXY_COUNT];
+
+/* Bytes of a value of type `ty` (0: untyped or a predicate), and `v` cut
+ * to that width and sign- or zero-extended as the type says (names.c). */
+int sci_type_bytes(sc_type ty);
+int64_t sci_wrap(sc_type ty, int64_t v);
 
 /* ---- Printing (print.c) --------------------------------------------- */
 struct sc_strbuf;
@@ -315,6 +352,10 @@ sc_status sci_test_parse_prop(const sc_test *t, const char *text,
  * (prop.c); and a walk over the terms of `p`. */
 typedef int64_t (*sc_lval_value_fn)(const sc_lval *lv, void *ctx);
 bool sci_prop_holds(const sc_prop *p, sc_lval_value_fn value_of, void *ctx);
+/* Whether p compares two terms (EQ NE LT LE GT GE); whether the values a
+ * and b stand in the comparison `kind`. */
+bool sci_prop_is_comparison(const sc_prop *p);
+bool sci_prop_compare(sc_prop_kind kind, int64_t a, int64_t b);
 void sci_prop_each_lval(const sc_prop *p, void (*fn)(const sc_lval *, void *),
                        void *ctx);
 

@@ -5,7 +5,8 @@
 #include <string.h>
 
 const char *const sci_type_names[SC_TYPE_COUNT] = {
-    "", "s32", "u32", "b32", "s64", "u64", "b64", "pred"};
+    "", "s32", "u32", "b32", "s64", "u64", "b64", "pred",
+    "s8", "u8", "b8", "s16", "u16", "b16"};
 const char *const sci_sem_names[SC_SEM_COUNT] = {
     "", "weak", "volatile", "relaxed", "acquire", "release", "acq_rel", "sc"};
 const char *const sci_scope_names[SC_SCOPE_COUNT] = {
@@ -17,7 +18,7 @@ const char *const sci_atomop_names[SC_ATOM_COUNT] = {
     "", "cas", "exch", "add", "sub", "inc", "dec", "and", "or", "xor",
     "min", "max"};
 const char *const sci_cmp_names[SC_CMP_COUNT] = {
-    "", "eq", "ne", "lt", "le", "gt", "ge"};
+    "", "eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"};
 const char *const sci_proxy_names[SC_PROXY_COUNT] = {
     "generic", "surface", "texture", "constant", "alias"};
 static const char *const level_names[SC_LEVEL_COUNT] = {
@@ -25,7 +26,8 @@ static const char *const level_names[SC_LEVEL_COUNT] = {
 static const char *const opcode_names[SC_OP_COUNT] = {
     "ld", "st", "atom", "red", "membar", "fence", "fence.proxy", "bar",
     "mov", "add", "sub", "and", "or", "xor", "cvt", "setp", "bra", "beq",
-    "bne"};
+    "bne", "mul", "mad", "shl", "shr", "min", "max", "not", "neg", "selp",
+    "ret"};
 
 int sci_name_lookup(const char *const *table, int count, const char *word) {
   for (int i = 0; i < count; i++)
@@ -85,3 +87,36 @@ int sci_instr_event_types(const sc_instr *in, const char *out[3]) {
   default: return 0;
   }
 }
+
+/* ---- Widths: a kernel's arithmetic wraps at its instruction's (sim/sem.c) */
+
+int sci_type_bytes(sc_type ty) {
+  switch (ty) {
+  case SC_TYPE_S8: case SC_TYPE_U8: case SC_TYPE_B8: return 1;
+  case SC_TYPE_S16: case SC_TYPE_U16: case SC_TYPE_B16: return 2;
+  case SC_TYPE_S32: case SC_TYPE_U32: case SC_TYPE_B32: return 4;
+  case SC_TYPE_S64: case SC_TYPE_U64: case SC_TYPE_B64: return 8;
+  default: return 0;
+  }
+}
+
+static bool signed_type(sc_type ty) {
+  return ty == SC_TYPE_S8 || ty == SC_TYPE_S16 || ty == SC_TYPE_S32 ||
+         ty == SC_TYPE_S64;
+}
+
+/* `v` cut to the width of `ty`, read as that type says: sign-extended for
+ * .sN, zero-extended for .uN and .bN (a register of a kernel holds the
+ * bits of its type; an untyped or 64-bit value is left as it is). */
+int64_t sci_wrap(sc_type ty, int64_t v) {
+  int bytes = sci_type_bytes(ty);
+  if (bytes == 0 || bytes == 8)
+    return v;
+  int bits = bytes * 8;
+  uint64_t mask = ((uint64_t)1 << bits) - 1, u = (uint64_t)v & mask;
+  if (signed_type(ty) && (u >> (bits - 1)) & 1)
+    u |= ~mask;
+  return (int64_t)u;
+}
+
+

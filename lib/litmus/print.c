@@ -53,6 +53,7 @@ static const char *base_name(const sc_instr *in) {
   if (in->op == SC_OP_ST && in->proxy == SC_PROXY_SURFACE) return "sust";
   if (in->op == SC_OP_BAR && in->bar_long) return "barrier";
   if (in->op == SC_OP_FENCE_PROXY) return "fence.proxy";
+  if (in->op == SC_OP_RET && in->is_exit) return "exit";
   return sci_opcode_name(in->op);
 }
 
@@ -89,6 +90,10 @@ static void put_mnemonic(sc_strbuf *sb, const sc_instr *in) {
     break;
   case SC_OP_BRA:
     qual(sb, in->uni ? "uni" : NULL);
+    break;
+  case SC_OP_MUL:
+  case SC_OP_MAD:
+    qual(sb, in->wide ? "wide" : "lo");
     break;
   default:
     break;
@@ -289,14 +294,28 @@ static void put_sub_prop(sc_strbuf *sb, const sc_test *t, const sc_prop *p,
     sci_sb_putc(sb, ')');
 }
 
+/* herd's = and !=; herd has no relational operator, so a kernel's
+ * condition that compares (lib/kernel/launch.c) gets C's, in herd's
+ * spacing: "A[0]<2" (herd7 would not read it back, nor is it asked to). */
+static const char *comparison_operator(sc_prop_kind k) {
+  switch (k) {
+  case SC_PROP_NE: return "!=";
+  case SC_PROP_LT: return "<";
+  case SC_PROP_LE: return "<=";
+  case SC_PROP_GT: return ">";
+  case SC_PROP_GE: return ">=";
+  default: return "=";
+  }
+}
+
 void sci_print_prop(sc_strbuf *sb, const sc_test *t, const sc_prop *p) {
   switch (p->kind) {
   case SC_PROP_TRUE: sci_sb_puts(sb, "true"); return;
   case SC_PROP_FALSE: sci_sb_puts(sb, "false"); return;
-  case SC_PROP_EQ:
-  case SC_PROP_NE:
+  case SC_PROP_EQ: case SC_PROP_NE: case SC_PROP_LT: case SC_PROP_LE:
+  case SC_PROP_GT: case SC_PROP_GE:
     put_lval(sb, t, &p->lhs);
-    sci_sb_puts(sb, p->kind == SC_PROP_EQ ? "=" : "!=");
+    sci_sb_puts(sb, comparison_operator(p->kind));
     put_lval(sb, t, &p->rhs);
     return;
   case SC_PROP_NOT:

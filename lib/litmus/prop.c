@@ -3,12 +3,33 @@
  * histogram line) is the caller's business, through `value_of`. */
 #include "litmus/litmus.h"
 
+bool sci_prop_is_comparison(const sc_prop *p) {
+  switch (p->kind) {
+  case SC_PROP_EQ: case SC_PROP_NE: case SC_PROP_LT: case SC_PROP_LE:
+  case SC_PROP_GT: case SC_PROP_GE: return true;
+  default: return false;
+  }
+}
+
+bool sci_prop_compare(sc_prop_kind kind, int64_t a, int64_t b) {
+  switch (kind) {
+  case SC_PROP_EQ: return a == b;
+  case SC_PROP_NE: return a != b;
+  case SC_PROP_LT: return a < b;
+  case SC_PROP_LE: return a <= b;
+  case SC_PROP_GT: return a > b;
+  case SC_PROP_GE: return a >= b;
+  default: return false;
+  }
+}
+
 bool sci_prop_holds(const sc_prop *p, sc_lval_value_fn value_of, void *ctx) {
   switch (p->kind) {
   case SC_PROP_TRUE: return true;
   case SC_PROP_FALSE: return false;
-  case SC_PROP_EQ: return value_of(&p->lhs, ctx) == value_of(&p->rhs, ctx);
-  case SC_PROP_NE: return value_of(&p->lhs, ctx) != value_of(&p->rhs, ctx);
+  case SC_PROP_EQ: case SC_PROP_NE: case SC_PROP_LT: case SC_PROP_LE:
+  case SC_PROP_GT: case SC_PROP_GE:
+    return sci_prop_compare(p->kind, value_of(&p->lhs, ctx), value_of(&p->rhs, ctx));
   case SC_PROP_NOT: return !sci_prop_holds(p->a, value_of, ctx);
   case SC_PROP_AND:
     return sci_prop_holds(p->a, value_of, ctx) && sci_prop_holds(p->b, value_of, ctx);
@@ -24,7 +45,7 @@ void sci_prop_each_lval(const sc_prop *p, void (*fn)(const sc_lval *, void *),
                        void *ctx) {
   if (!p)
     return;
-  if (p->kind == SC_PROP_EQ || p->kind == SC_PROP_NE) {
+  if (sci_prop_is_comparison(p)) {
     fn(&p->lhs, ctx);
     fn(&p->rhs, ctx);
   }

@@ -307,8 +307,9 @@ bool sci_exec_holds(const sc_execution *x, const sc_prop *p) {
   switch (p->kind) {
   case SC_PROP_TRUE: return true;
   case SC_PROP_FALSE: return false;
-  case SC_PROP_EQ: return sci_exec_lval(x, &p->lhs) == sci_exec_lval(x, &p->rhs);
-  case SC_PROP_NE: return sci_exec_lval(x, &p->lhs) != sci_exec_lval(x, &p->rhs);
+  case SC_PROP_EQ: case SC_PROP_NE: case SC_PROP_LT: case SC_PROP_LE:
+  case SC_PROP_GT: case SC_PROP_GE:
+    return sci_prop_compare(p->kind, sci_exec_lval(x, &p->lhs), sci_exec_lval(x, &p->rhs));
   case SC_PROP_NOT: return !sci_exec_holds(x, p->a);
   case SC_PROP_AND: return sci_exec_holds(x, p->a) && sci_exec_holds(x, p->b);
   case SC_PROP_OR: return sci_exec_holds(x, p->a) || sci_exec_holds(x, p->b);

@@ -53,3 +53,16 @@ long sci_sim_cut_runs(const sc_result *r) {
     n += r->cut_runs[th];
   return n;
 }
+
+int sc_result_bounds(const sc_result *r, int *thread, int *line,
+                     long long *address) {
+  if (!r->fault)
+    return 0;
+  if (thread)
+    *thread = r->fault_thread;
+  if (line)
+    *line = r->fault->line;
+  if (address)
+    *address = r->fault_address;
+  return 1;
+}

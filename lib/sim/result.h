@@ -53,6 +53,11 @@ struct sc_result {
   /* the first allowed execution that decides the condition (a witness of
    * exists or ~exists, a counterexample of forall); NULL when none */
   struct sc_execution *cond_witness;
+  /* a kernel's first access outside its memory in an allowed execution
+   * (flag out-of-bounds): the access, its thread and address; NULL none */
+  const sc_instr *fault;
+  int fault_thread;
+  int64_t fault_address;
 };
 
 /* A flag's witness: the execution, and the pair (a, b) of its events in

@@ -20,7 +20,29 @@
 
 int64_t sci_loc_address(int loc) { return (int64_t)(loc + 1) << 32; }
 
+int64_t sci_test_loc_address(const sc_test *t, int loc) {
+  return t->byte_addresses ? t->locs[loc].address : sci_loc_address(loc);
+}
+
+/* A kernel's locations lie at increasing byte addresses (lib/kernel lays
+ * them out in order): the one at `addr`, by bisection. */
+static int loc_at_byte_address(const sc_test *t, int64_t addr) {
+  int lo = 0, hi = t->nlocs - 1;
+  while (lo <= hi) {
+    int mid = lo + (hi - lo) / 2;
+    if (t->locs[mid].address == addr)
+      return mid;
+    if (t->locs[mid].address < addr)
+      lo = mid + 1;
+    else
+      hi = mid - 1;
+  }
+  return -1;
+}
+
 int sci_address_loc(const sc_test *t, int64_t addr) {
+  if (t->byte_addresses)
+    return loc_at_byte_address(t, addr);
   if (addr <= 0 || (addr & 0xffffffff) != 0)
     return -1;
   int64_t l = (addr >> 32) - 1;
@@ -34,6 +56,10 @@ const char *sci_value_string(const sc_test *t, int64_t v) {
 
 int64_t sci_value_of(sc_value v) {
   return v.kind == SC_VAL_LOC ? sci_loc_address(v.loc) : v.i;
+}
+
+int64_t sci_test_value_of(const sc_test *t, sc_value v) {
+  return v.kind == SC_VAL_LOC ? sci_test_loc_address(t, v.loc) : v.i;
 }
 
 int sci_physical_loc(const sc_test *t, int l) {
@@ -61,10 +87,11 @@ sc_value_sets *sci_values_initial(const sc_test *t) {
   memset(vs->cap, 0, sizeof(int) * (size_t)(t->nlocs + 1));
   for (int l = 0; l < t->nlocs; l++) {
     int p = sci_physical_loc(t, l);
-    sci_values_add(vs, p, sci_value_of(t->locs[p].init));
+    sci_values_add(vs, p, sci_test_value_of(t, t->locs[p].init));
   }
   return vs;
 }
+
 
 /* ---- One run ------------------------------------------------------------- */
 
@@ -72,7 +99,8 @@ sc_value_sets *sci_values_initial(const sc_test *t) {
  * RUN_REPEAT: an iteration that repeats a state was not followed (no
  * state is lost: see repeats_state). */
 typedef enum run_result {
-  RUN_DONE, RUN_NEED_VALUE, RUN_CUT, RUN_REPEAT, RUN_ERROR
+  RUN_DONE, RUN_NEED_VALUE, RUN_CUT, RUN_REPEAT, RUN_ERROR,
+  RUN_FAULT /* a kernel's access outside its memory: the thread stops there */
 } run_result;
 
 typedef struct run {
@@ -103,6 +131,8 @@ typedef struct run {
   sc_trace_event ev[SC_TRACE_MAX];
   int nev;
   int need_loc;         /* RUN_NEED_VALUE: the location to read */
+  const sc_instr *fault; /* RUN_FAULT: the access, and its address */
+  int64_t fault_address;
   sc_error *err;
   /* liveness: per pc, the events, registers and steps when the run last
    * arrived there (a loop head: where the iteration now ending began); the
@@ -213,16 +243,30 @@ static int64_t operand(const run *r, sc_operand o, uint64_t *taint) {
     *taint |= r->taint[o.index];
     return r->regs[o.index];
   case SC_OPND_IMM: return o.imm;
-  case SC_OPND_LOC: return sci_loc_address(o.index);
+  case SC_OPND_LOC: return sci_test_loc_address(r->t, o.index);
   case SC_OPND_NONE: break;
   }
   return 0;
 }
 
-/* Resolve the memory operand: -1 (with r->err) when it is no location. */
+/* Whether a kernel's access of `in` at location l fits its element: the
+ * access's width is the element's (an untyped access fits any). */
+static bool fits_element(const sc_test *t, const sc_instr *in, int l) {
+  int bytes = sci_type_bytes(in->type);
+  return bytes == 0 || bytes == t->locs[l].size;
+}
+
+/* Resolve the memory operand: -1 when it is no location, with r->err (a
+ * litmus test: an error) or r->fault (a kernel: a finding, the access
+ * outside every array or not on an element's start and width). */
 static int address(run *r, const sc_instr *in, uint64_t *taint, int *vloc) {
   int64_t a = operand(r, in->addr.base, taint) + in->addr.offset;
   int l = sci_address_loc(r->t, a);
+  if (r->t->byte_addresses && (l < 0 || !fits_element(r->t, in, l))) {
+    r->fault = in;
+    r->fault_address = a;
+    return -1;
+  }
   if (l < 0) {
     fail_at(r, in, "%s accesses address %s, which is no location of the test",
             sci_value_string(r->t, a));
@@ -230,6 +274,11 @@ static int address(run *r, const sc_instr *in, uint64_t *taint, int *vloc) {
   }
   *vloc = l;
   return sci_physical_loc(r->t, l);
+}
+
+/* What an access that resolved to no location makes of the run. */
+static run_result no_location(const run *r) {
+  return r->fault ? RUN_FAULT : RUN_ERROR;
 }
 
 static sc_trace_event *new_event(run *r, const sc_instr *in, int pc,
@@ -270,10 +319,19 @@ static int64_t atomic_result(sc_atomop op, int64_t old, int64_t b, int64_t c) {
 
 static bool unsigned_type(sc_type t) {
   return t == SC_TYPE_U32 || t == SC_TYPE_B32 || t == SC_TYPE_U64 ||
-         t == SC_TYPE_B64;
+         t == SC_TYPE_B64 || t == SC_TYPE_U8 || t == SC_TYPE_B8 ||
+         t == SC_TYPE_U16 || t == SC_TYPE_B16;
 }
 
 static int64_t compare(sc_cmp c, sc_type type, int64_t a, int64_t b) {
+  uint64_t x = (uint64_t)a, y = (uint64_t)b;
+  switch (c) { /* PTX's unsigned comparisons, whatever the type */
+  case SC_CMP_LO: return x < y;
+  case SC_CMP_LS: return x <= y;
+  case SC_CMP_HI: return x > y;
+  case SC_CMP_HS: return x >= y;
+  default: break;
+  }
   if (unsigned_type(type)) {
     uint64_t x = (uint64_t)a, y = (uint64_t)b;
     switch (c) {
@@ -295,13 +353,66 @@ static int64_t compare(sc_cmp c, sc_type type, int64_t a, int64_t b) {
   }
 }
 
+/* A kernel's value at the width of type `ty` (a litmus test's as it is). */
+static int64_t kernel_wrap(const run *r, sc_type ty, int64_t v) {
+  return r->t->byte_addresses ? sci_wrap(ty, v) : v;
+}
+
+/* The value a kernel's memory cell holds after a write of `v` by `in`:
+ * the element's bits, read as a signed integer of its width (a cell
+ * written as .u32 0xffffffff reads -1 in a condition); a litmus test's
+ * value as it is. */
+static int64_t memory_value(const run *r, const sc_instr *in, int64_t v) {
+  if (!r->t->byte_addresses)
+    return v;
+  switch (sci_type_bytes(in->type)) {
+  case 1: return sci_wrap(SC_TYPE_S8, v);
+  case 2: return sci_wrap(SC_TYPE_S16, v);
+  case 4: return sci_wrap(SC_TYPE_S32, v);
+  default: return v;
+  }
+}
+
+static bool signed_of(sc_type ty) {
+  return ty == SC_TYPE_S8 || ty == SC_TYPE_S16 || ty == SC_TYPE_S32 ||
+         ty == SC_TYPE_S64;
+}
+
+/* A kernel's atom/red result at the instruction's width: min and max
+ * compare as its type says, inc and dec as the PTX ISA (unsigned). */
+static int64_t kernel_atomic(const sc_instr *in, int64_t old, int64_t b) {
+  sc_type ty = in->type;
+  uint64_t uo = (uint64_t)sci_wrap(SC_TYPE_U64, old), ub = (uint64_t)b;
+  int bytes = sci_type_bytes(ty);
+  if (bytes > 0 && bytes < 8) {
+    uint64_t mask = ((uint64_t)1 << (bytes * 8)) - 1;
+    uo &= mask;
+    ub &= mask;
+  }
+  switch (in->atomop) {
+  case SC_ATOM_ADD: return sci_wrap(ty, (int64_t)(uo + ub));
+  case SC_ATOM_SUB: return sci_wrap(ty, (int64_t)(uo - ub));
+  case SC_ATOM_INC: return sci_wrap(ty, uo >= ub ? 0 : (int64_t)(uo + 1));
+  case SC_ATOM_DEC:
+    return sci_wrap(ty, uo == 0 || uo > ub ? (int64_t)ub : (int64_t)(uo - 1));
+  case SC_ATOM_AND: return sci_wrap(ty, old & b);
+  case SC_ATOM_OR: return sci_wrap(ty, old | b);
+  case SC_ATOM_XOR: return sci_wrap(ty, old ^ b);
+  case SC_ATOM_MIN:
+    return signed_of(ty) ? (old < b ? old : b) : (int64_t)(uo < ub ? uo : ub);
+  case SC_ATOM_MAX:
+    return signed_of(ty) ? (old > b ? old : b) : (int64_t)(uo > ub ? uo : ub);
+  default: return old;
+  }
+}
+
 /* A read: its value is the next given one, or the run pauses for one. */
 static run_result do_read(run *r, const sc_instr *in, int pc, uint64_t guard,
                           int *out_event) {
   uint64_t at = 0;
   int vloc, loc = address(r, in, &at, &vloc);
   if (loc < 0)
-    return RUN_ERROR;
+    return no_location(r);
   if (r->nreads == r->ngiven) {
     r->need_loc = loc;
     return RUN_NEED_VALUE;
@@ -322,7 +433,7 @@ static run_result do_write(run *r, const sc_instr *in, int pc, uint64_t guard,
   uint64_t at = 0;
   int vloc, loc = address(r, in, &at, &vloc);
   if (loc < 0)
-    return RUN_ERROR;
+    return no_location(r);
   sc_trace_event *e = new_event(r, in, pc, SC_EV_WRITE, guard);
   if (!e)
     return RUN_ERROR;
@@ -344,15 +455,19 @@ static run_result do_atomic(run *r, const sc_instr *in, int pc, uint64_t guard) 
   run_result rr = do_read(r, in, pc, guard, &rd);
   if (rr != RUN_DONE)
     return rr;
-  int64_t old = r->ev[rd].value;
+  int64_t old = kernel_wrap(r, in->type, r->ev[rd].value);
   uint64_t data = 0;
-  int64_t b = operand(r, in->src[0], &data);
-  int64_t c = in->nsrc > 1 ? operand(r, in->src[1], &data) : 0;
+  int64_t b = kernel_wrap(r, in->type, operand(r, in->src[0], &data));
+  int64_t c = in->nsrc > 1 ? kernel_wrap(r, in->type, operand(r, in->src[1], &data)) : 0;
   if (in->op == SC_OP_ATOM)
     set_reg(r, in->dst, old, (uint64_t)1 << rd);
   if (in->atomop == SC_ATOM_CAS && old != b)
     return RUN_DONE; /* a failing cas only reads */
-  rr = do_write(r, in, pc, guard, atomic_result(in->atomop, old, b, c), data);
+  int64_t v = r->t->byte_addresses ? kernel_atomic(in, old, b)
+                                   : atomic_result(in->atomop, old, b, c);
+  if (in->atomop == SC_ATOM_CAS || in->atomop == SC_ATOM_EXCH)
+    v = in->atomop == SC_ATOM_CAS ? c : b;
+  rr = do_write(r, in, pc, guard, memory_value(r, in, v), data);
   if (rr != RUN_DONE)
     return rr;
   r->ev[rd].rmw_partner = r->nev - 1;
@@ -399,6 +514,67 @@ static int64_t alu(sc_opcode op, int64_t a, int64_t b) {
   }
 }
 
+/* The type twice as wide as `ty` (the result of mul.wide, mad.wide). */
+static sc_type wider(sc_type ty) {
+  switch (ty) {
+  case SC_TYPE_S16: return SC_TYPE_S32;
+  case SC_TYPE_U16: case SC_TYPE_B16: return SC_TYPE_U32;
+  case SC_TYPE_S32: return SC_TYPE_S64;
+  case SC_TYPE_U32: case SC_TYPE_B32: return SC_TYPE_U64;
+  default: return ty;
+  }
+}
+
+/* A shift by `n` at the width of `ty`: past the width, 0 (or the sign,
+ * shifting a signed value right), as the PTX ISA clamps it. */
+static int64_t shift(sc_opcode op, sc_type ty, int64_t a, int64_t n) {
+  int bits = sci_type_bytes(ty) ? sci_type_bytes(ty) * 8 : 64;
+  uint64_t un = (uint64_t)sci_wrap(SC_TYPE_U32, n);
+  if (op == SC_OP_SHL)
+    return un >= (uint64_t)bits ? 0 : sci_wrap(ty, (int64_t)((uint64_t)a << un));
+  if (signed_of(ty))
+    return un >= (uint64_t)bits ? (a < 0 ? -1 : 0) : a >> un;
+  uint64_t ua = (uint64_t)a;
+  if (bits < 64)
+    ua &= ((uint64_t)1 << bits) - 1;
+  return un >= (uint64_t)bits ? 0 : sci_wrap(ty, (int64_t)(ua >> un));
+}
+
+/* A kernel's integer instruction: operands read at the instruction's
+ * type (sci_wrap), the result wrapped to the width of its destination. */
+static int64_t kernel_alu(const sc_instr *in, const int64_t *v) {
+  sc_type ty = in->type;
+  int64_t a = sci_wrap(ty, v[0]), b = sci_wrap(ty, v[1]);
+  uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
+  switch (in->op) {
+  case SC_OP_MOV: return sci_wrap(ty, v[0]);
+  case SC_OP_CVT: return sci_wrap(ty, sci_wrap(in->type2, v[0]));
+  case SC_OP_ADD: return sci_wrap(ty, (int64_t)(ua + ub));
+  case SC_OP_SUB: return sci_wrap(ty, (int64_t)(ua - ub));
+  case SC_OP_AND: return sci_wrap(ty, a & b);
+  case SC_OP_OR: return sci_wrap(ty, a | b);
+  case SC_OP_XOR: return sci_wrap(ty, a ^ b);
+  case SC_OP_NOT: return sci_wrap(ty, ~a);
+  case SC_OP_NEG: return sci_wrap(ty, (int64_t)(0 - ua));
+  case SC_OP_MUL:
+  case SC_OP_MAD: {
+    sc_type rt = in->wide ? wider(ty) : ty;
+    uint64_t prod = (uint64_t)sci_wrap(rt, a) * (uint64_t)sci_wrap(rt, b);
+    if (in->op == SC_OP_MAD)
+      prod += (uint64_t)sci_wrap(rt, v[2]);
+    return sci_wrap(rt, (int64_t)prod);
+  }
+  case SC_OP_SHL:
+  case SC_OP_SHR: return shift(in->op, ty, a, v[1]);
+  case SC_OP_MIN:
+    return signed_of(ty) ? (a < b ? a : b) : (ua < ub ? a : b);
+  case SC_OP_MAX:
+    return signed_of(ty) ? (a > b ? a : b) : (ua > ub ? a : b);
+  case SC_OP_SELP: return v[2] ? a : b;
+  default: return a;
+  }
+}
+
 /* Execute instruction `pc`; *next is the pc to go on with. */
 static run_result step(run *r, int pc, int *next) {
   const sc_instr *in = &r->th->code[pc];
@@ -418,12 +594,13 @@ static run_result step(run *r, int pc, int *next) {
   case SC_OP_LD: {
     run_result rr = do_read(r, in, pc, guard, &rd);
     if (rr == RUN_DONE)
-      set_reg(r, in->dst, r->ev[rd].value, (uint64_t)1 << rd);
+      set_reg(r, in->dst, kernel_wrap(r, in->type, r->ev[rd].value),
+              (uint64_t)1 << rd);
     return rr;
   }
   case SC_OP_ST: {
     int64_t v = operand(r, in->src[0], &taint);
-    return do_write(r, in, pc, guard, v, taint);
+    return do_write(r, in, pc, guard, memory_value(r, in, v), taint);
   }
   case SC_OP_ATOM:
   case SC_OP_RED:
@@ -440,18 +617,34 @@ static run_result step(run *r, int pc, int *next) {
   case SC_OP_SUB:
   case SC_OP_AND:
   case SC_OP_OR:
-  case SC_OP_XOR: {
-    int64_t a = operand(r, in->src[0], &taint);
-    int64_t b = in->nsrc > 1 ? operand(r, in->src[1], &taint) : 0;
-    set_reg(r, in->dst, alu(in->op, a, b), taint | guard);
+  case SC_OP_XOR:
+  case SC_OP_MUL:
+  case SC_OP_MAD:
+  case SC_OP_SHL:
+  case SC_OP_SHR:
+  case SC_OP_MIN:
+  case SC_OP_MAX:
+  case SC_OP_NOT:
+  case SC_OP_NEG:
+  case SC_OP_SELP: {
+    int64_t v[3] = {0, 0, 0};
+    for (int i = 0; i < in->nsrc && i < 3; i++)
+      v[i] = operand(r, in->src[i], &taint);
+    int64_t res = r->t->byte_addresses ? kernel_alu(in, v) : alu(in->op, v[0], v[1]);
+    set_reg(r, in->dst, res, taint | guard);
     return RUN_DONE;
   }
   case SC_OP_SETP: {
     int64_t a = operand(r, in->src[0], &taint);
     int64_t b = operand(r, in->src[1], &taint);
+    a = kernel_wrap(r, in->type, a);
+    b = kernel_wrap(r, in->type, b);
     set_reg(r, in->dst, compare(in->cmp, in->type, a, b), taint | guard);
     return RUN_DONE;
   }
+  case SC_OP_RET:
+    *next = r->th->ninstrs;
+    return RUN_DONE;
   case SC_OP_BRA:
     return jump(r, pc, in->target, next);
   case SC_OP_BEQ:
@@ -509,13 +702,14 @@ static void arrive(run *r, int pc) {
 static run_result run_thread(run *r) {
   const sc_thread *th = r->th;
   for (int i = 0; i < th->nregs; i++) {
-    r->regs[i] = sci_value_of(th->regs[i].init);
+    r->regs[i] = sci_test_value_of(r->t, th->regs[i].init);
     r->taint[i] = 0;
   }
   memset(r->backjumps, 0, sizeof(int) * (size_t)(th->ninstrs + 1));
   r->ctrl = 0;
   r->nev = 0;
   r->nreads = 0;
+  r->fault = NULL;
   r->npath = 0;
   if (r->lim->liveness) /* -1: not arrived at yet in this run */
     memset(r->arrival_step, 0xff, sizeof(int) * (size_t)(th->ninstrs + 1));
@@ -559,6 +753,8 @@ static sc_status keep_trace(run *r, sc_stuck stuck, int spin_from) {
   memcpy(tr->final_regs, r->regs, sizeof(int64_t) * (size_t)r->th->nregs);
   tr->stuck = stuck;
   tr->spin_from = spin_from;
+  tr->fault = r->fault;
+  tr->fault_address = r->fault_address;
   return SC_OK;
 }
 
@@ -608,6 +804,7 @@ static sc_status explore(explorer *x, int ngiven) {
   run_result rr = run_thread(r);
   switch (rr) {
   case RUN_DONE:
+  case RUN_FAULT: /* the thread stopped at the fault: a complete run */
     return keep_trace(r, SC_STUCK_NONE, 0);
   case RUN_CUT:
   case RUN_REPEAT:
@@ -632,6 +829,11 @@ static sc_status explore(explorer *x, int ngiven) {
 /* Where control may go after instruction pc: its successors, 1 or 2. */
 static int successors(const sc_thread *th, int pc, int succ[2]) {
   const sc_instr *in = &th->code[pc];
+  if (in->op == SC_OP_RET) {
+    succ[0] = th->ninstrs;
+    succ[1] = pc + 1;
+    return in->guard < 0 ? 1 : 2;
+  }
   bool branch = in->op == SC_OP_BRA || in->op == SC_OP_BEQ || in->op == SC_OP_BNE;
   if (!branch || in->target < 0) {
     succ[0] = pc + 1;
@@ -660,6 +862,15 @@ static int sure_def(const sc_instr *in) {
   case SC_OP_OR:
   case SC_OP_XOR:
   case SC_OP_SETP:
+  case SC_OP_MUL:
+  case SC_OP_MAD:
+  case SC_OP_SHL:
+  case SC_OP_SHR:
+  case SC_OP_MIN:
+  case SC_OP_MAX:
+  case SC_OP_NOT:
+  case SC_OP_NEG:
+  case SC_OP_SELP:
     return in->dst.index;
   default:
     return -1;

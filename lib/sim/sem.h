@@ -49,6 +49,11 @@ typedef struct sc_trace {
   int64_t *final_regs; /* value of each register at the end */
   sc_stuck stuck;
   int spin_from;       /* SPIN: the first event of the repeated iteration */
+  /* A kernel's run that stopped at an access outside its memory (or off
+   * an element's start and width): the access and its address; NULL when
+   * none.  The run is complete up to there (the thread traps). */
+  const sc_instr *fault;
+  int64_t fault_address;
 } sc_trace;
 
 /* Addresses are integers: location l lives at sci_loc_address(l), so that
@@ -61,6 +66,11 @@ int sci_address_loc(const sc_test *t, int64_t addr);
 const char *sci_value_string(const sc_test *t, int64_t v);
 /* The initial value of location `l` or register init, as an integer. */
 int64_t sci_value_of(sc_value v);
+/* The same in test `t`, whose locations may lie at byte addresses (a
+ * kernel's: sc_test.byte_addresses); and the address of location `loc`. */
+int64_t sci_test_value_of(const sc_test *t, sc_value v);
+int64_t sci_test_loc_address(const sc_test *t, int loc);
+
 
 /* The values each location may hold: a small set per location. */
 typedef struct sc_value_sets {

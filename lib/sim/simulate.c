@@ -352,7 +352,7 @@ static sc_status check_declarations(const sc_test *t, const sc_cat_model *m,
 static void prop_locs(const sc_test *t, const sc_prop *p, bool *locs) {
   if (!p)
     return;
-  if (p->kind == SC_PROP_EQ || p->kind == SC_PROP_NE) {
+  if (sci_prop_is_comparison(p)) {
     if (p->lhs.kind == SC_LVAL_LOC)
       locs[sci_physical_loc(t, p->lhs.loc)] = true;
     if (p->rhs.kind == SC_LVAL_LOC)

@@ -29,7 +29,7 @@ static void observe(sc_result *r, sc_lval lv, int *cap) {
 static void observe_prop(sc_result *r, const sc_prop *p, int *cap) {
   if (!p)
     return;
-  if (p->kind == SC_PROP_EQ || p->kind == SC_PROP_NE) {
+  if (sci_prop_is_comparison(p)) {
     observe(r, p->lhs, cap);
     observe(r, p->rhs, cap);
   }
@@ -255,9 +255,29 @@ sc_result *sci_sim_sink_new_result(const sim_search *s) {
   return r;
 }
 
+/* A kernel's thread that stopped at an access outside its memory, in an
+ * execution the model allows: the flag out-of-bounds, and the first such
+ * access kept for sc_result_bounds. */
+static void note_fault(sc_result *r, const sc_execution *x) {
+  for (int i = 0; i < x->test->nthreads; i++) {
+    const sc_trace *tr = x->traces[i];
+    if (!tr || !tr->fault)
+      continue;
+    record_flag(r, "out-of-bounds");
+    if (!r->fault) {
+      r->fault = tr->fault;
+      r->fault_thread = i;
+      r->fault_address = tr->fault_address;
+    }
+    return;
+  }
+}
+
 bool sci_sim_sink_execution(sim_search *s, sc_execution *x, const sc_cat_outcome *out) {
   if (s->done || (s->t->filter && !sci_exec_holds(x, s->t->filter)))
     return false;
+  if (s->t->byte_addresses)
+    note_fault(s->r, x);
   bool holds = sci_exec_holds(x, s->t->cond);
   if (!speedcheck_counts(s, holds))
     return false;

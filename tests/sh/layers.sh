@@ -2,13 +2,13 @@
 # layers.sh: the house order of lib/ and tools/, read off the built objects
 # (nm: which file defines and which calls each function).  In lib/, a file
 # calls only files of its own layer or of a layer below it, in the order
-#   util < rel < litmus < cat < sim < gpu < report < gen
+#   util < rel < litmus < cat < kernel < sim < gpu < report < gen
 # and no two files call each other in a circle, directly or through others;
 # in tools/ too.  The check itself is checked: it must find the circle and
 # the upward call of a made-up pair of objects.
 . "${SC_SRCDIR:-.}/tests/sh/lib.sh"
 
-layers="util rel litmus cat sim gpu report gen"
+layers="util rel litmus cat kernel sim gpu report gen"
 
 # objects DIR PREFIX: the objects libtool or make built under DIR for the
 # target whose object names start with PREFIX, one per source (the PIC copy

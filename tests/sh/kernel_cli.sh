@@ -1,0 +1,173 @@
+#!/bin/sh
+# kernel_cli.sh: `scopecat kernel` end to end on the small kernels of
+# tests/data/kernel-cli/, whose verdicts are worked out by hand in their
+# comments: message passing between two CTAs fails without fences (the
+# reader may see the flag and stale data: the assertion and a data race)
+# and passes with __threadfence() on both sides; a loop of 4 turns is
+# UNKNOWN under -unroll 2 and passes under -unroll 4; a spin on a flag
+# nobody raises fails -liveness.  The .ptx files run everywhere; the .cu
+# files need nvcc (skipped without it).  Then the launch's errors, each
+# at its file:line:col, a batch whose bad file lets the others run, and
+# the options.
+. "${SC_SRCDIR:-.}/tests/sh/lib.sh"
+
+k="$srcdir/tests/data/kernel-cli"
+props() { grep -E '^(Property|Inputs) ' "$tmp/out" | sed 's/:.*//'; }
+same() { # same WANT: the Property lines' verdicts (details cut) are WANT
+  got=$(props | tr '\n' '|')
+  if [ "$got" = "$1" ]; then ok; else fail "verdicts $got, expected $1"; cat "$tmp/out"; fi
+}
+
+# ---- Verdicts worked out by hand ---------------------------------------------
+expect 0 "$scopecat" kernel "$k/mp.ptx"
+same "Property assertion FAIL|Property data-race FAIL|Property shared-race PASS|Property bounds PASS|Inputs these-inputs-only|"
+# the herd block comes first, as sim prints it, the flag among its lines
+has "$tmp/out" "States 3"
+has "$tmp/out" "data[0]=42; flag[0]=1; out[0]=0;"
+has "$tmp/out" "Flag data-race"
+has "$tmp/out" "Condition forall (out[0]=-1 \\/ out[0]=42)"
+# the race named by source line, thread and value, and the level that judges it
+has "$tmp/out" "Property data-race FAIL: T0 mp.cu:13 st data[0]=42 / T1 mp.cu:24 ld data[0]=0 (PTX level: not undefined behaviour in PTX; undefined behaviour in CUDA C++)"
+# the failing execution's story, per thread: the stale read
+has "$tmp/out" "    mp.cu:24  ld.global.u32 %r3, [%rd1]  reads data[0]=0"
+has "$tmp/out" "    mp.cu:19  ld.relaxed.gpu.b32 %r2, [%rd2]  reads flag[0]=1"
+
+expect 0 "$scopecat" kernel "$k/mp-fence.ptx"
+same "Property assertion PASS|Property data-race PASS|Property shared-race PASS|Property bounds PASS|Inputs these-inputs-only|"
+has "$tmp/out" "States 2"
+lacks "$tmp/out" "Flag"
+
+# a loop the bound cuts: no violation found, the verdict holds up to the bound
+expect 0 "$scopecat" kernel "$k/fill.ptx"
+same "Property assertion UNKNOWN|Property data-race UNKNOWN|Property shared-race UNKNOWN|Property bounds UNKNOWN|Inputs these-inputs-only|"
+has "$tmp/out" "Property assertion UNKNOWN: no execution decides the condition up to -unroll 2 (1 run cut by the bound)"
+has "$tmp/out" "Condition forall (A[3]=3 /\\ A[0]<A[1])"
+expect 0 "$scopecat" kernel -unroll 4 "$k/fill.ptx"
+same "Property assertion PASS|Property data-race PASS|Property shared-race PASS|Property bounds PASS|Inputs these-inputs-only|"
+has "$tmp/out" "A[0]=0; A[1]=1; A[2]=2; A[3]=3;"
+
+# -output over @Output, relational comparisons: A[i] = i in the one execution
+expect 0 "$scopecat" kernel -unroll 4 -output 'forall (A[0] < A[1] and A[2] <= 2 and not (A[3] > 3) and A[3] >= -1)' "$k/fill.ptx"
+has "$tmp/out" "Property assertion PASS"
+expect 0 "$scopecat" kernel -unroll 4 -output 'exists (A[3] < 3 or A[1] != 1)' "$k/fill.ptx"
+has "$tmp/out" "Property assertion FAIL: no allowed execution satisfies it"
+has "$tmp/out" "Condition exists (A[3]<3 \\/ A[1]!=1)"
+# -input over @Input: n = 2 fills two elements, a loop -unroll 2 follows
+expect 0 "$scopecat" kernel -input 'n = 2' -output 'forall (A[1] == 1 and A[2] == -1)' "$k/fill.ptx"
+same "Property assertion PASS|Property data-race PASS|Property shared-race PASS|Property bounds PASS|Inputs these-inputs-only|"
+
+# n named in @Config (-config here) is a launch parameter, not data: the
+# loop's bound then reaches no branch from data, and A's contents are never
+# read, so the verdict holds for every value of A
+expect 0 "$scopecat" kernel -unroll 4 -config '1, 1, 1, n' "$k/fill.ptx"
+has "$tmp/out" "Inputs generalise"
+expect 1 "$scopecat" kernel -config '1, 1, 1, A' "$k/fill.ptx"
+has "$tmp/err" "-config:1:10: expected a scalar parameter that @Input gives a value (a launch parameter), found A (an array: its contents are data)"
+
+# -liveness: the spin never ends with flag 0, never starts with flag 1
+expect 0 "$scopecat" kernel -liveness "$k/wait.ptx"
+has "$tmp/out" "Property liveness FAIL: T0 spins for ever"
+expect 0 "$scopecat" kernel -liveness -input 'flag = {1}' "$k/wait.ptx"
+has "$tmp/out" "Property liveness PASS"
+expect 0 "$scopecat" kernel "$k/wait.ptx"
+lacks "$tmp/out" "Property liveness"
+has "$tmp/out" "Property assertion PASS: nothing asserted (no @Output, no -output)"
+
+# -norace: the model alone; -engine smt gives the same verdicts (with Z3)
+expect 0 "$scopecat" kernel -norace "$k/mp.ptx"
+same "Property assertion FAIL|Property bounds PASS|Inputs these-inputs-only|"
+if "$scopecat" kernel -engine smt "$k/mp.ptx" >"$tmp/smt" 2>&1; then
+  "$scopecat" kernel -engine enum "$k/mp.ptx" >"$tmp/enum" 2>&1
+  if [ "$(grep '^Property' "$tmp/smt")" = "$(grep '^Property' "$tmp/enum")" ]; then ok
+  else fail "-engine smt and enum disagree on mp.ptx"; diff "$tmp/smt" "$tmp/enum"; fi
+fi
+
+# -json: one object a kernel, the properties in it
+expect 0 "$scopecat" kernel -json "$k/mp.ptx" "$k/mp-fence.ptx"
+if [ "$(wc -l <"$tmp/out")" -eq 2 ]; then ok; else fail "-json: expected 2 lines"; cat "$tmp/out"; fi
+has "$tmp/out" '"properties":[{"property":"assertion","verdict":"FAIL"'
+has "$tmp/out" '{"property":"data-race","verdict":"PASS","detail":null}'
+if command -v python3 >/dev/null 2>&1; then
+  if python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$tmp/out"; then ok
+  else fail "-json: not JSON"; fi
+fi
+
+# -show: the witness of each failing property drawn after its story
+expect 0 "$scopecat" kernel -show prop "$k/mp.ptx"
+has "$tmp/out" "digraph"
+
+# ---- .cu files through nvcc ---------------------------------------------------
+nvcc=${NVCC:-nvcc}
+command -v "$nvcc" >/dev/null 2>&1 || nvcc=/usr/local/cuda/bin/nvcc
+if command -v "$nvcc" >/dev/null 2>&1; then
+  expect 0 "$scopecat" kernel -nvcc "$nvcc" "$k/mp.cu"
+  same "Property assertion FAIL|Property data-race FAIL|Property shared-race PASS|Property bounds PASS|Inputs these-inputs-only|"
+  expect 0 "$scopecat" kernel -nvcc "$nvcc" -D FENCE "$k/mp.cu"
+  same "Property assertion PASS|Property data-race PASS|Property shared-race PASS|Property bounds PASS|Inputs these-inputs-only|"
+  # nvcc's joined spelling -DFENCE
+  expect 0 "$scopecat" kernel -nvcc "$nvcc" -DFENCE "$k/mp.cu"
+  has "$tmp/out" "Property assertion PASS"
+  # -nvcc-flags pass through: -DFENCE given that way
+  expect 0 "$scopecat" kernel -nvcc "$nvcc" -nvcc-flags "-DFENCE -Xptxas -O3" "$k/mp.cu"
+  has "$tmp/out" "Property assertion PASS"
+  # a .cu that does not compile: nvcc's message, then ours
+  printf '// @Config: 1, 1, 1\n__global__ void k(int *a) { a[0] = ; }\n' >"$tmp/bad.cu"
+  expect 1 "$scopecat" kernel -nvcc "$nvcc" "$tmp/bad.cu"
+  has "$tmp/err" "$tmp/bad.cu: expected nvcc to compile it, found it failed (exit status"
+else
+  echo "kernel_cli.sh: no nvcc: the .cu files are not checked"
+fi
+# no nvcc where it is said to be: a clear error, the .ptx beside it still runs
+expect 1 "$scopecat" kernel -nvcc "$tmp/no-such-nvcc" "$k/mp.cu" "$k/mp-fence.ptx"
+has "$tmp/err" "mp.cu: expected nvcc to compile a .cu file, found no command '$tmp/no-such-nvcc'"
+has "$tmp/out" "Property assertion PASS"
+
+# ---- Errors, each at its place --------------------------------------------------
+cp "$k/mp.ptx" "$tmp/noparam.ptx"
+sed -i 's|^// @Input: data = {0}, flag = {0}, out = {-1}|// @Input: data = {0}, flag = {0}, nope = {-1}|' "$tmp/noparam.ptx"
+expect 1 "$scopecat" kernel "$tmp/noparam.ptx"
+has "$tmp/err" "$tmp/noparam.ptx:1:36: expected a parameter of _Z2mpPiS_S_ (data, flag, out), found 'nope'"
+expect 1 "$scopecat" kernel -input 'flag = {0}, x = 3' "$k/mp.ptx"
+has "$tmp/err" "-input:1:13: expected a parameter of _Z2mpPiS_S_ (data, flag, out), found 'x'"
+expect 1 "$scopecat" kernel -input 'flag = {0' "$k/mp.ptx"
+has "$tmp/err" "-input:1:10: expected ',' or '}' closing the array, found the end of the line"
+expect 1 "$scopecat" kernel -output 'forall (out[1] == 0)' "$k/mp.ptx"
+has "$tmp/err" "-output:1:9: expected an element of out (out[0] to out[0]), found out[1]"
+cp "$k/mp.ptx" "$tmp/badout.ptx"
+sed -i 's|^// @Output: .*|// @Output: forall (out[0] = 1)|' "$tmp/badout.ptx"
+expect 1 "$scopecat" kernel "$tmp/badout.ptx"
+has "$tmp/err" "$tmp/badout.ptx:2:28: expected a comparison (==, !=, <, <=, > or >=), found '='"
+printf '// @Config: 1, 1, 100000000000000000000\n' >"$tmp/huge.ptx"
+expect 1 "$scopecat" kernel "$tmp/huge.ptx"
+has "$tmp/err" "$tmp/huge.ptx:1:19: expected a number of CTAs in 64 bits"
+printf '// @Config: 32, 32, 64\n' >"$tmp/big.ptx"
+expect 1 "$scopecat" kernel "$tmp/big.ptx"
+has "$tmp/err" "$tmp/big.ptx:1:13: expected a grid of at most 256 threads (the -max-threads limit), found 32 x 32 x 64 = 65536"
+expect 1 "$scopecat" kernel -config '1, 1, 0' "$k/mp.ptx"
+has "$tmp/err" "-config:1:7: expected a number of CTAs (at least 1), found 0"
+: >"$tmp/empty.ptx"
+expect 1 "$scopecat" kernel "$tmp/empty.ptx"
+has "$tmp/err" "$tmp/empty.ptx: expected a launch, '// @Config: X, Y, Z' (threads per warp, warps per CTA, CTAs) in the header or -config, found none"
+expect 1 "$scopecat" kernel -config 1,1,1 "$tmp/empty.ptx"
+expect 1 "$scopecat" kernel "$tmp/missing.ptx"
+has "$tmp/err" "missing.ptx"
+expect 2 "$scopecat" kernel -races -norace "$k/mp.ptx"
+expect 2 "$scopecat" kernel
+expect 2 "$scopecat" kernel -unroll x "$k/mp.ptx"
+expect 0 "$scopecat" kernel -help
+has "$tmp/out" "-output TEXT"
+# a model without morally-strong: said, with the way out
+expect 1 "$scopecat" kernel -model "$srcdir/cat/sc.cat" "$k/mp.ptx"
+has "$tmp/err" "mp.ptx: the model does not define what ptx-race.cat reads (a PTX model's morally-strong and cause): -norace checks without races"
+expect 0 "$scopecat" kernel -norace -model "$srcdir/cat/sc.cat" "$k/mp.ptx"
+has "$tmp/out" "Property assertion PASS"
+
+# ---- A batch: a file that fails lets the others run, in order -------------------
+expect 1 "$scopecat" kernel "$k/mp.ptx" "$tmp/empty.ptx" "$tmp/noparam.ptx" "$k/mp-fence.ptx"
+if [ "$(grep -c '^Test ' "$tmp/out")" -eq 2 ]; then ok; else fail "batch: expected 2 blocks"; cat "$tmp/out"; fi
+if [ "$(grep '^Property assertion' "$tmp/out" | sed 's/:.*//' | tr '\n' '|')" = "Property assertion FAIL|Property assertion PASS|" ]; then ok
+else fail "batch: the answers out of order"; cat "$tmp/out"; fi
+has "$tmp/err" "empty.ptx: expected a launch"
+has "$tmp/err" "noparam.ptx:1:36:"
+
+finish

@@ -1,0 +1,202 @@
+#!/bin/sh
+# kernels.sh: every verdict of ptx/kernels/expected.csv (argued by hand in
+# ptx/kernels/VERDICTS.md) against what `scopecat kernel` says of the
+# corpus: for each row, the kernel's committed .ptx under the row's model
+# and -unroll must print `Property PROPERTY VERDICT`.  The assertion rows
+# run with -norace and the liveness rows with -norace -liveness: the model
+# alone keeps the simulator's cut of repeated spin iterations, which the
+# race flags of the data-race rows' runs turn off (VERDICTS.md, "How
+# scopecat unrolls").  A table of the verdicts and each run's time comes
+# out.  With nvcc (SC_NVCC, or nvcc on PATH) the .cu
+# files are checked the same way, compiled by scopecat with the case's -D
+# flags and launch (from the .ptx's header, which make-ptx.sh wrote);
+# without nvcc that part is skipped with a message.
+# KERNELS_TIMEOUT (seconds, default 120) bounds each run: a run past it
+# fails.  KERNELS_ONLY=REGEX checks only the cases whose .ptx matches.
+# KERNELS_MAX_THREADS (default 2) skips, with a message, the cases of larger
+# grids: their runs take minutes (VERDICTS.md, "Time"); 9 checks them all.
+# KERNELS_CU=all checks every row of the .cu files (default: the assertion
+# rows, one nvcc run each, as the rest only repeats the .ptx's runs).
+# The rows of $known are known to differ from the argued verdict because of
+# a defect of the simulator that VERDICTS.md names: they are reported XFAIL,
+# and a row of it that matches (XPASS) fails the test, so that the list
+# shrinks when the defect is fixed.
+. "${SC_SRCDIR:-.}/tests/sh/lib.sh"
+
+dir="$srcdir/ptx/kernels"
+csv="$dir/expected.csv"
+limit=${KERNELS_TIMEOUT:-120}
+only=${KERNELS_ONLY:-.}
+max_threads=${KERNELS_MAX_THREADS:-2}
+cu_rows=${KERNELS_CU:-assertion}
+
+# CASE PROPERTY (both models): the simulator matches a CTA's barriers by
+# their operands across the whole run, so a thread that meets `bar.sync 0`
+# twice (two __syncthreads()) waits for an arrival that never comes and no
+# execution completes (States 0): VACUOUS, or UNKNOWN where runs were cut.
+known="
+gridbar assertion
+gridbar data-race
+gridbar liveness
+gridbar-no-fence assertion
+gridbar-no-fence data-race
+gridbar-no-fence liveness
+gridbar-acqrel assertion
+gridbar-acqrel data-race
+gridbar-acqrel liveness
+xf-barrier-1.1.2 assertion
+xf-barrier-1.1.2 data-race
+xf-barrier-1.1.2 liveness
+"
+
+# is_known PTX PROPERTY: the row is in $known
+is_known() {
+  printf '%s\n' "$known" | grep -qx "${1%.ptx} $2"
+}
+
+# threads CONFIG: the grid's threads of a CSV config X;Y;Z
+threads() {
+  echo "$1" | awk -F';' '{ print $1 * $2 * $3 }'
+}
+
+# run_kernel OUT FILE MODEL UNROLL FLAGS [OPTION...]: scopecat kernel on
+# FILE into OUT (stdout and stderr), its wall time in OUT.time; 0 when the
+# tool ran and printed Property lines
+run_kernel() {
+  out=$1 file=$2 model=$3 unroll=$4 live=$5
+  shift 5
+  start=$(date +%s.%N)
+  # shellcheck disable=SC2086  # $live: the property's flags, several words
+  timeout "$limit" "$scopecat" kernel -model "$srcdir/cat/$model.cat" -unroll "$unroll" \
+    $live "$@" "$file" </dev/null >"$out" 2>&1
+  status=$?
+  end=$(date +%s.%N)
+  awk -v s="$start" -v e="$end" 'BEGIN { printf "%.2f\n", e - s }' >"$out.time"
+  if [ "$status" -ne 0 ]; then
+    if [ "$status" -eq 124 ]; then
+      echo "timed out after ${limit}s" >>"$out"
+    fi
+    return 1
+  fi
+  grep -q '^Property ' "$out"
+}
+
+# verdict OUT PROPERTY: the verdict word of OUT's line `Property PROPERTY V...`
+verdict() {
+  sed -n "s/^Property $2 \([A-Z]*\).*/\1/p" "$1" | head -n 1
+}
+
+# header_value PTX TAG: the .ptx's header value of `// TAG: value` lines,
+# several lines joined by ", " (the @Input lines add up)
+header_value() {
+  sed -n "s|^// $2: *||p" "$1" | paste -sd'\t' - | sed 's/\t/, /g'
+}
+
+# cu_options PTX: the options that make the .cu run the case the .ptx is:
+# -D flags from its nvcc-flags line, and its launch
+cu_options() {
+  for flag in $(sed -n 's|^// nvcc-flags: *||p' "$1"); do
+    case $flag in -D*) printf '%s\n%s\n' -D "${flag#-D}" ;; esac
+  done
+  printf '%s\n%s\n' -input "$(header_value "$1" @Input)"
+  printf '%s\n%s\n' -output "$(header_value "$1" @Output)"
+  printf '%s\n%s\n' -config "$(header_value "$1" @Config | tr -d ' ')"
+}
+
+# check_rows KIND: every row of the CSV against runs of the .ptx (KIND ptx)
+# or of its .cu (KIND cu); prints the table
+check_rows() {
+  kind=$1
+  printf '%-28s %-9s %-10s %-8s %-8s %7s\n' "case ($kind)" model property expected got seconds
+  tail -n +2 "$csv" | grep -E "^[^,]*,[^,]*($only)" |
+    while IFS=, read -r cu ptx config model property want unroll; do
+      n=$(threads "$config")
+      if [ "$n" -gt "$max_threads" ]; then
+        printf '%-28s %-9s %-10s %-8s skipped: %d threads > KERNELS_MAX_THREADS\n' \
+          "${ptx%.ptx}" "$model" "$property" "$want" "$n"
+        continue
+      fi
+      if [ "$kind" = cu ] && [ "$cu_rows" != all ] && [ "$property" != "$cu_rows" ]; then
+        continue
+      fi
+      # the condition and liveness with the model alone (its repeat cut on),
+      # the data race with ptx-race.cat's flags (the default)
+      case $property in
+        assertion) live=-norace ;;
+        liveness) live="-norace -liveness" ;;
+        *) live= ;;
+      esac
+      out="$tmp/$kind-${ptx%.ptx}-$model-$unroll$(echo "$live" | tr -d ' ')"
+      if [ ! -f "$out" ]; then
+        if [ "$kind" = ptx ]; then
+          run_kernel "$out" "$dir/$ptx" "$model" "$unroll" "$live" || echo error >"$out.error"
+        else
+          # one option a line: the launch's values hold spaces
+          opts="$tmp/opts"
+          cu_options "$dir/$ptx" >"$opts"
+          set --
+          while IFS= read -r o; do set -- "$@" "$o"; done <"$opts"
+          run_kernel "$out" "$dir/$cu" "$model" "$unroll" "$live" "$@" ||
+            echo error >"$out.error"
+        fi
+      fi
+      got=$(verdict "$out" "$property")
+      # a verdict over no complete execution says nothing (a PASS of it is
+      # vacuous): only a FAIL, which shows its execution, stands without one
+      if [ "$got" != FAIL ] && grep -qx 'States 0' "$out"; then
+        got=VACUOUS
+      fi
+      [ -f "$out.error" ] && got=ERROR
+      printf '%-28s %-9s %-10s %-8s %-8s %7s\n' "${ptx%.ptx}" "$model" "$property" "$want" \
+        "${got:-none}" "$(cat "$out.time")"
+      if is_known "$ptx" "$property"; then
+        if [ "$got" = "$want" ]; then
+          echo "FAIL: $kind $ptx $model $property: XPASS: matches now, take it off \$known" \
+            >>"$tmp/results"
+        else
+          echo "XFAIL: $kind $ptx $model $property: expected $want, got ${got:-none} (known)" \
+            >>"$tmp/results"
+        fi
+      elif [ "$got" = "$want" ]; then
+        echo ok >>"$tmp/results"
+      else
+        echo "FAIL: $kind $ptx $model $property: expected $want, got ${got:-no Property line}" \
+          >>"$tmp/results"
+        sed 's/^/    /' "$out" | tail -n 20 >>"$tmp/results"
+      fi
+    done
+}
+
+# tally: the results of check_rows into the counters
+tally() {
+  if [ ! -s "$tmp/results" ]; then
+    fail "no row of $csv was checked"
+    return
+  fi
+  while IFS= read -r line; do
+    case $line in
+      ok) ok ;;
+      XFAIL:*) ok; echo "$line" ;;
+      FAIL:*) fail "${line#FAIL: }" ;;
+      *) echo "$line" ;;
+    esac
+  done <"$tmp/results"
+  : >"$tmp/results"
+}
+
+: >"$tmp/results"
+check_rows ptx
+tally
+
+nvcc=${SC_NVCC:-}
+[ -z "$nvcc" ] && nvcc=$(command -v nvcc 2>/dev/null || true)
+if [ -n "$nvcc" ] && [ -x "$nvcc" ]; then
+  PATH=$(dirname "$nvcc"):$PATH
+  export PATH
+  check_rows cu
+  tally
+else
+  echo "kernels.sh: no nvcc (SC_NVCC unset, none on PATH): the .cu files are not checked"
+fi
+
+finish

@@ -1,0 +1,661 @@
+/* cmd_kernel.c: `scopecat kernel`: check a CUDA kernel (.cu, compiled by
+ * nvcc -ptx) or its PTX (.ptx) against a PTX model, for the launch and
+ * the question its header gives (// @Input, @Output, @Config): herd7's
+ * block of the instantiated test, then one line per property
+ * (assertion, data-race, shared-race, bounds, liveness with -liveness)
+ * and whether the verdict generalises over the inputs.  A file that fails
+ * to compile, parse or run is said on stderr and the others still run. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli_opts.h"
+#include "cli_result.h"
+#include "cli_run.h"
+#include "gpu/gpu.h"
+#include "models.h"
+
+#include "scopecat.h"
+
+#include <errno.h>
+#include <gc/gc.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The model a kernel runs under when none is named: PTX 7.5's, which knows
+ * the .acquire/.release/.relaxed scoped accesses nvcc emits for
+ * cuda::atomic_ref, and whose morally-strong and cause the race include
+ * reads. */
+#define KERNEL_DEFAULT_MODEL "ptx-v7.5.cat"
+/* sc_sim_options.unroll's default, for "up to -unroll N". */
+enum { DEFAULT_UNROLL = 2 };
+/* nvcc's command, as the issue and the corpus's make-ptx.sh run it. */
+#define NVCC_FLAGS "-ptx -arch=sm_90 -O3 -lineinfo"
+
+typedef struct kernel_cli {
+  const char *model_path;   /* -model, default KERNEL_DEFAULT_MODEL */
+  model_dirs models;        /* the bundled model folders */
+  bool norace;              /* -norace: the model alone, no race lines */
+  bool races;               /* -races: the default, said explicitly */
+  sc_sim_options opts;      /* -engine -unroll -timeout -liveness */
+  int show;                 /* -show: an index of show_words */
+  sc_parse_limits limits;   /* -max-threads -max-events -max-file-size */
+  sc_model_limits model_limits;
+  sc_dot_options dot;
+  bool json;
+  unsigned log_flags;       /* -nohash */
+  cli_list inputs;          /* -input, each over the header's @Input */
+  const char *output;       /* -output: instead of @Output */
+  const char *config;       /* -config: instead of @Config */
+  const char *entry;        /* -entry: which .entry */
+  const char *nvcc;         /* -nvcc PATH */
+  cli_list defines, includes; /* -D, -I: to nvcc */
+  const char *nvcc_flags;   /* -nvcc-flags "...": to nvcc */
+  cli_list files;
+} kernel_cli;
+
+static void kernel_usage(FILE *out) {
+  fprintf(out,
+          "usage: scopecat kernel [options] FILE.cu|FILE.ptx...\n"
+          "  check a CUDA kernel for the launch its header gives (// @Input,\n"
+          "  // @Output, // @Config): herd7's block, then a Property line each\n"
+          "  (assertion, data-race, shared-race, bounds; liveness with\n"
+          "  -liveness) and whether the verdict holds for other inputs\n"
+          "  -model FILE        the .cat model (default " KERNEL_DEFAULT_MODEL ")\n"
+          "  -races             flag data races with ptx-race.cat after the "
+          "model (default)\n"
+          "  -norace            the model alone: no data-race, shared-race "
+          "lines\n"
+          "  -input TEXT        as an @Input line, over the header's (a "
+          "parameter it names\n"
+          "                     takes this value, the others keep theirs)\n"
+          "  -output TEXT       the condition, instead of @Output\n"
+          "  -config X,Y,Z      threads per warp, warps per CTA, CTAs, "
+          "instead of @Config\n"
+          "  -entry NAME        the kernel (.entry) to check, when the file "
+          "has several\n"
+          "  -nvcc PATH         the nvcc that compiles .cu files (default: "
+          "$NVCC, nvcc)\n"
+          "  -D NAME[=V]        a macro for nvcc (-DNAME[=V] too)\n"
+          "  -I DIR             an include folder for nvcc (-IDIR too)\n"
+          "  -nvcc-flags TEXT   more nvcc options (after " NVCC_FLAGS ")\n"
+          "  -engine E          enum, smt (symbolic, with Z3) or auto "
+          "(default)\n"
+          "  -unroll N          follow each backward jump at most N times "
+          "(default 2): a\n"
+          "                     run cut there makes a verdict without a "
+          "violation UNKNOWN\n"
+          "  -timeout S         give up a kernel after S seconds\n"
+          "  -max-executions N  give up a kernel after N candidate executions\n"
+          "  -liveness          also whether a fair execution leaves a "
+          "thread spinning or\n"
+          "                     waiting at a barrier for ever (Property "
+          "liveness)\n"
+          "  -show WHAT         draw executions after the block: prop, neg, "
+          "cond, all,\n"
+          "                     none (a failing property's witness too)\n"
+          "  -json              one JSON object per kernel\n"
+          "  -nohash            no Hash= line\n"
+          "  -max-threads N     refuse grids of more than N threads "
+          "(default 256)\n"
+          "  -max-events N      refuse kernels whose executions have more "
+          "than N events,\n"
+          "                     array elements included (default 4096)\n"
+          "  -max-file-size N   refuse files of more than N bytes (default "
+          "16 MiB)\n");
+  cli_common_usage(out, 21);
+  fprintf(out, "  -version           print the version\n");
+}
+
+static const char *const show_words[] = {"none", "prop", "neg", "cond", "all",
+                                         NULL};
+
+#define AT(field) .offset = offsetof(kernel_cli, field)
+#define COUNT "%o expects a non-negative integer, found '%v'"
+#define LIMIT(name_, kind_, field, most)                                      \
+  {.name = name_, .kind = kind_, AT(field), .lo = 1, .hi = most,              \
+   .bad = COUNT, .range = "%o expects a number from %l to %h, found '%v'"}
+
+static const cli_opt kernel_opts[] = {
+    {.name = "model", .kind = CLI_STRING, AT(model_path)},
+    {.name = "cat", .kind = CLI_STRING, AT(model_path)},
+    {.name = "races", .kind = CLI_FLAG, AT(races)},
+    {.name = "norace", .kind = CLI_FLAG, AT(norace)},
+    {.name = "input", .kind = CLI_LIST, AT(inputs)},
+    {.name = "output", .kind = CLI_STRING, AT(output)},
+    {.name = "config", .kind = CLI_STRING, AT(config)},
+    {.name = "entry", .kind = CLI_STRING, AT(entry)},
+    {.name = "nvcc", .kind = CLI_STRING, AT(nvcc)},
+    {.name = "D", .kind = CLI_LIST, AT(defines)},
+    {.name = "I", .kind = CLI_LIST, AT(includes)},
+    {.name = "nvcc-flags", .kind = CLI_STRING, AT(nvcc_flags)},
+    {.name = "engine", .kind = CLI_CHOICE, AT(opts.engine),
+     .choices = cli_engine_words,
+     .bad = "-engine expects enum, smt or auto, found '%v'"},
+    {.name = "unroll", .kind = CLI_INT, AT(opts.unroll), .lo = 0, .hi = INT_MAX,
+     .bad = COUNT},
+    {.name = "timeout", .kind = CLI_SECONDS, AT(opts.timeout),
+     .bad = "-timeout expects seconds, found '%v'"},
+    {.name = "max-executions", .kind = CLI_LONG, AT(opts.max_executions),
+     .lo = 0, .hi = LONG_MAX, .bad = COUNT},
+    {.name = "liveness", .kind = CLI_SET, AT(opts.liveness), .lo = 1},
+    {.name = "show", .kind = CLI_CHOICE, AT(show), .choices = show_words,
+     .bad = "-show expects prop, neg, cond, all or none, found '%v'"},
+    {.name = "json", .kind = CLI_FLAG, AT(json)},
+    {.name = "nohash", .kind = CLI_BITS, AT(log_flags), .bits = SC_LOG_NOHASH},
+    LIMIT("max-threads", CLI_INT, limits.max_threads, 1L << 20),
+    LIMIT("max-events", CLI_INT, limits.max_events, 1L << 20),
+    LIMIT("max-file-size", CLI_SIZE, limits.max_file_bytes, 1L << 40),
+    {.name = "version", .kind = CLI_VERSION},
+    {0}};
+
+static const cli_command kernel_command = {
+    "kernel", kernel_opts, {.kind = CLI_LIST, AT(files)}, kernel_usage, false};
+
+/* ---- The model ----------------------------------------------------------- */
+
+/* The model named (or the default), followed by ptx-race.cat unless
+ * -norace, under the -timeout limit; said on stderr when it does not
+ * load. */
+static sc_model *load_model(const kernel_cli *c) {
+  const char *name = c->model_path ? c->model_path : KERNEL_DEFAULT_MODEL;
+  sc_model *m;
+  const char *path;
+  sc_error *err;
+  sc_status st = models_load(&c->models, name, &m, &path, &err);
+  if (!st && !c->norace) {
+    const char *const extra[] = {SC_RACE_INCLUDE};
+    st = sc_model_load_with_includes(path, extra, 1, c->models.dirs.items,
+                                     c->models.dirs.n, &m, &err);
+    if (st)
+      fprintf(stderr, "%s\n", sc_error_message(err));
+  } else if (st) {
+    fprintf(stderr, "%s\n", sc_error_message(err));
+  }
+  if (!st)
+    st = sc_model_with_limits(m, &c->model_limits, &m, &err);
+  if (st) {
+    fprintf(stderr, "scopecat kernel: the model did not load: no kernel "
+                    "checked\n");
+    return NULL;
+  }
+  int n;
+  const char *const *w = sc_model_warnings(m, &c->opts, &n);
+  cli_print_lines(w, n);
+  return m;
+}
+
+/* ---- The kernel's PTX ---------------------------------------------------- */
+
+static bool ends_with(const char *s, const char *tail) {
+  size_t n = strlen(s), k = strlen(tail);
+  return n >= k && strcmp(s + n - k, tail) == 0;
+}
+
+/* The nvcc command line that makes `ptx` of the .cu file `path`. */
+static const char *nvcc_command(const kernel_cli *c, const char *nvcc,
+                                const char *path, const char *ptx) {
+  const char *cmd = cli_format("%s " NVCC_FLAGS, cli_shell_quote(nvcc));
+  for (int i = 0; i < c->defines.n; i++)
+    cmd = cli_format("%s -D%s", cmd, cli_shell_quote(c->defines.items[i]));
+  for (int i = 0; i < c->includes.n; i++)
+    cmd = cli_format("%s -I%s", cmd, cli_shell_quote(c->includes.items[i]));
+  if (c->nvcc_flags)
+    cmd = cli_format("%s %s", cmd, c->nvcc_flags); /* several words: as given */
+  return cli_format("%s -o %s %s 1>&2", cmd, cli_shell_quote(ptx),
+                    cli_shell_quote(path));
+}
+
+/* The PTX nvcc makes of the .cu file `path`, in a temporary folder; NULL
+ * (said on stderr) when nvcc is missing or fails. */
+static char *compile_cu(const kernel_cli *c, const char *path) {
+  const char *nvcc = gpu_nvcc(c->nvcc);
+  const char *dir = cli_temp_dir("kernel");
+  if (!dir) {
+    fprintf(stderr, "%s: cannot make a temporary folder for nvcc: %s\n", path,
+            strerror(errno));
+    return NULL;
+  }
+  const char *ptx = cli_format("%s/kernel.ptx", dir);
+  int rc = cli_run(nvcc_command(c, nvcc, path, ptx), NULL, c->opts.timeout);
+  char *text = rc == 0 ? cli_read_file(ptx) : NULL;
+  cli_temp_remove(dir);
+  if (rc == 127)
+    fprintf(stderr, "%s: expected nvcc to compile a .cu file, found no command "
+                    "'%s' (install the CUDA toolkit, name it with -nvcc PATH "
+                    "or $NVCC, or check the .ptx nvcc -ptx made of it)\n",
+            path, nvcc);
+  else if (rc == CLI_RUN_TIMED_OUT)
+    fprintf(stderr, "%s: expected nvcc to finish within %g s (the -timeout "
+                    "limit), found it still running: stopped\n",
+            path, c->opts.timeout);
+  else if (rc != 0)
+    fprintf(stderr, "%s: expected nvcc to compile it, found it failed (exit "
+                    "status %d, its messages above)\n", path, rc);
+  else if (!text)
+    fprintf(stderr, "%s: nvcc made no PTX\n", path);
+  return text;
+}
+
+/* ---- The launch and the test ---------------------------------------------- */
+
+/* The launch of the file (its header, then the options over it), the
+ * condition's text and place in *cond...; false (said) when refused. */
+typedef struct condition_text {
+  const char *text, *file;
+  int line, col;
+} condition_text;
+
+static bool read_launch(const kernel_cli *c, const char *path, const char *text,
+                        sc_kernel_launch *l, condition_text *cond) {
+  sc_error *err;
+  if (sc_kernel_parse_header(text, path, &c->limits, l, &cond->text, &cond->line,
+                             &cond->col, &err) != SC_OK) {
+    fprintf(stderr, "%s\n", sc_error_message(err));
+    return false;
+  }
+  cond->file = path;
+  for (int i = 0; i < c->inputs.n; i++)
+    if (sc_kernel_launch_override(l, "input", c->inputs.items[i], &c->limits,
+                                  &err) != SC_OK) {
+      fprintf(stderr, "%s\n", sc_error_message(err));
+      return false;
+    }
+  if (c->config &&
+      sc_kernel_launch_override(l, "config", c->config, &c->limits, &err) != SC_OK) {
+    fprintf(stderr, "%s\n", sc_error_message(err));
+    return false;
+  }
+  if (c->entry)
+    l->entry = c->entry;
+  if (c->output)
+    *cond = (condition_text){c->output, "-output", 1, 1};
+  if (l->threads_per_warp == 0) {
+    fprintf(stderr, "%s: expected a launch, '// @Config: X, Y, Z' (threads "
+                    "per warp, warps per CTA, CTAs) in the header or -config, "
+                    "found none\n", path);
+    return false;
+  }
+  return true;
+}
+
+/* The names @Input gives the parameters of a .cu file's kernel (nvcc's
+ * PTX has <entry>_param_N): its signature's, unless @Params gave them.
+ * Without -entry the PTX's only kernel; with several, the loader says so. */
+static bool cu_param_names(const char *path, const char *cu, const char *ptx,
+                           const char *ptx_file, sc_kernel_launch *l) {
+  const char *entry = l->entry;
+  const char **entries;
+  int n;
+  sc_error *err;
+  if (!entry && sc_kernel_entries(ptx, ptx_file, &entries, &n, &err) == SC_OK &&
+      n == 1)
+    entry = entries[0];
+  if (!entry)
+    return true;
+  const char **names;
+  if (sc_kernel_cu_params(cu, path, entry, &names, &n, &err) != SC_OK) {
+    fprintf(stderr, "%s\n", sc_error_message(err));
+    return false;
+  }
+  l->param_names = names;
+  l->nparam_names = n;
+  return true;
+}
+
+/* The kernel's test: its PTX (nvcc's for a .cu) instantiated for the
+ * launch, with the @Output condition (*asked: there was one); NULL (said)
+ * when refused. */
+static sc_test *kernel_test(const kernel_cli *c, const char *path, bool *asked) {
+  sc_error *err;
+  char *text;
+  if (sc_read_file(path, c->limits.max_file_bytes, &text, NULL, &err) != SC_OK) {
+    fprintf(stderr, "%s\n", sc_error_message(err));
+    return NULL;
+  }
+  sc_kernel_launch launch;
+  condition_text cond;
+  if (!read_launch(c, path, text, &launch, &cond))
+    return NULL;
+  bool cu = ends_with(path, ".cu");
+  const char *ptx = cu ? compile_cu(c, path) : text;
+  if (!ptx)
+    return NULL;
+  /* errors in nvcc's PTX name it after the .cu, which it was made of */
+  const char *ptx_file = cu ? cli_format("%s.ptx", path) : path;
+  if (cu && launch.nparam_names == 0 && !cu_param_names(path, text, ptx, ptx_file,
+                                                        &launch))
+    return NULL;
+  sc_test *t;
+  if (sc_kernel_load_string(ptx, ptx_file, &launch, &c->limits, &t, &err) != SC_OK ||
+      (cond.text && sc_kernel_set_condition(t, cond.text, cond.file, cond.line,
+                                            cond.col, &err) != SC_OK)) {
+    fprintf(stderr, "%s\n", sc_error_message(err));
+    return NULL;
+  }
+  *asked = cond.text != NULL;
+  return t;
+}
+
+/* ---- The properties ------------------------------------------------------ */
+
+typedef enum verdict { PASS, FAIL, UNKNOWN } verdict;
+static const char *const verdict_words[] = {"PASS", "FAIL", "UNKNOWN"};
+
+typedef struct property {
+  const char *name;   /* "assertion", "data-race" ... */
+  verdict v;
+  const char *detail; /* NULL: none */
+  const char *flag;   /* FAIL: the flag whose witness tells it, NULL for
+                         the condition's; unused otherwise */
+  bool story;         /* FAIL with a witness to tell */
+} property;
+
+typedef struct answer {
+  property props[5];
+  int n;
+  bool generalises;
+  const char *why;
+} answer;
+
+static long cut_runs(const sc_test *t, const sc_result *r) {
+  long n = 0;
+  for (int i = 0; i < sc_test_thread_count(t); i++)
+    n += sc_result_cut_runs(r, i);
+  return n;
+}
+
+static int unroll_of(const kernel_cli *c) {
+  return c->opts.unroll >= 0 ? c->opts.unroll : DEFAULT_UNROLL;
+}
+
+/* "holds up to -unroll N" for a verdict a run cut by the bound leaves
+ * open. */
+static const char *up_to(const kernel_cli *c, const char *what, long cut) {
+  return cli_format("%s up to -unroll %d (%ld run%s cut by the bound)", what,
+                    unroll_of(c), cut, cut == 1 ? "" : "s");
+}
+
+/* The condition: an execution that decides it (a counterexample of
+ * forall, a witness of exists) settles the verdict whatever the bound;
+ * without one, a run the bound cut leaves it open. */
+static property assertion(const kernel_cli *c, const sc_test *t,
+                          const sc_result *r, bool asked) {
+  property p = {"assertion", PASS, NULL, NULL, false};
+  if (!asked) {
+    p.detail = "nothing asserted (no @Output, no -output)";
+    return p;
+  }
+  bool decided = sc_result_condition_witness(r) != NULL;
+  long cut = cut_runs(t, r);
+  p.v = sc_result_validated(r) ? PASS : FAIL;
+  if (!decided && cut > 0)
+    p = (property){"assertion", UNKNOWN,
+                   up_to(c, "no execution decides the condition", cut), NULL,
+                   false};
+  p.story = p.v == FAIL && decided;
+  if (p.v == FAIL)
+    p.detail = decided ? "an allowed execution violates it (told below)"
+                       : "no allowed execution satisfies it";
+  return p;
+}
+
+/* A race flag: raised in some allowed execution (FAIL, its pair told),
+ * else PASS, or UNKNOWN when runs were cut. */
+static property race(const kernel_cli *c, const sc_test *t, const sc_result *r,
+                     const char *name, const char *flag, const char *level) {
+  property p = {name, PASS, NULL, flag, false};
+  const char *pair = sc_result_flag_pair(r, flag);
+  long cut = cut_runs(t, r);
+  if (pair)
+    p = (property){name, FAIL, cli_format("%s%s", pair, level), flag, true};
+  else if (cut > 0)
+    p = (property){name, UNKNOWN, up_to(c, "no race", cut), flag, false};
+  return p;
+}
+
+/* An access outside the kernel's memory in an allowed execution (the
+ * loader's out-of-bounds flag): FAIL, naming it; else PASS, or UNKNOWN
+ * when runs were cut. */
+static property bounds(const kernel_cli *c, const sc_test *t, const sc_result *r) {
+  int thread, line;
+  long long address;
+  long cut = cut_runs(t, r);
+  if (sc_result_bounds(r, &thread, &line, &address))
+    return (property){"bounds", FAIL,
+                      cli_format("T%d %s:%d accesses address %#llx, outside "
+                                 "every array", thread, sc_test_file(t), line,
+                                 address), NULL, false};
+  if (cut > 0)
+    return (property){"bounds", UNKNOWN, up_to(c, "no access outside", cut),
+                      NULL, false};
+  return (property){"bounds", PASS, NULL, NULL, false};
+}
+
+/* -liveness: a second simulation, whose verdict is whether a fair
+ * execution leaves a thread stuck. */
+static bool liveness(const kernel_cli *c, const char *path, const sc_test *t,
+                     const sc_model *m, property *p) {
+  sc_sim_options opts = c->opts;
+  opts.liveness = 1;
+  opts.show = SC_SHOW_NONE;
+  sc_result *r;
+  sc_error *err;
+  if (sc_simulate(t, m, &opts, &r, &err) != SC_OK) {
+    fprintf(stderr, "%s: liveness: %s\n", path, sc_error_message(err));
+    return false;
+  }
+  *p = (property){"liveness", PASS, NULL, NULL, false};
+  int thread, line;
+  if (sc_result_liveness(r) == 0) {
+    const char *stuck = "";
+    for (int i = 0; i < sc_test_thread_count(t); i++) {
+      int how = sc_result_liveness_stuck(r, i);
+      if (how == 1 || how == 2)
+        stuck = cli_format("%s%sT%d %s", stuck, *stuck ? ", " : "", i,
+                           how == 1 ? "spins for ever" : "waits at a barrier "
+                                                         "for ever");
+    }
+    p->v = FAIL;
+    p->detail = stuck;
+  } else if (sc_result_liveness_unchecked(r, &thread, &line)) {
+    p->v = UNKNOWN;
+    p->detail = cli_format("T%d's loop at line %d writes memory: a thread "
+                           "turning in it is not checked", thread, line);
+  }
+  return true;
+}
+
+static answer judge(const kernel_cli *c, const sc_test *t, const sc_result *r,
+                    bool asked) {
+  answer a = {0};
+  a.props[a.n++] = assertion(c, t, r, asked);
+  if (!c->norace) {
+    a.props[a.n++] = race(c, t, r, "data-race", SC_FLAG_DATA_RACE,
+                          " (PTX level: not undefined behaviour in PTX; "
+                          "undefined behaviour in CUDA C++)");
+    a.props[a.n++] = race(c, t, r, "shared-race", SC_FLAG_SHARED_RACE,
+                          " (barrier-interval race on .shared)");
+  }
+  a.props[a.n++] = bounds(c, t, r);
+  a.generalises = sc_kernel_generalises(t, &a.why) == 1;
+  return a;
+}
+
+/* ---- The answer ---------------------------------------------------------- */
+
+/* The story of a failing property, after its line: the witness per
+ * thread (its first line, the pair, is the property's detail already). */
+static void tell(const kernel_cli *c, const sc_result *r, const property *p,
+                 FILE *out) {
+  const char *story = sc_result_story(r, p->flag);
+  if (!story)
+    return;
+  if (p->flag) {
+    const char *nl = strchr(story, '\n');
+    story = nl ? nl + 1 : "";
+  }
+  fputs(story, out);
+  if (*story && story[strlen(story) - 1] != '\n')
+    fputc('\n', out);
+  if (c->show != SC_SHOW_NONE)
+    fputs(cli_text(sc_result_witness_dot(r, p->flag, &c->dot)), out);
+}
+
+static void print_answer(const kernel_cli *c, const sc_result *r,
+                         const answer *a, FILE *out) {
+  for (int i = 0; i < a->n; i++) {
+    const property *p = &a->props[i];
+    fprintf(out, "Property %s %s%s%s\n", p->name, verdict_words[p->v],
+            p->detail ? ": " : "", p->detail ? p->detail : "");
+    if (p->story)
+      tell(c, r, p, out);
+  }
+  if (a->generalises)
+    fprintf(out, "Inputs generalise\n");
+  else
+    fprintf(out, "Inputs these-inputs-only%s%s\n", a->why ? ": " : "",
+            a->why ? a->why : "");
+  fputc('\n', out); /* a blank line ends the kernel's answer, as a block */
+}
+
+/* `s` as a JSON string. */
+static const char *json_string(const char *s) {
+  if (!s)
+    return "null";
+  const char *out = "\"";
+  for (; *s; s++) {
+    unsigned char ch = (unsigned char)*s;
+    if (ch == '"' || ch == '\\')
+      out = cli_format("%s\\%c", out, ch);
+    else if (ch < 0x20)
+      out = cli_format("%s\\u%04x", out, ch);
+    else
+      out = cli_format("%s%c", out, ch);
+  }
+  return cli_format("%s\"", out);
+}
+
+/* -json: one object a kernel, {"kernel", "result" (sim's object),
+ * "properties": [{"property", "verdict", "detail"}], "generalises",
+ * "why"}. */
+static bool print_json(const kernel_cli *c, const char *path, const sc_result *r,
+                       const answer *a, FILE *out) {
+  const char *result = sc_result_json(r, c->log_flags);
+  if (!result) {
+    fprintf(stderr, "%s: %s\n", path, cli_no_memory());
+    return false;
+  }
+  size_t n = strlen(result);
+  while (n > 0 && result[n - 1] == '\n')
+    n--;
+  fprintf(out, "{\"kernel\":%s,\"result\":%.*s,\"properties\":[", json_string(path),
+          (int)n, result);
+  for (int i = 0; i < a->n; i++)
+    fprintf(out, "%s{\"property\":%s,\"verdict\":\"%s\",\"detail\":%s}",
+            i ? "," : "", json_string(a->props[i].name),
+            verdict_words[a->props[i].v], json_string(a->props[i].detail));
+  fprintf(out, "],\"generalises\":%s,\"why\":%s}\n", a->generalises ? "true" : "false",
+          json_string(a->generalises ? NULL : a->why));
+  return true;
+}
+
+/* Check the kernel in `path`, printing its answer on `out`; false when it
+ * could not (said on stderr). */
+static bool run_one(const kernel_cli *c, const sc_model *m, const char *path,
+                    FILE *out) {
+  bool asked;
+  sc_test *t = kernel_test(c, path, &asked);
+  if (!t)
+    return false;
+  sc_sim_options opts = c->opts;
+  opts.liveness = 0;
+  opts.show = (sc_show)c->show;
+  sc_result *r;
+  sc_error *err;
+  if (sc_simulate(t, m, &opts, &r, &err) != SC_OK) {
+    fprintf(stderr, "%s: %s\n", path, sc_error_message(err));
+    const char *file = sc_error_file(err);
+    if (!c->norace && file && ends_with(file, "/" SC_RACE_INCLUDE))
+      fprintf(stderr, "%s: the model does not define what %s reads (a PTX "
+                      "model's morally-strong and cause): -norace checks "
+                      "without races\n", path, SC_RACE_INCLUDE);
+    return false;
+  }
+  answer a = judge(c, t, r, asked);
+  if (c->opts.liveness && !liveness(c, path, t, m, &a.props[a.n++]))
+    return false;
+  if (c->json)
+    return print_json(c, path, r, &a, out);
+  if (!cli_print_result(path, t, r, false, c->log_flags, out))
+    return false;
+  print_answer(c, r, &a, out);
+  cli_drawing d = {true, NULL, NULL, &c->dot};
+  return c->show == SC_SHOW_NONE || cli_draw_shown(&d, path, t, r, out);
+}
+
+/* Whether `arg` is an option of this command's table that takes a value
+ * (the common ones, -max-heap and -conf, too). */
+static bool takes_value(const char *arg) {
+  if (arg[0] != '-')
+    return false;
+  const char *name = arg + 1 + (arg[1] == '-');
+  if (strcmp(name, "max-heap") == 0 || strcmp(name, "conf") == 0)
+    return true;
+  for (const cli_opt *o = kernel_opts; o->name; o++)
+    if (strcmp(o->name, name) == 0)
+      return o->kind != CLI_FLAG && o->kind != CLI_SET && o->kind != CLI_BITS &&
+             o->kind != CLI_VERSION && o->kind != CLI_HELP;
+  return false;
+}
+
+/* nvcc's joined spellings -DNAME=V and -IDIR as -D NAME=V and -I DIR, the
+ * option parser's (an option's value, as -nvcc-flags "-DX", is left be). */
+static char **split_joined(int *argc, char **argv) {
+  char **out = GC_MALLOC(sizeof(char *) * (size_t)(2 * *argc + 1));
+  int n = 0;
+  for (int i = 0; i < *argc; i++) {
+    const char *a = argv[i];
+    if (i > 0 && takes_value(a) && i + 1 < *argc) {
+      out[n++] = argv[i++];
+      out[n++] = argv[i];
+    } else if (i > 0 && a[0] == '-' && (a[1] == 'D' || a[1] == 'I') && a[2]) {
+      out[n++] = a[1] == 'D' ? "-D" : "-I";
+      out[n++] = (char *)a + 2;
+    } else {
+      out[n++] = argv[i];
+    }
+  }
+  *argc = n;
+  return out;
+}
+
+int cmd_kernel(int argc, char **argv) {
+  kernel_cli c;
+  memset(&c, 0, sizeof c);
+  c.opts.unroll = -1;
+  c.opts.engine = SC_ENGINE_AUTO;
+  argv = split_joined(&argc, argv);
+  int missing;
+  int rc = cli_parse(&kernel_command, &c, argc, argv, &missing);
+  if (rc != CLI_GO_ON)
+    return rc;
+  if (c.files.n == 0) {
+    kernel_usage(stderr);
+    return EXIT_USAGE;
+  }
+  if (c.races && c.norace) {
+    fprintf(stderr, "scopecat kernel: -races and -norace say opposite things: "
+                    "give one\n");
+    return EXIT_USAGE;
+  }
+  c.model_limits.timeout = c.opts.timeout;
+  models_add_bundled(&c.models);
+  const sc_model *m = load_model(&c);
+  if (!m)
+    return EXIT_SOME_FAILED;
+  int failed = 0;
+  for (int i = 0; i < c.files.n; i++)
+    failed += !run_one(&c, m, c.files.items[i], stdout);
+  return failed ? EXIT_SOME_FAILED : EXIT_ALL_RAN;
+}
