@@ -162,7 +162,10 @@ static sc_status run_model(sim_search *s, sim_candidate *cd,
     sc_cat_exec *cx = sci_cat_exec_of(s->m->cat, cd->env, eval, NULL);
     if (cx) {
       fill_inputs(cx, cd->x);
-      if (sci_cat_exec_run(cx, cd->env, eval, out))
+      /* a flag raised for the first time wants its witness pair, which
+       * only the interpreter's checks carry: that candidate runs again */
+      if (sci_cat_exec_run(cx, cd->env, eval, out) &&
+          !sci_sim_sink_wants_checks(s, out))
         return SC_OK;
     }
   }

@@ -311,6 +311,15 @@ void sci_sim_sink_flag(sim_search *s, const char *name, const sc_execution *x,
     keep_flag_witnesses(s->r, x, out);
 }
 
+bool sci_sim_sink_wants_checks(const sim_search *s, const sc_cat_outcome *out) {
+  if (out->nchecks)
+    return false;
+  for (int i = 0; i < out->nflags; i++)
+    if (!has_flag_witness(s->r, out->flags[i]))
+      return true;
+  return false;
+}
+
 bool sci_sim_sink_flag_known(const sim_search *s, const char *name) {
   for (int k = 0; k < s->r->nflags; k++)
     if (strcmp(s->r->flags[k], name) == 0)

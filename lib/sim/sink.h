@@ -22,6 +22,9 @@ bool sci_sim_sink_execution(sim_search *s, sc_execution *x, const sc_cat_outcome
 void sci_sim_sink_flag(sim_search *s, const char *name, const sc_execution *x,
                        const sc_cat_outcome *out);
 bool sci_sim_sink_flag_known(const sim_search *s, const char *name);
+/* Whether an outcome without checks (the compiled evaluator's) raised a
+ * flag that has no witness yet: its pair needs the interpreter's checks. */
+bool sci_sim_sink_wants_checks(const sim_search *s, const sc_cat_outcome *out);
 
 /* Whether x's final state is among those counted already. */
 bool sci_sim_sink_state_known(sim_search *s, const sc_execution *x);
