@@ -466,6 +466,35 @@ static bool liveness(const kernel_cli *c, const char *path, const sc_test *t,
   return true;
 }
 
+/* Why the simulation has no state (States 0), or NULL when it has one.
+ * No candidate and no run cut: the only runs that complete are dropped
+ * because their barriers never release some thread (a deadlock); runs cut
+ * by the bound may be the ones that would have completed; candidates all
+ * forbidden: the model allows none. */
+static const char *no_execution(const kernel_cli *c, const sc_test *t,
+                                const sc_result *r) {
+  if (sc_result_state_count(r) > 0)
+    return NULL;
+  long cut = cut_runs(t, r), candidates = sc_result_candidates(r);
+  if (candidates > 0)
+    return cli_format("no allowed execution (the model forbids all %ld "
+                      "candidate%s)", candidates, candidates == 1 ? "" : "s");
+  if (cut > 0)
+    return cli_format("no complete execution (%ld run%s cut by the bound "
+                      "-unroll %d, none completed)", cut, cut == 1 ? "" : "s",
+                      unroll_of(c));
+  return "no complete execution (a deadlock: in every run some thread waits "
+         "at a barrier for ever; -liveness names it)";
+}
+
+/* Over no execution every verdict is vacuous, a PASS as much as a FAIL
+ * for want of a witness: each property that looked at executions (the
+ * assertion only when one was asked) is UNKNOWN, saying why. */
+static void vacuous(answer *a, const char *why, bool asked) {
+  for (int i = asked ? 0 : 1; i < a->n; i++)
+    a->props[i] = (property){a->props[i].name, UNKNOWN, why, a->props[i].flag, false};
+}
+
 static answer judge(const kernel_cli *c, const sc_test *t, const sc_result *r,
                     bool asked) {
   answer a = {0};
@@ -478,6 +507,9 @@ static answer judge(const kernel_cli *c, const sc_test *t, const sc_result *r,
                           " (barrier-interval race on .shared)");
   }
   a.props[a.n++] = bounds(c, t, r);
+  const char *none = no_execution(c, t, r);
+  if (none)
+    vacuous(&a, none, asked);
   a.generalises = sc_kernel_generalises(t, &a.why) == 1;
   return a;
 }

@@ -3,7 +3,10 @@
  * bar.cta.sync a, b group (a, b), and a third operand is the quorum, how
  * many of the group must arrive before any may leave (by default, all of
  * it; Dat3M's instance id, resource id and quorum).  bar.sync waits for
- * its quorum; bar.arrive does not wait.
+ * its quorum; bar.arrive does not wait.  A hardware barrier is reused
+ * phase by phase (PTX ISA, "bar"): a thread's k-th arrival at a group
+ * meets the other threads' k-th arrivals, so a barrier passed twice (two
+ * __syncthreads(), a barrier in a loop) makes a group per phase.
  *
  * Every order in which the barriers may arrive is tried: each thread's
  * barriers arrive in program order, and a thread leaves a barrier as soon
@@ -25,7 +28,7 @@
 typedef struct barrier {
   int event;
   int thread;
-  int group;   /* same group, same number */
+  int group;   /* same operands and phase, same number */
   int quorum;  /* arrivals the barrier waits for; 0 for bar.arrive */
 } barrier;
 
@@ -152,10 +155,20 @@ static int quorum(const sc_execution *x, const barrier *bars, int n, int i) {
   return size;
 }
 
+/* The phase of barrier i of bars[0..i]: how many barriers of its thread
+ * with the same operands come before it (each thread's in program order). */
+static int phase_of(const sc_execution *x, const barrier *bars, int i) {
+  int k = 0;
+  for (int j = 0; j < i; j++)
+    k += bars[j].thread == bars[i].thread && same_group(x, bars[j].event, bars[i].event);
+  return k;
+}
+
 /* The barriers of x in event order (so each thread's in program order),
- * with their groups and quorums. */
+ * with their groups (operands and phase) and quorums. */
 static int collect(const sc_execution *x, barrier *bars) {
   int n = 0;
+  int *phase = sci_alloc_atomic(sizeof(int) * (size_t)(x->nevents + 1));
   for (int e = 0; e < x->nevents; e++) {
     const sc_event *ev = &x->events[e];
     if (ev->kind != SC_EV_BARRIER)
@@ -164,8 +177,9 @@ static int collect(const sc_execution *x, barrier *bars) {
     b->event = e;
     b->thread = ev->thread;
     b->group = n;
+    phase[n] = phase_of(x, bars, n);
     for (int i = 0; i < n; i++)
-      if (same_group(x, bars[i].event, e)) {
+      if (phase[i] == phase[n] && same_group(x, bars[i].event, e)) {
         b->group = bars[i].group;
         break;
       }

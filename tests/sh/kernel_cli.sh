@@ -5,7 +5,9 @@
 # reader may see the flag and stale data: the assertion and a data race)
 # and passes with __threadfence() on both sides; a loop of 4 turns is
 # UNKNOWN under -unroll 2 and passes under -unroll 4; a spin on a flag
-# nobody raises fails -liveness.  The .ptx files run everywhere; the .cu
+# nobody raises fails -liveness; two threads meeting barriers in crossed
+# orders deadlock, and a verdict over no complete execution is UNKNOWN,
+# saying why.  The .ptx files run everywhere; the .cu
 # files need nvcc (skipped without it).  Then the launch's errors, each
 # at its file:line:col, a batch whose bad file lets the others run, and
 # the options.
@@ -37,10 +39,11 @@ same "Property assertion PASS|Property data-race PASS|Property shared-race PASS|
 has "$tmp/out" "States 2"
 lacks "$tmp/out" "Flag"
 
-# a loop the bound cuts: no violation found, the verdict holds up to the bound
+# a loop the bound cuts: no run completes (States 0), so no verdict but
+# UNKNOWN, the bound said to be why
 expect 0 "$scopecat" kernel "$k/fill.ptx"
 same "Property assertion UNKNOWN|Property data-race UNKNOWN|Property shared-race UNKNOWN|Property bounds UNKNOWN|Inputs these-inputs-only|"
-has "$tmp/out" "Property assertion UNKNOWN: no execution decides the condition up to -unroll 2 (1 run cut by the bound)"
+has "$tmp/out" "Property assertion UNKNOWN: no complete execution (1 run cut by the bound -unroll 2, none completed)"
 has "$tmp/out" "Condition forall (A[3]=3 /\\ A[0]<A[1])"
 expect 0 "$scopecat" kernel -unroll 4 "$k/fill.ptx"
 same "Property assertion PASS|Property data-race PASS|Property shared-race PASS|Property bounds PASS|Inputs these-inputs-only|"
@@ -72,6 +75,33 @@ has "$tmp/out" "Property liveness PASS"
 expect 0 "$scopecat" kernel "$k/wait.ptx"
 lacks "$tmp/out" "Property liveness"
 has "$tmp/out" "Property assertion PASS: nothing asserted (no @Output, no -output)"
+# ... and without -liveness no run completes (States 0): no property that
+# looks at executions may pass over none; the bound is why
+has "$tmp/out" "States 0"
+has "$tmp/out" "Property data-race UNKNOWN: no complete execution (1 run cut by the bound -unroll 2, none completed)"
+has "$tmp/out" "Property bounds UNKNOWN: no complete execution (1 run cut by the bound -unroll 2, none completed)"
+
+# ---- Over no complete execution: UNKNOWN, saying why ---------------------------
+# barriers met in crossed orders deadlock: the forall holds of no
+# execution, which is no PASS (it was one); -liveness names the threads
+deadlock="no complete execution (a deadlock: in every run some thread waits at a barrier for ever; -liveness names it)"
+for engine in enum smt; do
+  [ "$engine" = smt ] && ! "$scopecat" -engine smt "$srcdir/ptx/seeds/coRR.litmus" >/dev/null 2>&1 && continue
+  expect 0 "$scopecat" kernel -engine "$engine" "$k/crossed.ptx"
+  same "Property assertion UNKNOWN|Property data-race UNKNOWN|Property shared-race UNKNOWN|Property bounds UNKNOWN|Inputs generalise|"
+  has "$tmp/out" "States 0"
+  has "$tmp/out" "Property assertion UNKNOWN: $deadlock"
+  has "$tmp/out" "Property bounds UNKNOWN: $deadlock"
+done
+expect 0 "$scopecat" kernel -norace -liveness "$k/crossed.ptx"
+has "$tmp/out" "Property liveness FAIL: T0 waits at a barrier for ever, T1 waits at a barrier for ever"
+expect 0 "$scopecat" kernel -json "$k/crossed.ptx"
+has "$tmp/out" "{\"property\":\"assertion\",\"verdict\":\"UNKNOWN\",\"detail\":\"$deadlock\"}"
+# a model that forbids every execution: no allowed one, each of 3 candidates
+printf '"forbids all"\nirreflexive id as never\n' >"$tmp/never.cat"
+expect 0 "$scopecat" kernel -norace -model "$tmp/never.cat" "$k/mp-fence.ptx"
+same "Property assertion UNKNOWN|Property bounds UNKNOWN|Inputs these-inputs-only|"
+has "$tmp/out" "Property assertion UNKNOWN: no allowed execution (the model forbids all 3 candidates)"
 
 # -norace: the model alone; -engine smt gives the same verdicts (with Z3)
 expect 0 "$scopecat" kernel -norace "$k/mp.ptx"
@@ -102,6 +132,8 @@ command -v "$nvcc" >/dev/null 2>&1 || nvcc=/usr/local/cuda/bin/nvcc
 if command -v "$nvcc" >/dev/null 2>&1; then
   expect 0 "$scopecat" kernel -nvcc "$nvcc" "$k/mp.cu"
   same "Property assertion FAIL|Property data-race FAIL|Property shared-race PASS|Property bounds PASS|Inputs these-inputs-only|"
+  expect 0 "$scopecat" kernel -nvcc "$nvcc" "$k/crossed.cu"
+  has "$tmp/out" "Property assertion UNKNOWN: $deadlock"
   expect 0 "$scopecat" kernel -nvcc "$nvcc" -D FENCE "$k/mp.cu"
   same "Property assertion PASS|Property data-race PASS|Property shared-race PASS|Property bounds PASS|Inputs these-inputs-only|"
   # nvcc's joined spelling -DFENCE

@@ -15,6 +15,7 @@
 # fails.  KERNELS_ONLY=REGEX checks only the cases whose .ptx matches.
 # KERNELS_MAX_THREADS (default 2) skips, with a message, the cases of larger
 # grids: their runs take minutes (VERDICTS.md, "Time"); 9 checks them all.
+# The rows of $quick run under 10 s and are checked whatever it says.
 # KERNELS_CU=all checks every row of the .cu files (default: the assertion
 # rows under ptx-v7.5, one nvcc run per case: the rest only repeats the
 # .ptx's runs on the same PTX).
@@ -31,28 +32,34 @@ only=${KERNELS_ONLY:-.}
 max_threads=${KERNELS_MAX_THREADS:-2}
 cu_rows=${KERNELS_CU:-assertion}
 
-# CASE PROPERTY (both models): the simulator matches a CTA's barriers by
-# their operands across the whole run, so a thread that meets `bar.sync 0`
-# twice (two __syncthreads()) waits for an arrival that never comes and no
-# execution completes (States 0): VACUOUS, or UNKNOWN where runs were cut.
+# CASE PROPERTY (both models): the run raises the data-race flag (the
+# herd block says "Flag data-race") but the result keeps no witness pair
+# for it (sc_result_flag_pair gives none), so the property, which names
+# the pair, says UNKNOWN; races.sh and kernel_cli.sh's mp.ptx fail of it
+# too.  (The rows of barriers passed twice, gridbar and xf-barrier-1.1.2,
+# left this list when a barrier's k-th arrivals were matched together.)
 known="
-gridbar assertion
-gridbar data-race
-gridbar liveness
-gridbar-no-fence assertion
 gridbar-no-fence data-race
-gridbar-no-fence liveness
-gridbar-acqrel assertion
-gridbar-acqrel data-race
-gridbar-acqrel liveness
-xf-barrier-1.1.2 assertion
-xf-barrier-1.1.2 data-race
-xf-barrier-1.1.2 liveness
 "
+
+# CASE PROPERTY: rows of grids past KERNELS_MAX_THREADS whose runs take
+# under 10 s each (measured: 2 to 3 s), checked whatever the guard says;
+# their cases' other rows run past 30 s and stay behind it
+quick="
+cbe-dot assertion
+cbe-dot data-race
+gridbar-2.1.2 assertion
+gridbar-2.1.2 data-race
+"
+
+# in_list LIST PTX PROPERTY: the row is in LIST (a list as $known)
+in_list() {
+  printf '%s\n' "$1" | grep -qx "${2%.ptx} $3"
+}
 
 # is_known PTX PROPERTY: the row is in $known
 is_known() {
-  printf '%s\n' "$known" | grep -qx "${1%.ptx} $2"
+  in_list "$known" "$1" "$2"
 }
 
 # threads CONFIG: the grid's threads of a CSV config X;Y;Z
@@ -112,7 +119,7 @@ check_rows() {
   tail -n +2 "$csv" | grep -E "^[^,]*,[^,]*($only)" |
     while IFS=, read -r cu ptx config model property want unroll; do
       n=$(threads "$config")
-      if [ "$n" -gt "$max_threads" ]; then
+      if [ "$n" -gt "$max_threads" ] && ! in_list "$quick" "$ptx" "$property"; then
         printf '%-28s %-9s %-10s %-8s skipped: %d threads > KERNELS_MAX_THREADS\n' \
           "${ptx%.ptx}" "$model" "$property" "$want" "$n"
         continue
@@ -143,8 +150,9 @@ check_rows() {
         fi
       fi
       got=$(verdict "$out" "$property")
-      # a verdict over no complete execution says nothing (a PASS of it is
-      # vacuous): only a FAIL, which shows its execution, stands without one
+      # a verdict over no complete execution says nothing (the tool says
+      # UNKNOWN, which no row may match by it): only a FAIL, which shows
+      # its execution, stands without one
       if [ "$got" != FAIL ] && grep -qx 'States 0' "$out"; then
         got=VACUOUS
       fi
