@@ -32,14 +32,11 @@ only=${KERNELS_ONLY:-.}
 max_threads=${KERNELS_MAX_THREADS:-2}
 cu_rows=${KERNELS_CU:-assertion}
 
-# CASE PROPERTY (both models): the run raises the data-race flag (the
-# herd block says "Flag data-race") but the result keeps no witness pair
-# for it (sc_result_flag_pair gives none), so the property, which names
-# the pair, says UNKNOWN; races.sh and kernel_cli.sh's mp.ptx fail of it
-# too.  (The rows of barriers passed twice, gridbar and xf-barrier-1.1.2,
-# left this list when a barrier's k-th arrivals were matched together.)
+# CASE PROPERTY (both models): rows the tool is known to get wrong, each
+# with its reason; a row here that matches fails the test (take it off).
+# None today: the last ones (a flag raised with no witness pair kept, and
+# barriers passed twice) were fixed.
 known="
-gridbar-no-fence data-race
 "
 
 # CASE PROPERTY: rows of grids past KERNELS_MAX_THREADS whose runs take
