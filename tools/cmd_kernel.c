@@ -271,7 +271,8 @@ static bool read_launch(const kernel_cli *c, const char *path, const char *text,
   if (c->output)
     *cond = (condition_text){c->output, "-output", 1, 1};
   if (l->threads_per_warp == 0) {
-    fprintf(stderr, "%s: expected a launch, '// @Config: X, Y, Z' (threads "
+    /* the header is where a launch is written: its first line */
+    fprintf(stderr, "%s:1:1: expected a launch, '// @Config: X, Y, Z' (threads "
                     "per warp, warps per CTA, CTAs) in the header or -config, "
                     "found none\n", path);
     return false;
