@@ -199,7 +199,7 @@ expect 1 "$scopecat" kernel "$k/mp.ptx" "$tmp/empty.ptx" "$tmp/noparam.ptx" "$k/
 if [ "$(grep -c '^Test ' "$tmp/out")" -eq 2 ]; then ok; else fail "batch: expected 2 blocks"; cat "$tmp/out"; fi
 if [ "$(grep '^Property assertion' "$tmp/out" | sed 's/:.*//' | tr '\n' '|')" = "Property assertion FAIL|Property assertion PASS|" ]; then ok
 else fail "batch: the answers out of order"; cat "$tmp/out"; fi
-has "$tmp/err" "empty.ptx: expected a launch"
+has "$tmp/err" "empty.ptx:1:1: expected a launch"
 has "$tmp/err" "noparam.ptx:1:36:"
 
 finish
