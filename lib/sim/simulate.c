@@ -436,6 +436,7 @@ static sc_status search_once(const sc_test *t, const sc_model *m,
   sc_sem_limits lim = {.unroll = s.opts.unroll, .max_traces = 0,
                        .liveness = s.opts.liveness != 0,
                        .repeat_cut = sci_sim_repeat_cut_safe(t, m->cat, &s.eval),
+                       .repeat_at_once = t->ptx_file != NULL, /* a kernel */
                        .max_run_events = s.opts.max_run_events};
   sc_status st = check_declarations(t, m->cat, err);
   if (st)
