@@ -489,6 +489,15 @@ static run_result do_barrier(run *r, const sc_instr *in, int pc, uint64_t guard)
   return keep_stuck(r, SC_STUCK_BARRIER, 0); /* waiting here for ever */
 }
 
+/* Whether a run cut at once where its iteration repeats a state counts as
+ * one the bound cut: the same iteration, taken again and again, reaches
+ * the bound before the SC_SEM_REPEAT_UNROLL-th jump back when the bound is
+ * at most that, and then the full unrolling reports the loss; so the
+ * verdicts (UNKNOWN when a run was cut) stay those of the full cut. */
+static bool repeat_lost(const run *r) {
+  return r->lim->repeat_at_once && r->lim->unroll <= SC_SEM_REPEAT_UNROLL;
+}
+
 static run_result jump(run *r, int pc, int target_label, int *next) {
   int to = r->th->labels[target_label].pc;
   if (to <= pc && r->lim->liveness && spin_iteration(r, to) &&
@@ -496,9 +505,10 @@ static run_result jump(run *r, int pc, int target_label, int *next) {
     return RUN_ERROR;
   if (to <= pc && ++r->backjumps[pc] > r->lim->unroll)
     return RUN_CUT;
-  if (to <= pc && r->backjumps[pc] > SC_SEM_REPEAT_UNROLL && r->nheads > 0 &&
+  int repeat_from = r->lim->repeat_at_once ? 0 : SC_SEM_REPEAT_UNROLL;
+  if (to <= pc && r->backjumps[pc] > repeat_from && r->nheads > 0 &&
       repeats_state(r, to)) /* nheads: prepare_repeats ran */
-    return RUN_REPEAT; /* the cut run feeds values as any other (keep_cut_run) */
+    return repeat_lost(r) ? RUN_CUT : RUN_REPEAT; /* either feeds values (keep_cut_run) */
   *next = to;
   return RUN_DONE;
 }
@@ -1042,6 +1052,7 @@ sc_status sci_sem_traces_timed(const sc_test *t, const sc_sem_limits *limits,
   if (limits) {
     b.lim.liveness = limits->liveness;
     b.lim.repeat_cut = limits->repeat_cut;
+    b.lim.repeat_at_once = limits->repeat_at_once;
   }
   if (limits && limits->unroll >= 0)
     b.lim.unroll = limits->unroll;

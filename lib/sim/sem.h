@@ -94,6 +94,12 @@ typedef struct sc_sem_limits {
    * that allows an execution with fewer events when it allowed the one
    * with more (sim/repeat_gate.h says which); off: herd7's full unrolling */
   bool repeat_cut;
+  /* with repeat_cut: cut at the first iteration that repeats a state, not
+   * past the SC_SEM_REPEAT_UNROLL-th (a kernel's: it has no herd7 run whose
+   * execution counts to keep; its spin loops then make one trace per exit
+   * instead of one per number of failed attempts, which multiplied across
+   * threads) */
+  bool repeat_at_once;
   int max_run_events; /* events of one run, 1..SC_TRACE_MAX, 0: SC_TRACE_MAX */
 } sc_sem_limits;
 

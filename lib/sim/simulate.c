@@ -143,9 +143,10 @@ static sc_status each_trace_choice(sim_search *s, const sc_thread_traces *all) {
   if (sci_sim_any_thread_without_traces(all, t->nthreads))
     return SC_OK;
   int *pick = sci_alloc_atomic(sizeof(int) * (size_t)(t->nthreads + 1));
-  memset(pick, 0, sizeof(int) * (size_t)(t->nthreads + 1));
   const sc_trace **chosen = sci_alloc(sizeof(sc_trace *) * (size_t)(t->nthreads + 1));
-  do {
+  sim_feed_odometer *odo = sci_sim_feed_odometer(t, all, &s->clock);
+  for (bool more = sci_sim_first_fed_choice(odo, pick); more;
+       more = sci_sim_next_fed_choice(odo, pick)) {
     sc_status st = sci_sim_clock_step(&s->clock, 0, NULL, &s->err);
     if (st)
       return st;
@@ -158,7 +159,7 @@ static sc_status each_trace_choice(sim_search *s, const sc_thread_traces *all) {
       st = each_barrier_sync(s, &cd);
     if (st)
       return st;
-  } while (sci_sim_next_choice(pick, all, t->nthreads));
+  }
   return SC_OK;
 }
 
@@ -229,11 +230,12 @@ static sc_status estimate_costs(sim_search *s, const sc_thread_traces *all, doub
   if (sci_sim_any_thread_without_traces(all, t->nthreads))
     return SC_OK;
   int *pick = sci_alloc_atomic(sizeof(int) * (size_t)(t->nthreads + 1));
-  memset(pick, 0, sizeof(int) * (size_t)(t->nthreads + 1));
   const sc_trace **chosen = sci_alloc(sizeof(sc_trace *) * (size_t)(t->nthreads + 1));
   int *writes_at = sci_alloc_atomic(sizeof(int) * (size_t)(t->nlocs + 1));
   long gap = (long)(slack / SIM_COST_ENUM_CHOICE) + 1; /* choices past the mixed road's */
-  do {
+  sim_feed_odometer *odo = sci_sim_feed_odometer(t, all, &s->clock);
+  for (bool more = sci_sim_first_fed_choice(odo, pick);
+       more && *enumerated - *mixed <= slack; more = sci_sim_next_fed_choice(odo, pick)) {
     sc_status st = sci_sim_clock_step(&s->clock, 0, NULL, &s->err);
     if (st)
       return st;
@@ -251,7 +253,7 @@ static sc_status estimate_costs(sim_search *s, const sc_thread_traces *all, doub
       *mixed += (double)n * SIM_COST_ENUM_CHOICE;
     else
       *mixed += fixed ? (double)cheaper * SIM_COST_ENUM_CHOICE : solver;
-  } while (*enumerated - *mixed <= slack && sci_sim_next_choice(pick, all, t->nthreads));
+  }
   return SC_OK;
 }
 
@@ -436,6 +438,7 @@ static sc_status search_once(const sc_test *t, const sc_model *m,
   sc_sem_limits lim = {.unroll = s.opts.unroll, .max_traces = 0,
                        .liveness = s.opts.liveness != 0,
                        .repeat_cut = sci_sim_repeat_cut_safe(t, m->cat, &s.eval),
+                       .repeat_at_once = t->ptx_file != NULL, /* a kernel */
                        .max_run_events = s.opts.max_run_events};
   sc_status st = check_declarations(t, m->cat, err);
   if (st)

@@ -91,6 +91,191 @@ bool sci_sim_reads_can_be_fed(const sc_test *t, const sc_trace **chosen) {
   return true;
 }
 
+/* ---- The odometer over the combinations some write may feed ------------- */
+
+/* One written value of a location. */
+typedef struct loc_value {
+  int loc;
+  int64_t value;
+} loc_value;
+
+struct sim_feed_odometer {
+  const sc_test *t;
+  const sc_thread_traces *all;
+  int n;
+  const sim_clock *clock;
+  unsigned ticks;
+  /* per k: the writes threads 0..k-1 have room for, per location (the
+   * most any one trace of each makes there), and the values they may
+   * write, sorted */
+  int *room;
+  loc_value **writable;
+  int *nwritable;
+  loc_value *demand; /* scratch: the values a prefix's reads still need */
+  int cap_demand;
+};
+
+static int by_loc_value(const void *a, const void *b) {
+  const loc_value *x = a, *y = b;
+  if (x->loc != y->loc)
+    return x->loc < y->loc ? -1 : 1;
+  return (x->value > y->value) - (x->value < y->value);
+}
+
+static bool has_loc_value(const loc_value *set, int n, int loc, int64_t value) {
+  loc_value key = {loc, value};
+  return bsearch(&key, set, (size_t)n, sizeof key, by_loc_value) != NULL;
+}
+
+/* writable[k+1]: writable[k] and every value a trace of thread k writes. */
+static void add_thread_writes(sim_feed_odometer *o, int k) {
+  const sc_thread_traces *a = &o->all[k];
+  int n = o->nwritable[k], cap = n + 1;
+  for (int i = 0; i < a->ntraces; i++)
+    cap += a->traces[i].nevents;
+  loc_value *set = sci_alloc_atomic(sizeof(loc_value) * (size_t)cap);
+  if (n > 0)
+    memcpy(set, o->writable[k], sizeof(loc_value) * (size_t)n);
+  for (int i = 0; i < a->ntraces; i++)
+    for (int e = 0; e < a->traces[i].nevents; e++) {
+      const sc_trace_event *w = &a->traces[i].events[e];
+      if (w->kind == SC_EV_WRITE)
+        set[n++] = (loc_value){w->loc, w->value};
+    }
+  qsort(set, (size_t)n, sizeof(loc_value), by_loc_value);
+  int kept = 0;
+  for (int i = 0; i < n; i++)
+    if (kept == 0 || by_loc_value(&set[kept - 1], &set[i]) != 0)
+      set[kept++] = set[i];
+  o->writable[k + 1] = set;
+  o->nwritable[k + 1] = kept;
+}
+
+/* room[k+1]: room[k] and the most writes a trace of thread k makes at
+ * each location. */
+static void add_thread_room(sim_feed_odometer *o, int k, int *count) {
+  int nl = o->t->nlocs;
+  int *room = &o->room[(size_t)(k + 1) * (size_t)nl], *most = count + nl;
+  memcpy(room, &o->room[(size_t)k * (size_t)nl], sizeof(int) * (size_t)nl);
+  memset(most, 0, sizeof(int) * (size_t)nl);
+  const sc_thread_traces *a = &o->all[k];
+  for (int i = 0; i < a->ntraces; i++) {
+    const sc_trace *tr = &a->traces[i];
+    for (int e = 0; e < tr->nevents; e++)
+      if (tr->events[e].kind == SC_EV_WRITE)
+        count[tr->events[e].loc] = 0;
+    for (int e = 0; e < tr->nevents; e++)
+      if (tr->events[e].kind == SC_EV_WRITE &&
+          ++count[tr->events[e].loc] > most[tr->events[e].loc])
+        most[tr->events[e].loc] = count[tr->events[e].loc];
+  }
+  for (int l = 0; l < nl; l++)
+    room[l] += most[l];
+}
+
+sim_feed_odometer *sci_sim_feed_odometer(const sc_test *t, const sc_thread_traces *all,
+                                         const sim_clock *clock) {
+  sim_feed_odometer *o = sci_alloc(sizeof *o);
+  int n = t->nthreads, nl = t->nlocs;
+  *o = (sim_feed_odometer){.t = t, .all = all, .n = n, .clock = clock};
+  o->room = sci_alloc_atomic(sizeof(int) * (size_t)(n + 1) * (size_t)(nl + 1));
+  memset(o->room, 0, sizeof(int) * (size_t)(nl + 1));
+  o->writable = sci_alloc(sizeof(loc_value *) * (size_t)(n + 1));
+  o->nwritable = sci_alloc_atomic(sizeof(int) * (size_t)(n + 1));
+  o->nwritable[0] = 0;
+  int *count = sci_alloc_atomic(sizeof(int) * 2 * (size_t)(nl + 1));
+  for (int k = 0; k < n; k++) {
+    add_thread_writes(o, k);
+    add_thread_room(o, k, count);
+  }
+  return o;
+}
+
+/* Whether a write of the traces chosen for threads k..n-1 has this
+ * location and value (who may feed whom aside: a necessary condition). */
+static bool prefix_writes(const sim_feed_odometer *o, const int *pick, int k,
+                          int loc, int64_t value) {
+  for (int b = k; b < o->n; b++) {
+    const sc_trace *tr = &o->all[b].traces[pick[b]];
+    for (int j = 0; j < tr->nevents; j++)
+      if (tr->events[j].kind == SC_EV_WRITE && tr->events[j].loc == loc &&
+          tr->events[j].value == value)
+        return true;
+  }
+  return false;
+}
+
+/* Whether the traces chosen for threads k..n-1 may still be fed once
+ * threads 0..k-1 have theirs: each value their reads need that they do
+ * not write themselves some thread below k may write, and at each
+ * location the threads below k have room for as many writes as such
+ * values.  A necessary condition of sci_sim_reads_can_be_fed, so a
+ * combination it rules out is one that would be dropped anyway. */
+static bool prefix_may_be_fed(sim_feed_odometer *o, const int *pick, int k) {
+  const sc_test *t = o->t;
+  const int *room = &o->room[(size_t)k * (size_t)t->nlocs];
+  int nd = 0;
+  for (int a = k; a < o->n; a++) {
+    const sc_trace *tr = &o->all[a].traces[pick[a]];
+    for (int i = 0; i < tr->nevents; i++) {
+      const sc_trace_event *r = &tr->events[i];
+      if (r->kind != SC_EV_READ || r->value == sci_value_of(t->locs[r->loc].init) ||
+          prefix_writes(o, pick, k, r->loc, r->value))
+        continue;
+      int same_loc = 0;
+      bool known = false;
+      for (int d = 0; d < nd && !known; d++)
+        if (o->demand[d].loc == r->loc) {
+          same_loc++;
+          known = o->demand[d].value == r->value;
+        }
+      if (known)
+        continue;
+      if (same_loc + 1 > room[r->loc] ||
+          !has_loc_value(o->writable[k], o->nwritable[k], r->loc, r->value))
+        return false;
+      sci_grow(&o->demand, &o->cap_demand, nd + 1, sizeof(loc_value));
+      o->demand[nd++] = (loc_value){r->loc, r->value};
+    }
+  }
+  return true;
+}
+
+/* Move pick, in the odometer's order (thread 0 turning fastest), to the
+ * first combination from it on whose every prefix may be fed; false when
+ * none is left.  Past the deadline it stops where it is: the caller's
+ * exact check and clock see to the rest. */
+static bool settle(sim_feed_odometer *o, int *pick) {
+  int k = o->n - 1;
+  while (k >= 0) {
+    if ((++o->ticks & 1023) == 0 && o->clock && sci_sim_clock_expired(o->clock))
+      return true;
+    if (prefix_may_be_fed(o, pick, k)) {
+      k--;
+      continue;
+    }
+    for (int j = 0; j < k; j++)
+      pick[j] = 0; /* the next value of digit k, the digits below it first */
+    while (++pick[k] == o->all[k].ntraces) {
+      pick[k] = 0;
+      if (++k == o->n)
+        return false;
+    }
+  }
+  return true;
+}
+
+bool sci_sim_first_fed_choice(sim_feed_odometer *o, int *pick) {
+  memset(pick, 0, sizeof(int) * (size_t)(o->n + 1));
+  if (sci_sim_any_thread_without_traces(o->all, o->n))
+    return false;
+  return settle(o, pick);
+}
+
+bool sci_sim_next_fed_choice(sim_feed_odometer *o, int *pick) {
+  return sci_sim_next_choice(pick, o->all, o->n) && settle(o, pick);
+}
+
 /* The runs whose writes may grow the values: each thread's traces, the
  * runs the unroll bound cut (up to the cut: their writes happen all the
  * same), and an empty run for a thread with neither (every path is cut
@@ -175,8 +360,9 @@ sc_status sci_sim_find_traces(const sc_test *t, const sc_sem_limits *lim,
     all = value_feeders(all, t->nthreads);
     bool grew = false;
     long fed = 0;
-    memset(pick, 0, sizeof(int) * (size_t)(t->nthreads + 1));
-    do {
+    sim_feed_odometer *odo = sci_sim_feed_odometer(t, all, clock);
+    for (bool more = sci_sim_first_fed_choice(odo, pick); more;
+         more = sci_sim_next_fed_choice(odo, pick)) {
       st = sci_sim_clock_step(clock, 0, NULL, err);
       if (st)
         return st;
@@ -197,7 +383,7 @@ sc_status sci_sim_find_traces(const sc_test *t, const sc_sem_limits *lim,
           if (w->kind == SC_EV_WRITE)
             grew |= sci_values_add(vs, w->loc, w->value);
         }
-    } while (sci_sim_next_choice(pick, all, t->nthreads));
+    }
     if (!grew)
       return SC_OK;
     for (int l = 0; l < t->nlocs; l++)
