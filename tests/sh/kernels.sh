@@ -11,6 +11,8 @@
 # files are checked the same way, compiled by scopecat with the case's -D
 # flags and launch (from the .ptx's header, which make-ptx.sh wrote);
 # without nvcc that part is skipped with a message.
+# Then -engine enum and -engine smt must agree on each small case (states
+# and verdicts), skipped without Z3.
 # KERNELS_TIMEOUT (seconds, default 120) bounds each run: a run past it
 # fails.  KERNELS_ONLY=REGEX checks only the cases whose .ptx matches.
 # KERNELS_MAX_THREADS (default 2) skips, with a message, the cases of larger
@@ -193,6 +195,36 @@ tally() {
 
 : >"$tmp/results"
 check_rows ptx
+tally
+
+# The two engines agree on every case of at most KERNELS_MAX_THREADS
+# threads (issue 26: "the engines agree wherever both finish"): the states
+# and each property's verdict of -engine enum and -engine smt, under each
+# model, the condition alone (-norace) at the case's assertion bound.
+engines_agree() {
+  if ! "$scopecat" -engine smt "$srcdir/ptx/seeds/coRR.litmus" >"$tmp/probe" 2>&1; then
+    grep -q 'built without Z3' "$tmp/probe" && {
+      echo "kernels.sh: no Z3 in this build: the engines are not compared"
+      return
+    }
+  fi
+  tail -n +2 "$csv" | grep -E "^[^,]*,[^,]*($only)" | grep ',assertion,' |
+    while IFS=, read -r cu ptx config model property want unroll; do
+      [ "$(threads "$config")" -gt "$max_threads" ] && continue
+      for e in enum smt; do
+        run_kernel "$tmp/eng-$e" "$dir/$ptx" "$model" "$unroll" -norace -engine "$e" ||
+          echo "error" >>"$tmp/eng-$e"
+        grep -E '^(States|Property|[^ ]+=)' "$tmp/eng-$e" >"$tmp/eng-$e.v"
+      done
+      if cmp -s "$tmp/eng-enum.v" "$tmp/eng-smt.v"; then
+        echo ok >>"$tmp/results"
+      else
+        echo "FAIL: engines disagree on $ptx under $model:" >>"$tmp/results"
+        diff "$tmp/eng-enum.v" "$tmp/eng-smt.v" | sed 's/^/    /' >>"$tmp/results"
+      fi
+    done
+}
+engines_agree
 tally
 
 nvcc=${SC_NVCC:-}
