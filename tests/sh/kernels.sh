@@ -45,6 +45,7 @@ known="
 # under 10 s each (measured: 2 to 3 s), checked whatever the guard says;
 # their cases' other rows run past 30 s and stay behind it
 quick="
+caslock-dv2wg-2.2.1 assertion
 cbe-dot assertion
 cbe-dot data-race
 gridbar-2.1.2 assertion
