@@ -378,7 +378,8 @@ static sc_status make_thread(inst *in, int g) {
   th->name = sci_printf("T%d", g);
   th->nregs = th->capregs = tp->nregs;
   th->regs = sci_alloc(sizeof(sc_register) * (size_t)(tp->nregs + 1));
-  memcpy(th->regs, tp->regs, sizeof(sc_register) * (size_t)tp->nregs);
+  if (tp->nregs)
+    memcpy(th->regs, tp->regs, sizeof(sc_register) * (size_t)tp->nregs);
   for (int r = 0; r < tp->nregs; r++)
     if (in->e->special[r])
       th->regs[r].init = (sc_value){SC_VAL_INT,
@@ -409,7 +410,8 @@ static sc_status make_thread(inst *in, int g) {
   }
   th->nlabels = th->caplabels = tp->nlabels;
   th->labels = sci_alloc(sizeof(sc_label) * (size_t)(tp->nlabels + 1));
-  memcpy(th->labels, tp->labels, sizeof(sc_label) * (size_t)tp->nlabels);
+  if (tp->nlabels) /* a kernel without a branch has no label (and no array) */
+    memcpy(th->labels, tp->labels, sizeof(sc_label) * (size_t)tp->nlabels);
   th->place[SC_LEVEL_DEVICE] = 0;
   th->place[SC_LEVEL_KERNEL] = 0;
   th->place[SC_LEVEL_CTA] = cta;
