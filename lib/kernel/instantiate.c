@@ -419,32 +419,20 @@ static sc_status make_thread(inst *in, int g) {
   return SC_OK;
 }
 
-static sc_scope_node *node(sc_level level, int thread) {
-  sc_scope_node *n = sci_alloc(sizeof *n);
-  n->level = level;
-  n->thread = thread;
-  return n;
-}
-
-static void add_kid(sc_scope_node *parent, sc_scope_node *kid) {
-  sci_grow(&parent->kids, &parent->capkids, parent->nkids + 1, sizeof(sc_scope_node *));
-  parent->kids[parent->nkids++] = kid;
-}
-
 /* (device (kernel (cta (warp T0 T1) ...) ...)): the launch's tree. */
 static void scope_tree(inst *in) {
   sc_test *t = in->t;
-  sc_scope_node *kernel = node(SC_LEVEL_KERNEL, -1), *cta = NULL, *warp = NULL;
+  sc_scope_node *kernel = sci_scope_node_new(SC_LEVEL_KERNEL, -1), *cta = NULL, *warp = NULL;
   int X = in->l->threads_per_warp, per_cta = X * in->l->warps_per_cta;
   for (int g = 0; g < t->nthreads; g++) {
     if (g % per_cta == 0)
-      add_kid(kernel, cta = node(SC_LEVEL_CTA, -1));
+      sci_scope_node_add(kernel, cta = sci_scope_node_new(SC_LEVEL_CTA, -1));
     if (g % X == 0)
-      add_kid(cta, warp = node(SC_LEVEL_WARP, -1));
-    add_kid(warp, node(SC_LEVEL_THREAD, g));
+      sci_scope_node_add(cta, warp = sci_scope_node_new(SC_LEVEL_WARP, -1));
+    sci_scope_node_add(warp, sci_scope_node_new(SC_LEVEL_THREAD, g));
   }
-  sc_scope_node *device = node(SC_LEVEL_DEVICE, -1);
-  add_kid(device, kernel);
+  sc_scope_node *device = sci_scope_node_new(SC_LEVEL_DEVICE, -1);
+  sci_scope_node_add(device, kernel);
   sci_grow(&t->scope_roots, &t->capscope_roots, 1, sizeof(sc_scope_node *));
   t->scope_roots[0] = device;
   t->nscope_roots = 1;

@@ -359,6 +359,12 @@ bool sci_prop_compare(sc_prop_kind kind, int64_t a, int64_t b);
 void sci_prop_each_lval(const sc_prop *p, void (*fn)(const sc_lval *, void *),
                        void *ctx);
 
+/* A scope-tree node (thread: the leaf's thread, -1 above), and a kid
+ * added under a parent: the parser's and the kernel instantiation's
+ * trees are built by these (parse.c). */
+sc_scope_node *sci_scope_node_new(sc_level level, int thread);
+void sci_scope_node_add(sc_scope_node *parent, sc_scope_node *kid);
+
 /* Index of a location by name, -1 when absent. */
 int sci_test_find_location(const sc_test *t, const char *name);
 int sci_thread_find_register(const sc_thread *th, const char *name);

@@ -394,14 +394,14 @@ static void resolve_branches(sc_parser *p, const program_state *ps) {
 
 /* ---- Scope tree, memory map --------------------------------------------- */
 
-static sc_scope_node *new_node(sc_level level, int thread) {
+sc_scope_node *sci_scope_node_new(sc_level level, int thread) {
   sc_scope_node *n = sci_alloc(sizeof *n);
   n->level = level;
   n->thread = thread;
   return n;
 }
 
-static void add_kid(sc_scope_node *parent, sc_scope_node *kid) {
+void sci_scope_node_add(sc_scope_node *parent, sc_scope_node *kid) {
   sci_grow(&parent->kids, &parent->capkids, parent->nkids + 1,
           sizeof(sc_scope_node *));
   parent->kids[parent->nkids++] = kid;
@@ -435,10 +435,10 @@ static sc_scope_node *parse_scope_node(sc_parser *p, int parent_level,
     sci_parse_error_at(p, w->line, w->col, SC_ERR_SEMANTIC,
                       "expected a scope narrower than its parent %s, found %s",
                       sci_level_name((sc_level)parent_level), w->text);
-  sc_scope_node *n = new_node((sc_level)level, -1);
+  sc_scope_node *n = sci_scope_node_new((sc_level)level, -1);
   while (!sci_accept_punct(p, ')')) {
     if (sci_at_punct(p, '(')) {
-      add_kid(n, parse_scope_node(p, level, placed));
+      sci_scope_node_add(n, parse_scope_node(p, level, placed));
       continue;
     }
     const sc_token *tk = sci_peek(p, 0);
@@ -455,7 +455,7 @@ static sc_scope_node *parse_scope_node(sc_parser *p, int parent_level,
                         "'%s' again", tk->text);
     placed[th] = true;
     sci_next(p);
-    add_kid(n, new_node(SC_LEVEL_THREAD, th));
+    sci_scope_node_add(n, sci_scope_node_new(SC_LEVEL_THREAD, th));
   }
   if (n->nkids == 0)
     sci_parse_error_at(p, w->line, w->col, SC_ERR_SEMANTIC,
@@ -666,7 +666,7 @@ static void placement_to_tree(sc_parser *p, const placement *pl) {
     while (d < ndev && dev_gpu[d] != pl[i].gpu)
       d++;
     if (d == ndev) {
-      dev[ndev] = new_node(SC_LEVEL_DEVICE, -1);
+      dev[ndev] = sci_scope_node_new(SC_LEVEL_DEVICE, -1);
       dev_gpu[ndev++] = pl[i].gpu;
       add_root(t, dev[d]);
     }
@@ -677,10 +677,10 @@ static void placement_to_tree(sc_parser *p, const placement *pl) {
         cta = dev[d]->kids[k];
     }
     if (!cta) {
-      cta = new_node(SC_LEVEL_CTA, -1);
-      add_kid(dev[d], cta);
+      cta = sci_scope_node_new(SC_LEVEL_CTA, -1);
+      sci_scope_node_add(dev[d], cta);
     }
-    add_kid(cta, new_node(SC_LEVEL_THREAD, i));
+    sci_scope_node_add(cta, sci_scope_node_new(SC_LEVEL_THREAD, i));
   }
 }
 
