@@ -124,9 +124,7 @@ static bool candidate_of(sim_search *s, const sc_trace **chosen, sim_candidate *
   if (s->opts.liveness && (s->r->liveness == SC_LIVE_FAIL ||
                            !sci_live_any_stuck(chosen, t->nthreads)))
     return false; /* found, or no thread stuck: no witness */
-  if (!sci_sim_reads_can_be_fed(t, chosen))
-    return false;
-  memset(cd, 0, sizeof *cd);
+  memset(cd, 0, sizeof *cd); /* the odometer gave a combination whose reads can be fed */
   cd->x = sci_exec_new(t, chosen);
   if (!sci_sim_rf_choices(cd))
     return false; /* some read finds no write of its value */
@@ -240,8 +238,6 @@ static sc_status estimate_costs(sim_search *s, const sc_thread_traces *all, doub
     if (st)
       return st;
     sci_sim_choose(chosen, pick, all, t->nthreads);
-    if (!sci_sim_reads_can_be_fed(t, chosen))
-      continue;
     combination_writes(t, chosen, writes_at);
     bool fixed;
     double solver = sci_sim_cost_solver(combination_states(s, writes_at, &fixed));

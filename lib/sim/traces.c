@@ -93,11 +93,26 @@ bool sci_sim_reads_can_be_fed(const sc_test *t, const sc_trace **chosen) {
 
 /* ---- The odometer over the combinations some write may feed ------------- */
 
+/* Which combinations can be fed is a question of sets: each (location,
+ * value) pair some trace writes gets a bit, and each trace two sets of
+ * them, the pairs it writes and the pairs its reads need from another
+ * thread (neither initial nor given by a write of its own that may feed
+ * them, sci_sim_may_feed's rule).  A combination is fed exactly when each
+ * thread's needs lie in the writes of the others: sci_sim_reads_can_be_fed
+ * in a few word operations instead of a walk over every pair of a read and
+ * a write.  xf-barrier-2.1.2 visits 5 million combinations for 65536 fed
+ * ones: that walk was most of its time. */
+
 /* One written value of a location. */
 typedef struct loc_value {
   int loc;
   int64_t value;
 } loc_value;
+
+/* One trace's sets, `words` words each. */
+typedef struct trace_sets {
+  uint64_t *writes, *needs;
+} trace_sets;
 
 struct sim_feed_odometer {
   const sc_test *t;
@@ -105,14 +120,20 @@ struct sim_feed_odometer {
   int n;
   const sim_clock *clock;
   unsigned ticks;
+  loc_value *pairs; /* the bits: every pair some trace writes, sorted */
+  int npairs;
+  int words;        /* per set: npairs + 1 bits (the last: no write gives it) */
+  trace_sets **sets; /* per thread, per trace */
   /* per k: the writes threads 0..k-1 have room for, per location (the
-   * most any one trace of each makes there), and the values they may
-   * write, sorted */
+   * most any one trace of each makes there), and the pairs they may
+   * write, whatever their traces */
   int *room;
-  loc_value **writable;
-  int *nwritable;
-  loc_value *demand; /* scratch: the values a prefix's reads still need */
-  int cap_demand;
+  uint64_t *writable;
+  /* per k, for the traces chosen for threads k..n-1: their writes and
+   * their needs (scratch of settle, level by level) */
+  uint64_t *suffix_writes, *suffix_needs;
+  uint64_t *scratch;
+  int *per_loc; /* scratch: needs per location */
 };
 
 static int by_loc_value(const void *a, const void *b) {
@@ -122,33 +143,67 @@ static int by_loc_value(const void *a, const void *b) {
   return (x->value > y->value) - (x->value < y->value);
 }
 
-static bool has_loc_value(const loc_value *set, int n, int loc, int64_t value) {
+/* The bit of (loc, value); the last bit (npairs) when no trace writes it. */
+static int pair_bit(const sim_feed_odometer *o, int loc, int64_t value) {
   loc_value key = {loc, value};
-  return bsearch(&key, set, (size_t)n, sizeof key, by_loc_value) != NULL;
+  const loc_value *p = bsearch(&key, o->pairs, (size_t)o->npairs, sizeof key, by_loc_value);
+  return p ? (int)(p - o->pairs) : o->npairs;
 }
 
-/* writable[k+1]: writable[k] and every value a trace of thread k writes. */
-static void add_thread_writes(sim_feed_odometer *o, int k) {
-  const sc_thread_traces *a = &o->all[k];
-  int n = o->nwritable[k], cap = n + 1;
-  for (int i = 0; i < a->ntraces; i++)
-    cap += a->traces[i].nevents;
+static void set_bit(uint64_t *set, int bit) { set[bit / 64] |= UINT64_C(1) << (bit % 64); }
+
+static uint64_t *words_at(const sim_feed_odometer *o, uint64_t *base, int k) {
+  return base + (size_t)k * (size_t)o->words;
+}
+
+/* The pairs that some trace of some thread writes, sorted, each once. */
+static void collect_pairs(sim_feed_odometer *o) {
+  int cap = 1;
+  for (int th = 0; th < o->n; th++)
+    for (int i = 0; i < o->all[th].ntraces; i++)
+      cap += o->all[th].traces[i].nevents;
   loc_value *set = sci_alloc_atomic(sizeof(loc_value) * (size_t)cap);
-  if (n > 0)
-    memcpy(set, o->writable[k], sizeof(loc_value) * (size_t)n);
-  for (int i = 0; i < a->ntraces; i++)
-    for (int e = 0; e < a->traces[i].nevents; e++) {
-      const sc_trace_event *w = &a->traces[i].events[e];
-      if (w->kind == SC_EV_WRITE)
-        set[n++] = (loc_value){w->loc, w->value};
-    }
+  int n = 0;
+  for (int th = 0; th < o->n; th++)
+    for (int i = 0; i < o->all[th].ntraces; i++)
+      for (int e = 0; e < o->all[th].traces[i].nevents; e++) {
+        const sc_trace_event *w = &o->all[th].traces[i].events[e];
+        if (w->kind == SC_EV_WRITE)
+          set[n++] = (loc_value){w->loc, w->value};
+      }
   qsort(set, (size_t)n, sizeof(loc_value), by_loc_value);
   int kept = 0;
   for (int i = 0; i < n; i++)
     if (kept == 0 || by_loc_value(&set[kept - 1], &set[i]) != 0)
       set[kept++] = set[i];
-  o->writable[k + 1] = set;
-  o->nwritable[k + 1] = kept;
+  o->pairs = set;
+  o->npairs = kept;
+  o->words = (kept + 1 + 63) / 64;
+}
+
+/* Whether a write of trace tr itself may feed its read at ri. */
+static bool fed_within(const sc_trace *tr, int ri) {
+  for (int j = 0; j < tr->nevents; j++)
+    if (sci_sim_may_feed(tr, j, tr, ri))
+      return true;
+  return false;
+}
+
+/* A trace's writes and needs. */
+static trace_sets sets_of(const sim_feed_odometer *o, const sc_trace *tr) {
+  size_t bytes = sizeof(uint64_t) * (size_t)o->words;
+  trace_sets s = {sci_alloc_atomic(bytes), sci_alloc_atomic(bytes)};
+  memset(s.writes, 0, bytes);
+  memset(s.needs, 0, bytes);
+  for (int i = 0; i < tr->nevents; i++) {
+    const sc_trace_event *e = &tr->events[i];
+    if (e->kind == SC_EV_WRITE)
+      set_bit(s.writes, pair_bit(o, e->loc, e->value));
+    else if (e->kind == SC_EV_READ && e->value != sci_value_of(o->t->locs[e->loc].init) &&
+             !fed_within(tr, i))
+      set_bit(s.needs, pair_bit(o, e->loc, e->value));
+  }
+  return s;
 }
 
 /* room[k+1]: room[k] and the most writes a trace of thread k makes at
@@ -173,16 +228,39 @@ static void add_thread_room(sim_feed_odometer *o, int k, int *count) {
     room[l] += most[l];
 }
 
+/* writable[k+1]: writable[k] and every pair a trace of thread k writes. */
+static void add_thread_writes(sim_feed_odometer *o, int k) {
+  uint64_t *next = words_at(o, o->writable, k + 1);
+  memcpy(next, words_at(o, o->writable, k), sizeof(uint64_t) * (size_t)o->words);
+  for (int i = 0; i < o->all[k].ntraces; i++)
+    for (int w = 0; w < o->words; w++)
+      next[w] |= o->sets[k][i].writes[w];
+}
+
 sim_feed_odometer *sci_sim_feed_odometer(const sc_test *t, const sc_thread_traces *all,
                                          const sim_clock *clock) {
   sim_feed_odometer *o = sci_alloc(sizeof *o);
   int n = t->nthreads, nl = t->nlocs;
   *o = (sim_feed_odometer){.t = t, .all = all, .n = n, .clock = clock};
+  collect_pairs(o);
+  o->sets = sci_alloc(sizeof(trace_sets *) * (size_t)(n + 1));
+  for (int th = 0; th < n; th++) {
+    o->sets[th] = sci_alloc(sizeof(trace_sets) * (size_t)(all[th].ntraces + 1));
+    for (int i = 0; i < all[th].ntraces; i++)
+      o->sets[th][i] = sets_of(o, &all[th].traces[i]);
+  }
+  size_t level_bytes = sizeof(uint64_t) * (size_t)(n + 1) * (size_t)o->words;
+  o->writable = sci_alloc_atomic(level_bytes);
+  o->suffix_writes = sci_alloc_atomic(level_bytes);
+  o->suffix_needs = sci_alloc_atomic(level_bytes);
+  memset(o->writable, 0, level_bytes);
+  memset(o->suffix_writes, 0, level_bytes); /* level n: no thread, nothing */
+  memset(o->suffix_needs, 0, level_bytes);
+  o->scratch = sci_alloc_atomic(sizeof(uint64_t) * (size_t)o->words);
   o->room = sci_alloc_atomic(sizeof(int) * (size_t)(n + 1) * (size_t)(nl + 1));
   memset(o->room, 0, sizeof(int) * (size_t)(nl + 1));
-  o->writable = sci_alloc(sizeof(loc_value *) * (size_t)(n + 1));
-  o->nwritable = sci_alloc_atomic(sizeof(int) * (size_t)(n + 1));
-  o->nwritable[0] = 0;
+  o->per_loc = sci_alloc_atomic(sizeof(int) * (size_t)(nl + 1));
+  memset(o->per_loc, 0, sizeof(int) * (size_t)(nl + 1));
   int *count = sci_alloc_atomic(sizeof(int) * 2 * (size_t)(nl + 1));
   for (int k = 0; k < n; k++) {
     add_thread_writes(o, k);
@@ -191,66 +269,80 @@ sim_feed_odometer *sci_sim_feed_odometer(const sc_test *t, const sc_thread_trace
   return o;
 }
 
-/* Whether a write of the traces chosen for threads k..n-1 has this
- * location and value (who may feed whom aside: a necessary condition). */
-static bool prefix_writes(const sim_feed_odometer *o, const int *pick, int k,
-                          int loc, int64_t value) {
-  for (int b = k; b < o->n; b++) {
-    const sc_trace *tr = &o->all[b].traces[pick[b]];
-    for (int j = 0; j < tr->nevents; j++)
-      if (tr->events[j].kind == SC_EV_WRITE && tr->events[j].loc == loc &&
-          tr->events[j].value == value)
-        return true;
+/* suffix_writes and suffix_needs of level k: level k+1's and those of the
+ * trace chosen for thread k. */
+static void enter_level(sim_feed_odometer *o, const int *pick, int k) {
+  const trace_sets *s = &o->sets[k][pick[k]];
+  uint64_t *w = words_at(o, o->suffix_writes, k), *nd = words_at(o, o->suffix_needs, k);
+  const uint64_t *w1 = words_at(o, o->suffix_writes, k + 1);
+  const uint64_t *n1 = words_at(o, o->suffix_needs, k + 1);
+  for (int i = 0; i < o->words; i++) {
+    w[i] = w1[i] | s->writes[i];
+    nd[i] = n1[i] | s->needs[i];
   }
-  return false;
 }
 
 /* Whether the traces chosen for threads k..n-1 may still be fed once
- * threads 0..k-1 have theirs: each value their reads need that they do
+ * threads 0..k-1 have theirs: each pair their reads need that they do
  * not write themselves some thread below k may write, and at each
  * location the threads below k have room for as many writes as such
  * values.  A necessary condition of sci_sim_reads_can_be_fed, so a
  * combination it rules out is one that would be dropped anyway. */
-static bool prefix_may_be_fed(sim_feed_odometer *o, const int *pick, int k) {
-  const sc_test *t = o->t;
-  const int *room = &o->room[(size_t)k * (size_t)t->nlocs];
-  int nd = 0;
-  for (int a = k; a < o->n; a++) {
-    const sc_trace *tr = &o->all[a].traces[pick[a]];
-    for (int i = 0; i < tr->nevents; i++) {
-      const sc_trace_event *r = &tr->events[i];
-      if (r->kind != SC_EV_READ || r->value == sci_value_of(t->locs[r->loc].init) ||
-          prefix_writes(o, pick, k, r->loc, r->value))
-        continue;
-      int same_loc = 0;
-      bool known = false;
-      for (int d = 0; d < nd && !known; d++)
-        if (o->demand[d].loc == r->loc) {
-          same_loc++;
-          known = o->demand[d].value == r->value;
-        }
-      if (known)
-        continue;
-      if (same_loc + 1 > room[r->loc] ||
-          !has_loc_value(o->writable[k], o->nwritable[k], r->loc, r->value))
+static bool suffix_may_be_fed(sim_feed_odometer *o, int k) {
+  const uint64_t *w = words_at(o, o->suffix_writes, k), *nd = words_at(o, o->suffix_needs, k);
+  const uint64_t *below = words_at(o, o->writable, k);
+  const int *room = &o->room[(size_t)k * (size_t)o->t->nlocs];
+  uint64_t *missing = o->scratch;
+  bool any = false;
+  for (int i = 0; i < o->words; i++) {
+    missing[i] = nd[i] & ~w[i];
+    if (missing[i] & ~below[i])
+      return false; /* a pair no thread below k writes (or nobody: the last bit) */
+    any |= missing[i] != 0;
+  }
+  if (!any)
+    return true;
+  bool fits = true;
+  for (int i = 0; i < o->words; i++) /* distinct values a location lacks */
+    for (uint64_t b = missing[i]; b; b &= b - 1) {
+      int loc = o->pairs[i * 64 + __builtin_ctzll(b)].loc;
+      fits &= ++o->per_loc[loc] <= room[loc];
+    }
+  for (int i = 0; i < o->words; i++)
+    for (uint64_t b = missing[i]; b; b &= b - 1)
+      o->per_loc[o->pairs[i * 64 + __builtin_ctzll(b)].loc] = 0;
+  return fits;
+}
+
+/* Whether the whole combination (every level entered) is fed: each
+ * thread's needs lie in the writes of the others.  Exactly
+ * sci_sim_reads_can_be_fed. */
+static bool all_fed(sim_feed_odometer *o, const int *pick) {
+  uint64_t *before = o->scratch; /* the writes of threads 0..a-1 */
+  memset(before, 0, sizeof(uint64_t) * (size_t)o->words);
+  for (int a = 0; a < o->n; a++) {
+    const trace_sets *s = &o->sets[a][pick[a]];
+    const uint64_t *after = words_at(o, o->suffix_writes, a + 1);
+    for (int i = 0; i < o->words; i++) {
+      if (s->needs[i] & ~(before[i] | after[i]))
         return false;
-      sci_grow(&o->demand, &o->cap_demand, nd + 1, sizeof(loc_value));
-      o->demand[nd++] = (loc_value){r->loc, r->value};
+      before[i] |= s->writes[i];
     }
   }
   return true;
 }
 
 /* Move pick, in the odometer's order (thread 0 turning fastest), to the
- * first combination from it on whose every prefix may be fed; false when
- * none is left.  Past the deadline it stops where it is: the caller's
- * exact check and clock see to the rest. */
+ * first combination from it on that is fed, every prefix on the way
+ * checked first; false when none is left, or past the deadline (the
+ * caller's clock then says so: no combination it is given is unfed). */
 static bool settle(sim_feed_odometer *o, int *pick) {
   int k = o->n - 1;
   while (k >= 0) {
     if ((++o->ticks & 1023) == 0 && o->clock && sci_sim_clock_expired(o->clock))
-      return true;
-    if (prefix_may_be_fed(o, pick, k)) {
+      return false;
+    enter_level(o, pick, k);
+    if (k > 0 ? suffix_may_be_fed(o, k) : all_fed(o, pick)) {
       k--;
       continue;
     }
@@ -367,8 +459,6 @@ sc_status sci_sim_find_traces(const sc_test *t, const sc_sem_limits *lim,
       if (st)
         return st;
       sci_sim_choose(chosen, pick, all, t->nthreads);
-      if (!sci_sim_reads_can_be_fed(t, chosen))
-        continue;
       /* traces only grow from one round to the next: each combination of
        * whole traces fed here is one of the last round's, each a candidate
        * execution the engines will count */
@@ -384,6 +474,8 @@ sc_status sci_sim_find_traces(const sc_test *t, const sc_sem_limits *lim,
             grew |= sci_values_add(vs, w->loc, w->value);
         }
     }
+    if (sci_sim_clock_expired(clock))
+      return sci_sim_clock_timeout(clock, err); /* the odometer stopped early */
     if (!grew)
       return SC_OK;
     for (int l = 0; l < t->nlocs; l++)

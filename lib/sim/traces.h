@@ -41,13 +41,13 @@ sc_thread_traces *sci_sim_shortest_first(const sc_thread_traces *all, int nthrea
 void sci_sim_choose(const sc_trace **chosen, const int *pick,
                 const sc_thread_traces *all, int nthreads);
 bool sci_sim_next_choice(int *pick, const sc_thread_traces *all, int nthreads);
-/* The same odometer, skipping the combinations that
- * sci_sim_reads_can_be_fed would surely refuse (a prefix of threads whose
- * reads need more values than the remaining threads can write): the
- * combinations left come in the same order, each still to be checked.
- * first: pick zeroed, then moved to the first such; both false when none
- * is left.  With 4 spinning threads of 125 traces each, this visits
- * millions of prefixes instead of 244 million combinations. */
+/* The same odometer over the combinations sci_sim_reads_can_be_fed
+ * accepts, and only those, in the same order (a prefix of threads whose
+ * reads need more values than the remaining threads can write is skipped
+ * whole).  first: pick zeroed, then moved to the first such; both false
+ * when none is left, and past the clock's deadline (the caller looks at
+ * it).  With 4 spinning threads of 125 traces each, this visits millions
+ * of prefixes instead of 244 million combinations. */
 typedef struct sim_feed_odometer sim_feed_odometer;
 sim_feed_odometer *sci_sim_feed_odometer(const sc_test *t, const sc_thread_traces *all,
                                          const sim_clock *clock);
