@@ -96,15 +96,70 @@ static sc_status each_fence_order(sim_search *s, sim_candidate *cd) {
   return w.st;
 }
 
+/* The barrier synchronisations of the last combination that had them
+ * worked out: the next combination whose barriers sit where its traces
+ * had them, with the same operands, gets the same ones (barrier.c reads
+ * nothing else of a run: which event is a barrier, its instruction and
+ * operands, whether the run ends stuck).  A spin's other exit or another
+ * value read changes no barrier: xf-barrier-2.1.2's 65536 combinations
+ * have a few barrier layouts. */
+typedef struct barrier_memo {
+  const sc_trace **traces; /* per thread, NULL until one is worked out */
+  sc_rel **syncs;
+  int n;
+  sc_status st;
+} barrier_memo;
+
+/* Whether runs a and b of one thread have the same barriers at the same
+ * events, and end alike. */
+static bool same_barriers(const sc_trace *a, const sc_trace *b) {
+  if (a == b)
+    return true;
+  if (a->nevents != b->nevents || a->stuck != b->stuck)
+    return false;
+  for (int i = 0; i < a->nevents; i++) {
+    const sc_trace_event *x = &a->events[i], *y = &b->events[i];
+    if ((x->kind == SC_EV_BARRIER) != (y->kind == SC_EV_BARRIER))
+      return false;
+    if (x->kind == SC_EV_BARRIER &&
+        (x->pc != y->pc || x->nbar_ops != y->nbar_ops ||
+         memcmp(x->bar_ops, y->bar_ops, sizeof x->bar_ops) != 0))
+      return false;
+  }
+  return true;
+}
+
+/* sci_barrier_syncs of cd's execution, or the memo's when its barriers
+ * are the last one's. */
+static sc_status barrier_syncs(sim_search *s, sim_candidate *cd, barrier_memo *memo,
+                               sc_rel ***syncs, int *n) {
+  const sc_execution *x = cd->x;
+  int nthreads = s->t->nthreads;
+  bool same = memo->traces != NULL;
+  for (int th = 0; th < nthreads && same; th++)
+    same = same_barriers(memo->traces[th], x->traces[th]);
+  if (!same) {
+    memo->st = sci_barrier_syncs(x, &s->clock, s->opts.max_executions, &memo->syncs,
+                                 &memo->n, &s->err);
+    if (!memo->traces)
+      memo->traces = sci_alloc(sizeof(sc_trace *) * (size_t)(nthreads + 1));
+    memcpy(memo->traces, x->traces, sizeof(sc_trace *) * (size_t)nthreads);
+    if (memo->st)
+      memo->traces = NULL; /* an error is reported once, never reused */
+  }
+  *syncs = memo->syncs;
+  *n = memo->n;
+  return memo->st;
+}
+
 /* Every way the barriers may synchronise, when the model names syncbar (a
  * model that does not sees barriers as plain events, as herd7 does). */
-static sc_status each_barrier_sync(sim_search *s, sim_candidate *cd) {
+static sc_status each_barrier_sync(sim_search *s, sim_candidate *cd, barrier_memo *memo) {
   if (!s->want_syncbar && !s->opts.liveness) /* liveness: quorums count */
     return each_fence_order(s, cd);
   sc_rel **syncs;
   int n;
-  sc_status st = sci_barrier_syncs(cd->x, &s->clock, s->opts.max_executions,
-                                   &syncs, &n, &s->err);
+  sc_status st = barrier_syncs(s, cd, memo, &syncs, &n);
   for (int i = 0; i < n && !st; i++) {
     st = sci_sim_clock_step(&s->clock, 0, NULL, &s->err);
     if (st)
@@ -143,6 +198,7 @@ static sc_status each_trace_choice(sim_search *s, const sc_thread_traces *all) {
   int *pick = sci_alloc_atomic(sizeof(int) * (size_t)(t->nthreads + 1));
   const sc_trace **chosen = sci_alloc(sizeof(sc_trace *) * (size_t)(t->nthreads + 1));
   sim_feed_odometer *odo = sci_sim_feed_odometer(t, all, &s->clock);
+  barrier_memo memo = {0};
   for (bool more = sci_sim_first_fed_choice(odo, pick); more;
        more = sci_sim_next_fed_choice(odo, pick)) {
     sc_status st = sci_sim_clock_step(&s->clock, 0, NULL, &s->err);
@@ -154,7 +210,7 @@ static sc_status each_trace_choice(sim_search *s, const sc_thread_traces *all) {
       continue;
     st = sci_sim_co_choices(s, &cd);
     if (!st)
-      st = each_barrier_sync(s, &cd);
+      st = each_barrier_sync(s, &cd, &memo);
     if (st)
       return st;
   }
