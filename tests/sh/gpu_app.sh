@@ -195,4 +195,31 @@ else
   fail "the C compiler $cc built no test programs"
 fi
 
+# with nvcc: the real interposer builds and exports the launches it wraps;
+# a real CUDA program is told apart by how it links the runtime
+nvcc=${SC_NVCC:-}
+if [ -n "$nvcc" ] && command -v "$nvcc" >/dev/null 2>&1; then
+  PATH="$tmp/gpu:$PATH" expect 0 "$scopecat" gpu app -nvcc "$nvcc" -gpudir "$srcdir/harness" \
+    -keep "$tmp/real" -env stress -runs 1 -- ./pass
+  for sym in cudaLaunchKernel __cudaLaunchKernel cuLaunchKernel __cudaRegisterVar; do
+    nm -D --defined-only "$tmp/real/libscopecat_app.so" | grep -q " T $sym\$" && ok ||
+      fail "the interposer does not define $sym"
+  done
+  if "$nvcc" -arch=sm_90 -cudart shared -I "$srcdir/include" -o ids-shared "$srcdir/examples/apps/ids.cu" &&
+     "$nvcc" -arch=sm_90 -cudart static -I "$srcdir/include" -o ids-static "$srcdir/examples/apps/ids.cu"; then
+    # no GPU here: the shared one runs and fails (exit), but is not refused
+    PATH="$tmp/gpu:$PATH" "$scopecat" gpu app -nvcc "$nvcc" -gpudir "$srcdir/harness" \
+      -keep "$tmp/real" -env stress -runs 1 -- ./ids-shared >"$tmp/out" 2>"$tmp/err"
+    lacks "$tmp/err" "needs neither"
+    has "$tmp/out" "stress             1"
+    PATH="$tmp/gpu:$PATH" expect 1 "$scopecat" gpu app -nvcc "$nvcc" -gpudir "$srcdir/harness" \
+      -keep "$tmp/real" -env stress -runs 1 -- ./ids-static
+    has "$tmp/err" "./ids-static needs neither libcudart.so nor libcuda.so"
+  else
+    fail "nvcc did not build examples/apps/ids.cu"
+  fi
+else
+  echo "gpu_app.sh: no nvcc: the real interposer and CUDA programs not checked"
+fi
+
 finish
