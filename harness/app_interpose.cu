@@ -5,9 +5,11 @@
  * stream twins) and the driver's (cuLaunchKernel), and beside each kernel
  * starts stressing CTAs on a stream of its own (seed 000's environment);
  * it stops them when the kernel ends, and writes app.cuh's seed before each
- * launch when randomising.  Its parameters come in environment variables
- * and its bookkeeping is app_plan.h's (tested without a GPU); what it did
- * goes to SCOPECAT_APP_LOG at exit. */
+ * launch when randomising; with SCOPECAT_APP_COST=1 it times each kernel
+ * (CUDA events on its stream) and reads the GPU's energy counter (NVML,
+ * loaded with dlopen).  Its parameters come in environment variables and
+ * its bookkeeping is app_plan.h's (tested without a GPU); what it did goes
+ * to SCOPECAT_APP_LOG at exit. */
 
 /* Start and stop: each stressed launch gets a generation g; the stress
  * grid runs on the stress stream until the stop word reaches g; a one-
@@ -28,7 +30,7 @@
 /* A stress grid's bound, in case its kernel never ends (the run's
  * watchdog ends the program sooner). */
 #define STRESS_MAX_NS (60ull * 1000000000ull)
-enum { MAX_SEED_VARS = 256 };
+enum { MAX_SEED_VARS = 256, MAX_TIMED = 4096 };
 
 struct stress_args {
   unsigned *scratch;
@@ -129,6 +131,70 @@ static const void *seed_vars[MAX_SEED_VARS];
 static int nseed_vars;
 static rt_launch_fn real_launch; /* the runtime's cudaLaunchKernel */
 
+/* ---- cost: kernel time and energy ------------------------------------------- */
+
+static cudaEvent_t timed[MAX_TIMED][2]; /* start and end of launches */
+static int ntimed;
+typedef int (*nvml_energy_fn)(void *, unsigned long long *);
+static nvml_energy_fn nvml_energy;
+static void *nvml_device;
+static unsigned long long energy_start;
+
+/* Add the time of the launches timed so far and free their events. */
+static void sum_timed(void) {
+  for (int i = 0; i < ntimed; i++) {
+    float ms = 0;
+    if (cudaEventSynchronize(timed[i][1]) == cudaSuccess &&
+        cudaEventElapsedTime(&ms, timed[i][0], timed[i][1]) == cudaSuccess)
+      ledger.kernel_us += (unsigned long long)(ms * 1000.0f + 0.5f);
+    cudaEventDestroy(timed[i][0]);
+    cudaEventDestroy(timed[i][1]);
+  }
+  ntimed = 0;
+}
+
+/* NVML's total-energy counter of the current device (mJ), through
+ * dlopen: none where the library, the card or the driver lacks it. */
+static void energy_open(void) {
+  void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!lib)
+    return;
+  typedef int (*init_fn)(void);
+  typedef int (*by_bus_fn)(const char *, void **);
+  init_fn init = (init_fn)dlsym(lib, "nvmlInit_v2");
+  by_bus_fn by_bus = (by_bus_fn)dlsym(lib, "nvmlDeviceGetHandleByPciBusId_v2");
+  nvml_energy_fn energy =
+      (nvml_energy_fn)dlsym(lib, "nvmlDeviceGetTotalEnergyConsumption");
+  char bus[64];
+  int dev;
+  if (!init || !by_bus || !energy || init() != 0 || cudaGetDevice(&dev) ||
+      cudaDeviceGetPCIBusId(bus, sizeof bus, dev) ||
+      by_bus(bus, &nvml_device) != 0 || energy(nvml_device, &energy_start) != 0)
+    return;
+  nvml_energy = energy;
+}
+
+/* Before the program's kernel on `stream`: its start event; the slot, -1
+ * when not timing. */
+static int cost_begin(cudaStream_t stream) {
+  if (!params.cost)
+    return -1;
+  pthread_mutex_lock(&lock);
+  if (ntimed == MAX_TIMED)
+    sum_timed();
+  int k = ntimed++;
+  cudaEventCreate(&timed[k][0]);
+  cudaEventCreate(&timed[k][1]);
+  cudaEventRecord(timed[k][0], stream);
+  pthread_mutex_unlock(&lock);
+  return k;
+}
+
+static void cost_end(int k, cudaStream_t stream) {
+  if (k >= 0)
+    cudaEventRecord(timed[k][1], stream);
+}
+
 static const char *env(const char *name) { return getenv(name); }
 
 static void write_ledger(void) {
@@ -137,6 +203,15 @@ static void write_ledger(void) {
   if (!f)
     return;
   pthread_mutex_lock(&lock);
+  if (params.cost) {
+    sum_timed();
+    unsigned long long end;
+    ledger.costed = 1;
+    if (nvml_energy && nvml_energy(nvml_device, &end) == 0 && end >= energy_start) {
+      ledger.energy_known = 1;
+      ledger.energy_mj = end - energy_start;
+    }
+  }
   sc_app_ledger_write(&ledger, f);
   pthread_mutex_unlock(&lock);
   fclose(f);
@@ -183,6 +258,8 @@ static bool setup_device(void) {
       cudaStreamCreateWithFlags(&stress_stream, cudaStreamNonBlocking) ||
       cudaDeviceSynchronize())
     return false;
+  if (params.cost)
+    energy_open();
   device_failed = false;
   return device_ready = true;
 }
@@ -246,7 +323,9 @@ static unsigned long long grid_ctas(dim3 g) {
     if (!real)                                                                 \
       real = (fn)next(#NAME);                                                  \
     unsigned gen = before_launch(grid_ctas(g), s);                             \
+    int timed_slot = cost_begin(s);                                            \
     cudaError_t r = real(f, g, b, args, shmem, s);                             \
+    cost_end(timed_slot, s);                                                   \
     after_launch(gen, s);                                                      \
     return r;                                                                  \
   }
@@ -268,7 +347,9 @@ RT_WRAPPER(__cudaLaunchKernel_ptsz, cudaKernel_t)
       real = (drv_launch_fn)next(#NAME);                                       \
     unsigned gen = before_launch((unsigned long long)gx * gy * gz,             \
                                  (cudaStream_t)s);                             \
+    int timed_slot = cost_begin((cudaStream_t)s);                              \
     CUresult r = real(f, gx, gy, gz, bx, by, bz, shmem, s, params_, extra);    \
+    cost_end(timed_slot, (cudaStream_t)s);                                     \
     after_launch(gen, (cudaStream_t)s);                                        \
     return r;                                                                  \
   }

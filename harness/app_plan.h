@@ -32,6 +32,7 @@
 #define SC_APP_ENV_SPREAD "SCOPECAT_APP_STRESS_SPREAD"   /* patches at once */
 #define SC_APP_ENV_TPB "SCOPECAT_APP_STRESS_TPB"  /* threads a stressing CTA */
 #define SC_APP_ENV_LOG "SCOPECAT_APP_LOG" /* the ledger's file (appended) */
+#define SC_APP_ENV_COST "SCOPECAT_APP_COST" /* 1: time kernels, read energy */
 
 /* The name app.cuh gives its seed variable (a `static __device__` of each
  * file that includes it; nvcc may decorate the name, hence a substring). */
@@ -53,6 +54,7 @@ enum { SC_APP_MAX_SEQ = 16 };
 typedef struct sc_app_params {
   int mode;                 /* sc_app_mode */
   int randomise;            /* app.cuh's ids permuted */
+  int cost;                 /* kernels timed, energy read */
   unsigned long long seed;
   unsigned seq;             /* bit i set: access i of the sequence stores */
   unsigned seq_len;
@@ -125,6 +127,11 @@ static inline const char *sc_app_params_read(sc_app_params *p,
       return *why = "0 or 1", SC_APP_ENV_RAND;
     p->randomise = (int)v;
   }
+  if ((s = get(SC_APP_ENV_COST))) {
+    if (!sc_app_number(s, 0, 1, &v))
+      return *why = "0 or 1", SC_APP_ENV_COST;
+    p->cost = (int)v;
+  }
   if ((s = get(SC_APP_ENV_SEED))) {
     if (!sc_app_number(s, 0, ~0ull, &v))
       return *why = "a non-negative number", SC_APP_ENV_SEED;
@@ -185,9 +192,14 @@ static inline unsigned sc_app_stress_ctas(const sc_app_params *p,
 /* What the interposer did, written to SC_APP_ENV_LOG at exit: kernels it
  * saw launched, of them those it stressed, stressing CTAs started, stress
  * grids told to stop (one per stressed kernel: a difference is a stress
- * grid left running). */
+ * grid left running); with SC_APP_ENV_COST, the kernels' time (CUDA
+ * events around each launch, microseconds) and the GPU's energy from the
+ * first launch to the exit (NVML's total-energy counter, millijoules;
+ * energy_known 0 where the card or driver does not report it). */
 typedef struct sc_app_ledger {
   unsigned long long launches, stressed, stress_ctas, stopped;
+  unsigned long long kernel_us, energy_mj;
+  int costed, energy_known;
   unsigned generation; /* of the last stressed launch */
 } sc_app_ledger;
 
@@ -209,21 +221,41 @@ static inline void sc_app_launch_stop(sc_app_ledger *l, unsigned g) {
     l->stopped++;
 }
 
-#define SC_APP_LEDGER_FMT "scopecat-app launches %llu stressed %llu ctas %llu stopped %llu\n"
-
+/* One line: the counts, then " kernel-us N" and " energy-mj N" (or
+ * " energy-mj -") when costed. */
 static inline void sc_app_ledger_write(const sc_app_ledger *l, FILE *f) {
-  fprintf(f, SC_APP_LEDGER_FMT, l->launches, l->stressed, l->stress_ctas,
-          l->stopped);
+  fprintf(f, "scopecat-app launches %llu stressed %llu ctas %llu stopped %llu",
+          l->launches, l->stressed, l->stress_ctas, l->stopped);
+  if (l->costed) {
+    fprintf(f, " kernel-us %llu energy-mj ", l->kernel_us);
+    if (l->energy_known)
+      fprintf(f, "%llu", l->energy_mj);
+    else
+      fputc('-', f);
+  }
+  fputc('\n', f);
 }
 
 /* Add a ledger line to *l (a run's processes each write one); whether it
- * was one. */
+ * was one.  Energy stays known only while every costed line knows it. */
 static inline int sc_app_ledger_add(sc_app_ledger *l, const char *line) {
-  unsigned long long a, b, c, d;
+  unsigned long long a, b, c, d, us, mj;
+  int used = 0;
   if (sscanf(line, "scopecat-app launches %llu stressed %llu ctas %llu "
-                   "stopped %llu", &a, &b, &c, &d) != 4)
+                   "stopped %llu%n", &a, &b, &c, &d, &used) != 4)
     return 0;
+  int first = !l->costed;
   l->launches += a, l->stressed += b, l->stress_ctas += c, l->stopped += d;
+  const char *rest = line + used;
+  int more = 0;
+  if (sscanf(rest, " kernel-us %llu energy-mj %n", &us, &more) == 1 && more) {
+    l->costed = 1;
+    l->kernel_us += us;
+    int known = sscanf(rest + more, "%llu", &mj) == 1;
+    l->energy_known = known && (first || l->energy_known);
+    if (known)
+      l->energy_mj += mj;
+  }
   return 1;
 }
 

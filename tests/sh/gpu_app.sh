@@ -127,8 +127,15 @@ cat >ledger.c <<'EOF'
 __attribute__((constructor)) static void ledger(void) {
   const char *p = getenv("SCOPECAT_APP_LOG");
   FILE *f = p ? fopen(p, "a") : NULL;
+  const char *seed = getenv("SCOPECAT_APP_SEED"), *cost = getenv("SCOPECAT_APP_COST");
   if (f) {
-    fputs("scopecat-app launches 3 stressed 2 ctas 10 stopped 2\n", f);
+    fputs("scopecat-app launches 3 stressed 2 ctas 10 stopped 2", f);
+    /* -cost: 100 us of kernels and 2 J per unit of the seed */
+    if (cost && *cost == '1' && seed && getenv("FAKE_NO_ENERGY"))
+      fprintf(f, " kernel-us %d energy-mj -", atoi(seed) * 100);
+    else if (cost && *cost == '1' && seed)
+      fprintf(f, " kernel-us %d energy-mj %d", atoi(seed) * 100, atoi(seed) * 2000);
+    fputs("\n", f);
     fclose(f);
   }
 }
@@ -167,6 +174,19 @@ has "$tmp/seen" "stress=cache rand=1 seq=ld,st,st spread=3"
 has "$tmp/out" "stress: 6 kernel launches seen, 4 stressed by 20 CTAs, 4 stress grids stopped"
 has "$tmp/out" "cache+rand: 6 kernel launches seen"
 [ -f "$tmp/keep/libscopecat_app.so" ] && ok || fail "-keep holds no interposer"
+# -cost: every environment interposed, none too; per run 0.1 ms of kernel
+# time and 2 J per unit of the seed: seeds 1..20 give 0.1..2.0 ms, median
+# (1.0 + 1.1) / 2 = 1.050; the interval's ranks j = floor(10 - 1.96
+# sqrt(20) / 2) = floor(5.617) = 5, k = ceil(1 + 10 + 4.383) = 16: [0.500,
+# 1.600] ms; energy 2..40 J: median 21.000 [10.000, 32.000]
+PATH="$tmp/gpu:$PATH" expect 0 "$scopecat" gpu app -nvcc ./fake-nvcc -keep "$tmp/keep" \
+  -env none -cost -runs 20 -- ./pass
+has "$tmp/out" "none: cost over 20 runs: kernel time median 1.050 ms [0.500, 1.600], energy median 21.000 J [10.000, 32.000]"
+has "$tmp/out" "none: 60 kernel launches seen"
+FAKE_NO_ENERGY=1 PATH="$tmp/gpu:$PATH" expect 0 "$scopecat" gpu app -nvcc ./fake-nvcc \
+  -keep "$tmp/keep" -env none -cost -runs 3 -- ./pass
+has "$tmp/out" "none: cost over 3 runs: kernel time median 0.200 ms [0.100, 0.300], energy not reported by the GPU"
+PATH="$tmp/nogpu:$PATH" expect 77 "$scopecat" gpu app -env none -cost -- ./pass
 # a bad tuned value is said once, before any run
 printf 'stress-spread 40\n' >bad.cfg
 PATH="$tmp/gpu:$PATH" expect 2 "$scopecat" gpu app -nvcc ./fake-nvcc -config bad.cfg -env stress -- ./envs

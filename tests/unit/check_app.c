@@ -181,6 +181,30 @@ START_TEST(generations_and_ledger) {
   ck_assert_uint_eq(sum.stressed, 4);
   ck_assert_uint_eq(sum.stress_ctas, 16);
   ck_assert_uint_eq(sum.stopped, 4);
+  ck_assert_int_eq(sum.costed, 0);
+  free(buf);
+  /* -cost's fields: summed; energy known while every costed line knows it */
+  sc_app_ledger cost;
+  memset(&cost, 0, sizeof cost);
+  cost.launches = 1, cost.costed = 1, cost.kernel_us = 250;
+  cost.energy_known = 1, cost.energy_mj = 4000;
+  f = open_memstream(&buf, &len);
+  sc_app_ledger_write(&cost, f);
+  cost.energy_known = 0;
+  sc_app_ledger_write(&cost, f);
+  fclose(f);
+  ck_assert_str_eq(buf, "scopecat-app launches 1 stressed 0 ctas 0 stopped 0 "
+                        "kernel-us 250 energy-mj 4000\n"
+                        "scopecat-app launches 1 stressed 0 ctas 0 stopped 0 "
+                        "kernel-us 250 energy-mj -\n");
+  memset(&sum, 0, sizeof sum);
+  ck_assert_int_eq(sc_app_ledger_add(&sum, buf), 1);
+  ck_assert_int_eq(sum.costed, 1);
+  ck_assert_int_eq(sum.energy_known, 1);
+  ck_assert_uint_eq(sum.energy_mj, 4000);
+  ck_assert_int_eq(sc_app_ledger_add(&sum, strchr(buf, '\n') + 1), 1);
+  ck_assert_uint_eq(sum.kernel_us, 500);
+  ck_assert_int_eq(sum.energy_known, 0);
   free(buf);
 }
 END_TEST

@@ -34,6 +34,7 @@ typedef struct app_cli {
   const char *config;     /* -config FILE (gpu tune's) */
   const char *nvcc, *gpudir, *keep;
   long seed;
+  bool cost;              /* -cost: kernel time and energy per run */
   cli_list operands;      /* the program and its arguments, after -- */
   app_env envs[APP_MAX_ENVS];
   int nenv;
@@ -66,6 +67,9 @@ static void app_usage(FILE *out) {
       "  -apps FILE         programs a line: NAME [CHECK] -- COMMAND\n"
       "  -config FILE       stress parameters from `gpu tune -o FILE`\n"
       "  -seed N            the first run's seed (default 1)\n"
+      "  -cost              time the kernels (CUDA events) and read the GPU's\n"
+      "                     energy (NVML) in every run, every environment\n"
+      "                     interposed (none too); medians with intervals\n"
       "  -nvcc PATH         the CUDA compiler, for the interposer\n"
       "  -gpudir DIR        the harness (harness/)\n"
       "  -keep DIR          build the interposer in DIR, kept\n"
@@ -88,6 +92,7 @@ static const cli_opt app_opts[] = {
     {.name = "nvcc", .kind = CLI_STRING, AT(nvcc)},
     {.name = "gpudir", .kind = CLI_STRING, AT(gpudir)},
     {.name = "keep", .kind = CLI_STRING, AT(keep)},
+    {.name = "cost", .kind = CLI_FLAG, AT(cost)},
     {.name = "seed", .kind = CLI_LONG, AT(seed), .lo = 0, .hi = 1L << 62,
      .bad = "-seed: expected a non-negative number, not '%v'"},
     {0}};
@@ -121,8 +126,8 @@ static bool read_envs(app_cli *c) {
 }
 
 /* Whether an environment needs the interposer (and so a GPU). */
-static bool interposed(app_env e) {
-  return e.mode != SC_APP_NONE || e.randomise;
+static bool interposed(const app_cli *c, app_env e) {
+  return e.mode != SC_APP_NONE || e.randomise || c->cost;
 }
 
 /* The first word of a shell command, as the path of the file it runs
@@ -211,8 +216,9 @@ static const char *build_interposer(const app_cli *c, const char *dir) {
 }
 
 /* Set the variables the interposer reads for environment `e`. */
-static void set_env_vars(const gpu_cli *tuned, app_env e) {
+static void set_env_vars(const gpu_cli *tuned, app_env e, bool cost) {
   setenv(SC_APP_ENV_MODE, sc_app_mode_names[e.mode], 1);
+  setenv(SC_APP_ENV_COST, cost ? "1" : "0", 1);
   setenv(SC_APP_ENV_RAND, e.randomise ? "1" : "0", 1);
   const struct { const char *opt, *var; } map[] = {
       {"stress-seq", SC_APP_ENV_SEQ}, {"stress-patch", SC_APP_ENV_PATCH},
@@ -268,25 +274,46 @@ static bool run_once(const app_cli *c, const app_prog *p, const char *env,
   return false;
 }
 
-/* Read and remove the interposer's ledger of this environment's runs. */
+/* Read and remove the interposer's ledger of one run (a line per
+ * process that launched a kernel): add it to the environment's, and its
+ * cost to the runs'. */
 static void read_ledger(const char *path, app_tally *t) {
   char *text = cli_read_file(path);
   if (!text)
     return;
+  sc_app_ledger run;
+  memset(&run, 0, sizeof run);
   for (char *save = NULL, *l = strtok_r(text, "\n", &save); l;
-       l = strtok_r(NULL, "\n", &save))
+       l = strtok_r(NULL, "\n", &save)) {
     sc_app_ledger_add(&t->ledger, l);
+    sc_app_ledger_add(&run, l);
+  }
   unlink(path);
+  if (!run.costed)
+    return;
+  if (!t->kernel_ms) {
+    t->kernel_ms = GC_MALLOC_ATOMIC(sizeof(double) * (size_t)(t->runs + 64) * 2);
+    t->energy_j = GC_MALLOC_ATOMIC(sizeof(double) * (size_t)(t->runs + 64) * 2);
+    t->cost_cap = (t->runs + 64) * 2;
+  }
+  if (t->ncost == t->cost_cap) {
+    t->cost_cap *= 2;
+    t->kernel_ms = GC_REALLOC(t->kernel_ms, sizeof(double) * (size_t)t->cost_cap);
+    t->energy_j = GC_REALLOC(t->energy_j, sizeof(double) * (size_t)t->cost_cap);
+  }
+  t->kernel_ms[t->ncost++] = (double)run.kernel_us / 1000;
+  if (run.energy_known)
+    t->energy_j[t->nenergy++] = (double)run.energy_mj / 1000;
 }
 
 /* Run `p` in environment `e` as long as -runs and -seconds say. */
 static void run_env(const app_cli *c, const gpu_cli *tuned, const app_prog *p,
                     app_env e, const char *so, const char *tmp, app_tally *t) {
   memset(t, 0, sizeof *t);
-  set_env_vars(tuned, e);
+  set_env_vars(tuned, e, c->cost);
   const char *ledger = cli_format("%s/ledger", tmp);
   unlink(ledger);
-  t->interposed = interposed(e);
+  t->interposed = interposed(c, e);
   const char *env = t->interposed
                         ? cli_format("export LD_PRELOAD=%s %s=%s; ",
                                      cli_shell_quote(so), SC_APP_ENV_LOG,
@@ -304,10 +331,10 @@ static void run_env(const app_cli *c, const gpu_cli *tuned, const app_prog *p,
       if (!t->first_error)
         t->first_error = t->runs, t->first_kind = kind;
     }
+    if (t->interposed)
+      read_ledger(ledger, t);
   }
   t->seconds = sc_seconds() - t0;
-  if (t->interposed)
-    read_ledger(ledger, t);
 }
 
 /* ---- the command ------------------------------------------------------------- */
@@ -372,9 +399,9 @@ int cmd_gpu_app(int argc, char **argv) {
   }
   bool need_gpu = false;
   for (int e = 0; e < c.nenv; e++)
-    need_gpu |= interposed(c.envs[e]);
+    need_gpu |= interposed(&c, c.envs[e]);
   for (int e = 0; e < c.nenv && need_gpu; e++) {
-    set_env_vars(&tuned, c.envs[e]);
+    set_env_vars(&tuned, c.envs[e], c.cost);
     if (!params_ok())
       return EXIT_USAGE;
   }
@@ -412,7 +439,7 @@ int cmd_gpu_app(int argc, char **argv) {
       app_tally *t = &tallies[a * c.nenv + e];
       run_env(&c, &tuned, &progs[a], c.envs[e], so, tmp, t);
       erred |= app_errors(t) > 0;
-      if (interposed(c.envs[e]) && t->ledger.launches == 0)
+      if (interposed(&c, c.envs[e]) && t->ledger.launches == 0)
         fprintf(stderr, "scopecat gpu app: %s: in %s, the interposer saw no "
                         "kernel launch (a program linked statically against "
                         "the CUDA runtime? rebuild it with -cudart shared)\n",

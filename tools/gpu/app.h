@@ -37,6 +37,10 @@ typedef struct app_tally {
   app_kind first_kind;
   sc_app_ledger ledger; /* the interposer's, summed over the runs */
   bool interposed;
+  /* -cost: each costed run's kernel time (ms) and, where the GPU reports
+   * it, its energy (J) */
+  double *kernel_ms, *energy_j;
+  int ncost, nenergy, cost_cap;
 } app_tally;
 
 long app_errors(const app_tally *t);
@@ -44,9 +48,14 @@ long app_errors(const app_tally *t);
 void app_wilson(long errors, long runs, double *lo, double *hi);
 /* Seed 000's mark: errors in more than 5% of the runs. */
 bool app_effective(const app_tally *t);
+/* The median of x[0..n-1] (sorted in place) and its 95% interval from
+ * order statistics (distribution-free, the binomial's normal
+ * approximation): x(j) and x(k), 1-based, j = floor(n/2 - z sqrt(n)/2), k
+ * = ceil(1 + n/2 + z sqrt(n)/2), kept in 1..n; n > 0. */
+void app_median(double *x, int n, double *median, double *lo, double *hi);
 /* The report of one program: a line per environment. */
 void app_report(FILE *out, const char *name, const app_env *envs,
-                const app_tally *tallies, int nenv);
+                app_tally *tallies, int nenv);
 /* Seed 000's Tab. 5 for several programs: errors/runs per program and
  * environment (* when effective), then a/b per environment: effective
  * for a programs, errors seen for b. */

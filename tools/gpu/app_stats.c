@@ -7,6 +7,7 @@
 #include "app.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *const app_kind_names[] = {"exit", "check", "hang", "crash"};
@@ -53,12 +54,46 @@ void app_wilson(long errors, long runs, double *lo, double *hi) {
   *hi = centre + half > 1 ? 1 : centre + half;
 }
 
+static int by_value(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+void app_median(double *x, int n, double *median, double *lo, double *hi) {
+  qsort(x, (size_t)n, sizeof *x, by_value);
+  *median = n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+  double half = Z95 * sqrt((double)n) / 2;
+  long j = (long)floor(n / 2.0 - half), k = (long)ceil(1 + n / 2.0 + half);
+  j = j < 1 ? 1 : j > n ? n : j;
+  k = k < 1 ? 1 : k > n ? n : k;
+  *lo = x[j - 1], *hi = x[k - 1];
+}
+
+/* -cost's line of one environment: kernel time and energy, medians. */
+static void cost_line(FILE *out, app_env e, app_tally *t) {
+  if (!t->ncost) {
+    fprintf(out, "  %s: cost: no run reported its kernel time\n",
+            app_env_name(e));
+    return;
+  }
+  double m, lo, hi;
+  app_median(t->kernel_ms, t->ncost, &m, &lo, &hi);
+  fprintf(out, "  %s: cost over %d runs: kernel time median %.3f ms "
+               "[%.3f, %.3f]", app_env_name(e), t->ncost, m, lo, hi);
+  if (t->nenergy) {
+    app_median(t->energy_j, t->nenergy, &m, &lo, &hi);
+    fprintf(out, ", energy median %.3f J [%.3f, %.3f]\n", m, lo, hi);
+  } else {
+    fprintf(out, ", energy not reported by the GPU\n");
+  }
+}
+
 bool app_effective(const app_tally *t) {
   return t->runs > 0 && app_errors(t) * 20 > t->runs;
 }
 
 void app_report(FILE *out, const char *name, const app_env *envs,
-                const app_tally *tallies, int nenv) {
+                app_tally *tallies, int nenv) {
   fprintf(out, "Program %s\n", name);
   fprintf(out, "  %-12s %7s %7s %6s %6s %6s %6s %8s  %-17s %s\n",
           "environment", "runs", "errors", "exit", "check", "hang", "crash",
@@ -88,6 +123,8 @@ void app_report(FILE *out, const char *name, const app_env *envs,
               t->ledger.stress_ctas, t->ledger.stopped, t->seconds);
     else
       fprintf(out, "  %s: %.1f s\n", app_env_name(envs[e]), t->seconds);
+    if (t->ledger.costed || t->ncost)
+      cost_line(out, envs[e], &tallies[e]);
   }
 }
 
