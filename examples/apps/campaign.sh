@@ -3,7 +3,8 @@
 # the case studies of examples/apps/ with -cudart shared, check that the
 # interposer's ids are a warp-preserving permutation under +rand and the
 # identity without, then run each case study's fenced and fence-free
-# variants in all eight environments.  Run from the source tree's root:
+# variants in all eight environments, and measure what their fences cost
+# (-cost, natively).  Run from the source tree's root:
 #   SC=path/to/scopecat OUT=logs bash examples/apps/campaign.sh
 set -u
 SC=${SC:-tools/scopecat}
@@ -16,7 +17,8 @@ KEEP=$BIN/keep
 mkdir -p "$OUT"
 { nvidia-smi -L; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
   "$NVCC" --version | tail -2; } >"$OUT/machine.txt" 2>&1
-for app in ids cbe-dot sdk-red; do
+apps="cbe-dot sdk-red cbe-ht lookback-scan work-queue grid-barrier"
+for app in ids $apps; do
   "$NVCC" -O3 -arch=sm_90 -cudart shared -I include -o "$BIN/$app" \
     "examples/apps/$app.cu" || exit 1
 done
@@ -26,14 +28,15 @@ common=(-nvcc "$NVCC" -gpudir harness -keep "$KEEP" -run-timeout 30)
   -check "grep -q '^moved 0 0 '" -- "$BIN/ids" >"$OUT/ids-identity.txt" 2>&1
 "$SC" gpu app "${common[@]}" -env none+rand,stress+rand -runs 3 \
   -check "grep -q '^moved [1-9][0-9]* [1-9]'" -- "$BIN/ids" >"$OUT/ids-rand.txt" 2>&1
-cat >"$BIN/apps.txt" <<APPS
-cbe-dot-nf -- $BIN/cbe-dot nofence 200
-cbe-dot -- $BIN/cbe-dot fenced 200
-sdk-red-nf -- $BIN/sdk-red nofence 200
-sdk-red -- $BIN/sdk-red fenced 200
-APPS
+for app in $apps; do
+  echo "$app-nf -- $BIN/$app nofence 200"
+  echo "$app -- $BIN/$app fenced 200"
+done >"$BIN/apps.txt"
 cp "$BIN/apps.txt" "$OUT/apps-file.txt"
 "$SC" gpu app "${common[@]}" -env all -seconds ${SECONDS_PER_ENV:-4} -runs 20 \
   -apps "$BIN/apps.txt" >"$OUT/apps.txt" 2>&1
 echo "exit $?" >>"$OUT/apps.txt"
+# what the fences cost: kernel time and energy, natively
+"$SC" gpu app "${common[@]}" -env none -cost -runs 20 \
+  -apps "$BIN/apps.txt" >"$OUT/cost.txt" 2>&1
 rm -rf "$BIN"

@@ -238,6 +238,11 @@ if [ -n "$nvcc" ] && command -v "$nvcc" >/dev/null 2>&1; then
   else
     fail "nvcc did not build examples/apps/ids.cu"
   fi
+  # every case study compiles against the installed header (PTX only)
+  for cu in "$srcdir"/examples/apps/*.cu; do
+    "$nvcc" -arch=sm_90 -ptx -I "$srcdir/include" -o case.ptx "$cu" && ok ||
+      fail "nvcc did not compile $cu"
+  done
 else
   echo "gpu_app.sh: no nvcc: the real interposer and CUDA programs not checked"
 fi
