@@ -238,6 +238,54 @@ if [ -n "$nvcc" ] && command -v "$nvcc" >/dev/null 2>&1; then
   else
     fail "nvcc did not build examples/apps/ids.cu"
   fi
+  # the real interposer around a stand-in runtime (tests/data/app): a
+  # program of three launches of 100 CTAs on stream 0x77; the stand-in
+  # logs each launch and seed copy.  Per launch, in order: app.cuh's seed
+  # (with +rand) on the program's stream, the stress grid (15..50 CTAs of
+  # 256 threads: 000's sizing, far under half of 132 SMs x 8) on the
+  # interposer's non-blocking stream with the next generation, the
+  # program's kernel, its stop on the program's stream with the same
+  # generation
+  mkdir -p fakecuda
+  printf 'libcudart.so.13 { global: *; };\n' >fakecuda/version
+  if $cc -shared -fPIC -Wl,-soname,libcudart.so.13 -Wl,--version-script=fakecuda/version \
+       -o fakecuda/libcudart.so.13 "$srcdir/tests/data/app/fake_cudart.c" &&
+     $cc -o fake-app "$srcdir/tests/data/app/fake_app.c" fakecuda/libcudart.so.13; then
+    fake_run() { # ENV [OPTION]: gpu app on fake-app, the log in $tmp/cuda.log
+      rm -f "$tmp/cuda.log"
+      FAKE_CUDA_LOG=$tmp/cuda.log LD_LIBRARY_PATH=$tmp/fakecuda PATH="$tmp/gpu:$PATH" \
+        expect 0 "$scopecat" gpu app -nvcc "$nvcc" -gpudir "$srcdir/harness" \
+        -keep "$tmp/real" -runs 1 -env "$@" -- ./fake-app
+    }
+    fake_run stress+rand
+    has "$tmp/cuda.log" "stream created, flags 1"
+    awk -v out="$tmp/sum" '
+      /^seed _ZL11sc_app_seed nonzero on 0x77$/ { if (state != 0) bad = bad " seed@" NR; state = 1; next }
+      /^stress grid / { g = $3; if (state != 1 || $5 != 256 || $7 != "0x5151" || $9 != ++gen || $11 != 1 || g < 15 || g > 50) bad = bad " stress@" NR; sum += g; state = 2; next }
+      /^app grid 100 on 0x77$/ { if (state != 2) bad = bad " app@" NR; state = 3; next }
+      /^stop grid 1 on 0x77 gen / { if (state != 3 || $7 != gen) bad = bad " stop@" NR; state = 0; stops++; next }
+      END { print (bad ? "out of order:" bad : "ok"), stops, sum > out }' "$tmp/cuda.log"
+    read -r verdict stops sum <"$tmp/sum"
+    [ "$verdict $stops" = "ok 3" ] && ok || { fail "the interposer's launches: $verdict $stops"; cat "$tmp/cuda.log"; }
+    has "$tmp/out" "stress+rand: 3 kernel launches seen, 3 stressed by $sum CTAs, 3 stress grids stopped"
+    # no randomisation: no seed copied; the cache stress is mode 3
+    fake_run cache
+    lacks "$tmp/cuda.log" "seed "
+    has "$tmp/cuda.log" " mode 3"
+    # randomisation alone: seeds, no stress
+    fake_run none+rand
+    [ "$(grep -c '^seed _ZL11sc_app_seed nonzero on 0x77$' "$tmp/cuda.log")" -eq 3 ] && ok ||
+      fail "none+rand: three seeds expected"
+    lacks "$tmp/cuda.log" "stress grid"
+    has "$tmp/out" "none+rand: 3 kernel launches seen, 0 stressed by 0 CTAs, 0 stress grids stopped"
+    # -cost: an event on the program's stream either side of each kernel,
+    # 0.25 ms each (the stand-in's elapsed time): 0.750 ms a run
+    fake_run none -cost
+    [ "$(grep -c '^event on 0x77$' "$tmp/cuda.log")" -eq 6 ] && ok || fail "-cost: six events expected"
+    has "$tmp/out" "none: cost over 1 runs: kernel time median 0.750 ms [0.750, 0.750]"
+  else
+    fail "the C compiler $cc built no stand-in runtime"
+  fi
   # every case study compiles against the installed header (PTX only)
   for cu in "$srcdir"/examples/apps/*.cu; do
     "$nvcc" -arch=sm_90 -ptx -I "$srcdir/include" -o case.ptx "$cu" && ok ||
