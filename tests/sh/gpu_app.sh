@@ -75,9 +75,14 @@ has "$tmp/out" "none               4       2      0      0      1      1   50.00
 has "$tmp/out" "none: first error in run 2 (hang)"
 [ $(($(date +%s) - start)) -lt 20 ] && ok || fail "the hung run was not killed at -run-timeout"
 
-# -seconds: runs until the time is spent (at least one run), -runs caps it
-expect 0 "$scopecat" gpu app -env none -seconds 0.3 -runs 2 -seed 1 -- ./badrun -x
-has "$tmp/out" "Program ./badrun -x"
+# -seconds: runs until the time is spent, at least one run (a run of 1 s
+# against 0.5 s: exactly one); -runs caps it (2 runs long before 60 s)
+printf '#!/bin/sh\nsleep 1\n' >slow
+chmod +x slow
+expect 0 "$scopecat" gpu app -env none -seconds 0.5 -- ./slow
+has "$tmp/out" "none               1       0"
+expect 0 "$scopecat" gpu app -env none -seconds 60 -runs 2 -- ./pass -x
+has "$tmp/out" "Program ./pass -x"
 has "$tmp/out" "none               2       0"
 
 # -apps: several programs and the table of 000's Tab. 5: errors/runs, *
