@@ -50,4 +50,19 @@ sc_test *sci_fence_patch(const sc_test *t, const fix *f);
 /* "membar.gl in P0 between A and B; ..." */
 const char *sci_fence_describe(const sc_test *t, const fix *f);
 
+/* Alg. 1 over positions 0..n-1 (fences_reduce.c): check(keep, iterations,
+ * ctx), keep[i] true where position i has a fence, returns 1 when no
+ * error is seen, 0 when one is, -1 when the check itself failed.  On
+ * SCI_REDUCE_FIXED kept[] holds the reduced set; *checks the checks run. */
+typedef int (*sci_site_check)(const bool *keep, long iterations, void *ctx);
+typedef enum sci_reduce_verdict {
+  SCI_REDUCE_NOT_NEEDED,   /* no fence at all passes */
+  SCI_REDUCE_NONE_SUFFICE, /* every fence still fails */
+  SCI_REDUCE_FIXED,        /* kept[] passes the longer check */
+  SCI_REDUCE_FAILED        /* a check returned -1 */
+} sci_reduce_verdict;
+sci_reduce_verdict sci_fence_reduce_sites(int n, sci_site_check check,
+                                          void *ctx, long iterations,
+                                          bool *kept, long *checks);
+
 #endif

@@ -3,7 +3,11 @@
  * position, remove halves while the check still passes (binary
  * reduction), then single fences (linear reduction), then confirm with a
  * longer check, doubling the iterations when it fails.  The check is the
- * caller's: the GPU harness, or a model standing in for it. */
+ * caller's: the GPU harness, or a model standing in for it.  The algorithm
+ * works on positions 0..n-1 and a check of a set of them
+ * (sci_fence_reduce_sites), so that a litmus test's positions
+ * (sc_fence_reduce) and a PTX file's accesses (lib/kernel/ptx_write.c)
+ * share it. */
 #include "gen/fences.h"
 
 #include "util/error.h"
@@ -12,45 +16,40 @@
 
 #include <string.h>
 
-typedef struct reduction {
-  const sc_test *t;
-  const fence_kind *kind;
-  sc_fence_check check;
-  void *ctx;
-  sc_fence_advice *a;
-  sc_status status;
-  sc_error **err;
-} reduction;
+/* ---- Alg. 1 over positions 0..n-1 (a litmus test's, a PTX file's) ---- */
 
-/* The fence set as a list of positions, all of one kind. */
+typedef struct sites {
+  int n;
+  sci_site_check check;
+  void *ctx;
+  bool *keep;   /* the set being checked, as flags */
+  long checks;
+  bool failed;  /* a check failed: every later one is skipped */
+} sites;
+
+/* A set of positions, in code order. */
 typedef struct fence_set {
-  const position **at;
+  int *at;
   int n;
 } fence_set;
 
-static fix as_fix(const reduction *r, fence_set s) {
-  const fence_kind **kinds = sci_alloc(sizeof(fence_kind *) * (size_t)(s.n + 1));
-  for (int i = 0; i < s.n; i++)
-    kinds[i] = r->kind;
-  return (fix){s.n, s.at, kinds, NULL, NULL, 0};
-}
-
 /* CheckApplication(A, F, I): true when the check observes no error. */
-static bool passes(reduction *r, fence_set s, long iterations) {
-  if (r->status != SC_OK)
+static bool passes(sites *r, fence_set s, long iterations) {
+  if (r->failed)
     return false;
-  fix f = as_fix(r, s);
-  r->a->simulations++;
-  int ok = r->check(sci_fence_patch(r->t, &f), iterations, r->ctx);
+  memset(r->keep, 0, sizeof(bool) * (size_t)r->n);
+  for (int i = 0; i < s.n; i++)
+    r->keep[s.at[i]] = true;
+  r->checks++;
+  int ok = r->check(r->keep, iterations, r->ctx);
   if (ok < 0)
-    r->status = sci_fail(r->err, SC_ERR_USAGE, r->t->file, 0, 0,
-                        "the fence check failed on %s", r->t->name);
+    r->failed = true;
   return ok > 0;
 }
 
 /* s without the fences at [from, to). */
 static fence_set without(fence_set s, int from, int to) {
-  fence_set out = {sci_alloc(sizeof(position *) * (size_t)(s.n + 1)), 0};
+  fence_set out = {sci_alloc(sizeof(int) * (size_t)(s.n + 1)), 0};
   for (int i = 0; i < s.n; i++)
     if (i < from || i >= to)
       out.at[out.n++] = s.at[i];
@@ -59,7 +58,7 @@ static fence_set without(fence_set s, int from, int to) {
 
 /* BinaryReduction: fences in code order; drop the first half, else the
  * second, while one of them can go. */
-static fence_set binary_reduction(reduction *r, fence_set s, long iters) {
+static fence_set binary_reduction(sites *r, fence_set s, long iters) {
   while (s.n > 1) {
     int half = s.n / 2;
     fence_set no_first = without(s, 0, half), no_second = without(s, half, s.n);
@@ -74,7 +73,7 @@ static fence_set binary_reduction(reduction *r, fence_set s, long iters) {
 }
 
 /* LinearReduction: try removing each fence once, in order. */
-static fence_set linear_reduction(reduction *r, fence_set s, long iters) {
+static fence_set linear_reduction(sites *r, fence_set s, long iters) {
   for (int i = 0; i < s.n;) {
     fence_set fewer = without(s, i, i + 1);
     if (passes(r, fewer, iters))
@@ -83,6 +82,67 @@ static fence_set linear_reduction(reduction *r, fence_set s, long iters) {
       i++;
   }
   return s;
+}
+
+sci_reduce_verdict sci_fence_reduce_sites(int n, sci_site_check check,
+                                          void *ctx, long iterations,
+                                          bool *kept, long *checks) {
+  sites r = {n, check, ctx, sci_alloc(sizeof(bool) * (size_t)(n + 1)), 0,
+             false};
+  fence_set all = {sci_alloc(sizeof(int) * (size_t)(n + 1)), n};
+  for (int i = 0; i < n; i++)
+    all.at[i] = i, kept[i] = false;
+  long iters = iterations > 0 ? iterations : 1;
+  sci_reduce_verdict v = SCI_REDUCE_NONE_SUFFICE;
+  if (passes(&r, without(all, 0, all.n), iters)) {
+    v = SCI_REDUCE_NOT_NEEDED;
+  } else if (passes(&r, all, iters)) {
+    /* EmpiricallyStable is a longer check: here 16 times the iterations;
+     * when it fails, start again with twice as many (at most 8 times) */
+    for (int round = 0; round < 8 && !r.failed; round++, iters *= 2) {
+      fence_set s = linear_reduction(&r, binary_reduction(&r, all, iters),
+                                     iters);
+      if (passes(&r, s, 16 * iters)) {
+        for (int i = 0; i < s.n; i++)
+          kept[s.at[i]] = true;
+        v = SCI_REDUCE_FIXED;
+        break;
+      }
+    }
+  }
+  *checks = r.checks;
+  return r.failed ? SCI_REDUCE_FAILED : v;
+}
+
+/* ---- a litmus test's positions ------------------------------------------ */
+
+typedef struct reduction {
+  const sc_test *t;
+  const fence_kind *kind;
+  sc_fence_check check;
+  void *ctx;
+  const position *pos;
+  int npos;
+} reduction;
+
+/* The positions kept, as a fix of fences all of one kind. */
+static fix as_fix(const reduction *r, const bool *keep, int npos) {
+  int n = 0;
+  for (int i = 0; i < npos; i++)
+    n += keep[i];
+  const position **at = sci_alloc(sizeof(position *) * (size_t)(n + 1));
+  const fence_kind **kinds = sci_alloc(sizeof(fence_kind *) * (size_t)(n + 1));
+  for (int i = 0, k = 0; i < npos; i++)
+    if (keep[i])
+      at[k] = &r->pos[i], kinds[k++] = r->kind;
+  return (fix){n, at, kinds, NULL, NULL, 0};
+}
+
+/* The check of a set of positions: the test patched with them. */
+static int check_test(const bool *keep, long iterations, void *ctx) {
+  reduction *r = ctx;
+  fix f = as_fix(r, keep, r->npos);
+  return r->check(sci_fence_patch(r->t, &f), iterations, r->ctx);
 }
 
 static sc_status fence_reduce_unguarded(const sc_test *t,
@@ -95,38 +155,28 @@ static sc_status fence_reduce_unguarded(const sc_test *t,
   if (!opts)
     opts = &none;
   sc_fence_advice *a = sci_alloc(sizeof *a);
+  a->pos = sci_fence_positions(t, &a->npos);
   /* __threadfence(), as the study inserts: membar.gl, or fence.sc.gpu */
   reduction r = {t, opts->ptx_fences ? &sci_ptx_fence_kinds[3]
                                      : &sci_membar_kinds[1],
-                 check, ctx, a, SC_OK, err};
-  a->pos = sci_fence_positions(t, &a->npos);
-  fence_set all = {sci_alloc(sizeof(position *) * (size_t)(a->npos + 1)),
-                   a->npos};
-  for (int i = 0; i < a->npos; i++)
-    all.at[i] = &a->pos[i];
-  long iters = iterations > 0 ? iterations : 1;
-  a->verdict = SC_FENCES_NONE_SUFFICE;
-  if (passes(&r, without(all, 0, all.n), iters)) {
-    a->verdict = SC_FENCES_ALREADY_FORBIDDEN;
-  } else if (passes(&r, all, iters)) {
-    /* EmpiricallyStable is a longer check: here 16 times the iterations;
-     * when it fails, start again with twice as many (at most 8 times) */
-    for (int round = 0; round < 8 && r.status == SC_OK; round++, iters *= 2) {
-      fence_set s = linear_reduction(&r, binary_reduction(&r, all, iters),
-                                     iters);
-      if (passes(&r, s, 16 * iters)) {
-        fix f = as_fix(&r, s);
-        f.test = sci_fence_patch(t, &f);
-        f.text = sci_fence_describe(t, &f);
-        sci_grow(&a->fixes, &a->capfixes, 1, sizeof(fix));
-        a->fixes[a->nfixes++] = f;
-        a->verdict = SC_FENCES_FIXED;
-        break;
-      }
-    }
+                 check, ctx, a->pos, a->npos};
+  bool *kept = sci_alloc(sizeof(bool) * (size_t)(a->npos + 1));
+  sci_reduce_verdict v = sci_fence_reduce_sites(a->npos, check_test, &r,
+                                                iterations, kept,
+                                                &a->simulations);
+  if (v == SCI_REDUCE_FAILED)
+    return sci_fail(err, SC_ERR_USAGE, t->file, 0, 0,
+                    "the fence check failed on %s", t->name);
+  a->verdict = v == SCI_REDUCE_NOT_NEEDED ? SC_FENCES_ALREADY_FORBIDDEN
+               : v == SCI_REDUCE_FIXED    ? SC_FENCES_FIXED
+                                          : SC_FENCES_NONE_SUFFICE;
+  if (v == SCI_REDUCE_FIXED) {
+    fix f = as_fix(&r, kept, a->npos);
+    f.test = sci_fence_patch(t, &f);
+    f.text = sci_fence_describe(t, &f);
+    sci_grow(&a->fixes, &a->capfixes, 1, sizeof(fix));
+    a->fixes[a->nfixes++] = f;
   }
-  if (r.status != SC_OK)
-    return r.status;
   *out = a;
   return SC_OK;
 }

@@ -78,4 +78,25 @@ sc_status sci_ptx_parse(const char *text, const char *file,
                        const sc_parse_limits *limits, ptx_module **out,
                        sc_error **err);
 
+/* ---- fences written into PTX (ptx_write.c) -------------------------------- */
+
+/* A global memory access of a function of the module (ld, st, atom, red
+ * whose space is .global or generic): where a fence can go after it. */
+typedef struct ptx_site {
+  size_t offset;           /* just past the access's ';' in the text */
+  int line, col;           /* the access's opcode */
+  int loc_file, loc_line;  /* the plain .loc in force (0: none) */
+  const char *function;    /* the .entry or .func it is in */
+  const char *op;          /* its opcode, as written */
+} ptx_site;
+
+/* The sites of `text`, in the order of the text. */
+sc_status sci_ptx_fence_sites(const char *text, const char *file,
+                              ptx_site **out, int *nout, sc_error **err);
+/* `text` with "FENCE;" after each site i with keep[i] (every site when
+ * keep is NULL), on the access's line, the rest byte for byte. */
+const char *sci_ptx_write_fenced(const char *text, const ptx_site *sites,
+                                 int nsites, const bool *keep,
+                                 const char *fence);
+
 #endif

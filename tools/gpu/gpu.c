@@ -12,7 +12,8 @@
  *        on the given tests and writes the best as a file `run -config`
  *        reads;
  *   build compiles the programs ahead (-keep DIR), on a machine without a
- *        GPU.
+ *        GPU;
+ *   app  runs a user's program in seed 000's testing environments (app.c).
  * The kernels are inline PTX in CUDA C (see README): nvcc compiles the
  * harness around them, ptxas sees the test's PTX verbatim. */
 #define _POSIX_C_SOURCE 200809L
@@ -65,6 +66,8 @@ int cmd_gpu(int argc, char **argv) {
   const char *sub = argv[1];
   if (!strcmp(sub, "drf"))
     return cmd_gpu_drf(argc - 1, argv + 1);
+  if (!strcmp(sub, "app"))
+    return cmd_gpu_app(argc - 1, argv + 1);
   int st = gpu_parse_opts(&c, argc - 1, argv + 1);
   if (st >= 0 && st != EXIT_SOME_FAILED)
     return st;

@@ -50,6 +50,9 @@ void gpu_usage(FILE *out);
 /* Parse `gpu SUB [options] FILE|DIR...` into *c: -1 to go on,
  * EXIT_SOME_FAILED to go on with a test missing, else the exit status. */
 int gpu_parse_opts(gpu_cli *c, int argc, char **argv);
+/* Read a file `gpu tune` wrote (lines NAME VALUE) into c->vals, values
+ * the command line set kept; false after a message. */
+bool gpu_read_config(gpu_cli *c, const char *path);
 /* The value of program option `name`, NULL when not set. */
 const char *gpu_prog_val(const gpu_cli *c, const char *name);
 /* The program's options as arguments, `over` (NAME VALUE pairs) first. */
@@ -128,5 +131,7 @@ extern const char *const gpu_configured_nvcc;
 
 /* `scopecat gpu drf ...` (drf.c): argv[0] is "drf". */
 int cmd_gpu_drf(int argc, char **argv);
+/* `scopecat gpu app ...` (app.c, app.h): argv[0] is "app". */
+int cmd_gpu_app(int argc, char **argv);
 
 #endif

@@ -29,6 +29,9 @@ void gpu_usage(FILE *out) {
       "       scopecat gpu build -keep DIR [-jobs N] FILE|DIR...  (compile ahead)\n"
       "       scopecat gpu drf [options]  (data-race-free random testing;\n"
       "                                    scopecat gpu drf -help)\n"
+      "       scopecat gpu app [options] -- PROGRAM ARGS...  (a CUDA program\n"
+      "                                    in seed 000's testing environments;\n"
+      "                                    scopecat gpu app -help)\n"
       "options (run and tune):\n"
       "  -n N               test instances per test (default 100000000)\n"
       "  -o DIR             also write each log to DIR/NAME.txt as soon as\n"
@@ -157,8 +160,8 @@ static const char *bad_prog_value(const char *name, const char *val) {
 }
 
 /* Read a config file: lines "NAME VALUE" (# comments); the command line
- * wins over it. */
-static bool read_config(gpu_cli *c, const char *path) {
+ * wins over it (gpu.h: `gpu app -config` reads it too). */
+bool gpu_read_config(gpu_cli *c, const char *path) {
   char *text = cli_read_file(path);
   if (!text) {
     fprintf(stderr, "scopecat gpu: %s: cannot read\n", path);
@@ -237,7 +240,7 @@ int gpu_parse_opts(gpu_cli *c, int argc, char **argv) {
   int rc = cli_parse(&gpu_command, c, argc, argv, &missing);
   if (rc != CLI_GO_ON)
     return rc;
-  if (c->config && !read_config(c, c->config))
+  if (c->config && !gpu_read_config(c, c->config))
     return EXIT_USAGE;
   if (!c->nvcc)
     c->nvcc = gpu_nvcc(NULL);

@@ -1,0 +1,42 @@
+#!/bin/bash
+# campaign.sh: an H100 campaign of `scopecat gpu app` (doc/apps.md): build
+# the case studies of examples/apps/ with -cudart shared, check that the
+# interposer's ids are a warp-preserving permutation under +rand and the
+# identity without, then run each case study's fenced and fence-free
+# variants in all eight environments, and measure what their fences cost
+# (-cost, natively).  Run from the source tree's root:
+#   SC=path/to/scopecat OUT=logs bash examples/apps/campaign.sh
+set -u
+SC=${SC:-tools/scopecat}
+OUT=${OUT:-ptx/results/H100-apps}
+NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+# the programs and the interposer find libcudart.so where nvcc's is
+export LD_LIBRARY_PATH=$(dirname "$NVCC")/../lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+BIN=$(mktemp -d)
+KEEP=$BIN/keep
+mkdir -p "$OUT"
+{ nvidia-smi -L; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+  "$NVCC" --version | tail -2; } >"$OUT/machine.txt" 2>&1
+apps="cbe-dot sdk-red cbe-ht lookback-scan work-queue grid-barrier"
+for app in ids $apps; do
+  "$NVCC" -O3 -arch=sm_90 -cudart shared -I include -o "$BIN/$app" \
+    "examples/apps/$app.cu" || exit 1
+done
+common=(-nvcc "$NVCC" -gpudir harness -keep "$KEEP" -run-timeout 30)
+# the ids: the identity without randomisation, moved with it
+"$SC" gpu app "${common[@]}" -env none,stress -runs 3 \
+  -check "grep -q '^moved 0 0 '" -- "$BIN/ids" >"$OUT/ids-identity.txt" 2>&1
+"$SC" gpu app "${common[@]}" -env none+rand,stress+rand -runs 3 \
+  -check "grep -q '^moved [1-9][0-9]* [1-9]'" -- "$BIN/ids" >"$OUT/ids-rand.txt" 2>&1
+for app in $apps; do
+  echo "$app-nf -- $BIN/$app nofence 200"
+  echo "$app -- $BIN/$app fenced 200"
+done >"$BIN/apps.txt"
+cp "$BIN/apps.txt" "$OUT/apps-file.txt"
+"$SC" gpu app "${common[@]}" -env all -seconds ${SECONDS_PER_ENV:-4} -runs 20 \
+  -apps "$BIN/apps.txt" >"$OUT/apps.txt" 2>&1
+echo "exit $?" >>"$OUT/apps.txt"
+# what the fences cost: kernel time and energy, natively
+"$SC" gpu app "${common[@]}" -env none -cost -runs 20 \
+  -apps "$BIN/apps.txt" >"$OUT/cost.txt" 2>&1
+rm -rf "$BIN"

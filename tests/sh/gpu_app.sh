@@ -1,0 +1,303 @@
+#!/bin/bash
+# gpu_app.sh: `scopecat gpu app` without a GPU: stand-in programs (shell
+# scripts that fail at known runs, hang, crash, print what the
+# post-condition reads) give error counts known by construction, whose 95%
+# Wilson intervals are worked out by hand below; -check, -apps and its
+# table (seed 000's Tab. 5), the options' errors; exit 77 without a GPU;
+# with a stand-in GPU (nvidia-smi) and nvcc (which builds a stand-in
+# interposer that leaves a ledger line): the environment's variables reach
+# the program, not the -check command, the ledgers are summed, and a
+# program linked statically against the CUDA runtime is refused.
+. "$(dirname "$0")/lib.sh"
+
+cd "$tmp" || exit 1
+
+# fails in the runs whose seed is a multiple of 4 (the seed of run k is
+# -seed + k - 1): 5 of runs 1..20 with -seed 1 (seeds 4 8 12 16 20)
+cat >fail4 <<'EOF'
+#!/bin/sh
+s=$SCOPECAT_APP_SEED
+echo "value $s"
+[ $((s % 4)) -ne 0 ]
+EOF
+# seed 2 hangs, seed 3 crashes (SIGSEGV), the rest pass
+cat >badrun <<'EOF'
+#!/bin/sh
+case $SCOPECAT_APP_SEED in
+  2) sleep 30 ;;
+  3) kill -SEGV $$ ;;
+esac
+exit 0
+EOF
+chmod +x fail4 badrun
+
+# Wilson's interval for 5 errors in 20 runs, by hand: p = .25, z = 1.96,
+# z^2 = 3.8415; centre (p + z^2/40) / (1 + z^2/20) = .34604 / 1.19207 =
+# .29029; half 1.96 / 1.19207 * sqrt(.25 * .75 / 20 + z^2 / 1600) =
+# 1.64419 * .10852 = .17842: [11.19%, 46.87%], 25% > 5%: effective.
+expect 1 "$scopecat" gpu app -env none -runs 20 -- ./fail4
+has "$tmp/out" "Program ./fail4"
+has "$tmp/out" "none              20       5      5      0      0      0   25.00%  [ 11.19%,  46.87%]  yes"
+has "$tmp/out" "none: first error in run 4 (exit)"
+
+# 0 errors in 3 runs (seeds 29, 30, 31): Wilson's upper end is z^2 / (n +
+# z^2) = 3.8415 / 6.8415 = 56.15%, the lower 0; not effective.
+expect 0 "$scopecat" gpu app -env none -runs 3 -seed 29 -- ./fail4
+has "$tmp/out" "none               3       0      0      0      0      0    0.00%  [  0.00%,  56.15%]  no"
+
+# the check fails on "value 7" alone: 1 error in seeds 1..20, 5.00%, not
+# "more than 5%" (seed 000's mark); Wilson: p = .05, centre (.05 + .09604)
+# / 1.19207 = .12251, half 1.64419 * sqrt(.002375 + .0024009) = 1.64419 *
+# .069109 = .11363: [0.89%, 23.61%].
+cat >not7 <<'EOF'
+#!/bin/sh
+! grep -q '^value 7$'
+EOF
+chmod +x not7
+cat >pass <<'EOF'
+#!/bin/sh
+echo "value $SCOPECAT_APP_SEED"
+EOF
+chmod +x pass
+expect 1 "$scopecat" gpu app -env none -runs 20 -check ./not7 -- ./pass
+has "$tmp/out" "none              20       1      0      1      0      0    5.00%  [  0.89%,  23.61%]  no"
+has "$tmp/out" "none: first error in run 7 (check)"
+
+# -check sees the output: with fail4 the exit status still counts (5 exit
+# errors), and the check (value 7) adds one
+expect 1 "$scopecat" gpu app -env none -runs 20 -check ./not7 -- ./fail4
+has "$tmp/out" "none              20       6      5      1      0      0   30.00%"
+
+# a hang past -run-timeout and a crash are errors of their own
+start=$(date +%s)
+expect 1 "$scopecat" gpu app -env none -runs 4 -run-timeout 1 -- ./badrun
+has "$tmp/out" "none               4       2      0      0      1      1   50.00%"
+has "$tmp/out" "none: first error in run 2 (hang)"
+[ $(($(date +%s) - start)) -lt 20 ] && ok || fail "the hung run was not killed at -run-timeout"
+
+# -seconds: runs until the time is spent, at least one run (a run of 1 s
+# against 0.5 s: exactly one); -runs caps it (2 runs long before 60 s)
+printf '#!/bin/sh\nsleep 1\n' >slow
+chmod +x slow
+expect 0 "$scopecat" gpu app -env none -seconds 0.5 -- ./slow
+has "$tmp/out" "none               1       0"
+expect 0 "$scopecat" gpu app -env none -seconds 60 -runs 2 -- ./pass -x
+has "$tmp/out" "Program ./pass -x"
+has "$tmp/out" "none               2       0"
+
+# -apps: several programs and the table of 000's Tab. 5: errors/runs, *
+# when effective, and a/b (effective for a, errors seen in b)
+cat >apps.txt <<'EOF'
+# two programs and a check of its own
+fail4 -- ./fail4
+pass ./not7 -- ./pass
+EOF
+expect 1 "$scopecat" gpu app -env none -runs 20 -apps apps.txt
+has "$tmp/out" "Program fail4"
+has "$tmp/out" "Program pass"
+has "$tmp/out" "fail4            5/20*"
+has "$tmp/out" "pass              1/20"
+has "$tmp/out" "a/b                1/2"
+printf 'good -- ./pass\nbroken ./pass\n' >bad-apps.txt
+expect 2 "$scopecat" gpu app -env none -apps bad-apps.txt
+has "$tmp/err" "bad-apps.txt:2:14: expected NAME [CHECK] -- COMMAND"
+
+# options
+expect 2 "$scopecat" gpu app -env none,nope -- ./pass
+has "$tmp/err" "-env: expected none, stress, random or cache, each maybe with +rand, not 'nope'"
+expect 2 "$scopecat" gpu app -env none,none -- ./pass
+has "$tmp/err" "-env: 'none' given twice"
+expect 2 "$scopecat" gpu app -env none
+has "$tmp/err" "expected -- PROGRAM ARGS... or -apps FILE"
+expect 2 "$scopecat" gpu app -runs 0 -- ./pass
+has "$tmp/err" "-runs: expected a positive number, not '0'"
+expect 0 "$scopecat" gpu app -help
+has "$tmp/out" "usage: scopecat gpu app"
+
+# no GPU: every environment but none needs one (nvidia-smi lists none)
+mkdir -p nogpu gpu
+printf '#!/bin/sh\nexit 0\n' >nogpu/nvidia-smi
+printf '#!/bin/sh\necho "GPU 0: Stand-in (UUID: GPU-0)"\n' >gpu/nvidia-smi
+chmod +x nogpu/nvidia-smi gpu/nvidia-smi
+PATH="$tmp/nogpu:$PATH" expect 77 "$scopecat" gpu app -env none,stress -- ./pass
+has "$tmp/err" "no GPU"
+PATH="$tmp/nogpu:$PATH" expect 77 "$scopecat" gpu app -env none+rand -- ./pass
+
+# a stand-in GPU and nvcc: the stand-in "interposer" writes one ledger line
+# per process that loads it (at its start: sh may leave by _exit), as the
+# real one does at exit
+cat >ledger.c <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+__attribute__((constructor)) static void ledger(void) {
+  const char *p = getenv("SCOPECAT_APP_LOG");
+  FILE *f = p ? fopen(p, "a") : NULL;
+  const char *seed = getenv("SCOPECAT_APP_SEED"), *cost = getenv("SCOPECAT_APP_COST");
+  if (f) {
+    fputs("scopecat-app launches 3 stressed 2 ctas 10 stopped 2", f);
+    /* -cost: 100 us of kernels and 2 J per unit of the seed */
+    if (cost && *cost == '1' && seed && getenv("FAKE_NO_ENERGY"))
+      fprintf(f, " kernel-us %d energy-mj -", atoi(seed) * 100);
+    else if (cost && *cost == '1' && seed)
+      fprintf(f, " kernel-us %d energy-mj %d", atoi(seed) * 100, atoi(seed) * 2000);
+    fputs("\n", f);
+    fclose(f);
+  }
+}
+EOF
+cc=${SC_CC:-cc}
+cat >fake-nvcc <<EOF
+#!/bin/sh
+# the stand-in nvcc: builds ledger.c where -o says
+while [ \$# -gt 0 ]; do
+  case \$1 in -o) out=\$2; shift ;; esac
+  shift
+done
+exec $cc -shared -fPIC -o "\$out" "$tmp/ledger.c"
+EOF
+chmod +x fake-nvcc
+cat >envs <<'EOF'
+#!/bin/sh
+echo "stress=$SCOPECAT_APP_STRESS rand=$SCOPECAT_APP_RANDOMISE seq=$SCOPECAT_APP_STRESS_SEQ spread=$SCOPECAT_APP_STRESS_SPREAD" >>"$ENVS_SEEN"
+case $LD_PRELOAD in *libscopecat_app.so) ;; *) exit 1 ;; esac
+EOF
+chmod +x envs
+# the check runs without the interposer (its ledger line would count)
+cat >noprel <<'EOF'
+#!/bin/sh
+[ -z "$LD_PRELOAD" ] && [ -z "$SCOPECAT_APP_LOG" ]
+EOF
+chmod +x noprel
+printf 'stress-seq ld,st,st\nstress-spread 3\n' >tuned.cfg
+ENVS_SEEN=$tmp/seen PATH="$tmp/gpu:$PATH" expect 0 "$scopecat" gpu app \
+  -nvcc ./fake-nvcc -keep "$tmp/keep" -config tuned.cfg -check ./noprel \
+  -env stress,cache+rand -runs 2 -- ./envs
+has "$tmp/seen" "stress=stress rand=0 seq=ld,st,st spread=3"
+has "$tmp/seen" "stress=cache rand=1 seq=ld,st,st spread=3"
+[ "$(wc -l <"$tmp/seen")" -eq 4 ] && ok || fail "4 runs expected: $(cat "$tmp/seen")"
+# 2 runs, a line each: 6 launches, 4 stressed by 20 CTAs, 4 stopped
+has "$tmp/out" "stress: 6 kernel launches seen, 4 stressed by 20 CTAs, 4 stress grids stopped"
+has "$tmp/out" "cache+rand: 6 kernel launches seen"
+[ -f "$tmp/keep/libscopecat_app.so" ] && ok || fail "-keep holds no interposer"
+# -cost: every environment interposed, none too; per run 0.1 ms of kernel
+# time and 2 J per unit of the seed: seeds 1..20 give 0.1..2.0 ms, median
+# (1.0 + 1.1) / 2 = 1.050; the interval's ranks j = floor(10 - 1.96
+# sqrt(20) / 2) = floor(5.617) = 5, k = ceil(1 + 10 + 4.383) = 16: [0.500,
+# 1.600] ms; energy 2..40 J: median 21.000 [10.000, 32.000]
+PATH="$tmp/gpu:$PATH" expect 0 "$scopecat" gpu app -nvcc ./fake-nvcc -keep "$tmp/keep" \
+  -env none -cost -runs 20 -- ./pass
+has "$tmp/out" "none: cost over 20 runs: kernel time median 1.050 ms [0.500, 1.600], energy median 21.000 J [10.000, 32.000]"
+has "$tmp/out" "none: 60 kernel launches seen"
+FAKE_NO_ENERGY=1 PATH="$tmp/gpu:$PATH" expect 0 "$scopecat" gpu app -nvcc ./fake-nvcc \
+  -keep "$tmp/keep" -env none -cost -runs 3 -- ./pass
+has "$tmp/out" "none: cost over 3 runs: kernel time median 0.200 ms [0.100, 0.300], energy not reported by the GPU"
+PATH="$tmp/nogpu:$PATH" expect 77 "$scopecat" gpu app -env none -cost -- ./pass
+# a bad tuned value is said once, before any run
+printf 'stress-spread 40\n' >bad.cfg
+PATH="$tmp/gpu:$PATH" expect 2 "$scopecat" gpu app -nvcc ./fake-nvcc -config bad.cfg -env stress -- ./envs
+has "$tmp/err" "bad.cfg:1:15: stress-spread: expected a number from 1 to 32, not '40'"
+# spread 40 in a 32-patch scratchpad: the interposer's own check, said once
+printf 'stress-regions 2\nstress-spread 3\n' >over.cfg
+PATH="$tmp/gpu:$PATH" expect 2 "$scopecat" gpu app -nvcc ./fake-nvcc -config over.cfg -env stress -- ./envs
+has "$tmp/err" "SCOPECAT_APP_STRESS_SPREAD='3': expected no more patches than the scratchpad has"
+
+# an ELF program without libcudart.so (statically linked runtime) is
+# refused; one that needs it (a stand-in libcudart.so.13) is run
+printf 'int main(void) { return 0; }\n' >main.c
+printf 'int cudaStandIn(void) { return 0; }\n' >rt.c
+printf 'int cudaStandIn(void);\nint main(void) { return cudaStandIn(); }\n' >rtmain.c
+if $cc -o static-rt main.c && $cc -shared -fPIC -Wl,-soname,libcudart.so.13 -o libcudart.so.13 rt.c &&
+   $cc -o shared-rt rtmain.c ./libcudart.so.13; then
+  PATH="$tmp/gpu:$PATH" expect 1 "$scopecat" gpu app -nvcc ./fake-nvcc -env stress -runs 1 -- ./static-rt
+  has "$tmp/err" "scopecat gpu app: ./static-rt needs neither libcudart.so nor libcuda.so, so it is linked statically against the CUDA runtime"
+  has "$tmp/err" "nvcc -cudart shared"
+  lacks "$tmp/out" "Program"
+  LD_LIBRARY_PATH=$tmp PATH="$tmp/gpu:$PATH" expect 0 "$scopecat" gpu app -nvcc ./fake-nvcc -env stress -runs 1 -- ./shared-rt
+  has "$tmp/out" "stress             1       0"
+  # without stress nothing is interposed: the static program runs
+  expect 0 "$scopecat" gpu app -env none -runs 1 -- ./static-rt
+else
+  fail "the C compiler $cc built no test programs"
+fi
+
+# with nvcc: the real interposer builds and exports the launches it wraps;
+# a real CUDA program is told apart by how it links the runtime
+nvcc=${SC_NVCC:-}
+if [ -n "$nvcc" ] && command -v "$nvcc" >/dev/null 2>&1; then
+  PATH="$tmp/gpu:$PATH" expect 0 "$scopecat" gpu app -nvcc "$nvcc" -gpudir "$srcdir/harness" \
+    -keep "$tmp/real" -env stress -runs 1 -- ./pass
+  for sym in cudaLaunchKernel __cudaLaunchKernel cuLaunchKernel __cudaRegisterVar; do
+    nm -D --defined-only "$tmp/real/libscopecat_app.so" | grep -q " T $sym\$" && ok ||
+      fail "the interposer does not define $sym"
+  done
+  if "$nvcc" -arch=sm_90 -cudart shared -I "$srcdir/include" -o ids-shared "$srcdir/examples/apps/ids.cu" &&
+     "$nvcc" -arch=sm_90 -cudart static -I "$srcdir/include" -o ids-static "$srcdir/examples/apps/ids.cu"; then
+    # no GPU here: the shared one runs and fails (exit), but is not refused
+    PATH="$tmp/gpu:$PATH" "$scopecat" gpu app -nvcc "$nvcc" -gpudir "$srcdir/harness" \
+      -keep "$tmp/real" -env stress -runs 1 -- ./ids-shared >"$tmp/out" 2>"$tmp/err"
+    lacks "$tmp/err" "needs neither"
+    has "$tmp/out" "stress             1"
+    PATH="$tmp/gpu:$PATH" expect 1 "$scopecat" gpu app -nvcc "$nvcc" -gpudir "$srcdir/harness" \
+      -keep "$tmp/real" -env stress -runs 1 -- ./ids-static
+    has "$tmp/err" "./ids-static needs neither libcudart.so nor libcuda.so"
+  else
+    fail "nvcc did not build examples/apps/ids.cu"
+  fi
+  # the real interposer around a stand-in runtime (tests/data/app): a
+  # program of three launches of 100 CTAs on stream 0x77; the stand-in
+  # logs each launch and seed copy.  Per launch, in order: app.cuh's seed
+  # (with +rand) on the program's stream, the stress grid (15..50 CTAs of
+  # 256 threads: 000's sizing, far under half of 132 SMs x 8) on the
+  # interposer's non-blocking stream with the next generation, the
+  # program's kernel, its stop on the program's stream with the same
+  # generation
+  mkdir -p fakecuda
+  printf 'libcudart.so.13 { global: *; };\n' >fakecuda/version
+  if $cc -shared -fPIC -Wl,-soname,libcudart.so.13 -Wl,--version-script=fakecuda/version \
+       -o fakecuda/libcudart.so.13 "$srcdir/tests/data/app/fake_cudart.c" &&
+     $cc -o fake-app "$srcdir/tests/data/app/fake_app.c" fakecuda/libcudart.so.13; then
+    fake_run() { # ENV [OPTION]: gpu app on fake-app, the log in $tmp/cuda.log
+      rm -f "$tmp/cuda.log"
+      FAKE_CUDA_LOG=$tmp/cuda.log LD_LIBRARY_PATH=$tmp/fakecuda PATH="$tmp/gpu:$PATH" \
+        expect 0 "$scopecat" gpu app -nvcc "$nvcc" -gpudir "$srcdir/harness" \
+        -keep "$tmp/real" -runs 1 -env "$@" -- ./fake-app
+    }
+    fake_run stress+rand
+    has "$tmp/cuda.log" "stream created, flags 1"
+    awk -v out="$tmp/sum" '
+      /^seed _ZL11sc_app_seed nonzero on 0x77$/ { if (state != 0) bad = bad " seed@" NR; state = 1; next }
+      /^stress grid / { g = $3; if (state != 1 || $5 != 256 || $7 != "0x5151" || $9 != ++gen || $11 != 1 || g < 15 || g > 50) bad = bad " stress@" NR; sum += g; state = 2; next }
+      /^app grid 100 on 0x77$/ { if (state != 2) bad = bad " app@" NR; state = 3; next }
+      /^stop grid 1 on 0x77 gen / { if (state != 3 || $7 != gen) bad = bad " stop@" NR; state = 0; stops++; next }
+      END { print (bad ? "out of order:" bad : "ok"), stops, sum > out }' "$tmp/cuda.log"
+    read -r verdict stops sum <"$tmp/sum"
+    [ "$verdict $stops" = "ok 3" ] && ok || { fail "the interposer's launches: $verdict $stops"; cat "$tmp/cuda.log"; }
+    has "$tmp/out" "stress+rand: 3 kernel launches seen, 3 stressed by $sum CTAs, 3 stress grids stopped"
+    # no randomisation: no seed copied; the cache stress is mode 3
+    fake_run cache
+    lacks "$tmp/cuda.log" "seed "
+    has "$tmp/cuda.log" " mode 3"
+    # randomisation alone: seeds, no stress
+    fake_run none+rand
+    [ "$(grep -c '^seed _ZL11sc_app_seed nonzero on 0x77$' "$tmp/cuda.log")" -eq 3 ] && ok ||
+      fail "none+rand: three seeds expected"
+    lacks "$tmp/cuda.log" "stress grid"
+    has "$tmp/out" "none+rand: 3 kernel launches seen, 0 stressed by 0 CTAs, 0 stress grids stopped"
+    # -cost: an event on the program's stream either side of each kernel,
+    # 0.25 ms each (the stand-in's elapsed time): 0.750 ms a run
+    fake_run none -cost
+    [ "$(grep -c '^event on 0x77$' "$tmp/cuda.log")" -eq 6 ] && ok || fail "-cost: six events expected"
+    has "$tmp/out" "none: cost over 1 runs: kernel time median 0.750 ms [0.750, 0.750]"
+  else
+    fail "the C compiler $cc built no stand-in runtime"
+  fi
+  # every case study compiles against the installed header (PTX only)
+  for cu in "$srcdir"/examples/apps/*.cu; do
+    "$nvcc" -arch=sm_90 -ptx -I "$srcdir/include" -o case.ptx "$cu" && ok ||
+      fail "nvcc did not compile $cu"
+  done
+else
+  echo "gpu_app.sh: no nvcc: the real interposer and CUDA programs not checked"
+fi
+
+finish

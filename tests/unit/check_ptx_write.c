@@ -1,0 +1,226 @@
+/* check_ptx_write.c: empirical fence insertion over a PTX file's
+ * accesses: the fence writer of lib/kernel/ptx_write.c (the global
+ * accesses of nvcc's PTX of tests/data/kernel/mp.cu, listed by hand with
+ * their source lines, and of a hand-written .func: guards, state spaces,
+ * a .loc inlined; the text written back is the input byte for byte but
+ * the fences, and the kernel reader still reads it), and Alg. 1 over
+ * positions (lib/gen/fences_reduce.c's sci_fence_reduce_sites) with
+ * stand-in checks whose every call is worked out by hand. */
+#define _POSIX_C_SOURCE 200809L
+#include "gen/fences.h"
+#include "kernel/kernel.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_run.h"
+
+static const char *data_file(const char *name) {
+  const char *dir = getenv("SC_SRCDIR");
+  static char path[4096];
+  snprintf(path, sizeof path, "%s/tests/data/kernel/%s", dir ? dir : ".", name);
+  return path;
+}
+
+static char *read_all(const char *path) {
+  FILE *f = fopen(path, "rb");
+  ck_assert_ptr_nonnull(f);
+  static char buf[1 << 20];
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  fclose(f);
+  buf[n] = '\0';
+  return strdup(buf);
+}
+
+static int count(const char *hay, const char *needle) {
+  int n = 0;
+  for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+    n++;
+  return n;
+}
+
+/* mp.cu's kernel (tests/data/kernel/mp.cu): its global accesses, in the
+ * PTX's order, with the .cu line each comes from. */
+START_TEST(mp_sites_by_hand) {
+  char *text = read_all(data_file("mp.ptx"));
+  ptx_site *s;
+  int n;
+  sc_error *err = NULL;
+  ck_assert_int_eq(sci_ptx_fence_sites(text, "mp.ptx", &s, &n, &err), SC_OK);
+  struct { const char *op; int line; } want[] = {
+      {"ld.acquire.gpu.b32", 12}, /* f.load(acquire), in the while */
+      {"ld.global.u32", 13},      /* data[0] */
+      {"st.global.u32", 13},      /* out[0] = */
+      {"atom.global.cas.b32", 14},
+      {"st.global.u32", 7},       /* data[0] = 42 + s[1] */
+      {"st.release.gpu.b32", 9},  /* f.store(1, release) */
+  };
+  ck_assert_int_eq(n, 6);
+  for (int i = 0; i < n; i++) {
+    ck_assert_str_eq(s[i].op, want[i].op);
+    ck_assert_int_eq(s[i].loc_file, 1);
+    ck_assert_int_eq(s[i].loc_line, want[i].line);
+    ck_assert_str_eq(s[i].function, "_Z2mpPiS_S_");
+    ck_assert_int_eq(text[s[i].offset - 1], ';');
+  }
+  /* none kept: the text itself; all: six fences, each after its access */
+  ck_assert_str_eq(sci_ptx_write_fenced(text, s, n, (bool[6]){0}, "fence.sc.gpu"),
+                   text);
+  const char *all = sci_ptx_write_fenced(text, s, n, NULL, "fence.sc.gpu");
+  ck_assert_int_eq(count(all, "fence.sc.gpu;"), 6);
+  ck_assert_int_eq((int)strlen(all),
+                   (int)strlen(text) + 6 * (int)strlen(" fence.sc.gpu; // scopecat fence 0"));
+  ck_assert_ptr_nonnull(strstr(all, "ld.global.u32 \t%r6, [%rd1]; fence.sc.gpu; // scopecat fence 1\n"));
+  /* one kept: only it */
+  bool keep[6] = {0, 0, 0, 1, 0, 0};
+  const char *one = sci_ptx_write_fenced(text, s, n, keep, "fence.acq_rel.gpu");
+  ck_assert_int_eq(count(one, "fence."), count(text, "fence.") + 1);
+  ck_assert_ptr_nonnull(strstr(one, "%r8, %r7; fence.acq_rel.gpu; // scopecat fence 3\n"));
+  /* the kernel reader reads the fenced module, with the same entry */
+  ptx_module *m;
+  ck_assert_int_eq(sci_ptx_parse(all, "mp-fenced.ptx", NULL, &m, &err), SC_OK);
+  ck_assert_int_eq(m->nentries, 1);
+  ck_assert_str_eq(m->entries[0].name, "_Z2mpPiS_S_");
+  free(text);
+}
+END_TEST
+
+/* A .func written by hand: a guarded store, shared and param accesses
+ * left out (ld.shared::cta too), a reduction, a generic volatile load. */
+START_TEST(func_sites) {
+  const char *text =
+      ".version 8.0\n.target sm_90\n.address_size 64\n"
+      ".func (.param .b32 r) f(.param .b64 p);\n"
+      ".func (.param .b32 r) f(.param .b64 p)\n"
+      "{\n"
+      " .reg .b64 %rd<2>; .reg .b32 %r<3>; .reg .pred %p<2>;\n"
+      " .loc 1 3 1\n"
+      " ld.param.u64 %rd1, [p];\n"
+      " @!%p1 st.global.u32 [%rd1], %r1;\n"
+      " ld.shared.u32 %r2, [%rd1];\n"
+      " ld.shared::cta.u32 %r2, [%rd1];\n"
+      "$L1:\n"
+      " red.global.add.u32 [%rd1], 1;\n"
+      " .loc 1 5 2\n"
+      " .loc 2 40 2, function_name $L__s, inlined_at 1 5 2\n"
+      " ld.volatile.u32 %r2, [%rd1];\n"
+      " st.param.b32 [r], %r2;\n"
+      " ret;\n"
+      "}\n";
+  ptx_site *s;
+  int n;
+  sc_error *err = NULL;
+  ck_assert_int_eq(sci_ptx_fence_sites(text, "f.ptx", &s, &n, &err), SC_OK);
+  ck_assert_int_eq(n, 3);
+  ck_assert_str_eq(s[0].op, "st.global.u32");
+  ck_assert_int_eq(s[0].line, 10);
+  ck_assert_int_eq(s[0].col, 8);
+  ck_assert_int_eq(s[0].loc_line, 3);
+  ck_assert_str_eq(s[1].op, "red.global.add.u32");
+  ck_assert_int_eq(s[1].loc_line, 3);
+  ck_assert_str_eq(s[2].op, "ld.volatile.u32");
+  ck_assert_int_eq(s[2].loc_line, 5); /* the plain .loc, not the inlined */
+  for (int i = 0; i < n; i++)
+    ck_assert_str_eq(s[i].function, "f");
+  const char *out = sci_ptx_write_fenced(text, s, n, NULL, "membar.gl");
+  ck_assert_ptr_nonnull(strstr(out, " @!%p1 st.global.u32 [%rd1], %r1; membar.gl; // scopecat fence 0\n"));
+}
+END_TEST
+
+/* A module it cannot read: the lexer's error, with its position. */
+START_TEST(sites_of_bad_text) {
+  ptx_site *s;
+  int n;
+  sc_error *err = NULL;
+  ck_assert_int_ne(sci_ptx_fence_sites(".entry k() {\n /* open\n", "bad.ptx", &s, &n, &err),
+                   SC_OK);
+  ck_assert_ptr_nonnull(err);
+  ck_assert_int_eq(sc_error_line(err), 2);
+  ck_assert_int_eq(sc_error_column(err), 2);
+}
+END_TEST
+
+/* A stand-in for the GPU: an error shows unless the sites in `need` are
+ * fenced; site 4 matters only from 80 iterations on (a rare error). */
+typedef struct stand_in {
+  int calls;
+  long last_iterations;
+  bool fail; /* the check itself fails */
+} stand_in;
+
+static int needs_1_and_4(const bool *keep, long iterations, void *ctx) {
+  stand_in *g = ctx;
+  g->calls++;
+  g->last_iterations = iterations;
+  if (g->fail)
+    return -1;
+  return keep[1] && (keep[4] || iterations < 80);
+}
+
+static int never_passes(const bool *keep, long iterations, void *ctx) {
+  (void)keep, (void)iterations;
+  ((stand_in *)ctx)->calls++;
+  return 0;
+}
+
+static int always_passes(const bool *keep, long iterations, void *ctx) {
+  (void)keep, (void)iterations;
+  ((stand_in *)ctx)->calls++;
+  return 1;
+}
+
+START_TEST(reduce_over_sites) {
+  bool kept[6];
+  long checks;
+  stand_in g = {0, 0, false};
+  /* 80 iterations from the start: none fails (1), all passes (2); binary:
+   * [3,4,5] lacks 1 (3), [0,1,2] lacks 4 (4); linear: -0 passes (5), -1
+   * fails (6), -2 passes (7), -3 passes (8), -4 fails (9), -5 passes (10):
+   * {1, 4}; confirmed at 16 x 80 (11) */
+  ck_assert_int_eq(sci_fence_reduce_sites(6, needs_1_and_4, &g, 80, kept, &checks),
+                   SCI_REDUCE_FIXED);
+  ck_assert_int_eq(checks, 11);
+  ck_assert_int_eq(g.calls, 11);
+  ck_assert_int_eq(g.last_iterations, 1280);
+  for (int i = 0; i < 6; i++)
+    ck_assert_int_eq(kept[i], i == 1 || i == 4);
+  /* from 10 iterations, site 4 is not seen to matter until the rounds
+   * have doubled them to 80: {1} fails its confirmations at 160, 320 and
+   * 640; the fourth round (80) finds {1, 4}, confirmed at 1280 */
+  g = (stand_in){0, 0, false};
+  ck_assert_int_eq(sci_fence_reduce_sites(6, needs_1_and_4, &g, 10, kept, &checks),
+                   SCI_REDUCE_FIXED);
+  ck_assert_int_eq(g.last_iterations, 1280);
+  for (int i = 0; i < 6; i++)
+    ck_assert_int_eq(kept[i], i == 1 || i == 4);
+  /* the verdicts: no fence needed (1 check), none suffices (2), a check
+   * that fails stops the reduction */
+  g = (stand_in){0, 0, false};
+  ck_assert_int_eq(sci_fence_reduce_sites(6, always_passes, &g, 10, kept, &checks),
+                   SCI_REDUCE_NOT_NEEDED);
+  ck_assert_int_eq(checks, 1);
+  g = (stand_in){0, 0, false};
+  ck_assert_int_eq(sci_fence_reduce_sites(6, never_passes, &g, 10, kept, &checks),
+                   SCI_REDUCE_NONE_SUFFICE);
+  ck_assert_int_eq(checks, 2);
+  g = (stand_in){0, 0, true};
+  ck_assert_int_eq(sci_fence_reduce_sites(6, needs_1_and_4, &g, 10, kept, &checks),
+                   SCI_REDUCE_FAILED);
+  ck_assert_int_eq(g.calls, 1);
+}
+END_TEST
+
+static Suite *ptx_write_suite(void) {
+  Suite *s = suite_create("ptx_write");
+  TCase *t = tcase_create("sites");
+  tcase_add_test(t, mp_sites_by_hand);
+  tcase_add_test(t, func_sites);
+  tcase_add_test(t, sites_of_bad_text);
+  tcase_add_test(t, reduce_over_sites);
+  suite_add_tcase(s, t);
+  return s;
+}
+
+int main(void) { return sc_check_run(ptx_write_suite()); }

@@ -1,0 +1,457 @@
+/* app.c: `scopecat gpu app [options] -- PROGRAM ARGS...`: a user's CUDA
+ * program run again and again in seed 000's testing environments (no
+ * stress, tuned stress, random stress, cache stress, each with or without
+ * thread randomisation), each run judged by its exit status or a -check
+ * command on its output, a run past -run-timeout a hang and a signal a
+ * crash; the error rate of each environment with its interval
+ * (app_stats.c).  Stress and randomisation come from the interposer
+ * (harness/app_interpose.cu), built here with nvcc and preloaded into the
+ * program; its parameters travel in environment variables
+ * (harness/app_plan.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "app.h"
+
+#include <errno.h>
+#include <gc/gc.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli_run.h"
+
+enum { APP_MAX_ENVS = 8, APP_MAX_APPS = 1024 };
+
+typedef struct app_cli {
+  long runs;              /* -runs N: 0 unless given */
+  double seconds;         /* -seconds S: per environment, 0: none */
+  double run_timeout;     /* -run-timeout S: a run past it hangs */
+  const char *envs_arg;   /* -env LIST */
+  const char *check;      /* -check CMD */
+  const char *apps;       /* -apps FILE */
+  const char *config;     /* -config FILE (gpu tune's) */
+  const char *nvcc, *gpudir, *keep;
+  long seed;
+  bool cost;              /* -cost: kernel time and energy per run */
+  cli_list operands;      /* the program and its arguments, after -- */
+  app_env envs[APP_MAX_ENVS];
+  int nenv;
+} app_cli;
+
+/* One program to test: its name, the shell command that runs it, the file
+ * the interposer must be able to see into, its post-condition. */
+typedef struct app_prog {
+  const char *name, *command, *exe, *check;
+} app_prog;
+
+static void app_usage(FILE *out) {
+  fprintf(out,
+      "usage: scopecat gpu app [options] -- PROGRAM ARGS...\n"
+      "       scopecat gpu app [options] -apps FILE\n"
+      "runs a CUDA program again and again in each testing environment of\n"
+      "Sorensen and Donaldson's (doc/apps.md) and reports its error rates\n"
+      "options:\n"
+      "  -runs N            runs per environment (default 100; with\n"
+      "                     -seconds: at most N)\n"
+      "  -seconds S         run for S seconds per environment\n"
+      "  -env LIST          environments, comma-separated: none, stress,\n"
+      "                     random, cache, each with +rand for thread\n"
+      "                     randomisation (stress+rand), or all (default\n"
+      "                     none,stress+rand)\n"
+      "  -check CMD         the post-condition: CMD reads the program's\n"
+      "                     output on its input, exit 0 = right (default:\n"
+      "                     the program's exit status)\n"
+      "  -run-timeout S     a run past S seconds is a hang (default 30)\n"
+      "  -apps FILE         programs a line: NAME [CHECK] -- COMMAND\n"
+      "  -config FILE       stress parameters from `gpu tune -o FILE`\n"
+      "  -seed N            the first run's seed (default 1)\n"
+      "  -cost              time the kernels (CUDA events) and read the GPU's\n"
+      "                     energy (NVML) in every run, every environment\n"
+      "                     interposed (none too); medians with intervals\n"
+      "  -nvcc PATH         the CUDA compiler, for the interposer\n"
+      "  -gpudir DIR        the harness (harness/)\n"
+      "  -keep DIR          build the interposer in DIR, kept\n"
+      "exit status: 0 no run erred, 1 some did (or a program was refused),\n"
+      "2 usage, 77 no GPU for an environment that needs one (all but none)\n");
+}
+
+#define AT(field) .offset = offsetof(app_cli, field)
+static const cli_opt app_opts[] = {
+    {.name = "runs", .kind = CLI_LONG, AT(runs), .lo = 1, .hi = 1L << 40,
+     .bad = "-runs: expected a positive number, not '%v'"},
+    {.name = "seconds", .kind = CLI_SECONDS, AT(seconds),
+     .bad = "-seconds: expected seconds, not '%v'"},
+    {.name = "run-timeout", .kind = CLI_SECONDS, AT(run_timeout),
+     .bad = "-run-timeout: expected seconds, not '%v'"},
+    {.name = "env", .kind = CLI_STRING, AT(envs_arg)},
+    {.name = "check", .kind = CLI_STRING, AT(check)},
+    {.name = "apps", .kind = CLI_STRING, AT(apps)},
+    {.name = "config", .kind = CLI_STRING, AT(config)},
+    {.name = "nvcc", .kind = CLI_STRING, AT(nvcc)},
+    {.name = "gpudir", .kind = CLI_STRING, AT(gpudir)},
+    {.name = "keep", .kind = CLI_STRING, AT(keep)},
+    {.name = "cost", .kind = CLI_FLAG, AT(cost)},
+    {.name = "seed", .kind = CLI_LONG, AT(seed), .lo = 0, .hi = 1L << 62,
+     .bad = "-seed: expected a non-negative number, not '%v'"},
+    {0}};
+
+/* Read -env's list into c->envs; false after a message. */
+static bool read_envs(app_cli *c) {
+  const char *list = c->envs_arg ? c->envs_arg : "none,stress+rand";
+  if (!strcmp(list, "all"))
+    list = "none,none+rand,stress,stress+rand,random,random+rand,cache,"
+           "cache+rand";
+  char *copy = GC_STRDUP(list), *save = NULL;
+  for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+    app_env e;
+    if (!app_env_read(w, &e)) {
+      fprintf(stderr, "scopecat gpu app: -env: expected none, stress, random "
+                      "or cache, each maybe with +rand, not '%s'\n", w);
+      return false;
+    }
+    for (int i = 0; i < c->nenv; i++)
+      if (c->envs[i].mode == e.mode && c->envs[i].randomise == e.randomise) {
+        fprintf(stderr, "scopecat gpu app: -env: '%s' given twice\n", w);
+        return false;
+      }
+    c->envs[c->nenv++] = e;
+  }
+  if (!c->nenv) {
+    fprintf(stderr, "scopecat gpu app: -env: no environment\n");
+    return false;
+  }
+  return true;
+}
+
+/* Whether an environment needs the interposer (and so a GPU). */
+static bool interposed(const app_cli *c, app_env e) {
+  return e.mode != SC_APP_NONE || e.randomise || c->cost;
+}
+
+/* The first word of a shell command, as the path of the file it runs
+ * (searched in PATH when it has no '/'); NULL when there is none. */
+static const char *command_file(const char *cmd) {
+  while (*cmd == ' ' || *cmd == '\t')
+    cmd++;
+  size_t n = strcspn(cmd, " \t");
+  if (!n)
+    return NULL;
+  char *word = GC_STRNDUP(cmd, n);
+  if (strchr(word, '/'))
+    return word;
+  const char *path = getenv("PATH");
+  char *dirs = GC_STRDUP(path ? path : "/usr/bin:/bin"), *save = NULL;
+  for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+    const char *f = cli_format("%s/%s", d, word);
+    if (access(f, X_OK) == 0)
+      return f;
+  }
+  return NULL;
+}
+
+/* Read -apps FILE: lines NAME [CHECK...] -- COMMAND...; # comments. */
+static int read_apps(const app_cli *c, app_prog *progs) {
+  char *text = cli_read_file(c->apps);
+  if (!text) {
+    fprintf(stderr, "scopecat gpu app: %s: cannot read\n", c->apps);
+    return -1;
+  }
+  int n = 0, line = 0;
+  for (char *l = text; l && *l; line++) {
+    char *nl = strchr(l, '\n');
+    if (nl)
+      *nl = '\0';
+    char *raw = l, *s = l + strspn(l, " \t");
+    l = nl ? nl + 1 : NULL;
+    if (!*s || *s == '#')
+      continue;
+    char *sep = strstr(s, " -- ");
+    size_t name_len = strcspn(s, " \t");
+    if (!sep || !*(sep + 4 + strspn(sep + 4, " \t"))) {
+      /* the column where " -- " or the command after it was wanted */
+      fprintf(stderr, "%s:%d:%d: expected NAME [CHECK] -- COMMAND\n", c->apps,
+              line + 1, (int)(sep ? sep - raw + 5 : (long)strlen(raw) + 1));
+      return -1;
+    }
+    if (n == APP_MAX_APPS) {
+      fprintf(stderr, "%s:%d:1: more than %d programs\n", c->apps, line + 1,
+              APP_MAX_APPS);
+      return -1;
+    }
+    app_prog *p = &progs[n++];
+    p->name = GC_STRNDUP(s, name_len);
+    char *check = s + name_len;
+    check += strspn(check, " \t");
+    p->check = check < sep ? GC_STRNDUP(check, (size_t)(sep - check)) : c->check;
+    p->command = GC_STRDUP(sep + 4 + strspn(sep + 4, " \t"));
+    p->exe = command_file(p->command);
+  }
+  if (!n) {
+    fprintf(stderr, "%s:%d:1: expected NAME [CHECK] -- COMMAND, found no "
+                    "program\n", c->apps, line > 0 ? line : 1);
+    return -1;
+  }
+  return n;
+}
+
+/* ---- the interposer ------------------------------------------------------ */
+
+/* Build harness/app_interpose.cu into a preloadable library in `dir` with
+ * the one build step (reused when nothing changed); NULL after a message. */
+static const char *build_interposer(const app_cli *c, const char *dir) {
+  const char *nvcc = gpu_nvcc(c->nvcc), *gd = gpu_dir(c->gpudir);
+  const char *src = cli_format("%s/app_interpose.cu", gd);
+  const char *so = cli_format("%s/libscopecat_app.so", dir);
+  const char *cmd = cli_format(
+      "'%s' -O3 -arch=sm_90 -std=c++17 -shared -Xcompiler -fPIC "
+      "-cudart shared -I '%s' -o '%s' '%s' -ldl",
+      nvcc, gd, so, src);
+  cli_list inputs = gpu_sources(src, gd);
+  return gpu_step(nvcc, cmd, &inputs, so, "scopecat gpu app: the interposer",
+                  stderr)
+             ? so
+             : NULL;
+}
+
+/* Set the variables the interposer reads for environment `e`. */
+static void set_env_vars(const gpu_cli *tuned, app_env e, bool cost) {
+  setenv(SC_APP_ENV_MODE, sc_app_mode_names[e.mode], 1);
+  setenv(SC_APP_ENV_COST, cost ? "1" : "0", 1);
+  setenv(SC_APP_ENV_RAND, e.randomise ? "1" : "0", 1);
+  const struct { const char *opt, *var; } map[] = {
+      {"stress-seq", SC_APP_ENV_SEQ}, {"stress-patch", SC_APP_ENV_PATCH},
+      {"stress-regions", SC_APP_ENV_REGIONS},
+      {"stress-spread", SC_APP_ENV_SPREAD}, {"tpb", SC_APP_ENV_TPB}};
+  for (size_t i = 0; i < sizeof map / sizeof *map; i++) {
+    const char *v = gpu_prog_val(tuned, map[i].opt);
+    if (v)
+      setenv(map[i].var, v, 1);
+    else
+      unsetenv(map[i].var);
+  }
+}
+
+/* Check the parameters as the interposer will read them, so that a bad
+ * -config is said once here, not as an error in every run. */
+static bool params_ok(void) {
+  sc_app_params p;
+  const char *why, *bad = sc_app_params_read(&p, (const char *(*)(const char *))getenv, &why);
+  if (bad)
+    fprintf(stderr, "scopecat gpu app: %s='%s': expected %s\n", bad,
+            getenv(bad), why);
+  return !bad;
+}
+
+/* ---- runs ------------------------------------------------------------------ */
+
+/* One run of `p` (`env`: the shell's exports of the interposer, for the
+ * program alone, not the -check command): whether it erred, and how. */
+static bool run_once(const app_cli *c, const app_prog *p, const char *env,
+                     const char *tmp, app_kind *kind) {
+  int st;
+  char *out = cli_run_capture(
+      cli_format("%sexec %s 2>/dev/null", env, p->command), c->run_timeout, &st);
+  if (st == CLI_RUN_TIMED_OUT)
+    return *kind = APP_HANG, true;
+  if (st == -1)
+    return *kind = APP_CRASH, true;
+  if (st != 0)
+    return *kind = APP_EXIT, true;
+  if (!p->check)
+    return false;
+  const char *file = cli_format("%s/output", tmp);
+  FILE *f = fopen(file, "w");
+  if (f) {
+    fputs(out ? out : "", f);
+    fclose(f);
+  }
+  int cst = cli_run(cli_format("%s < '%s'", p->check, file), NULL,
+                    c->run_timeout);
+  if (cst != 0)
+    return *kind = APP_CHECK, true;
+  return false;
+}
+
+/* Read and remove the interposer's ledger of one run (a line per
+ * process that launched a kernel): add it to the environment's, and its
+ * cost to the runs'. */
+static void read_ledger(const char *path, app_tally *t) {
+  char *text = cli_read_file(path);
+  if (!text)
+    return;
+  sc_app_ledger run;
+  memset(&run, 0, sizeof run);
+  for (char *save = NULL, *l = strtok_r(text, "\n", &save); l;
+       l = strtok_r(NULL, "\n", &save)) {
+    sc_app_ledger_add(&t->ledger, l);
+    sc_app_ledger_add(&run, l);
+  }
+  unlink(path);
+  if (!run.costed)
+    return;
+  if (!t->kernel_ms) {
+    t->kernel_ms = GC_MALLOC_ATOMIC(sizeof(double) * (size_t)(t->runs + 64) * 2);
+    t->energy_j = GC_MALLOC_ATOMIC(sizeof(double) * (size_t)(t->runs + 64) * 2);
+    t->cost_cap = (t->runs + 64) * 2;
+  }
+  if (t->ncost == t->cost_cap) {
+    t->cost_cap *= 2;
+    t->kernel_ms = GC_REALLOC(t->kernel_ms, sizeof(double) * (size_t)t->cost_cap);
+    t->energy_j = GC_REALLOC(t->energy_j, sizeof(double) * (size_t)t->cost_cap);
+  }
+  t->kernel_ms[t->ncost++] = (double)run.kernel_us / 1000;
+  if (run.energy_known)
+    t->energy_j[t->nenergy++] = (double)run.energy_mj / 1000;
+}
+
+/* Run `p` in environment `e` as long as -runs and -seconds say. */
+static void run_env(const app_cli *c, const gpu_cli *tuned, const app_prog *p,
+                    app_env e, const char *so, const char *tmp, app_tally *t) {
+  memset(t, 0, sizeof *t);
+  set_env_vars(tuned, e, c->cost);
+  const char *ledger = cli_format("%s/ledger", tmp);
+  unlink(ledger);
+  t->interposed = interposed(c, e);
+  const char *env = t->interposed
+                        ? cli_format("export LD_PRELOAD=%s %s=%s; ",
+                                     cli_shell_quote(so), SC_APP_ENV_LOG,
+                                     cli_shell_quote(ledger))
+                        : "";
+  long max_runs = c->runs ? c->runs : c->seconds > 0 ? 0 : 100;
+  double t0 = sc_seconds();
+  while ((!max_runs || t->runs < max_runs) &&
+         (c->seconds <= 0 || t->runs == 0 || sc_seconds() - t0 < c->seconds)) {
+    setenv(SC_APP_ENV_SEED, cli_format("%ld", c->seed + t->runs), 1);
+    app_kind kind;
+    t->runs++;
+    if (run_once(c, p, env, tmp, &kind)) {
+      t->errors[kind]++;
+      if (!t->first_error)
+        t->first_error = t->runs, t->first_kind = kind;
+    }
+    if (t->interposed)
+      read_ledger(ledger, t);
+  }
+  t->seconds = sc_seconds() - t0;
+}
+
+/* ---- the command ------------------------------------------------------------- */
+
+/* Split argv at "--": the options before it, the program after, as a
+ * shell command (quoted) and its name (the words as given). */
+static int split_program(int argc, char **argv, app_cli *c, const char **name) {
+  for (int i = 1; i < argc; i++)
+    if (!strcmp(argv[i], "--")) {
+      const char *cmd = "", *words = "";
+      for (int k = i + 1; k < argc; k++) {
+        cmd = cli_format("%s%s%s", cmd, *cmd ? " " : "", cli_shell_quote(argv[k]));
+        words = cli_format("%s%s%s", words, *words ? " " : "", argv[k]);
+      }
+      cli_push(&c->operands, cmd);
+      *name = words;
+      return i;
+    }
+  return argc;
+}
+
+int cmd_gpu_app(int argc, char **argv) {
+  app_cli c;
+  memset(&c, 0, sizeof c);
+  c.run_timeout = 30, c.seed = 1;
+  const char *name = NULL;
+  int nopts = split_program(argc, argv, &c, &name);
+  cli_list program = c.operands;
+  memset(&c.operands, 0, sizeof c.operands);
+  const cli_command cmd = {"gpu app", app_opts, {.kind = CLI_LIST, AT(operands)},
+                           app_usage, false};
+  int missing;
+  int rc = cli_parse(&cmd, &c, nopts, argv, &missing);
+  if (rc != CLI_GO_ON)
+    return rc;
+  if (c.operands.n) {
+    fprintf(stderr, "scopecat gpu app: '%s': the program goes after --\n",
+            c.operands.items[0]);
+    return EXIT_USAGE;
+  }
+  if (!program.n == !c.apps || (program.n && !*program.items[0])) {
+    fprintf(stderr, "scopecat gpu app: expected -- PROGRAM ARGS... or "
+                    "-apps FILE (one of them)\n");
+    return EXIT_USAGE;
+  }
+  if (!read_envs(&c))
+    return EXIT_USAGE;
+  gpu_cli tuned;
+  memset(&tuned, 0, sizeof tuned);
+  if (c.config && !gpu_read_config(&tuned, c.config))
+    return EXIT_USAGE;
+  app_prog *progs = GC_MALLOC(APP_MAX_APPS * sizeof *progs);
+  int napps = 1;
+  if (c.apps) {
+    if ((napps = read_apps(&c, progs)) < 0)
+      return EXIT_USAGE;
+  } else {
+    progs[0].command = program.items[0];
+    progs[0].name = name;
+    progs[0].exe = command_file(argv[nopts + 1]); /* unquoted */
+    progs[0].check = c.check;
+  }
+  bool need_gpu = false;
+  for (int e = 0; e < c.nenv; e++)
+    need_gpu |= interposed(&c, c.envs[e]);
+  for (int e = 0; e < c.nenv && need_gpu; e++) {
+    set_env_vars(&tuned, c.envs[e], c.cost);
+    if (!params_ok())
+      return EXIT_USAGE;
+  }
+  if (need_gpu && gpu_count() == 0) {
+    fprintf(stderr, "scopecat gpu app: no GPU (nvidia-smi lists none): every "
+                    "environment but none needs one\n");
+    return 77;
+  }
+  const char *tmp = cli_temp_dir("app");
+  if (!tmp) {
+    fprintf(stderr, "scopecat gpu app: a temporary folder: %s\n",
+            strerror(errno));
+    return EXIT_SOME_FAILED;
+  }
+  const char *so = NULL;
+  if (need_gpu) {
+    if (c.keep)
+      mkdir(c.keep, 0777);
+    if (!(so = build_interposer(&c, c.keep ? c.keep : tmp)))
+      return EXIT_SOME_FAILED;
+  }
+  app_tally *tallies = GC_MALLOC((size_t)napps * (size_t)c.nenv * sizeof *tallies);
+  const char **names = GC_MALLOC((size_t)napps * sizeof *names);
+  bool erred = false;
+  for (int a = 0; a < napps; a++) {
+    names[a] = progs[a].name;
+    const char *why = need_gpu && progs[a].exe ? app_static_cudart(progs[a].exe)
+                                               : NULL;
+    if (why) {
+      fprintf(stderr, "scopecat gpu app: %s\n", why);
+      erred = true;
+      continue;
+    }
+    for (int e = 0; e < c.nenv; e++) {
+      app_tally *t = &tallies[a * c.nenv + e];
+      run_env(&c, &tuned, &progs[a], c.envs[e], so, tmp, t);
+      erred |= app_errors(t) > 0;
+      if (interposed(&c, c.envs[e]) && t->ledger.launches == 0)
+        fprintf(stderr, "scopecat gpu app: %s: in %s, the interposer saw no "
+                        "kernel launch (a program linked statically against "
+                        "the CUDA runtime? rebuild it with -cudart shared)\n",
+                progs[a].name, app_env_name(c.envs[e]));
+    }
+    app_report(stdout, progs[a].name, c.envs, &tallies[a * c.nenv], c.nenv);
+    fflush(stdout);
+  }
+  if (napps > 1) {
+    putchar('\n');
+    app_table(stdout, names, napps, c.envs, c.nenv, tallies);
+  }
+  cli_temp_remove(tmp);
+  return erred ? EXIT_SOME_FAILED : EXIT_ALL_RAN;
+}
