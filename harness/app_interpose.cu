@@ -308,6 +308,18 @@ static void after_launch(unsigned gen, cudaStream_t stream) {
 
 static void *next(const char *name) { return dlsym(RTLD_NEXT, name); }
 
+/* Set while a wrapper runs on this thread.  The runtime's cudaLaunchKernel
+ * may call the exported __cudaLaunchKernel (CUDA 13 does), and the stress
+ * and stop kernels are launched from inside a wrapper: without the guard
+ * such a nested launch re-enters before_launch, whose lock this thread
+ * already holds, and the program hangs at its first stressed kernel (seen
+ * on the H100), or the program's kernel is stressed twice. */
+static __thread bool inside_wrapper;
+struct wrapper_scope {
+  wrapper_scope() { inside_wrapper = true; }
+  ~wrapper_scope() { inside_wrapper = false; }
+};
+
 static unsigned long long grid_ctas(dim3 g) {
   return (unsigned long long)g.x * g.y * g.z;
 }
@@ -322,6 +334,9 @@ static unsigned long long grid_ctas(dim3 g) {
     static fn real;                                                            \
     if (!real)                                                                 \
       real = (fn)next(#NAME);                                                  \
+    if (inside_wrapper) /* our own launch, or the runtime calling itself */    \
+      return real(f, g, b, args, shmem, s);                                    \
+    struct wrapper_scope scope_;                                               \
     unsigned gen = before_launch(grid_ctas(g), s);                             \
     int timed_slot = cost_begin(s);                                            \
     cudaError_t r = real(f, g, b, args, shmem, s);                             \
@@ -345,6 +360,9 @@ RT_WRAPPER(__cudaLaunchKernel_ptsz, cudaKernel_t)
     static drv_launch_fn real;                                                 \
     if (!real)                                                                 \
       real = (drv_launch_fn)next(#NAME);                                       \
+    if (inside_wrapper)                                                        \
+      return real(f, gx, gy, gz, bx, by, bz, shmem, s, params_, extra);        \
+    struct wrapper_scope scope_;                                               \
     unsigned gen = before_launch((unsigned long long)gx * gy * gz,             \
                                  (cudaStream_t)s);                             \
     int timed_slot = cost_begin((cudaStream_t)s);                              \
