@@ -47,13 +47,19 @@ static void sink_liveness_witness(void *ctx, sc_execution *x) {
  * filter), it is not worth a solver call, unless a flag may be raised on
  * the way; under auto the enumerator's probe may settle it.  *settled when
  * no solver call is needed. */
-static sc_status settle_fixed_state(sim_search *s, sim_candidate *cd, bool *settled) {
-  *settled = false;
+static bool state_fixed(const sim_search *s, const sim_candidate *cd) {
   if (s->may_flag || s->opts.liveness)
-    return SC_OK;
+    return false;
   for (int l = 0; l < cd->nlocs; l++)
     if (s->smt.final_locs[l] && cd->co[l].n > 0)
-      return SC_OK;
+      return false;
+  return true;
+}
+
+static sc_status settle_fixed_state(sim_search *s, sim_candidate *cd, bool *settled) {
+  *settled = false;
+  if (!state_fixed(s, cd))
+    return SC_OK;
   *settled = (s->t->filter && !sci_exec_holds(cd->x, s->t->filter)) ||
              sci_sim_sink_state_known(s, cd->x);
   if (*settled || !s->smt.hybrid || s->opts.through)
@@ -128,11 +134,29 @@ static double states_at_most(const sim_search *s, const sim_candidate *cd) {
   return n;
 }
 
-/* Under -engine auto: whether enumerating cd's rf and co choices costs
- * less than the solver's calls for its states (engine.h's cost model). */
-static bool cheaper_enumerated(const sim_search *s, const sim_candidate *cd) {
-  long most = sci_sim_cost_enumerate_at_most(sci_sim_cost_solver(states_at_most(s, cd)));
-  return sci_sim_choices_upto(s, cd, most) <= most;
+/* Under -engine auto (engine.h's cost model): cd enumerated whole when its
+ * rf and co choices cost less than the solver's calls for its states, else
+ * within a budget of looks worth part of them (the estimate counts every
+ * choice, the enumerator cuts most).  *settled unless that budget ran out;
+ * then the solver finishes cd: the states found on the way are real ones,
+ * and an engine that counts states counts each once (sink.c), so the
+ * States and counts are the solver's alone.  Where the state is fixed, the
+ * first allowed execution settles cd, as settle_fixed_state's probe. */
+static sc_status enumerate_first(sim_search *s, sim_candidate *cd, bool *settled) {
+  double solver = sci_sim_cost_solver(states_at_most(s, cd));
+  long most = sci_sim_cost_enumerate_at_most(solver);
+  sc_status st;
+  if (sci_sim_choices_upto(s, cd, most) <= most) {
+    *settled = true;
+    st = sci_sim_engine_enum.combination(s, cd);
+  } else {
+    bool first_only = state_fixed(s, cd) && !s->opts.through;
+    st = sci_sim_enum_within(s, cd, sci_sim_cost_enum_budget(solver), first_only,
+                             settled);
+  }
+  if (*settled)
+    s->smt.enumerated++;
+  return st;
 }
 
 /* rf and co for the traces in cd->x: enumerated, or left to the solver. */
@@ -145,14 +169,30 @@ static sc_status smt_combination(sim_search *s, sim_candidate *cd) {
   st = settle_fixed_state(s, cd, &settled);
   if (st || settled)
     return st;
-  if (s->smt.hybrid && cheaper_enumerated(s, cd))
-    return sci_sim_engine_enum.combination(s, cd);
+  if (s->smt.hybrid) {
+    st = enumerate_first(s, cd, &settled);
+    if (st || settled)
+      return st;
+    s->smt.solved++;
+  }
   return solve(s, cd);
+}
+
+/* Under -engine auto, the result's reason says which road the combinations
+ * took (once: the driver may finish twice). */
+static void note_roads(sim_search *s) {
+  if (!s->smt.hybrid || s->smt.enumerated + s->smt.solved == 0)
+    return;
+  s->r->engine_reason =
+      sci_printf("%s; combinations: %ld enumerated, %ld to the solver",
+                 s->r->engine_reason, s->smt.enumerated, s->smt.solved);
+  s->smt.enumerated = s->smt.solved = 0;
 }
 
 static void smt_finish(sim_search *s) {
   sci_sym_close(s->smt.session);
   s->smt.session = NULL;
+  note_roads(s);
 }
 
 const sim_engine sci_sim_engine_smt = {
