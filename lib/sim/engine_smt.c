@@ -2,8 +2,10 @@
  * combination of traces, rf and co become solver choices (symbolic.c, with
  * Z3) and the final states of the allowed executions are put into the sink
  * one by one.  Under -engine auto (hybrid) a combination with few choices
- * is enumerated instead (few next to the solver's calls), and where the traces fix the final state a quick
- * probe of the enumerator may settle it before the solver is asked.  Which
+ * is enumerated instead (few next to the solver's calls), and where the
+ * traces fix the final state a quick probe of the enumerator may settle it
+ * before the solver is asked; one with more is first enumerated within a
+ * budget of looks, and goes to the solver only when that runs out.  Which
  * road a combination takes is the cost model's (engine.h): the solver's
  * calls (one per final state, one more) against the rf and co choices. */
 #include "sim/engine.h"
