@@ -44,11 +44,9 @@ static void sink_liveness_witness(void *ctx, sc_execution *x) {
 
 /* ---- One combination ------------------------------------------------------ */
 
-/* When no observed location has a write to choose from, the traces fix the
- * one state this combination may end in: known already (or cut by the
- * filter), it is not worth a solver call, unless a flag may be raised on
- * the way; under auto the enumerator's probe may settle it.  *settled when
- * no solver call is needed. */
+/* Whether the traces in cd fix the one state it may end in (no observed
+ * location has a write to choose from) and nothing else is asked of it
+ * (no flag, no liveness witness). */
 static bool state_fixed(const sim_search *s, const sim_candidate *cd) {
   if (s->may_flag || s->opts.liveness)
     return false;
@@ -58,6 +56,11 @@ static bool state_fixed(const sim_search *s, const sim_candidate *cd) {
   return true;
 }
 
+/* When no observed location has a write to choose from, the traces fix the
+ * one state this combination may end in: known already (or cut by the
+ * filter), it is not worth a solver call, unless a flag may be raised on
+ * the way; under auto the enumerator's probe may settle it.  *settled when
+ * no solver call is needed. */
 static sc_status settle_fixed_state(sim_search *s, sim_candidate *cd, bool *settled) {
   *settled = false;
   if (!state_fixed(s, cd))
