@@ -141,8 +141,8 @@ static double states_at_most(const sim_search *s, const sim_candidate *cd) {
 
 /* Under -engine auto (engine.h's cost model): cd enumerated whole when its
  * rf and co choices cost less than the solver's calls for its states, else
- * within a budget of looks worth part of them (the estimate counts every
- * choice, the enumerator cuts most).  *settled unless that budget ran out;
+ * within a budget of looks worth half of one solver call (the estimate
+ * counts every choice, the enumerator cuts most).  *settled unless that budget ran out;
  * then the solver finishes cd: the states found on the way are real ones,
  * and an engine that counts states counts each once (sink.c), so the
  * States and counts are the solver's alone.  Where the state is fixed, the
@@ -156,8 +156,7 @@ static sc_status enumerate_first(sim_search *s, sim_candidate *cd, bool *settled
     st = sci_sim_engine_enum.combination(s, cd);
   } else {
     bool first_only = state_fixed(s, cd) && !s->opts.through;
-    st = sci_sim_enum_within(s, cd, sci_sim_cost_enum_budget(solver), first_only,
-                             settled);
+    st = sci_sim_enum_within(s, cd, sci_sim_cost_enum_budget(), first_only, settled);
   }
   if (*settled)
     s->smt.enumerated++;
