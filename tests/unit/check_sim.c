@@ -1197,7 +1197,7 @@ END_TEST
 /* make bench's scoped-2x8-5 (tests/data/auto/): auto goes symbolic (the
  * estimate counts 9! orders of y's writes in a combination), but
  * enumeration cuts each combination to a few dozen looks, so each is first
- * enumerated within its budget (engine.h: half the solver's estimate) and
+ * enumerated within its budget (engine.h: half of one solver call) and
  * none reaches the solver; it gave 435 of them to the solver, 4.2 s against
  * enumeration's 0.7 s.  The states are enumeration's (24, none where both
  * registers read 0), each counted once as the symbolic road counts. */
