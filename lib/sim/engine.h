@@ -70,6 +70,28 @@ static inline long sci_sim_cost_enumerate_at_most(double solver) {
   return n < 1e15 ? (long)n : 1000000000000000L;
 }
 
+/* A combination the estimate gives the solver (more choices than
+ * sci_sim_cost_enumerate_at_most) is first enumerated under a budget of
+ * looks (partial and complete candidates: the enumerator's unit of work,
+ * so the road a combination takes never depends on the machine's load)
+ * worth this fraction of one solver call, the least the solver may take
+ * (its states are an upper bound: a combination with no allowed execution
+ * takes one call).  The estimate counts every rf and co choice, where the
+ * enumerator cuts most branches early (scoped-2x8-5 of `make bench`: 9!
+ * orders of y's writes per combination, 65 to 179 looks).  Where the
+ * budget runs out, the combination costs at most 1.5 times the solver's
+ * least, issue 29's bound on auto.  Half of the solver's estimate was
+ * tried first: caslock-dv2wg-2.2.1 (ptx/kernels) spent 27500 looks on
+ * each of 75 combinations the solver settles in about one call, 10 times
+ * slower. */
+#define SIM_COST_TRY_ENUM 0.5
+
+/* The looks a combination is first enumerated within (833 with the
+ * figures above). */
+static inline long sci_sim_cost_enum_budget(void) {
+  return (long)(SIM_COST_TRY_ENUM * SIM_COST_SOLVER_CALL / SIM_COST_ENUM_CHOICE);
+}
+
 /* ---- What the symbolic engine borrows from the enumerator ---- */
 
 /* The look before any choice of rf and co (reads with one candidate write
@@ -82,5 +104,14 @@ sc_status sci_sim_enum_root_look(sim_search *s, sim_candidate *cd, bool *may);
  * *settled when it found one or enumerated them all; an error is the
  * search's. */
 sc_status sci_sim_enum_probe(sim_search *s, sim_candidate *cd, bool *settled);
+
+/* Every rf and co of cd within `looks` looks (or, when first_only, up to
+ * the first allowed execution): what it finds goes to the sink as the
+ * enumerator's always does.  *settled when it enumerated them all (or found
+ * that first one); else the budget ran out, and what it put in the sink
+ * are allowed executions of cd all the same.  SIM_STOP when -speedcheck
+ * fast has its verdict; an error is the search's. */
+sc_status sci_sim_enum_within(sim_search *s, sim_candidate *cd, long looks,
+                              bool first_only, bool *settled);
 
 #endif

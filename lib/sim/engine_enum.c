@@ -197,7 +197,7 @@ static sc_status evaluate(sim_search *s, sim_candidate *cd) {
   }
   if (out.allowed || s->opts.through)
     record_outcomes(s, cd, &out, 0);
-  if (out.allowed && s->probe.left) {
+  if (out.allowed && s->probe.left && s->probe.first_only) {
     s->probe.found = true; /* one is all the probe asks for */
     return SIM_STOP;
   }
@@ -375,14 +375,21 @@ static sc_status each_rf(sim_search *s, sim_candidate *cd) {
 /* The looks (partial and complete candidates) the probe may take. */
 #define PROBE_LOOKS 64L
 
-sc_status sci_sim_enum_probe(sim_search *s, sim_candidate *cd, bool *settled) {
-  s->probe = (sim_probe){.left = PROBE_LOOKS, .found = false, .spent = false};
+sc_status sci_sim_enum_within(sim_search *s, sim_candidate *cd, long looks,
+                              bool first_only, bool *settled) {
+  s->probe = (sim_probe){.left = looks > 0 ? looks : 1, .first_only = first_only};
   sc_status st = each_rf(s, cd);
   s->probe.left = 0;
   *settled = s->probe.found || !s->probe.spent;
+  if (st == SIM_STOP && s->done)
+    return SIM_STOP; /* -speedcheck fast has its verdict: no solver call */
   if (st == SIM_STOP && (s->probe.found || s->probe.spent))
-    return SC_OK; /* the probe's own stop */
+    return SC_OK; /* the budget's own stop */
   return st;
+}
+
+sc_status sci_sim_enum_probe(sim_search *s, sim_candidate *cd, bool *settled) {
+  return sci_sim_enum_within(s, cd, PROBE_LOOKS, true, settled);
 }
 
 static bool enum_available(const char **why) {

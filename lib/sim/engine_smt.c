@@ -2,8 +2,10 @@
  * combination of traces, rf and co become solver choices (symbolic.c, with
  * Z3) and the final states of the allowed executions are put into the sink
  * one by one.  Under -engine auto (hybrid) a combination with few choices
- * is enumerated instead (few next to the solver's calls), and where the traces fix the final state a quick
- * probe of the enumerator may settle it before the solver is asked.  Which
+ * is enumerated instead (few next to the solver's calls), and where the
+ * traces fix the final state a quick probe of the enumerator may settle it
+ * before the solver is asked; one with more is first enumerated within a
+ * budget of looks, and goes to the solver only when that runs out.  Which
  * road a combination takes is the cost model's (engine.h): the solver's
  * calls (one per final state, one more) against the rf and co choices. */
 #include "sim/engine.h"
@@ -42,6 +44,18 @@ static void sink_liveness_witness(void *ctx, sc_execution *x) {
 
 /* ---- One combination ------------------------------------------------------ */
 
+/* Whether the traces in cd fix the one state it may end in (no observed
+ * location has a write to choose from) and nothing else is asked of it
+ * (no flag, no liveness witness). */
+static bool state_fixed(const sim_search *s, const sim_candidate *cd) {
+  if (s->may_flag || s->opts.liveness)
+    return false;
+  for (int l = 0; l < cd->nlocs; l++)
+    if (s->smt.final_locs[l] && cd->co[l].n > 0)
+      return false;
+  return true;
+}
+
 /* When no observed location has a write to choose from, the traces fix the
  * one state this combination may end in: known already (or cut by the
  * filter), it is not worth a solver call, unless a flag may be raised on
@@ -49,11 +63,8 @@ static void sink_liveness_witness(void *ctx, sc_execution *x) {
  * no solver call is needed. */
 static sc_status settle_fixed_state(sim_search *s, sim_candidate *cd, bool *settled) {
   *settled = false;
-  if (s->may_flag || s->opts.liveness)
+  if (!state_fixed(s, cd))
     return SC_OK;
-  for (int l = 0; l < cd->nlocs; l++)
-    if (s->smt.final_locs[l] && cd->co[l].n > 0)
-      return SC_OK;
   *settled = (s->t->filter && !sci_exec_holds(cd->x, s->t->filter)) ||
              sci_sim_sink_state_known(s, cd->x);
   if (*settled || !s->smt.hybrid || s->opts.through)
@@ -128,11 +139,28 @@ static double states_at_most(const sim_search *s, const sim_candidate *cd) {
   return n;
 }
 
-/* Under -engine auto: whether enumerating cd's rf and co choices costs
- * less than the solver's calls for its states (engine.h's cost model). */
-static bool cheaper_enumerated(const sim_search *s, const sim_candidate *cd) {
-  long most = sci_sim_cost_enumerate_at_most(sci_sim_cost_solver(states_at_most(s, cd)));
-  return sci_sim_choices_upto(s, cd, most) <= most;
+/* Under -engine auto (engine.h's cost model): cd enumerated whole when its
+ * rf and co choices cost less than the solver's calls for its states, else
+ * within a budget of looks worth half of one solver call (the estimate
+ * counts every choice, the enumerator cuts most).  *settled unless that budget ran out;
+ * then the solver finishes cd: the states found on the way are real ones,
+ * and an engine that counts states counts each once (sink.c), so the
+ * States and counts are the solver's alone.  Where the state is fixed, the
+ * first allowed execution settles cd, as settle_fixed_state's probe. */
+static sc_status enumerate_first(sim_search *s, sim_candidate *cd, bool *settled) {
+  double solver = sci_sim_cost_solver(states_at_most(s, cd));
+  long most = sci_sim_cost_enumerate_at_most(solver);
+  sc_status st;
+  if (sci_sim_choices_upto(s, cd, most) <= most) {
+    *settled = true;
+    st = sci_sim_engine_enum.combination(s, cd);
+  } else {
+    bool first_only = state_fixed(s, cd) && !s->opts.through;
+    st = sci_sim_enum_within(s, cd, sci_sim_cost_enum_budget(), first_only, settled);
+  }
+  if (*settled)
+    s->smt.enumerated++;
+  return st;
 }
 
 /* rf and co for the traces in cd->x: enumerated, or left to the solver. */
@@ -145,14 +173,30 @@ static sc_status smt_combination(sim_search *s, sim_candidate *cd) {
   st = settle_fixed_state(s, cd, &settled);
   if (st || settled)
     return st;
-  if (s->smt.hybrid && cheaper_enumerated(s, cd))
-    return sci_sim_engine_enum.combination(s, cd);
+  if (s->smt.hybrid) {
+    st = enumerate_first(s, cd, &settled);
+    if (st || settled)
+      return st;
+    s->smt.solved++;
+  }
   return solve(s, cd);
+}
+
+/* Under -engine auto, the result's reason says which road the combinations
+ * took (once: the driver may finish twice). */
+static void note_roads(sim_search *s) {
+  if (!s->smt.hybrid || s->smt.enumerated + s->smt.solved == 0)
+    return;
+  s->r->engine_reason =
+      sci_printf("%s; combinations: %ld enumerated, %ld to the solver",
+                 s->r->engine_reason, s->smt.enumerated, s->smt.solved);
+  s->smt.enumerated = s->smt.solved = 0;
 }
 
 static void smt_finish(sim_search *s) {
   sci_sym_close(s->smt.session);
   s->smt.session = NULL;
+  note_roads(s);
 }
 
 const sim_engine sci_sim_engine_smt = {

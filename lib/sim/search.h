@@ -30,11 +30,14 @@ typedef struct sim_cut_stats {
   long tries[MAX_DEPTH_STATS], cuts[MAX_DEPTH_STATS], passes[MAX_DEPTH_STATS];
 } sim_cut_stats;
 
-/* The probe: under -engine auto, once symbolic, a quick enumeration for one
- * allowed execution before a solver call (sci_sim_enum_probe): looks left (0:
- * not probing), and how it ended. */
+/* An enumeration under a budget of looks: under -engine auto, once
+ * symbolic, the quick one for one allowed execution before a solver call
+ * (sci_sim_enum_probe), and the one that tries a combination the estimate
+ * gives the solver (sci_sim_enum_within): looks left (0: no budget),
+ * whether the first allowed execution ends it, and how it ended. */
 typedef struct sim_probe {
   long left;
+  bool first_only;
   bool found, spent;
 } sim_probe;
 
@@ -43,6 +46,9 @@ typedef struct sim_smt_state {
   bool *final_locs; /* per location, whether its final value is read */
   bool hybrid;      /* under -engine auto: small combinations are enumerated */
   struct sc_sym_session *session; /* the solver's context */
+  /* under hybrid, the combinations enumerated (whole, or within the
+   * budget) and those given to the solver: the result's engine reason */
+  long enumerated, solved;
 } sim_smt_state;
 
 typedef struct sim_search {
