@@ -3,7 +3,9 @@
  * and barriers.  A witness is a candidate execution that
  *   - the model allows (as a finite execution: the stuck threads' events
  *     are those up to where they stick);
- *   - has every thread finished or stuck (runs cut by -unroll are none);
+ *   - has every thread finished or stuck (runs cut by -unroll are none),
+ *     or halted where the progress model (progress.c, -progress) lets it
+ *     be: never started, or stopped for ever;
  *   - has at least one thread stuck: spinning (its run ends by jumping back
  *     to a loop head, the iteration just closed wrote nothing, met no
  *     barrier, and left every register it reads before writing as it was
@@ -19,15 +21,23 @@
  * found; sci_live_writing_loop finds such loops so that a Pass can say so. */
 #include "sim/liveness.h"
 
+#include "sim/progress.h"
+
 #include "util/gcmem.h"
 
 #include <string.h>
 
 bool sci_live_any_stuck(const sc_trace *const *chosen, int nthreads) {
   for (int th = 0; th < nthreads; th++)
-    if (chosen[th]->stuck != SC_STUCK_NONE)
+    if (chosen[th]->stuck == SC_STUCK_SPIN || chosen[th]->stuck == SC_STUCK_BARRIER)
       return true;
   return false;
+}
+
+bool sci_live_may_witness(const sc_test *t, const sc_progress *p,
+                          const sc_trace *const *chosen) {
+  return sci_live_any_stuck(chosen, t->nthreads) &&
+         sci_progress_allows(t, p, chosen);
 }
 
 int sci_live_spin_reads(const sc_execution *x, int *out) {

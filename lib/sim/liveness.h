@@ -6,8 +6,14 @@
 #include "sim/execution.h"
 #include "sim/result.h"
 
-/* Some chosen trace is stuck (only such combinations can be witnesses). */
+/* Some chosen trace is stuck: spins or waits at a barrier (only such
+ * combinations can be witnesses). */
 bool sci_live_any_stuck(const sc_trace *const *chosen, int nthreads);
+
+/* The combination of runs `chosen` may hold a witness: a thread is stuck,
+ * and the threads it halts progress model p lets be halted. */
+bool sci_live_may_witness(const sc_test *t, const sc_progress *p,
+                          const sc_trace *const *chosen);
 
 /* The reads of the iterations that spinning threads repeat, as events of
  * x, in *out (room for x->nevents); how many. */

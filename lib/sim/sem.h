@@ -40,7 +40,11 @@ typedef struct sc_trace_event {
  * read before writing as at the loop's head: repeating it forever changes
  * nothing), or
  * waiting at a bar.sync (its last event) that it never leaves. */
-typedef enum sc_stuck { SC_STUCK_NONE, SC_STUCK_SPIN, SC_STUCK_BARRIER } sc_stuck;
+typedef enum sc_stuck {
+  SC_STUCK_NONE, SC_STUCK_SPIN, SC_STUCK_BARRIER,
+  SC_STUCK_HALTED /* a prefix of a run, where a progress model lets the
+                     thread be never scheduled again (progress.c) */
+} sc_stuck;
 
 /* A run of one thread: complete, or stuck (liveness searches only). */
 typedef struct sc_trace {
