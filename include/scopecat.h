@@ -514,10 +514,13 @@ sc_status sc_result_allows(const sc_result *r, const char *proposition,
  * the model allows leaves a thread stuck for ever, 0 (Fail) when one does
  * (the witness), -1 when liveness was not asked.  A thread is stuck when
  * it spins (its run ends closing a loop iteration that wrote nothing, met
- * no barrier and left the registers it reads before writing as they were:
- * it repeats it for ever)
+ * no barrier and left the registers it reads before writing as they were,
+ * or that wrote and repeats the iteration before it, the same events with
+ * the same values, ending in the same registers: it repeats it for ever)
  * or waits at a bar.sync whose quorum never arrives; fair: each read of a
- * repeated iteration reads a write with no co successor; every other
+ * repeated iteration reads a write of its loop's repeated iterations or
+ * a write with no co successor at a location they do not write, and no
+ * other write is co-after the loop's; every other
  * thread finishes (runs cut by the unroll bound are no witness) or, under
  * a progress model other than FAIR (sc_sim_options.progress_model), is halted
  * where the model lets it be.  With
@@ -531,10 +534,11 @@ int sc_result_liveness_stuck(const sc_result *r, int thread);
 /* On Fail, the witness (its events, rf and co as sc_execution_* give
  * them); NULL otherwise. */
 const struct sc_execution *sc_result_liveness_witness(const sc_result *r);
-/* With liveness asked: 1 when the test has a loop whose iterations write
- * memory (a st, red, or atom other than cas between its head and its
- * backward branch: an atom.exch lock), which liveness does not check (a
- * thread turning in it for ever is no spin: Pass says nothing of it); the
+/* With liveness asked under -unroll 0: 1 when the test has a loop whose
+ * iterations write memory (a st, red, or atom other than cas between its
+ * head and its backward branch: an atom.exch lock), which liveness then
+ * does not check (a recurrence needs a second iteration; under -unroll 1
+ * or more it is checked): the
  * first such loop's thread and the line of its branch in *thread, *line.
  * 0 otherwise.  The log's Liveness line is then followed by "Unchecked
  * NAME ...", the JSON has "unchecked_loop". */

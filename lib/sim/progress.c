@@ -197,7 +197,7 @@ static void add_prefix(halt_set *s, sc_thread_traces *out, const sc_trace *from,
   *tr = *from;
   tr->nevents = n;
   tr->stuck = SC_STUCK_HALTED;
-  tr->spin_from = 0;
+  tr->spin_from = tr->infix_from = 0;
   tr->fault = NULL;
   s->hash[i] = h;
   s->slot[i] = out->ntraces;

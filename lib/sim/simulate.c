@@ -426,7 +426,7 @@ static void note_how(sim_search *s, const long *cuts) {
   s->r->cut_runs = cuts;
   s->r->unchecked_thread = -1;
   if (s->opts.liveness)
-    sci_live_writing_loop(s->t, &s->r->unchecked_thread, &s->r->unchecked_branch);
+    sci_live_writing_loop(s->t, s->opts.unroll, &s->r->unchecked_thread, &s->r->unchecked_branch);
 }
 
 /* One search with engine e, or, when `choose` (-engine auto), with the one
