@@ -828,6 +828,12 @@ void sc_compare_set_failure(sc_compare *c, int model, int test,
  * simulation with sc_sim_options.liveness: 1 Pass, 0 Fail), beside the
  * states set before; the CLI asks for it where a test's launches hung. */
 void sc_compare_set_liveness(sc_compare *c, int model, int test, int live);
+/* The progress model (sc_progress_name) the liveness verdicts were judged
+ * under, said by the reports ("Progress obe" after each model's name in
+ * the table, a line under its heading in HTML); NULL (the default): not
+ * said, the verdicts being FAIR's or a log's. */
+void sc_compare_set_progress(sc_compare *c, const char *name);
+const char *sc_compare_progress(const sc_compare *c);
 
 typedef enum sc_verdict {
   SC_VERDICT_NONE,   /* no verdict of the model for this test */
