@@ -64,19 +64,6 @@ bool sci_live_may_witness(const sc_test *t, const sc_progress *p,
          sci_progress_allows(t, p, chosen);
 }
 
-int sci_live_spin_reads(const sc_execution *x, int *out) {
-  int n = 0;
-  for (int th = 0; th < x->test->nthreads; th++) {
-    const sc_trace *tr = x->traces[th];
-    if (tr->stuck != SC_STUCK_SPIN)
-      continue;
-    for (int i = tr->spin_from; i < tr->nevents; i++)
-      if (tr->events[i].kind == SC_EV_READ)
-        out[n++] = x->thread_first[th] + i;
-  }
-  return n;
-}
-
 /* Whether location loc has a write besides the initial one. */
 static bool written(const sc_execution *x, int loc) {
   for (int e = x->ninit; e < x->nevents; e++)
@@ -85,20 +72,34 @@ static bool written(const sc_execution *x, int loc) {
   return false;
 }
 
+/* Whether the fairness clauses forbid rf(w, r) outright. */
+static bool rf_forbidden(const sc_live_clause *cl, int ncl, int w, int r) {
+  for (int k = 0; k < ncl; k++)
+    if (cl[k].rule == SC_LIVE_NO && !cl[k].co && cl[k].a == w && cl[k].b == r)
+      return true;
+  return false;
+}
+
+/* Whether w can never be co-maximal: an initial write, when its location
+ * has another (the initial write is co-before every other write). */
+static bool never_last(const sc_execution *x, int w) {
+  return x->events[w].thread < 0 && written(x, x->events[w].loc);
+}
+
 bool sci_live_fair_candidates(const sc_execution *x, int nreads, const int *reads,
                              int *const *cands, int *ncands) {
-  int *spin = sci_alloc_atomic(sizeof(int) * (size_t)(x->nevents + 1));
-  int nspin = sci_live_spin_reads(x, spin);
+  sc_live_clause *cl;
+  int ncl = sci_live_fairness(x, &cl);
   for (int k = 0; k < nreads; k++) {
-    bool repeated = false;
-    for (int i = 0; i < nspin && !repeated; i++)
-      repeated = spin[i] == reads[k];
-    if (!repeated || !written(x, x->events[reads[k]].loc))
-      continue;
-    int kept = 0; /* the initial write is co-before every other write */
-    for (int j = 0; j < ncands[k]; j++)
-      if (x->events[cands[k][j]].thread >= 0)
-        cands[k][kept++] = cands[k][j];
+    int kept = 0;
+    for (int j = 0; j < ncands[k]; j++) {
+      int w = cands[k][j];
+      bool last_needed = false; /* SC_LIVE_LAST on (w, r) */
+      for (int c = 0; c < ncl && !last_needed; c++)
+        last_needed = cl[c].rule == SC_LIVE_LAST && cl[c].a == w && cl[c].b == reads[k];
+      if (!rf_forbidden(cl, ncl, w, reads[k]) && !(last_needed && never_last(x, w)))
+        cands[k][kept++] = w;
+    }
     ncands[k] = kept;
     if (kept == 0)
       return false;

@@ -15,14 +15,11 @@ bool sci_live_any_stuck(const sc_trace *const *chosen, int nthreads);
 bool sci_live_may_witness(const sc_test *t, const sc_progress *p,
                           const sc_trace *const *chosen);
 
-/* The reads of the iterations that spinning threads repeat, as events of
- * x, in *out (room for x->nevents); how many. */
-int sci_live_spin_reads(const sc_execution *x, int *out);
-
-/* Drop from the candidate writes of each read that a spinning thread
- * repeats (reads[k] reads one of cands[k][0..ncands[k]-1]) those that can
- * never be co-maximal: an initial write, when its location has another.
- * False when some such read is left with none (no fair execution). */
+/* Drop from the candidate writes of each read (reads[k] reads one of
+ * cands[k][0..ncands[k]-1]) those that no fair execution lets it read:
+ * where the fairness clauses (below) forbid the pair, or ask for a
+ * co-maximal write and the write is an initial one whose location has
+ * another.  False when some read is left with none (no fair execution). */
 bool sci_live_fair_candidates(const sc_execution *x, int nreads, const int *reads,
                              int *const *cands, int *ncands);
 
