@@ -85,7 +85,7 @@ int sc_progress_parse(const char *text, sc_progress *out, const char **why) {
   int given[SC_PROGRESS_LEVELS + 1];
   for (int l = 0; l <= SC_PROGRESS_LEVELS; l++)
     given[l] = -1;
-  for (const char *p = text; *p;) {
+  for (const char *p = text;; p++) { /* each item, and the comma after it */
     size_t len = strcspn(p, ","), key = strcspn(p, "=");
     if (key >= len)
       return refuse(why, "LEVEL=MODEL pairs separated by commas");
@@ -98,7 +98,9 @@ int sc_progress_parse(const char *text, sc_progress *out, const char **why) {
     if (given[l] >= 0)
       return refuse(why, "each level named once");
     given[l] = m;
-    p += len + (p[len] == ',');
+    p += len;
+    if (!*p)
+      break;
   }
   int dflt = given[SC_PROGRESS_LEVELS] >= 0 ? given[SC_PROGRESS_LEVELS] : 0;
   for (int l = 0; l < SC_PROGRESS_LEVELS; l++)
