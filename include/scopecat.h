@@ -351,6 +351,59 @@ int sc_engine_smt_available(const char **why);
  * dialect plays no part.  sc_result_co says which one a result had. */
 typedef enum sc_co { SC_CO_MODEL, SC_CO_TOTAL, SC_CO_PARTIAL } sc_co;
 
+/* Progress models (sc_sim_options.progress_model, the CLI's -progress), as
+ * Dat3M defines them (ProgressModel, forward-progress encoding): how a
+ * liveness search may leave threads halted for ever (never scheduled
+ * again, or never started) beside the stuck one.  The threads are grouped
+ * by the scope tree (devices, the kernels of a device, the CTAs of a
+ * kernel, the warps of a CTA, the threads of a warp); each group's model
+ * says which of its members (its child groups, ordered by id) must go on
+ * being scheduled once the group is:
+ *   FAIR      every member;
+ *   HSA       the lowest-id member not finished and not blocked at a
+ *             barrier;
+ *   OBE       every member that has started (one of its threads ran);
+ *   HSA_OBE   the union of the two;
+ *   LOBE      every member that has started and every lower-id one;
+ *   UNFAIR    none;
+ * and under every model, a scheduled group with a member that could run
+ * gives one such member a turn (minimal progress).  A thread scheduled
+ * this way finishes, spins for ever or waits at a barrier; any other one
+ * may be halted anywhere (OBE, LOBE, HSA_OBE: only before it starts).
+ * Zero is FAIR everywhere, the default. */
+typedef enum sc_progress_model {
+  SC_PROGRESS_FAIR, SC_PROGRESS_HSA, SC_PROGRESS_OBE, SC_PROGRESS_HSA_OBE,
+  SC_PROGRESS_LOBE, SC_PROGRESS_UNFAIR
+} sc_progress_model;
+
+/* The groups a model schedules the members of, named by the group (Dat3M's
+ * scope names): the threads of a warp, the warps of a CTA (a thread whose
+ * test gives it no warp has one of its own: then the threads of a CTA),
+ * the CTAs of a kernel (Dat3M's "gpu"), the kernels of a device, the
+ * devices of the system. */
+typedef enum sc_progress_level {
+  SC_PROGRESS_WARP, SC_PROGRESS_CTA, SC_PROGRESS_GPU, SC_PROGRESS_DEVICE,
+  SC_PROGRESS_SYS, SC_PROGRESS_LEVELS
+} sc_progress_level;
+
+typedef struct sc_progress {
+  sc_progress_model at[SC_PROGRESS_LEVELS];
+} sc_progress;
+
+/* Read a -progress value into *out: a model name (fair, hsa, obe,
+ * hsa_obe, lobe, unfair, any case) for every level, or a comma list of
+ * LEVEL=MODEL (LEVEL: warp, cta, gpu or its synonym kernel, device, sys;
+ * default=MODEL for the levels not named, else fair), as Dat3M's
+ * "[cta=OBE,default=HSA]".  0 on success; else -1, *why (when not NULL)
+ * saying what was expected. */
+int sc_progress_parse(const char *text, sc_progress *out, const char **why);
+
+/* p's name as sc_progress_parse reads it back: the model's ("fair") when
+ * every level has one model, else each level whose model differs from the
+ * sys level's, then default= that one ("gpu=obe,default=fair").  A string
+ * of the library's heap. */
+const char *sc_progress_name(const sc_progress *p);
+
 /* Options of a simulation; zero fields take the defaults. */
 typedef struct sc_sim_options {
   const char *const *skipchecks; /* herd's -skipcheck: checks not to apply */
@@ -385,6 +438,8 @@ typedef struct sc_sim_options {
   int interpret;         /* enumeration runs the model by the interpreter
                             only, never its compiled form (the figures
                             are the same; for checking that) */
+  sc_progress progress_model; /* with liveness: which threads may be halted
+                            (see sc_progress), default FAIR */
 } sc_sim_options;
 
 /* The most events one run of a thread may have: its dependencies are bit
@@ -459,24 +514,31 @@ sc_status sc_result_allows(const sc_result *r, const char *proposition,
  * the model allows leaves a thread stuck for ever, 0 (Fail) when one does
  * (the witness), -1 when liveness was not asked.  A thread is stuck when
  * it spins (its run ends closing a loop iteration that wrote nothing, met
- * no barrier and left the registers it reads before writing as they were:
- * it repeats it for ever)
+ * no barrier and left the registers it reads before writing as they were,
+ * or that wrote and repeats the iteration before it, the same events with
+ * the same values, ending in the same registers: it repeats it for ever)
  * or waits at a bar.sync whose quorum never arrives; fair: each read of a
- * repeated iteration reads a write with no co successor; every other
- * thread finishes (runs cut by the unroll bound are no witness).  With
+ * repeated iteration reads a write of its loop's repeated iterations or
+ * a write with no co successor at a location they do not write, and no
+ * other write is co-after the loop's; every other
+ * thread finishes (runs cut by the unroll bound are no witness) or, under
+ * a progress model other than FAIR (sc_sim_options.progress_model), is halted
+ * where the model lets it be.  With
  * sc_sim_options.show the witness is also the one shown execution. */
 int sc_result_liveness(const sc_result *r);
 /* On Fail, how thread `thread` ends in the witness: 0 it finishes, 1 it
- * spins, 2 it waits at a barrier for ever; -1 with no witness or no such
+ * spins, 2 it waits at a barrier for ever, 3 it is halted (the progress
+ * model lets it be never scheduled again); -1 with no witness or no such
  * thread. */
 int sc_result_liveness_stuck(const sc_result *r, int thread);
 /* On Fail, the witness (its events, rf and co as sc_execution_* give
  * them); NULL otherwise. */
 const struct sc_execution *sc_result_liveness_witness(const sc_result *r);
-/* With liveness asked: 1 when the test has a loop whose iterations write
- * memory (a st, red, or atom other than cas between its head and its
- * backward branch: an atom.exch lock), which liveness does not check (a
- * thread turning in it for ever is no spin: Pass says nothing of it); the
+/* With liveness asked under -unroll 0: 1 when the test has a loop whose
+ * iterations write memory (a st, red, or atom other than cas between its
+ * head and its backward branch: an atom.exch lock), which liveness then
+ * does not check (a recurrence needs a second iteration; under -unroll 1
+ * or more it is checked): the
  * first such loop's thread and the line of its branch in *thread, *line.
  * 0 otherwise.  The log's Liveness line is then followed by "Unchecked
  * NAME ...", the JSON has "unchecked_loop". */
@@ -766,6 +828,12 @@ void sc_compare_set_failure(sc_compare *c, int model, int test,
  * simulation with sc_sim_options.liveness: 1 Pass, 0 Fail), beside the
  * states set before; the CLI asks for it where a test's launches hung. */
 void sc_compare_set_liveness(sc_compare *c, int model, int test, int live);
+/* The progress model (sc_progress_name) the liveness verdicts were judged
+ * under, said by the reports ("Progress obe" after each model's name in
+ * the table, a line under its heading in HTML); NULL (the default): not
+ * said, the verdicts being FAIR's or a log's. */
+void sc_compare_set_progress(sc_compare *c, const char *name);
+const char *sc_compare_progress(const sc_compare *c);
 
 typedef enum sc_verdict {
   SC_VERDICT_NONE,   /* no verdict of the model for this test */

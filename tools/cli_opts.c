@@ -367,3 +367,18 @@ static int parse_args(const cli_command *cmd, void *opts, common *com,
 }
 
 const char *const cli_engine_words[] = {"enum", "smt", "auto", NULL};
+
+const char *cli_read_progress(void *opts, const cli_opt *o, const char *val) {
+  const char *why = NULL;
+  if (sc_progress_parse(val, CLI_FIELD(sc_progress, opts, o), &why) != 0)
+    return why;
+  return NULL;
+}
+
+void cli_progress_usage(FILE *out, int column) {
+  usage_line(out, column, "-progress P",
+             "with -liveness, the progress model: which threads may be left "
+             "halted for ever: fair (default: none), hsa, obe, hsa_obe, lobe "
+             "or unfair, or one per level, as cta=obe,gpu=unfair (levels: "
+             "warp, cta, gpu, device, sys, default)");
+}

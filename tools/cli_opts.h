@@ -86,6 +86,16 @@ void cli_common_usage(FILE *out, int column);
           "found '%v'"}
 void cli_shard_usage(FILE *out, int column);
 
+/* -progress MODEL or LEVEL=MODEL,... (sim, compare, kernel): an option
+ * of kind CLI_CALL whose field is an sc_progress. */
+#define CLI_PROGRESS_OPT(type, field)                                         \
+  {.name = "progress", .kind = CLI_CALL, .offset = offsetof(type, field),    \
+   .call = cli_read_progress,                                                \
+   .bad = "-progress expects %w, found '%v'"}
+const char *cli_read_progress(void *opts, const cli_opt *o, const char *val);
+/* Its usage lines, descriptions from column `column`. */
+void cli_progress_usage(FILE *out, int column);
+
 /* -engine's words, in sc_engine's order (sim and compare). */
 extern const char *const cli_engine_words[];
 

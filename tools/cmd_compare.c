@@ -39,8 +39,17 @@ typedef struct compare_cli {
   unsigned flags;        /* -detail */
   bool verbose;          /* -v: the model of each test, and why */
   sc_sim_options opts;
+  bool progress_said;    /* -progress given: the reports say the model */
   int failed;            /* what could not be read or run */
 } compare_cli;
+
+/* -progress: sim's reading, and the reports then name the model. */
+static const char *read_progress(void *opts, const cli_opt *o, const char *val) {
+  compare_cli *c = opts;
+  const char *why = cli_read_progress(opts, o, val);
+  c->progress_said = c->progress_said || !why;
+  return why;
+}
 
 static void compare_usage(FILE *out) {
   fprintf(out,
@@ -66,6 +75,7 @@ static void compare_usage(FILE *out) {
           "  -engine E          enum, smt or auto (default), as sim's; where a\n"
           "                     test's launches hung, the model's liveness\n"
           "                     (sim -liveness) is shown beside the hang\n");
+  cli_progress_usage(out, 21);
   cli_shard_usage(out, 21);
   cli_common_usage(out, 21);
   fprintf(out,
@@ -88,6 +98,8 @@ static const cli_opt compare_opts[] = {
      .bad = "-timeout expects seconds, found '%v'"},
     {.name = "engine", .kind = CLI_CHOICE, AT(opts.engine), .choices = cli_engine_words,
      .bad = "-engine expects enum, smt or auto, found '%v'"},
+    {.name = "progress", .kind = CLI_CALL, AT(opts.progress_model),
+     .call = read_progress, .bad = "-progress expects %w, found '%v'"},
     CLI_SHARD_OPTION(compare_cli, shard),
     {0}};
 
@@ -417,6 +429,8 @@ int cmd_compare(int argc, char **argv) {
   /* a model runs on the tests themselves; a herd7 log needs only names */
   bool run_models = c.models.n > 0 || c.verdicts.n == 0;
   sc_compare *cmp = sc_compare_new();
+  if (c.progress_said)
+    sc_compare_set_progress(cmp, sc_progress_name(&c.opts.progress_model));
   for (int i = 0; i < c.logs.n; i++)
     add_log(&c, cmp, c.logs.paths[i], cands, ncands, run_models);
   /* (a shard may hold no log: its share of a folder is then empty) */

@@ -90,7 +90,9 @@ static void kernel_usage(FILE *out) {
           "  -liveness          also whether a fair execution leaves a "
           "thread spinning or\n"
           "                     waiting at a barrier for ever (Property "
-          "liveness)\n"
+          "liveness)\n");
+  cli_progress_usage(out, 21);
+  fprintf(out,
           "  -show WHAT         draw executions after the block: prop, neg, "
           "cond, all,\n"
           "                     none (a failing property's witness too)\n"
@@ -139,6 +141,7 @@ static const cli_opt kernel_opts[] = {
     {.name = "max-executions", .kind = CLI_LONG, AT(opts.max_executions),
      .lo = 0, .hi = LONG_MAX, .bad = COUNT},
     {.name = "liveness", .kind = CLI_SET, AT(opts.liveness), .lo = 1},
+    CLI_PROGRESS_OPT(kernel_cli, opts.progress_model),
     {.name = "show", .kind = CLI_CHOICE, AT(show), .choices = show_words,
      .bad = "-show expects prop, neg, cond, all or none, found '%v'"},
     {.name = "json", .kind = CLI_FLAG, AT(json)},
@@ -452,10 +455,11 @@ static bool liveness(const kernel_cli *c, const char *path, const sc_test *t,
     const char *stuck = "";
     for (int i = 0; i < sc_test_thread_count(t); i++) {
       int how = sc_result_liveness_stuck(r, i);
-      if (how == 1 || how == 2)
+      if (how >= 1 && how <= 3)
         stuck = cli_format("%s%sT%d %s", stuck, *stuck ? ", " : "", i,
-                           how == 1 ? "spins for ever" : "waits at a barrier "
-                                                         "for ever");
+                           how == 1   ? "spins for ever"
+                           : how == 2 ? "waits at a barrier for ever"
+                                      : "is halted (never scheduled again)");
     }
     p->v = FAIL;
     p->detail = stuck;

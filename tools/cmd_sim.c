@@ -112,7 +112,9 @@ static void sim_usage(FILE *out) {
           "execution leaves\n"
           "                     a thread spinning or waiting at a barrier "
           "for ever:\n"
-          "                     one line per test, Liveness NAME Pass|Fail\n"
+          "                     one line per test, Liveness NAME Pass|Fail\n");
+  cli_progress_usage(out, 21);
+  fprintf(out,
           "  -max-threads N     refuse tests of more than N threads "
           "(default 256)\n"
           "  -max-events N      refuse tests whose executions have more than "
@@ -293,6 +295,7 @@ static const cli_opt sim_opts[] = {
      .bad = "-speedcheck expects false, true or fast, found '%v'"},
     {.name = "v", .kind = CLI_FLAG, AT(verbose)},
     {.name = "liveness", .kind = CLI_SET, AT(opts.liveness), .lo = 1},
+    CLI_PROGRESS_OPT(sim_cli, opts.progress_model),
     {.name = "co", .kind = CLI_CHOICE, AT(opts.co), .choices = co_words,
      .bad = "-co expects model, total or partial, found '%v'"},
     {.name = "version", .kind = CLI_VERSION},

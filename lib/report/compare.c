@@ -247,6 +247,12 @@ void sc_compare_set_result(sc_compare *c, int model, int test,
   v->known = true;
 }
 
+void sc_compare_set_progress(sc_compare *c, const char *name) {
+  c->progress = name ? sci_strdup(name) : NULL;
+}
+
+const char *sc_compare_progress(const sc_compare *c) { return c->progress; }
+
 void sc_compare_set_liveness(sc_compare *c, int model, int test, int live) {
   cmp_verdict *v = slot(c, model, test);
   if (!v || live < 0)

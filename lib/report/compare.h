@@ -58,6 +58,8 @@ struct sc_compare {
   int nmodels, capmodels;
   long instances; /* over every histogram: every sum of counts a report
                      prints is at most this, so it fits when this does */
+  const char *progress; /* the progress model of the liveness verdicts
+                           (sc_compare_set_progress), NULL when not said */
 };
 
 /* The verdict of a model on a test, or NULL when it has none. */

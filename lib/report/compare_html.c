@@ -287,6 +287,12 @@ const char *sc_compare_html(const sc_compare *c, const char *title) {
     sci_sb_puts(&sb, "<section>\n<h2>Model ");
     put_escaped(&sb, c->models[m].label);
     sci_sb_puts(&sb, "</h2>\n");
+    if (c->progress) {
+      sci_sb_puts(&sb, "<p class=\"hang\">Progress model of the liveness "
+                       "verdicts beside hangs: ");
+      put_escaped(&sb, c->progress);
+      sci_sb_puts(&sb, "</p>\n");
+    }
     summary_table(&sb, c, m);
     for (int i = 0; i < c->ntests; i++)
       test_card(&sb, c, m, i);

@@ -156,6 +156,9 @@ const char *sc_compare_table(const sc_compare *c, int model, unsigned flags) {
     return sb.data;
   layout l = measure(c);
   sci_sb_printf(&sb, "Model %s\n", c->models[model].label);
+  if (c->progress)
+    sci_sb_printf(&sb, "Progress %s (the model's liveness verdicts beside "
+                       "hangs)\n", c->progress);
   header(&sb, c, l);
   for (int t = 0; t < c->ntests; t++)
     row(&sb, c, model, t, l);

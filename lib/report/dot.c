@@ -56,6 +56,8 @@ static const char *thread_label(const sc_execution *x, int th) {
                    stuck == SC_STUCK_SPIN ? " (stuck: spins for ever)"
                    : stuck == SC_STUCK_BARRIER
                        ? " (stuck: waits at its barrier for ever)"
+                   : stuck == SC_STUCK_HALTED
+                       ? " (halted: never scheduled again)"
                        : "",
                    stuck == SC_STUCK_NONE ? ""
                                           : " color=crimson; fontcolor=crimson;");

@@ -98,7 +98,9 @@ static void put_stuck(sc_strbuf *sb, const sc_result *r) {
     sci_sb_printf(sb, "%s{\"thread\":", sep);
     put_json_string(sb, r->test->threads[th].name);
     sci_sb_printf(sb, ",\"how\":\"%s\"}",
-                 r->stuck[th] == SC_STUCK_SPIN ? "spin" : "barrier");
+                 r->stuck[th] == SC_STUCK_SPIN      ? "spin"
+                 : r->stuck[th] == SC_STUCK_HALTED ? "halted"
+                                                   : "barrier");
     sep = ",";
   }
   sci_sb_putc(sb, ']');

@@ -105,8 +105,9 @@ static sc_sym_problem *problem_of(sim_search *s, sim_candidate *cd, double left)
     .most_refuted = s->smt.hybrid ? MOST_REFUTED : 0, .stop = &s->done};
   location_writes(cd, p);
   if (s->opts.liveness) {
-    p->spin_reads = sci_alloc_atomic(sizeof(int) * (size_t)(cd->x->nevents + 1));
-    p->nspin_reads = sci_live_spin_reads(cd->x, p->spin_reads);
+    sc_live_clause *fairness;
+    p->nfairness = sci_live_fairness(cd->x, &fairness);
+    p->fairness = fairness;
     p->witness = sink_liveness_witness;
   }
   return p;

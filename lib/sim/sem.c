@@ -135,9 +135,11 @@ typedef struct run {
   int64_t fault_address;
   sc_error *err;
   /* liveness: per pc, the events, registers and steps when the run last
-   * arrived there (a loop head: where the iteration now ending began); the
-   * steps taken (pc, and whether its guard let it run) */
+   * arrived there (a loop head: where the iteration now ending began), the
+   * events and steps when it arrived the time before (where the iteration
+   * before began); the steps taken (pc, and whether its guard let it run) */
   int *arrival_nev, *arrival_step;
+  int *before_nev, *before_step;
   int64_t *arrival_regs;
   int *path;
   bool *path_on;
@@ -146,7 +148,7 @@ typedef struct run {
   sc_thread_traces *out; /* where stuck runs are kept as they are met */
 } run;
 
-static sc_status keep_trace(run *r, sc_stuck stuck, int spin_from);
+static sc_status keep_trace(run *r, sc_stuck stuck, int spin_from, int infix_from);
 
 static void mark_read(const run *r, sc_operand o) {
   if (o.kind == SC_OPND_REG && !r->written[o.index])
@@ -173,22 +175,67 @@ static void live_registers(const run *r, int from) {
   }
 }
 
-/* Whether the iteration that a backward jump to `head` closes had no side
- * effect: no write nor barrier since the run last arrived at the head, and
- * every register it read before writing as it was then (so that the
- * next time round, reading the same values, it does the same). */
-static bool spin_iteration(const run *r, int head) {
-  if (r->arrival_step[head] < 0)
-    return false; /* jumped into, never through: no iteration to repeat */
-  for (int i = r->arrival_nev[head]; i < r->nev; i++)
-    if (r->ev[i].kind == SC_EV_WRITE || r->ev[i].kind == SC_EV_BARRIER)
-      return false;
+/* Whether every register that the iteration a backward jump to `head`
+ * closes read before writing is as it was at the head (so that the next
+ * time round, reading the same values, it does the same). */
+static bool head_state_again(const run *r, int head) {
   live_registers(r, r->arrival_step[head]);
   const int64_t *then = &r->arrival_regs[(size_t)head * (size_t)r->th->nregs];
   for (int i = 0; i < r->th->nregs; i++)
     if (r->live[i] && r->regs[i] != then[i])
       return false;
   return true;
+}
+
+static bool has_event(const run *r, int from, sc_event_kind kind) {
+  for (int i = from; i < r->nev; i++)
+    if (r->ev[i].kind == kind)
+      return true;
+  return false;
+}
+
+/* Whether the iteration that a backward jump to `head` closes had no side
+ * effect: no write nor barrier since the run last arrived at the head, and
+ * the registers it reads as they were then. */
+static bool spin_iteration(const run *r, int head) {
+  if (r->arrival_step[head] < 0)
+    return false; /* jumped into, never through: no iteration to repeat */
+  int from = r->arrival_nev[head];
+  return !has_event(r, from, SC_EV_WRITE) && !has_event(r, from, SC_EV_BARRIER) &&
+         head_state_again(r, head);
+}
+
+/* Whether events a and b are one event of two iterations: the same
+ * instruction, kind, location and value, an atom's partner as far away. */
+static bool same_event(const sc_trace_event *a, const sc_trace_event *b, int shift) {
+  return a->pc == b->pc && a->kind == b->kind && a->loc == b->loc &&
+         a->value == b->value &&
+         (a->rmw_partner < 0 ? b->rmw_partner < 0 : b->rmw_partner == a->rmw_partner + shift);
+}
+
+/* Whether the iteration that a backward jump to `head` closes writes and
+ * repeats the one before it (Dat3M's side-effectful non-termination with
+ * one infix iteration): the same steps, the same events with the same
+ * values, no barrier, and the registers it reads as at the head, which is
+ * where the iteration before ended.  Then the run may go on repeating it,
+ * each copy the same as the last, as long as memory gives its reads the
+ * same values: liveness.c's fairness says when it may (a thread doing
+ * atom.exch until 0 comes back reads its own last 1 for ever). */
+static bool recurring_iteration(const run *r, int head) {
+  if (r->before_step[head] < 0 || r->arrival_step[head] < 0)
+    return false; /* fewer than two iterations */
+  int s0 = r->before_step[head], s1 = r->arrival_step[head];
+  int e0 = r->before_nev[head], e1 = r->arrival_nev[head];
+  if (r->npath - s1 != s1 - s0 || r->nev - e1 != e1 - e0 ||
+      !has_event(r, e1, SC_EV_WRITE) || has_event(r, e1, SC_EV_BARRIER))
+    return false;
+  for (int k = 0; k < s1 - s0; k++)
+    if (r->path[s0 + k] != r->path[s1 + k] || r->path_on[s0 + k] != r->path_on[s1 + k])
+      return false;
+  for (int i = 0; i < e1 - e0; i++)
+    if (!same_event(&r->ev[e0 + i], &r->ev[e1 + i], e1 - e0))
+      return false;
+  return head_state_again(r, head);
 }
 
 /* Whether the iteration that a backward jump to `head` closes repeats a
@@ -224,10 +271,20 @@ static bool repeats_state(const run *r, int head) {
 /* A liveness run keeps a stuck copy of itself where it is now: once per
  * path (the point is met with every given value read, r->nreads ==
  * r->ngiven, only in the replay that first gets there). */
-static run_result keep_stuck(run *r, sc_stuck how, int spin_from) {
+static run_result keep_stuck(run *r, sc_stuck how, int spin_from, int infix_from) {
   if (!r->lim->liveness || r->nreads != r->ngiven)
     return RUN_DONE;
-  return keep_trace(r, how, spin_from) ? RUN_ERROR : RUN_DONE;
+  return keep_trace(r, how, spin_from, infix_from) ? RUN_ERROR : RUN_DONE;
+}
+
+/* A liveness run that a backward jump to `head` brings round again keeps
+ * a stuck copy of itself when it may repeat the iteration for ever. */
+static run_result keep_if_spinning(run *r, int head) {
+  if (spin_iteration(r, head))
+    return keep_stuck(r, SC_STUCK_SPIN, r->arrival_nev[head], r->arrival_nev[head]);
+  if (recurring_iteration(r, head))
+    return keep_stuck(r, SC_STUCK_SPIN, r->arrival_nev[head], r->before_nev[head]);
+  return RUN_DONE;
 }
 
 static run_result fail_at(run *r, const sc_instr *in, const char *fmt,
@@ -486,7 +543,7 @@ static run_result do_barrier(run *r, const sc_instr *in, int pc, uint64_t guard)
     e->bar_ops[e->nbar_ops++] = operand(r, in->src[i], &taint);
   if (in->barmode == SC_BAR_ARRIVE)
     return RUN_DONE;
-  return keep_stuck(r, SC_STUCK_BARRIER, 0); /* waiting here for ever */
+  return keep_stuck(r, SC_STUCK_BARRIER, 0, 0); /* waiting here for ever */
 }
 
 /* Whether a run cut at once where its iteration repeats a state counts as
@@ -500,8 +557,7 @@ static bool repeat_lost(const run *r) {
 
 static run_result jump(run *r, int pc, int target_label, int *next) {
   int to = r->th->labels[target_label].pc;
-  if (to <= pc && r->lim->liveness && spin_iteration(r, to) &&
-      keep_stuck(r, SC_STUCK_SPIN, r->arrival_nev[to]) == RUN_ERROR)
+  if (to <= pc && r->lim->liveness && keep_if_spinning(r, to) == RUN_ERROR)
     return RUN_ERROR;
   if (to <= pc && ++r->backjumps[pc] > r->lim->unroll)
     return RUN_CUT;
@@ -698,6 +754,8 @@ static run_result out_of_time(run *r) {
 static void arrive(run *r, int pc) {
   const sc_thread *th = r->th;
   const sc_instr *in = &th->code[pc];
+  r->before_nev[pc] = r->arrival_nev[pc];
+  r->before_step[pc] = r->arrival_step[pc];
   r->arrival_nev[pc] = r->nev;
   r->arrival_step[pc] = r->npath;
   memcpy(&r->arrival_regs[(size_t)pc * (size_t)th->nregs], r->regs,
@@ -721,8 +779,10 @@ static run_result run_thread(run *r) {
   r->nreads = 0;
   r->fault = NULL;
   r->npath = 0;
-  if (r->lim->liveness) /* -1: not arrived at yet in this run */
+  if (r->lim->liveness) { /* -1: not arrived at yet in this run */
     memset(r->arrival_step, 0xff, sizeof(int) * (size_t)(th->ninstrs + 1));
+    memset(r->before_step, 0xff, sizeof(int) * (size_t)(th->ninstrs + 1));
+  }
   else if (r->nheads > 0)
     memset(r->head_nev, 0xff, sizeof(int) * (size_t)r->nheads);
   for (int pc = 0; pc < th->ninstrs;) {
@@ -748,7 +808,7 @@ typedef struct explorer {
 } explorer;
 
 /* Keep the run so far as a trace; SC_ERR_LIMIT (r->err) past the limit. */
-static sc_status keep_trace(run *r, sc_stuck stuck, int spin_from) {
+static sc_status keep_trace(run *r, sc_stuck stuck, int spin_from, int infix_from) {
   sc_thread_traces *o = r->out;
   if (o->ntraces >= r->lim->max_traces)
     return sci_fail(&r->err, SC_ERR_LIMIT, r->t->file, 0, 0,
@@ -763,6 +823,7 @@ static sc_status keep_trace(run *r, sc_stuck stuck, int spin_from) {
   memcpy(tr->final_regs, r->regs, sizeof(int64_t) * (size_t)r->th->nregs);
   tr->stuck = stuck;
   tr->spin_from = spin_from;
+  tr->infix_from = infix_from;
   tr->fault = r->fault;
   tr->fault_address = r->fault_address;
   return SC_OK;
@@ -815,7 +876,7 @@ static sc_status explore(explorer *x, int ngiven) {
   switch (rr) {
   case RUN_DONE:
   case RUN_FAULT: /* the thread stopped at the fault: a complete run */
-    return keep_trace(r, SC_STUCK_NONE, 0);
+    return keep_trace(r, SC_STUCK_NONE, 0, 0);
   case RUN_CUT:
   case RUN_REPEAT:
     return keep_cut_run(r, rr == RUN_CUT);
@@ -1002,6 +1063,8 @@ static sc_status explore_thread(const sc_test *t, int thread, const bounds *b,
     size_t cells = (size_t)(th->ninstrs + 1) * (size_t)(th->nregs + 1);
     x.r.arrival_nev = sci_alloc_atomic(sizeof(int) * (size_t)(th->ninstrs + 1));
     x.r.arrival_step = sci_alloc_atomic(sizeof(int) * (size_t)(th->ninstrs + 1));
+    x.r.before_nev = sci_alloc_atomic(sizeof(int) * (size_t)(th->ninstrs + 1));
+    x.r.before_step = sci_alloc_atomic(sizeof(int) * (size_t)(th->ninstrs + 1));
     x.r.live = sci_alloc_atomic(sizeof(bool) * (size_t)(th->nregs + 1));
     x.r.written = sci_alloc_atomic(sizeof(bool) * (size_t)(th->nregs + 1));
     x.r.arrival_regs = sci_alloc_atomic(sizeof(int64_t) * cells);

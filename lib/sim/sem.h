@@ -36,11 +36,18 @@ typedef struct sc_trace_event {
 
 /* How a run of a liveness search (sc_sem_limits.liveness) may end besides
  * running to completion: spinning, when its last event closes a loop
- * iteration with no side effect (no write, no barrier, every register it
- * read before writing as at the loop's head: repeating it forever changes
- * nothing), or
+ * iteration that it may repeat for ever: one with no side effect (no
+ * write, no barrier, every register it read before writing as at the
+ * loop's head: repeating it changes nothing), or one that writes but
+ * repeats the iteration before it (the same steps, the same events with
+ * the same values, the registers live at the head as they were then: a
+ * recurrence, whose fairness liveness.c judges), or
  * waiting at a bar.sync (its last event) that it never leaves. */
-typedef enum sc_stuck { SC_STUCK_NONE, SC_STUCK_SPIN, SC_STUCK_BARRIER } sc_stuck;
+typedef enum sc_stuck {
+  SC_STUCK_NONE, SC_STUCK_SPIN, SC_STUCK_BARRIER,
+  SC_STUCK_HALTED /* a prefix of a run, where a progress model lets the
+                     thread be never scheduled again (progress.c) */
+} sc_stuck;
 
 /* A run of one thread: complete, or stuck (liveness searches only). */
 typedef struct sc_trace {
@@ -49,6 +56,11 @@ typedef struct sc_trace {
   int64_t *final_regs; /* value of each register at the end */
   sc_stuck stuck;
   int spin_from;       /* SPIN: the first event of the repeated iteration */
+  /* SPIN: the first event of the iteration before it that it repeats (the
+   * infix: a recurrence's first copy), spin_from when it writes nothing
+   * (no infix); the infix's events are those of the last iteration, one to
+   * one, in order */
+  int infix_from;
   /* A kernel's run that stopped at an access outside its memory (or off
    * an element's start and width): the access and its address; NULL when
    * none.  The run is complete up to there (the thread traps). */
@@ -123,7 +135,8 @@ typedef struct sc_sem_limits {
  * (Dat3M's side-effect-free spin loops; a spin lock's failed attempts).
  * With `liveness`, a
  * run is also kept stuck at each backward jump that closes an iteration
- * with no side effect (before the bound is looked at) and at each bar.sync
+ * with no side effect or one that repeats the iteration before it (a
+ * recurrence, sc_stuck; before the bound is looked at) and at each bar.sync
  * (the run continues as well).  Errors: an access to
  * an address that is no location, a limit reached: traces per thread, or
  * events of the largest execution the traces make (the test's max_events,

@@ -12,6 +12,7 @@
 #include "sim/engine.h"
 
 #include "sim/liveness.h"
+#include "sim/progress.h"
 #include "sim/repeat_gate.h"
 #include "sim/sink.h"
 #include "sim/traces.h"
@@ -177,8 +178,8 @@ static sc_status each_barrier_sync(sim_search *s, sim_candidate *cd, barrier_mem
 static bool candidate_of(sim_search *s, const sc_trace **chosen, sim_candidate *cd) {
   const sc_test *t = s->t;
   if (s->opts.liveness && (s->r->liveness == SC_LIVE_FAIL ||
-                           !sci_live_any_stuck(chosen, t->nthreads)))
-    return false; /* found, or no thread stuck: no witness */
+                           !sci_live_may_witness(t, &s->opts.progress_model, chosen)))
+    return false; /* found, or no thread stuck (or halted unfairly): none */
   memset(cd, 0, sizeof *cd); /* the odometer gave a combination whose reads can be fed */
   cd->x = sci_exec_new(t, chosen);
   if (!sci_sim_rf_choices(cd))
@@ -477,7 +478,7 @@ static void note_how(sim_search *s, const long *cuts) {
   s->r->cut_runs = cuts;
   s->r->unchecked_thread = -1;
   if (s->opts.liveness)
-    sci_live_writing_loop(s->t, &s->r->unchecked_thread, &s->r->unchecked_branch);
+    sci_live_writing_loop(s->t, s->opts.unroll, &s->r->unchecked_thread, &s->r->unchecked_branch);
 }
 
 /* One search with engine e, or, when `choose` (-engine auto), with the one
@@ -500,6 +501,8 @@ static sc_status search_once(const sc_test *t, const sc_model *m,
   if (st)
     return st;
   const long *cuts = cut_runs(all, t->nthreads);
+  if (s.opts.liveness) /* the runs a progress model may halt */
+    sci_progress_add_halts(t, &s.opts.progress_model, lim.repeat_cut, all);
   /* the symbolic road, and -liveness under either engine (the two then
    * meet the same first combination with a witness: the same threads
    * stuck), take each thread's shortest traces first */

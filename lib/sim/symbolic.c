@@ -456,19 +456,40 @@ static bool ask_allowed(const sc_sym_problem *p, zctx *c, const choices *ch,
   }
 }
 
-/* -liveness: each repeated read reads a co-maximal write (FW); if the
- * model then allows an execution, it is the witness, read back into x. */
+/* One fairness clause (liveness.h) over the choices' rf and co. */
+static void assert_fair(const sc_sym_problem *p, zctx *c, const choices *ch,
+                        const sc_cat_bool *fw, const sc_live_clause *cl) {
+  int n = p->x->nevents;
+  const sc_cat_bool *rel = cl->co ? ch->co : ch->rf;
+  sc_cat_bool pair = rel[cl->a * n + cl->b];
+  Z3_ast fact;
+  switch (cl->rule) {
+  case SC_LIVE_NO:
+    if (pair == SC_CAT_FALSE)
+      return;
+    fact = Z3_mk_not(c->z, lift(c, pair));
+    break;
+  case SC_LIVE_LAST:
+    if (pair == SC_CAT_FALSE)
+      return;
+    fact = Z3_mk_implies(c->z, lift(c, pair), lift(c, fw[cl->a]));
+    break;
+  default: /* SC_LIVE_SAME */
+    if (pair == SC_CAT_FALSE && rel[cl->a2 * n + cl->b2] == SC_CAT_FALSE)
+      return;
+    fact = Z3_mk_iff(c->z, lift(c, pair), lift(c, rel[cl->a2 * n + cl->b2]));
+  }
+  Z3_solver_assert(c->z, c->s, checked(c, fact));
+}
+
+/* -liveness: the fairness clauses hold (each repeated read reads its
+ * loop's own write or a co-maximal one, FW); if the model then allows an
+ * execution, it is the witness, read back into x. */
 static sc_status live_witness(const sc_sym_problem *p, zctx *c, const choices *ch,
                               const sc_cat_bool *fw, sc_error **err) {
   sc_execution *x = p->x;
-  int n = x->nevents;
-  for (int k = 0; k < p->nspin_reads; k++) {
-    int r = p->spin_reads[k];
-    for (int w = 0; w < n; w++)
-      if (ch->rf[w * n + r] != SC_CAT_FALSE)
-        Z3_solver_assert(c->z, c->s, checked(c, Z3_mk_implies(c->z, lift(c, ch->rf[w * n + r]),
-                                                            lift(c, fw[w]))));
-  }
+  for (int k = 0; k < p->nfairness; k++)
+    assert_fair(p, c, ch, fw, &p->fairness[k]);
   Z3_model mo;
   sc_status st;
   if (!ask_allowed(p, c, ch, NULL, &mo, &st, err))

@@ -6,6 +6,7 @@
 #define SC_SIM_SYMBOLIC_H
 
 #include "sim/execution.h"
+#include "sim/liveness.h"
 #include "sim/model.h"
 
 typedef struct sc_sym_problem {
@@ -39,11 +40,11 @@ typedef struct sc_sym_problem {
   bool (*flag_known)(void *ctx, const char *name);
   void *ctx;
   /* -liveness (liveness.c), when `witness` is set: instead of the states,
-   * one allowed execution in which each of spin_reads[0..nspin_reads-1]
-   * reads a write with no co successor; `witness` gets it (rf and co set
-   * in x) if there is one. */
-  int *spin_reads;
-  int nspin_reads;
+   * one allowed execution in which the fairness clauses
+   * fairness[0..nfairness-1] hold; `witness` gets it (rf and co set in x)
+   * if there is one. */
+  const sc_live_clause *fairness;
+  int nfairness;
   void (*witness)(void *ctx, sc_execution *x);
   /* When the encoding over-approximates (a `with ... from`), the executions
    * the concrete run may refute before the problem is given up as one

@@ -59,10 +59,14 @@ check 'grep -qx "Unroll lock-exch the -unroll bound cut 2 runs of threads P0 P1:
 check '[ "$(tail -n 2 "$tmp/lock.out" | head -n 1 | cut -c1-7)" = "Unroll " ]'
 "$scopecat" -json -model "$srcdir/cat/sc.cat" "$lock" >"$tmp/lock.out" 2>&1
 check 'grep -qF "\"unroll_cut\":{\"runs\":2,\"threads\":[\"P0\",\"P1\"]}" "$tmp/lock.out"'
+# the loser turns for ever, reading its own last 1: a recurrence, Fail
 "$scopecat" -liveness -model "$srcdir/cat/sc.cat" "$lock" >"$tmp/lock.out" 2>&1
+check '[ "$(cat "$tmp/lock.out")" = "Liveness lock-exch Fail" ]'
+# with -unroll 0 no second turn runs: the loop is not checked, and says so
+"$scopecat" -liveness -unroll 0 -model "$srcdir/cat/sc.cat" "$lock" >"$tmp/lock.out" 2>&1
 check 'grep -qx "Liveness lock-exch Pass" "$tmp/lock.out"'
 check 'grep -qx "Unchecked lock-exch the loop of P0 closed at line 15 writes at each turn: -liveness does not check such loops" "$tmp/lock.out"'
-"$scopecat" -liveness -json -model "$srcdir/cat/sc.cat" "$lock" >"$tmp/lock.out" 2>&1
+"$scopecat" -liveness -unroll 0 -json -model "$srcdir/cat/sc.cat" "$lock" >"$tmp/lock.out" 2>&1
 check 'grep -qF "\"unchecked_loop\":{\"thread\":\"P0\",\"line\":15}" "$tmp/lock.out"'
 
 echo "$passed passed, $failed failed"

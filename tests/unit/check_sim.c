@@ -1573,15 +1573,23 @@ START_TEST(unroll_cut_beside_states) {
 }
 END_TEST
 
-/* -liveness: the exch lock never released leaves a thread turning for
- * ever, each turn a write: no spin by liveness.c's definition, so Pass;
- * the result says that such a loop is not checked (its thread, the line of
- * its branch).  A cas lock's failing turns write nothing: checked (a spin),
- * no such word. */
+/* -liveness: the exch lock never released leaves the loser turning for
+ * ever, each turn writing 1 and reading the 1 of its last turn: a
+ * recurrence (its second turn repeats its first), fair (the turn reads
+ * the loop's own write; the winner's 1 is co-before it), so Fail under
+ * either engine with the loser stuck.  With -unroll 0 no second turn runs:
+ * the loop is not checked, and the result says so (its thread, the line
+ * of its branch).  A cas lock's failing turns write nothing: checked (a
+ * spin) at any bound, no such word. */
 START_TEST(liveness_unchecked_loop) {
   sc_result *r;
-  ck_assert_int_eq(live_both(EXCH_LOCK, sc_atomic, &r), 1);
+  ck_assert_int_eq(live_both(EXCH_LOCK, sc_atomic, &r), 0);
   int th = -1, line = -1;
+  ck_assert_int_eq(sc_result_liveness_unchecked(r, &th, &line), 0);
+  ck_assert_int_eq(sc_result_liveness_stuck(r, 0) + sc_result_liveness_stuck(r, 1),
+                   1); /* one of the two spins, not both: one wins */
+  ck_assert_str_eq(sc_result_log(r, 0), "Liveness lock Fail\n");
+  ck_assert_int_eq(live_unrolled(EXCH_LOCK, sc_atomic, SC_ENGINE_ENUM, 0, &r), 1);
   ck_assert_int_eq(sc_result_liveness_unchecked(r, &th, &line), 1);
   ck_assert_int_eq(th, 0);
   ck_assert_int_eq(line, 6);
