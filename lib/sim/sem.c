@@ -135,11 +135,13 @@ typedef struct run {
   int64_t fault_address;
   sc_error *err;
   /* liveness: per pc, the events, registers and steps when the run last
-   * arrived there (a loop head: where the iteration now ending began), the
-   * events and steps when it arrived the time before (where the iteration
-   * before began); the steps taken (pc, and whether its guard let it run) */
+   * arrived there (a loop head: where the iteration now ending began), and
+   * the same for its last ARRIVALS_KEPT arrivals (hist_*, slot n % kept of
+   * the n-th, hist_n arrivals so far: where earlier iterations began); the
+   * steps taken (pc, and whether its guard let it run) */
   int *arrival_nev, *arrival_step;
-  int *before_nev, *before_step;
+  int *hist_n, *hist_nev, *hist_step;
+  int64_t *hist_regs;
   int64_t *arrival_regs;
   int *path;
   bool *path_on;
@@ -149,6 +151,11 @@ typedef struct run {
 } run;
 
 static sc_status keep_trace(run *r, sc_stuck stuck, int spin_from, int infix_from);
+
+/* Arrivals at a pc a liveness run remembers: a recurrence's suffix may be
+ * up to ARRIVALS_KEPT - 1 iterations long (the default -unroll 2 runs
+ * three iterations: an infix and a suffix of one or two). */
+#define ARRIVALS_KEPT 4
 
 static void mark_read(const run *r, sc_operand o) {
   if (o.kind == SC_OPND_REG && !r->written[o.index])
@@ -176,11 +183,11 @@ static void live_registers(const run *r, int from) {
 }
 
 /* Whether every register that the iteration a backward jump to `head`
- * closes read before writing is as it was at the head (so that the next
- * time round, reading the same values, it does the same). */
-static bool head_state_again(const run *r, int head) {
+ * closes read before writing is as it was in `then` (the registers at an
+ * arrival at the head: the next time round, reading the same values, it
+ * does the same as from there). */
+static bool head_state_again(const run *r, int head, const int64_t *then) {
   live_registers(r, r->arrival_step[head]);
-  const int64_t *then = &r->arrival_regs[(size_t)head * (size_t)r->th->nregs];
   for (int i = 0; i < r->th->nregs; i++)
     if (r->live[i] && r->regs[i] != then[i])
       return false;
@@ -202,7 +209,7 @@ static bool spin_iteration(const run *r, int head) {
     return false; /* jumped into, never through: no iteration to repeat */
   int from = r->arrival_nev[head];
   return !has_event(r, from, SC_EV_WRITE) && !has_event(r, from, SC_EV_BARRIER) &&
-         head_state_again(r, head);
+         head_state_again(r, head, &r->arrival_regs[(size_t)head * (size_t)r->th->nregs]);
 }
 
 /* Whether events a and b are one event of two iterations: the same
@@ -213,29 +220,41 @@ static bool same_event(const sc_trace_event *a, const sc_trace_event *b, int shi
          (a->rmw_partner < 0 ? b->rmw_partner < 0 : b->rmw_partner == a->rmw_partner + shift);
 }
 
-/* Whether the iteration that a backward jump to `head` closes writes and
- * repeats the one before it (Dat3M's side-effectful non-termination with
- * one infix iteration): the same steps, the same events with the same
- * values, no barrier, and the registers it reads as at the head, which is
- * where the iteration before ended.  Then the run may go on repeating it,
- * each copy the same as the last, as long as memory gives its reads the
- * same values: liveness.c's fairness says when it may (a thread doing
- * atom.exch until 0 comes back reads its own last 1 for ever). */
-static bool recurring_iteration(const run *r, int head) {
-  if (r->before_step[head] < 0 || r->arrival_step[head] < 0)
-    return false; /* fewer than two iterations */
-  int s0 = r->before_step[head], s1 = r->arrival_step[head];
-  int e0 = r->before_nev[head], e1 = r->arrival_nev[head];
-  if (r->npath - s1 != s1 - s0 || r->nev - e1 != e1 - e0 ||
-      !has_event(r, e1, SC_EV_WRITE) || has_event(r, e1, SC_EV_BARRIER))
+/* The slot of the n-th arrival at pc among those a liveness run keeps. */
+static int arrival_slot(int pc, int n) {
+  return pc * ARRIVALS_KEPT + n % ARRIVALS_KEPT;
+}
+
+/* Whether the m iterations that a backward jump to `head` closes (the
+ * suffix) write and repeat the iteration before them (the infix; Dat3M's
+ * side-effectful non-termination with one infix iteration): the last of
+ * them takes the infix's steps and makes its events with the same values,
+ * none meets a barrier, and the registers the last one reads are as they
+ * were where the infix ended.  Then the run may go on repeating the
+ * suffix, each copy the same as the last, as long as memory gives its
+ * reads the same values: liveness.c's fairness says when it may (a thread
+ * doing atom.exch until 0 comes back reads its own last 1 for ever; two
+ * threads exchanging in turns, one twice a turn, make a suffix of two
+ * iterations of the other). */
+static bool recurring_iterations(const run *r, int head, int m) {
+  int n = r->hist_n[head]; /* the (n-1)-th arrival began the last iteration */
+  if (r->arrival_step[head] < 0 || n - 1 - m < 0 || m >= ARRIVALS_KEPT)
+    return false; /* fewer than m + 1 iterations */
+  int infix = arrival_slot(head, n - 1 - m), ended = arrival_slot(head, n - m);
+  int s0 = r->hist_step[infix], s1 = r->arrival_step[head];
+  int e0 = r->hist_nev[infix], e1 = r->arrival_nev[head];
+  int len = r->hist_nev[ended] - e0;
+  if (r->npath - s1 != r->hist_step[ended] - s0 || r->nev - e1 != len ||
+      !has_event(r, r->hist_nev[ended], SC_EV_WRITE) ||
+      has_event(r, e0, SC_EV_BARRIER))
     return false;
-  for (int k = 0; k < s1 - s0; k++)
+  for (int k = 0; k < r->npath - s1; k++)
     if (r->path[s0 + k] != r->path[s1 + k] || r->path_on[s0 + k] != r->path_on[s1 + k])
       return false;
-  for (int i = 0; i < e1 - e0; i++)
+  for (int i = 0; i < len; i++)
     if (!same_event(&r->ev[e0 + i], &r->ev[e1 + i], e1 - e0))
       return false;
-  return head_state_again(r, head);
+  return head_state_again(r, head, &r->hist_regs[(size_t)ended * (size_t)r->th->nregs]);
 }
 
 /* Whether the iteration that a backward jump to `head` closes repeats a
@@ -278,12 +297,16 @@ static run_result keep_stuck(run *r, sc_stuck how, int spin_from, int infix_from
 }
 
 /* A liveness run that a backward jump to `head` brings round again keeps
- * a stuck copy of itself when it may repeat the iteration for ever. */
+ * a stuck copy of itself when it may repeat the iteration for ever, or
+ * the last m iterations (one copy for each such m). */
 static run_result keep_if_spinning(run *r, int head) {
   if (spin_iteration(r, head))
     return keep_stuck(r, SC_STUCK_SPIN, r->arrival_nev[head], r->arrival_nev[head]);
-  if (recurring_iteration(r, head))
-    return keep_stuck(r, SC_STUCK_SPIN, r->arrival_nev[head], r->before_nev[head]);
+  for (int m = 1; m < ARRIVALS_KEPT; m++)
+    if (recurring_iterations(r, head, m) &&
+        keep_stuck(r, SC_STUCK_SPIN, r->hist_nev[arrival_slot(head, r->hist_n[head] - m)],
+                   r->hist_nev[arrival_slot(head, r->hist_n[head] - 1 - m)]) == RUN_ERROR)
+      return RUN_ERROR;
   return RUN_DONE;
 }
 
@@ -754,8 +777,11 @@ static run_result out_of_time(run *r) {
 static void arrive(run *r, int pc) {
   const sc_thread *th = r->th;
   const sc_instr *in = &th->code[pc];
-  r->before_nev[pc] = r->arrival_nev[pc];
-  r->before_step[pc] = r->arrival_step[pc];
+  int slot = arrival_slot(pc, r->hist_n[pc]++);
+  r->hist_nev[slot] = r->nev;
+  r->hist_step[slot] = r->npath;
+  memcpy(&r->hist_regs[(size_t)slot * (size_t)th->nregs], r->regs,
+         sizeof(int64_t) * (size_t)th->nregs);
   r->arrival_nev[pc] = r->nev;
   r->arrival_step[pc] = r->npath;
   memcpy(&r->arrival_regs[(size_t)pc * (size_t)th->nregs], r->regs,
@@ -781,7 +807,7 @@ static run_result run_thread(run *r) {
   r->npath = 0;
   if (r->lim->liveness) { /* -1: not arrived at yet in this run */
     memset(r->arrival_step, 0xff, sizeof(int) * (size_t)(th->ninstrs + 1));
-    memset(r->before_step, 0xff, sizeof(int) * (size_t)(th->ninstrs + 1));
+    memset(r->hist_n, 0, sizeof(int) * (size_t)(th->ninstrs + 1));
   }
   else if (r->nheads > 0)
     memset(r->head_nev, 0xff, sizeof(int) * (size_t)r->nheads);
@@ -1063,8 +1089,11 @@ static sc_status explore_thread(const sc_test *t, int thread, const bounds *b,
     size_t cells = (size_t)(th->ninstrs + 1) * (size_t)(th->nregs + 1);
     x.r.arrival_nev = sci_alloc_atomic(sizeof(int) * (size_t)(th->ninstrs + 1));
     x.r.arrival_step = sci_alloc_atomic(sizeof(int) * (size_t)(th->ninstrs + 1));
-    x.r.before_nev = sci_alloc_atomic(sizeof(int) * (size_t)(th->ninstrs + 1));
-    x.r.before_step = sci_alloc_atomic(sizeof(int) * (size_t)(th->ninstrs + 1));
+    size_t kept = (size_t)(th->ninstrs + 1) * ARRIVALS_KEPT;
+    x.r.hist_n = sci_alloc_atomic(sizeof(int) * (size_t)(th->ninstrs + 1));
+    x.r.hist_nev = sci_alloc_atomic(sizeof(int) * kept);
+    x.r.hist_step = sci_alloc_atomic(sizeof(int) * kept);
+    x.r.hist_regs = sci_alloc_atomic(sizeof(int64_t) * kept * (size_t)(th->nregs + 1));
     x.r.live = sci_alloc_atomic(sizeof(bool) * (size_t)(th->nregs + 1));
     x.r.written = sci_alloc_atomic(sizeof(bool) * (size_t)(th->nregs + 1));
     x.r.arrival_regs = sci_alloc_atomic(sizeof(int64_t) * cells);
