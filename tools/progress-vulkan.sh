@@ -13,12 +13,13 @@
 # -> kernel, on one device; its code is left as it is.
 #
 # Usage: tools/progress-vulkan.sh [-v] [-check] [-models "Fair OBE ..."]
-#                                 [-list FILE] [-j N]
+#                                 [-list FILE] [-j N] [-unroll N]
 #   -v       list each disagreement: model, test, CSV verdict, scopecat's
 #   -check   exit 1 unless every disagreement is one DIFFERENCES.md lists
 #            ("| Model | CADP/path |" rows) and every listed one of the
 #            tests run still disagrees (make check, on a subset)
 #   -list F  only the tests F names (CADP/... paths, one a line)
+#   -unroll N  scopecat's loop bound (default: sim's, 2)
 # Lines the CSVs comment out ("; litmus/...": loops that write, which Dat3M
 # cannot check) are compared apart ("commented").
 set -u
@@ -26,7 +27,7 @@ srcdir=${SC_SRCDIR:-.}
 scopecat=${SC_SCOPECAT:-./tools/scopecat}
 place="$srcdir/ptx/dat3m-placement"
 models="Fair HSA OBE HSA_OBE LOBE"
-verbose=0 check=0 list="" jobs=2
+verbose=0 check=0 list="" jobs=2 unroll=
 while [ $# -gt 0 ]; do
   case $1 in
   -v) verbose=1 ;;
@@ -34,6 +35,7 @@ while [ $# -gt 0 ]; do
   -models) models=$2; shift ;;
   -list) list=$2; shift ;;
   -j) jobs=$2; shift ;;
+  -unroll) unroll="-unroll $2"; shift ;;
   *) echo "progress-vulkan.sh: unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -98,7 +100,7 @@ for model in $models; do
   [ "$word" = fair ] && word=fair
   files=$(sed "s|^|$tmp/t/|" "$tmp/tests")
   # shellcheck disable=SC2086 # one word per file
-  "$scopecat" -nohash -j "$jobs" -liveness -progress "$word" $files \
+  "$scopecat" -nohash -j "$jobs" $unroll -liveness -progress "$word" $files \
     >"$tmp/$model.log" 2>"$tmp/$model.err"
   if [ -s "$tmp/$model.err" ]; then
     echo "$model: scopecat reported errors:"

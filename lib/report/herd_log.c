@@ -48,14 +48,17 @@ static const char *cut_threads(const sc_result *r) {
  * that some execution went too far, so that States 0 is not read as
  * "no execution at all". */
 static void put_unroll(sc_strbuf *sb, const sc_result *r) {
+  sci_sb_puts(sb, sci_unroll_note(r, r->nstates == 0
+                                         ? "no execution within the bound (States 0), not none at all"
+                                         : "their executions are not among these states"));
+}
+
+const char *sci_unroll_note(const sc_result *r, const char *meaning) {
   long cut = sci_sim_cut_runs(r);
   if (cut == 0)
-    return;
-  sci_sb_printf(sb, "Unroll %s the -unroll bound cut %ld run%s of %s: ", r->test->name,
-               cut, cut == 1 ? "" : "s", cut_threads(r));
-  sci_sb_puts(sb, r->nstates == 0
-                     ? "no execution within the bound (States 0), not none at all\n"
-                     : "their executions are not among these states\n");
+    return "";
+  return sci_printf("Unroll %s the -unroll bound cut %ld run%s of %s: %s\n", r->test->name,
+                    cut, cut == 1 ? "" : "s", cut_threads(r), meaning);
 }
 
 static const char *quantifier(sc_quantifier q) {

@@ -10,6 +10,9 @@
  * States ("0:r1=0; x=1;"). */
 const char *sci_herd_log(const sc_result *r, unsigned flags);
 void sci_herd_state(sc_strbuf *sb, const sc_result *r, const sc_state *s);
+/* "Unroll NAME the -unroll bound cut N runs of threads ...: MEANING\n" when
+ * the bound cut runs of r's test, else "". */
+const char *sci_unroll_note(const sc_result *r, const char *meaning);
 
 /* One JSON object for the result, on one line (json.c). */
 const char *sci_json_result(const sc_result *r, unsigned flags);
