@@ -220,6 +220,68 @@ else
   fail "the C compiler $cc built no test programs"
 fi
 
+# -fences: Alg. 1 over the global accesses of mp.cu's PTX (6 of them, in
+# order: ld.acquire 12, ld.global 13, st.global 13, atom.cas 14, st.global
+# 7, st.release 9; see check_ptx_write.c).  The stand-in build copies the
+# fenced PTX to built.ptx; the stand-in program fails exactly when the
+# fence after site 1 (ld.global.u32 %r6, mp.cu:13) or after site 4
+# (st.global.u32 [%rd1], %r12, mp.cu:7) is missing from it.  By hand: no
+# fence fails, all pass; binary: {3,4,5} and {0,1,2} fail; linear: drop 0
+# passes, 1 fails, 2 passes, 3 passes, 4 fails, 5 passes: {1,4}, confirmed
+# by 16 x 2 runs: 11 checks, 12 builds with the last (the answer's).
+cp "$srcdir/tests/data/kernel/mp.ptx" mp.ptx
+cat >needs14 <<'EOF'
+#!/bin/sh
+echo run >>runs.log
+t=$(printf '\t')
+grep -qF "ld.global.u32 ${t}%r6, [%rd1]; fence.sc.gpu;" built.ptx &&
+grep -qF "st.global.u32 ${t}[%rd1], %r12; fence.sc.gpu;" built.ptx
+EOF
+chmod +x needs14
+rm -f runs.log builds.log
+expect 0 "$scopecat" gpu app -env none -runs 2 -fences -ptx mp.ptx \
+  -build 'echo build >>builds.log; cp {ptx} built.ptx' -- ./needs14
+has "$tmp/out" "Fences in mp.ptx: 6 global accesses, fence.sc.gpu after each, checked by 2 runs in none"
+has "$tmp/out" "  2 of 6 fences survive (11 checks):"
+has "$tmp/out" "  mp.cu:13  after ld.global.u32 in _Z2mpPiS_S_ (mp.ptx:66:2, offset "
+has "$tmp/out" "  mp.cu:7  after st.global.u32 in _Z2mpPiS_S_ (mp.ptx:81:2, offset "
+[ "$(grep -c '^  mp.cu' "$tmp/out")" -eq 2 ] && ok || fail "-fences: two fences expected"
+[ "$(wc -l <builds.log)" -eq 12 ] && ok || fail "-fences: 12 builds expected, not $(wc -l <builds.log)"
+# runs: 10 checks of 2, the confirmation of 32
+[ "$(wc -l <runs.log)" -eq 52 ] && ok || fail "-fences: 52 runs expected, not $(wc -l <runs.log)"
+# the program is left built with those two fences and no other
+[ "$(grep -c 'scopecat fence' built.ptx)" -eq 2 ] && ok || fail "-fences: built.ptx not left with two fences"
+# the offset the report gives is where the fence went: just past the ';'
+off=$(sed -n 's/.*mp.cu:7 .*offset \([0-9]*\)).*/\1/p' "$tmp/out")
+[ "$(head -c "$off" mp.ptx | tail -c 13)" = "[%rd1], %r12;" ] && ok || fail "-fences: offset $off is not past mp.cu:7's store"
+# another fence kind; a program needing none; one no fence fixes
+sed 's/fence\.sc\.gpu/membar.gl/g' needs14 >needs14m && chmod +x needs14m
+expect 0 "$scopecat" gpu app -env none -runs 1 -fences -fence-kind membar.gl -ptx mp.ptx \
+  -build 'cp {ptx} built.ptx' -- ./needs14m
+has "$tmp/out" "  2 of 6 fences survive"
+expect 0 "$scopecat" gpu app -env none -runs 1 -fences -ptx mp.ptx -build 'cp {ptx} built.ptx' -- ./pass
+has "$tmp/out" "  no fence needed: no error without fences (1 checks)"
+expect 1 "$scopecat" gpu app -env none -runs 1 -fences -ptx mp.ptx -build 'cp {ptx} built.ptx' -- false
+has "$tmp/out" "  errors even with a fence after every access (2 checks): fences do not fix it"
+# a failing build stops the reduction
+expect 1 "$scopecat" gpu app -env none -runs 1 -fences -ptx mp.ptx -build 'exit 3; {ptx}' -- ./pass
+has "$tmp/err" "scopecat gpu app: -build failed (exit status 3): exit 3; "
+has "$tmp/out" "  the check failed after 1 checks: no answer"
+# the options' errors
+expect 2 "$scopecat" gpu app -env none -ptx mp.ptx -- ./pass
+has "$tmp/err" "scopecat gpu app: -ptx goes with -fences"
+expect 2 "$scopecat" gpu app -env none -fences -build 'cp {ptx} x' -- ./pass
+has "$tmp/err" "-fences: expected -ptx FILE, the program's PTX"
+expect 2 "$scopecat" gpu app -env none -fences -ptx mp.ptx -build 'make' -- ./pass
+has "$tmp/err" "-build: expected {ptx} in the command"
+expect 2 "$scopecat" gpu app -env none,stress -fences -ptx mp.ptx -build 'cp {ptx} x' -- ./pass
+has "$tmp/err" "-fences: expected one environment"
+printf '.entry k()\n{\n ld.global.u32 %%r1, [%%rd1]\n' >bad.ptx
+expect 2 "$scopecat" gpu app -env none -fences -ptx bad.ptx -build 'cp {ptx} x' -- ./pass
+has "$tmp/err" "bad.ptx:4:1: expected '}' closing the body of k, found the end of the file"
+expect 2 "$scopecat" gpu app -env none -fences -ptx missing.ptx -build 'cp {ptx} x' -- ./pass
+has "$tmp/err" "-ptx missing.ptx: cannot read"
+
 # with nvcc: the real interposer builds and exports the launches it wraps;
 # a real CUDA program is told apart by how it links the runtime
 nvcc=${SC_NVCC:-}

@@ -22,30 +22,6 @@
 
 #include "cli_run.h"
 
-enum { APP_MAX_ENVS = 8, APP_MAX_APPS = 1024 };
-
-typedef struct app_cli {
-  long runs;              /* -runs N: 0 unless given */
-  double seconds;         /* -seconds S: per environment, 0: none */
-  double run_timeout;     /* -run-timeout S: a run past it hangs */
-  const char *envs_arg;   /* -env LIST */
-  const char *check;      /* -check CMD */
-  const char *apps;       /* -apps FILE */
-  const char *config;     /* -config FILE (gpu tune's) */
-  const char *nvcc, *gpudir, *keep;
-  long seed;
-  bool cost;              /* -cost: kernel time and energy per run */
-  cli_list operands;      /* the program and its arguments, after -- */
-  app_env envs[APP_MAX_ENVS];
-  int nenv;
-} app_cli;
-
-/* One program to test: its name, the shell command that runs it, the file
- * the interposer must be able to see into, its post-condition. */
-typedef struct app_prog {
-  const char *name, *command, *exe, *check;
-} app_prog;
-
 static void app_usage(FILE *out) {
   fprintf(out,
       "usage: scopecat gpu app [options] -- PROGRAM ARGS...\n"
@@ -67,6 +43,12 @@ static void app_usage(FILE *out) {
       "  -apps FILE         programs a line: NAME [CHECK] -- COMMAND\n"
       "  -config FILE       stress parameters from `gpu tune -o FILE`\n"
       "  -seed N            the first run's seed (default 1)\n"
+      "  -fences            empirical fences (Alg. 1): a fence after every\n"
+      "                     global access of -ptx FILE, rebuilt with -build,\n"
+      "                     then as few as the first environment's runs need\n"
+      "  -ptx FILE          the program's PTX (with -fences)\n"
+      "  -build CMD         rebuilds the program from the PTX at {ptx}\n"
+      "  -fence-kind K      the fence inserted (default fence.sc.gpu)\n"
       "  -cost              time the kernels (CUDA events) and read the GPU's\n"
       "                     energy (NVML) in every run, every environment\n"
       "                     interposed (none too); medians with intervals\n"
@@ -93,6 +75,10 @@ static const cli_opt app_opts[] = {
     {.name = "gpudir", .kind = CLI_STRING, AT(gpudir)},
     {.name = "keep", .kind = CLI_STRING, AT(keep)},
     {.name = "cost", .kind = CLI_FLAG, AT(cost)},
+    {.name = "fences", .kind = CLI_FLAG, AT(fences)},
+    {.name = "ptx", .kind = CLI_STRING, AT(ptx)},
+    {.name = "build", .kind = CLI_STRING, AT(build)},
+    {.name = "fence-kind", .kind = CLI_STRING, AT(fence_kind)},
     {.name = "seed", .kind = CLI_LONG, AT(seed), .lo = 0, .hi = 1L << 62,
      .bad = "-seed: expected a non-negative number, not '%v'"},
     {0}};
@@ -307,7 +293,7 @@ static void read_ledger(const char *path, app_tally *t) {
 }
 
 /* Run `p` in environment `e` as long as -runs and -seconds say. */
-static void run_env(const app_cli *c, const gpu_cli *tuned, const app_prog *p,
+void app_run_env(const app_cli *c, const gpu_cli *tuned, const app_prog *p,
                     app_env e, const char *so, const char *tmp, app_tally *t) {
   memset(t, 0, sizeof *t);
   set_env_vars(tuned, e, c->cost);
@@ -356,6 +342,33 @@ static int split_program(int argc, char **argv, app_cli *c, const char **name) {
   return argc;
 }
 
+/* -fences and the options that go with it (-ptx, -build, -fence-kind)
+ * come together; -fences checks one program in one environment, by
+ * default 000's tuned stress with randomisation.  False after a message. */
+static bool fences_options_ok(app_cli *c) {
+  const char *alone = c->ptx ? "-ptx" : c->build ? "-build"
+                    : c->fence_kind ? "-fence-kind" : NULL;
+  if (!c->fences) {
+    if (alone)
+      fprintf(stderr, "scopecat gpu app: %s goes with -fences\n", alone);
+    return !alone;
+  }
+  const char *why = !c->ptx     ? "-fences: expected -ptx FILE, the program's PTX"
+                    : !c->build ? "-fences: expected -build 'CMD {ptx}'"
+                    : !strstr(c->build, "{ptx}")
+                        ? "-build: expected {ptx} in the command, where the "
+                          "fenced PTX goes"
+                    : c->apps       ? "-fences takes one program, not -apps"
+                    : c->seconds > 0 ? "-fences counts runs (-runs), not -seconds"
+                    : c->cost       ? "-fences and -cost are separate runs"
+                                    : NULL;
+  if (why)
+    fprintf(stderr, "scopecat gpu app: %s\n", why);
+  if (!c->envs_arg)
+    c->envs_arg = "stress+rand";
+  return !why;
+}
+
 int cmd_gpu_app(int argc, char **argv) {
   app_cli c;
   memset(&c, 0, sizeof c);
@@ -380,8 +393,15 @@ int cmd_gpu_app(int argc, char **argv) {
                     "-apps FILE (one of them)\n");
     return EXIT_USAGE;
   }
+  if (!fences_options_ok(&c))
+    return EXIT_USAGE;
   if (!read_envs(&c))
     return EXIT_USAGE;
+  if (c.fences && c.nenv != 1) {
+    fprintf(stderr, "scopecat gpu app: -fences: expected one environment "
+                    "(-env), the check's\n");
+    return EXIT_USAGE;
+  }
   gpu_cli tuned;
   memset(&tuned, 0, sizeof tuned);
   if (c.config && !gpu_read_config(&tuned, c.config))
@@ -423,6 +443,15 @@ int cmd_gpu_app(int argc, char **argv) {
     if (!(so = build_interposer(&c, c.keep ? c.keep : tmp)))
       return EXIT_SOME_FAILED;
   }
+  if (c.fences) {
+    const char *why = need_gpu && progs[0].exe ? app_static_cudart(progs[0].exe)
+                                               : NULL;
+    if (why)
+      fprintf(stderr, "scopecat gpu app: %s\n", why);
+    rc = why ? EXIT_SOME_FAILED : app_fences(&c, &tuned, &progs[0], so, tmp);
+    cli_temp_remove(tmp);
+    return rc;
+  }
   app_tally *tallies = GC_MALLOC((size_t)napps * (size_t)c.nenv * sizeof *tallies);
   const char **names = GC_MALLOC((size_t)napps * sizeof *names);
   bool erred = false;
@@ -437,7 +466,7 @@ int cmd_gpu_app(int argc, char **argv) {
     }
     for (int e = 0; e < c.nenv; e++) {
       app_tally *t = &tallies[a * c.nenv + e];
-      run_env(&c, &tuned, &progs[a], c.envs[e], so, tmp, t);
+      app_run_env(&c, &tuned, &progs[a], c.envs[e], so, tmp, t);
       erred |= app_errors(t) > 0;
       if (interposed(&c, c.envs[e]) && t->ledger.launches == 0)
         fprintf(stderr, "scopecat gpu app: %s: in %s, the interposer saw no "
