@@ -129,6 +129,20 @@ PATH="$tmp/nogpu:$PATH" expect 77 "$scopecat" gpu app -env none+rand -- ./pass
 cat >ledger.c <<'EOF'
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+/* -fences -cost: the fences in the PTX last built (FAKE_BUILT), 1 ms of
+ * kernel time each */
+static int fences_built(void) {
+  const char *p = getenv("FAKE_BUILT");
+  FILE *f = p ? fopen(p, "r") : NULL;
+  char line[4096];
+  int n = 0;
+  while (f && fgets(line, sizeof line, f))
+    n += strstr(line, "scopecat fence") != NULL;
+  if (f)
+    fclose(f);
+  return n;
+}
 __attribute__((constructor)) static void ledger(void) {
   const char *p = getenv("SCOPECAT_APP_LOG");
   FILE *f = p ? fopen(p, "a") : NULL;
@@ -139,7 +153,8 @@ __attribute__((constructor)) static void ledger(void) {
     if (cost && *cost == '1' && seed && getenv("FAKE_NO_ENERGY"))
       fprintf(f, " kernel-us %d energy-mj -", atoi(seed) * 100);
     else if (cost && *cost == '1' && seed)
-      fprintf(f, " kernel-us %d energy-mj %d", atoi(seed) * 100, atoi(seed) * 2000);
+      fprintf(f, " kernel-us %d energy-mj %d", atoi(seed) * 100 + 1000 * fences_built(),
+              atoi(seed) * 2000);
     fputs("\n", f);
     fclose(f);
   }
@@ -200,6 +215,42 @@ has "$tmp/err" "bad.cfg:1:15: stress-spread: expected a number from 1 to 32, not
 printf 'stress-regions 2\nstress-spread 3\n' >over.cfg
 PATH="$tmp/gpu:$PATH" expect 2 "$scopecat" gpu app -nvcc ./fake-nvcc -config over.cfg -env stress -- ./envs
 has "$tmp/err" "SCOPECAT_APP_STRESS_SPREAD='3': expected no more patches than the scratchpad has"
+
+# -fences -cost: the reduction of the -fences test above, then the three
+# sets, 3 runs each (seeds 1..3): kernel time 0.1 ms a seed unit plus the
+# stand-in's 1 ms per fence built, energy 2 J a seed unit; medians of 3
+# with the order-statistics interval of n = 3 (ranks clamped to 1 and 3):
+# none 0.200 [0.100, 0.300] and all 3 runs err; conservative (6 fences)
+# 6.200 [6.100, 6.300]; empirical (2) 2.200 [2.100, 2.300]; energy 4.000
+# [2.000, 6.000] throughout.  The program reads built.ptx with shell
+# builtins only, so that each run is one process, one ledger line.
+cp "$srcdir/tests/data/kernel/mp.ptx" mp.ptx
+cat >needs14b <<'EOF'
+#!/bin/sh
+t=$(printf '\t') found=0
+while IFS= read -r l; do
+  case $l in
+    *"ld.global.u32 ${t}%r6, [%rd1]; fence.sc.gpu;"*) found=$((found + 1)) ;;
+    *"st.global.u32 ${t}[%rd1], %r12; fence.sc.gpu;"*) found=$((found + 1)) ;;
+  esac
+done <built.ptx
+[ $found -eq 2 ]
+EOF
+chmod +x needs14b
+FAKE_BUILT=$tmp/built.ptx PATH="$tmp/gpu:$PATH" expect 0 "$scopecat" gpu app -nvcc ./fake-nvcc \
+  -keep "$tmp/keep" -env none -runs 3 -fences -cost -ptx mp.ptx -build 'cp {ptx} built.ptx' -- ./needs14b
+has "$tmp/out" "  2 of 6 fences survive (11 checks):"
+has "$tmp/out" "Cost of the fences, 3 runs each in none:"
+has "$tmp/out" "  none               0       3/3      0.200 [0.100, 0.300]         4.000 [2.000, 6.000]"
+has "$tmp/out" "  conservative       6       0/3      6.200 [6.100, 6.300]         4.000 [2.000, 6.000]"
+has "$tmp/out" "  empirical          2       0/3      2.200 [2.100, 2.300]         4.000 [2.000, 6.000]"
+# no empirical row when no fence is needed; none and conservative stay
+FAKE_BUILT=$tmp/built.ptx PATH="$tmp/gpu:$PATH" expect 0 "$scopecat" gpu app -nvcc ./fake-nvcc \
+  -keep "$tmp/keep" -env none -runs 1 -fences -cost -ptx mp.ptx -build 'cp {ptx} built.ptx' -- ./pass
+has "$tmp/out" "  conservative       6       0/1      6.100 [6.100, 6.100]"
+lacks "$tmp/out" "empirical"
+PATH="$tmp/nogpu:$PATH" expect 77 "$scopecat" gpu app -env none -runs 1 -fences -cost -ptx mp.ptx \
+  -build 'cp {ptx} built.ptx' -- ./pass
 
 # an ELF program without libcudart.so (statically linked runtime) is
 # refused; one that needs it (a stand-in libcudart.so.13) is run

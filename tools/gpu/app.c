@@ -51,7 +51,9 @@ static void app_usage(FILE *out) {
       "  -fence-kind K      the fence inserted (default fence.sc.gpu)\n"
       "  -cost              time the kernels (CUDA events) and read the GPU's\n"
       "                     energy (NVML) in every run, every environment\n"
-      "                     interposed (none too); medians with intervals\n"
+      "                     interposed (none too); medians with intervals;\n"
+      "                     with -fences, per fence set: none, every\n"
+      "                     access (conservative), the empirical one\n"
       "  -nvcc PATH         the CUDA compiler, for the interposer\n"
       "  -gpudir DIR        the harness (harness/)\n"
       "  -keep DIR          build the interposer in DIR, kept\n"
@@ -360,7 +362,6 @@ static bool fences_options_ok(app_cli *c) {
                           "fenced PTX goes"
                     : c->apps       ? "-fences takes one program, not -apps"
                     : c->seconds > 0 ? "-fences counts runs (-runs), not -seconds"
-                    : c->cost       ? "-fences and -cost are separate runs"
                                     : NULL;
   if (why)
     fprintf(stderr, "scopecat gpu app: %s\n", why);

@@ -7,7 +7,10 @@
  * a set passes when -runs runs show no error.  The library does the
  * reading, writing and reducing (sc_ptx_accesses, sc_ptx_fenced,
  * sc_fence_reduce_sites); here are the rebuild, the runs and the report:
- * the surviving fences as source lines (`.loc`) and PTX places. */
+ * the surviving fences as source lines (`.loc`) and PTX places.  With
+ * -cost, what the fences cost: the program's kernel time and energy with
+ * no fence, with a fence after every access (conservative) and with the
+ * surviving ones (empirical), as seed 000's Sec. 6 compares them. */
 #define _POSIX_C_SOURCE 200809L
 #include "app.h"
 
@@ -83,6 +86,44 @@ static void print_fence(const fence_run *r, int i) {
          a->function, r->c->ptx, a->line, a->col, a->offset);
 }
 
+/* "median [lo, hi]" of x[0..n-1], "-" when no run reported one. */
+static const char *median_cell(double *x, int n) {
+  if (!n)
+    return "-";
+  double m, lo, hi;
+  app_median(x, n, &m, &lo, &hi);
+  return cli_format("%.3f [%.3f, %.3f]", m, lo, hi);
+}
+
+/* One row of the cost table: the program built with fence set `keep`
+ * (`nfences` of them) run -runs times; false when it could not be built. */
+static bool cost_row(const fence_run *r, const char *set, const int *keep,
+                     int nfences, long runs) {
+  if (!rebuild(r, keep))
+    return false;
+  app_cli c = *r->c;
+  c.runs = runs, c.seconds = 0;
+  app_tally t;
+  app_run_env(&c, r->tuned, r->p, c.envs[0], r->so, r->tmp, &t);
+  printf("  %-13s %6d  %6ld/%-6ld %-28s %s\n", set, nfences, app_errors(&t),
+         t.runs, median_cell(t.kernel_ms, t.ncost),
+         median_cell(t.energy_j, t.nenergy));
+  return true;
+}
+
+/* -cost: the table of the three sets (empirical when Alg. 1 found one). */
+static bool cost_table(const fence_run *r, const int *kept, int nkept,
+                       long runs) {
+  int *none = GC_MALLOC(sizeof(int) * (size_t)r->n); /* zeroed */
+  printf("Cost of the fences, %ld runs each in %s:\n", runs,
+         app_env_name(r->c->envs[0]));
+  printf("  %-13s %6s  %13s %-28s %s\n", "set", "fences", "errors",
+         "kernel time ms, median [95%]", "energy J, median [95%]");
+  return cost_row(r, "none", none, 0, runs) &&
+         cost_row(r, "conservative", NULL, r->n, runs) &&
+         (!kept || cost_row(r, "empirical", kept, nkept, runs));
+}
+
 int app_fences(const app_cli *c, const gpu_cli *tuned, const app_prog *p,
                const char *so, const char *tmp) {
   char *text = cli_read_file(c->ptx);
@@ -109,7 +150,7 @@ int app_fences(const app_cli *c, const gpu_cli *tuned, const app_prog *p,
     printf("  no global access: nothing to fence\n");
     return EXIT_ALL_RAN;
   }
-  int *kept = GC_MALLOC_ATOMIC(sizeof(int) * (size_t)r.n);
+  int *kept = GC_MALLOC_ATOMIC(sizeof(int) * (size_t)r.n), nkept = 0;
   sc_reduce_verdict v = sc_fence_reduce_sites(r.n, check_set, &r, runs, kept,
                                               &checks);
   switch (v) {
@@ -124,16 +165,18 @@ int app_fences(const app_cli *c, const gpu_cli *tuned, const app_prog *p,
            "fences do not fix it\n", checks);
     break;
   case SC_REDUCE_FIXED: {
-    int k = 0;
     for (int i = 0; i < r.n; i++)
-      k += kept[i] != 0;
-    printf("  %d of %d fences survive (%ld checks):\n", k, r.n, checks);
+      nkept += kept[i] != 0;
+    printf("  %d of %d fences survive (%ld checks):\n", nkept, r.n, checks);
     for (int i = 0; i < r.n; i++)
       if (kept[i])
         print_fence(&r, i);
     break;
   }
   }
+  if (c->cost && !cost_table(&r, v == SC_REDUCE_FIXED ? kept : NULL, nkept,
+                             runs))
+    return EXIT_SOME_FAILED;
   /* leave the program built as the answer says: the empirical fences, or
    * none when none helps or is needed */
   int *none = GC_MALLOC(sizeof(int) * (size_t)r.n); /* zeroed */
