@@ -240,10 +240,21 @@ chmod +x needs14b
 FAKE_BUILT=$tmp/built.ptx PATH="$tmp/gpu:$PATH" expect 0 "$scopecat" gpu app -nvcc ./fake-nvcc \
   -keep "$tmp/keep" -env none -runs 3 -fences -cost -ptx mp.ptx -build 'cp {ptx} built.ptx' -- ./needs14b
 has "$tmp/out" "  2 of 6 fences survive (11 checks):"
-has "$tmp/out" "Cost of the fences, 3 runs each in none:"
+has "$tmp/out" "Cost of the fences, natively (none), 3 runs each:"
 has "$tmp/out" "  none               0       3/3      0.200 [0.100, 0.300]         4.000 [2.000, 6.000]"
 has "$tmp/out" "  conservative       6       0/3      6.200 [6.100, 6.300]         4.000 [2.000, 6.000]"
 has "$tmp/out" "  empirical          2       0/3      2.200 [2.100, 2.300]         4.000 [2.000, 6.000]"
+# the search in stress, the cost natively: the last 3 x 3 runs unstressed
+cat >stresslog <<'EOF'
+#!/bin/sh
+echo "$SCOPECAT_APP_STRESS" >>stress.log
+EOF
+chmod +x stresslog
+rm -f stress.log
+PATH="$tmp/gpu:$PATH" expect 0 "$scopecat" gpu app -nvcc ./fake-nvcc -keep "$tmp/keep" \
+  -env stress -runs 3 -fences -cost -ptx mp.ptx -build 'cp {ptx} built.ptx' -- ./stresslog
+[ "$(head -n 3 stress.log | sort -u)" = stress ] && [ "$(tail -n 6 stress.log | sort -u)" = none ] &&
+  [ "$(wc -l <stress.log)" -eq 9 ] && ok || fail "-fences -cost: search in stress, cost in none: $(cat stress.log)"
 # no empirical row when no fence is needed; none and conservative stay
 FAKE_BUILT=$tmp/built.ptx PATH="$tmp/gpu:$PATH" expect 0 "$scopecat" gpu app -nvcc ./fake-nvcc \
   -keep "$tmp/keep" -env none -runs 1 -fences -cost -ptx mp.ptx -build 'cp {ptx} built.ptx' -- ./pass
@@ -332,6 +343,35 @@ expect 2 "$scopecat" gpu app -env none -fences -ptx bad.ptx -build 'cp {ptx} x' 
 has "$tmp/err" "bad.ptx:4:1: expected '}' closing the body of k, found the end of the file"
 expect 2 "$scopecat" gpu app -env none -fences -ptx missing.ptx -build 'cp {ptx} x' -- ./pass
 has "$tmp/err" "-ptx missing.ptx: cannot read"
+
+# examples/apps/ptx-rebuild.sh with a stand-in nvcc (its -dryrun lists
+# steps as nvcc does, "#$ " lines with variable settings among them) and
+# ptxas: prepare keeps cicc's PTX as original.ptx; build puts the given PTX
+# in its place and replays the steps after cicc alone (no cicc is there
+# to run), so the program is made from the given PTX.
+mkdir -p fakecuda
+cat >fakecuda/nvcc <<'EOF'
+#!/bin/sh
+dir=$3
+case $4 in
+-dryrun)
+  echo '#$ _NVVM_BRANCH_=nvvm' >&2
+  echo '#$ LIBRARIES=  "-L/nowhere"' >&2
+  echo "#\$ cicc -arch compute_90 \"$dir/app.cpp1.ii\" -o \"$dir/app.ptx\"" >&2
+  echo "#\$ ptxas -arch=sm_90 \"$dir/app.ptx\" -o \"$dir/app.cubin\"" >&2
+  echo "#\$ cp \"$dir/app.cubin\" app-built" >&2 ;;
+*) echo 'original ptx' >"$dir/app.ptx" ;;
+esac
+EOF
+printf '#!/bin/sh\ncp "$2" "$4"\n' >fakecuda/ptxas
+chmod +x fakecuda/nvcc fakecuda/ptxas
+echo 'fenced ptx' >edited.ptx
+expect 0 bash "$srcdir/examples/apps/ptx-rebuild.sh" prepare rb "$tmp/fakecuda/nvcc" -o app app.cu
+[ "$(cat rb/original.ptx)" = "original ptx" ] && ok || fail "ptx-rebuild.sh prepare: no original.ptx"
+expect 0 bash "$srcdir/examples/apps/ptx-rebuild.sh" build rb edited.ptx
+[ "$(cat app-built)" = "fenced ptx" ] && ok || fail "ptx-rebuild.sh build: the program is not made from the given PTX"
+expect 1 bash "$srcdir/examples/apps/ptx-rebuild.sh" build nowhere edited.ptx
+has "$tmp/err" "nowhere: run prepare first"
 
 # with nvcc: the real interposer builds and exports the launches it wraps;
 # a real CUDA program is told apart by how it links the runtime
