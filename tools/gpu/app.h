@@ -91,6 +91,11 @@ typedef struct app_prog {
   const char *name, *command, *exe, *check;
 } app_prog;
 
+/* app_run.c: whether environment `e` needs the interposer (and so a GPU:
+ * stress, randomisation, or -cost's timing); the variables the
+ * interposer reads for it. */
+bool app_interposed(const app_cli *c, app_env e);
+void app_set_env_vars(const gpu_cli *tuned, app_env e, bool cost);
 /* Run `p` in environment `e` as long as -runs and -seconds say, into *t
  * (`so`: the interposer, `tmp`: a folder for the run's files). */
 void app_run_env(const app_cli *c, const gpu_cli *tuned, const app_prog *p,
