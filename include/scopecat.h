@@ -1001,6 +1001,53 @@ sc_status sc_fence_reduce(const sc_test *t, const sc_fence_options *opts,
                           sc_fence_check check, void *ctx, long iterations,
                           sc_fence_advice **out, sc_error **err);
 
+/* ---- Empirical fences in a program's PTX (`scopecat gpu app -fences`) ---- */
+
+/* A global memory access of a PTX module's functions (.entry and .func
+ * bodies): a load, store, atomic or reduction whose state space is .global
+ * or generic.  Its source line is that of the plain `.loc` in force (one
+ * without inlined_at: an inlined library call counts as the line that
+ * called it), its file the `.file` that `.loc` names. */
+typedef struct sc_ptx_access {
+  size_t offset;          /* just past the access's ';': where a fence goes */
+  int line, col;          /* its opcode in the PTX text (from 1) */
+  const char *source;     /* the .loc's file, NULL when none is in force */
+  int source_line;        /* the .loc's line, 0 when none */
+  const char *function;   /* the .entry or .func it is in */
+  const char *op;         /* its opcode as written: st.global.u32 */
+} sc_ptx_access;
+
+/* The global accesses of PTX `text` (read from `file`, for messages), in
+ * the order of the text. */
+sc_status sc_ptx_accesses(const char *text, const char *file,
+                          sc_ptx_access **out, int *n, sc_error **err);
+/* `text` with " FENCE; // scopecat fence I" right after each access i of
+ * a[0..n-1] whose keep[i] is not 0 (every one when keep is NULL), the
+ * rest byte for byte; `fence` is an instruction without its ';'
+ * (fence.sc.gpu, membar.gl).  NULL when memory runs out. */
+const char *sc_ptx_fenced(const char *text, const sc_ptx_access *a, int n,
+                          const int *keep, const char *fence);
+
+/* Alg. 1 of the fence-insertion study over any n positions (a PTX file's
+ * accesses; sc_fence_reduce is it over a litmus test's): with a fence at
+ * every position, binary reduction then linear reduction, each step kept
+ * when `check` passes, the result confirmed with 16 times the iterations
+ * (restarting with twice as many when that fails).  `check` gets the set
+ * as flags keep[0..n-1] and returns 1 when no error was observed in
+ * `iterations`, 0 when one was, -1 when it could not check (every later
+ * check is skipped).  With SC_REDUCE_FIXED kept[0..n-1] holds the reduced
+ * set as flags; *checks counts the checks run. */
+typedef int (*sc_site_check)(const int *keep, long iterations, void *ctx);
+typedef enum sc_reduce_verdict {
+  SC_REDUCE_NOT_NEEDED,   /* no fence at all passes */
+  SC_REDUCE_NONE_SUFFICE, /* every fence still fails */
+  SC_REDUCE_FIXED,        /* kept[] passes the longer check */
+  SC_REDUCE_FAILED        /* a check returned -1, or memory ran out */
+} sc_reduce_verdict;
+sc_reduce_verdict sc_fence_reduce_sites(int n, sc_site_check check, void *ctx,
+                                        long iterations, int *kept,
+                                        long *checks);
+
 #ifdef __cplusplus
 }
 #endif

@@ -114,6 +114,44 @@ sci_reduce_verdict sci_fence_reduce_sites(int n, sci_site_check check,
   return r.failed ? SCI_REDUCE_FAILED : v;
 }
 
+/* The public face: flags as ints, the verdict as the header's. */
+typedef struct public_check {
+  sc_site_check check;
+  void *ctx;
+  int *flags;
+  int n;
+} public_check;
+
+static int check_as_ints(const bool *keep, long iterations, void *ctx) {
+  public_check *p = ctx;
+  for (int i = 0; i < p->n; i++)
+    p->flags[i] = keep[i];
+  return p->check(p->flags, iterations, p->ctx);
+}
+
+sc_reduce_verdict sc_fence_reduce_sites(int n, sc_site_check check, void *ctx,
+                                        long iterations, int *kept,
+                                        long *checks) {
+  *checks = 0;
+  sc_oom_guard g;
+  if (!SC_OOM_ENTER(g)) {
+    sc_error *ignored = NULL;
+    sci_oom_fail(&g, NULL, &ignored);
+    return SC_REDUCE_FAILED;
+  }
+  public_check p = {check, ctx, sci_alloc(sizeof(int) * (size_t)(n + 1)), n};
+  bool *flags = sci_alloc(sizeof(bool) * (size_t)(n + 1));
+  sci_reduce_verdict v = sci_fence_reduce_sites(n, check_as_ints, &p,
+                                                iterations, flags, checks);
+  for (int i = 0; i < n; i++)
+    kept[i] = flags[i];
+  sci_oom_leave(&g);
+  return v == SCI_REDUCE_NOT_NEEDED    ? SC_REDUCE_NOT_NEEDED
+         : v == SCI_REDUCE_NONE_SUFFICE ? SC_REDUCE_NONE_SUFFICE
+         : v == SCI_REDUCE_FIXED        ? SC_REDUCE_FIXED
+                                        : SC_REDUCE_FAILED;
+}
+
 /* ---- a litmus test's positions ------------------------------------------ */
 
 typedef struct reduction {

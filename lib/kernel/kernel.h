@@ -86,6 +86,7 @@ typedef struct ptx_site {
   size_t offset;           /* just past the access's ';' in the text */
   int line, col;           /* the access's opcode */
   int loc_file, loc_line;  /* the plain .loc in force (0: none) */
+  const char *loc_path;    /* loc_file's name (its `.file`), NULL: none */
   const char *function;    /* the .entry or .func it is in */
   const char *op;          /* its opcode, as written */
 } ptx_site;

@@ -16,6 +16,7 @@
 
 #include "util/error.h"
 #include "util/gcmem.h"
+#include "util/oom.h"
 #include "util/strbuf.h"
 
 #include <string.h>
@@ -71,7 +72,32 @@ typedef struct site_scan {
   int loc_file, loc_line;
   ptx_site *sites;
   int nsites, cap;
+  int *file_ids;           /* the module's `.file N "path"` directives */
+  const char **file_paths;
+  int nfiles, capfiles, capids;
 } site_scan;
+
+/* `.file N "path" [, ...]` at the top level, from s->i (its number). */
+static void read_file_directive(site_scan *s) {
+  if (s->i + 1 >= s->n || s->tk[s->i].kind != SC_TK_INT ||
+      s->tk[s->i + 1].kind != SC_TK_STRING)
+    return;
+  sci_grow(&s->file_ids, &s->capids, s->nfiles + 1, sizeof(int));
+  sci_grow(&s->file_paths, &s->capfiles, s->nfiles + 1, sizeof(char *));
+  s->file_ids[s->nfiles] = (int)s->tk[s->i].ival;
+  const char *quoted = s->tk[s->i + 1].text; /* "mp.cu", quotes kept */
+  s->file_paths[s->nfiles++] = sci_strndup(quoted + 1, strlen(quoted) - 2);
+  s->i += 2;
+}
+
+/* Each site's file name, from the `.file`s (nvcc writes them after the
+ * functions, so this comes last). */
+static void name_site_files(site_scan *s) {
+  for (int k = 0; k < s->nsites; k++)
+    for (int f = 0; f < s->nfiles; f++)
+      if (s->file_ids[f] == s->sites[k].loc_file)
+        s->sites[k].loc_path = s->file_paths[f];
+}
 
 /* `.loc F L C[, ...]`: it ends with its line; a plain one (no
  * inlined_at) sets the line in force. */
@@ -121,11 +147,12 @@ static void read_statement(site_scan *s) {
   sci_grow(&s->sites, &s->cap, s->nsites + 1, sizeof(ptx_site));
   s->sites[s->nsites++] = (ptx_site){
       s->lines[semi->line] + (size_t)semi->col, s->tk[op].line, s->tk[op].col,
-      s->loc_file, s->loc_line, s->function, s->tk[op].text};
+      s->loc_file, s->loc_line, NULL, s->function, s->tk[op].text};
 }
 
-/* A body from its '{' (s->i) to the matching '}'. */
-static void read_body(site_scan *s) {
+/* A body from its '{' (s->i) to the matching '}'; false when the text
+ * ends first (a cut file: its accesses would be cut too). */
+static bool read_body(site_scan *s) {
   int depth = 0;
   s->loc_file = s->loc_line = 0;
   while (s->i < s->n && s->tk[s->i].kind != SC_TK_EOF) {
@@ -135,11 +162,12 @@ static void read_body(site_scan *s) {
     } else if (is_punct(t, '}')) {
       s->i++;
       if (--depth == 0)
-        return;
+        return true;
     } else {
       read_statement(s);
     }
   }
+  return false;
 }
 
 sc_status sci_ptx_fence_sites(const char *text, const char *file,
@@ -154,6 +182,10 @@ sc_status sci_ptx_fence_sites(const char *text, const char *file,
   s.lines = line_starts(text, &s.nlines);
   while (s.i < s.n && s.tk[s.i].kind != SC_TK_EOF) {
     const sc_token *t = &s.tk[s.i++];
+    if (t->kind == SC_TK_IDENT && !strcmp(t->text, ".file")) {
+      read_file_directive(&s);
+      continue;
+    }
     if (t->kind != SC_TK_IDENT || (strcmp(t->text, ".entry") && strcmp(t->text, ".func")))
       continue;
     /* .func may name its return value first: (.param ...) name */
@@ -169,9 +201,14 @@ sc_status sci_ptx_fence_sites(const char *text, const char *file,
     while (s.i < s.n && s.tk[s.i].kind != SC_TK_EOF && !is_punct(&s.tk[s.i], '{') &&
            !is_punct(&s.tk[s.i], ';'))
       s.i++;
-    if (s.i < s.n && is_punct(&s.tk[s.i], '{'))
-      read_body(&s);
+    if (s.i < s.n && is_punct(&s.tk[s.i], '{') && !read_body(&s)) {
+      const sc_token *end = &s.tk[s.n - 1];
+      return sci_fail(err, SC_ERR_SYNTAX, file, end->line, end->col,
+                      "expected '}' closing the body of %s, found the end "
+                      "of the file", s.function);
+    }
   }
+  name_site_files(&s);
   *out = s.sites;
   *nout = s.nsites;
   return SC_OK;
@@ -192,4 +229,55 @@ const char *sci_ptx_write_fenced(const char *text, const ptx_site *sites,
   }
   sci_sb_puts(&b, text + from);
   return b.data;
+}
+
+/* ---- the public API ------------------------------------------------------ */
+
+static sc_status accesses_unguarded(const char *text, const char *file,
+                                    sc_ptx_access **out, int *nout,
+                                    sc_error **err) {
+  ptx_site *s;
+  int n;
+  sc_status st = sci_ptx_fence_sites(text, file, &s, &n, err);
+  if (st)
+    return st;
+  sc_ptx_access *a = sci_alloc(sizeof *a * (size_t)(n + 1));
+  for (int i = 0; i < n; i++)
+    a[i] = (sc_ptx_access){s[i].offset, s[i].line, s[i].col, s[i].loc_path,
+                           s[i].loc_line, s[i].function, s[i].op};
+  *out = a;
+  *nout = n;
+  return SC_OK;
+}
+
+sc_status sc_ptx_accesses(const char *text, const char *file,
+                          sc_ptx_access **out, int *nout, sc_error **err) {
+  *out = NULL;
+  *nout = 0;
+  sc_oom_guard g;
+  if (!SC_OOM_ENTER(g))
+    return sci_oom_fail(&g, file, err);
+  sc_status st = accesses_unguarded(text, file, out, nout, err);
+  sci_oom_leave(&g);
+  return st;
+}
+
+const char *sc_ptx_fenced(const char *text, const sc_ptx_access *a, int n,
+                          const int *keep, const char *fence) {
+  sc_oom_guard g;
+  if (!SC_OOM_ENTER(g)) {
+    sc_error *ignored = NULL;
+    sci_oom_fail(&g, NULL, &ignored);
+    return NULL;
+  }
+  ptx_site *s = sci_alloc(sizeof *s * (size_t)(n + 1));
+  bool *flags = keep ? sci_alloc(sizeof(bool) * (size_t)(n + 1)) : NULL;
+  for (int i = 0; i < n; i++) {
+    s[i].offset = a[i].offset;
+    if (flags)
+      flags[i] = keep[i] != 0;
+  }
+  const char *out = sci_ptx_write_fenced(text, s, n, flags, fence);
+  sci_oom_leave(&g);
+  return out;
 }

@@ -129,6 +129,20 @@ PATH="$tmp/nogpu:$PATH" expect 77 "$scopecat" gpu app -env none+rand -- ./pass
 cat >ledger.c <<'EOF'
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+/* -fences -cost: the fences in the PTX last built (FAKE_BUILT), 1 ms of
+ * kernel time each */
+static int fences_built(void) {
+  const char *p = getenv("FAKE_BUILT");
+  FILE *f = p ? fopen(p, "r") : NULL;
+  char line[4096];
+  int n = 0;
+  while (f && fgets(line, sizeof line, f))
+    n += strstr(line, "scopecat fence") != NULL;
+  if (f)
+    fclose(f);
+  return n;
+}
 __attribute__((constructor)) static void ledger(void) {
   const char *p = getenv("SCOPECAT_APP_LOG");
   FILE *f = p ? fopen(p, "a") : NULL;
@@ -139,7 +153,8 @@ __attribute__((constructor)) static void ledger(void) {
     if (cost && *cost == '1' && seed && getenv("FAKE_NO_ENERGY"))
       fprintf(f, " kernel-us %d energy-mj -", atoi(seed) * 100);
     else if (cost && *cost == '1' && seed)
-      fprintf(f, " kernel-us %d energy-mj %d", atoi(seed) * 100, atoi(seed) * 2000);
+      fprintf(f, " kernel-us %d energy-mj %d", atoi(seed) * 100 + 1000 * fences_built(),
+              atoi(seed) * 2000);
     fputs("\n", f);
     fclose(f);
   }
@@ -201,6 +216,53 @@ printf 'stress-regions 2\nstress-spread 3\n' >over.cfg
 PATH="$tmp/gpu:$PATH" expect 2 "$scopecat" gpu app -nvcc ./fake-nvcc -config over.cfg -env stress -- ./envs
 has "$tmp/err" "SCOPECAT_APP_STRESS_SPREAD='3': expected no more patches than the scratchpad has"
 
+# -fences -cost: the reduction of the -fences test above, then the three
+# sets, 3 runs each (seeds 1..3): kernel time 0.1 ms a seed unit plus the
+# stand-in's 1 ms per fence built, energy 2 J a seed unit; medians of 3
+# with the order-statistics interval of n = 3 (ranks clamped to 1 and 3):
+# none 0.200 [0.100, 0.300] and all 3 runs err; conservative (6 fences)
+# 6.200 [6.100, 6.300]; empirical (2) 2.200 [2.100, 2.300]; energy 4.000
+# [2.000, 6.000] throughout.  The program reads built.ptx with shell
+# builtins only, so that each run is one process, one ledger line.
+cp "$srcdir/tests/data/kernel/mp.ptx" mp.ptx
+cat >needs14b <<'EOF'
+#!/bin/sh
+t=$(printf '\t') found=0
+while IFS= read -r l; do
+  case $l in
+    *"ld.global.u32 ${t}%r6, [%rd1]; fence.sc.gpu;"*) found=$((found + 1)) ;;
+    *"st.global.u32 ${t}[%rd1], %r12; fence.sc.gpu;"*) found=$((found + 1)) ;;
+  esac
+done <built.ptx
+[ $found -eq 2 ]
+EOF
+chmod +x needs14b
+FAKE_BUILT=$tmp/built.ptx PATH="$tmp/gpu:$PATH" expect 0 "$scopecat" gpu app -nvcc ./fake-nvcc \
+  -keep "$tmp/keep" -env none -runs 3 -fences -cost -ptx mp.ptx -build 'cp {ptx} built.ptx' -- ./needs14b
+has "$tmp/out" "  2 of 6 fences survive (11 checks):"
+has "$tmp/out" "Cost of the fences, natively (none), 3 runs each:"
+has "$tmp/out" "  none               0       3/3      0.200 [0.100, 0.300]         4.000 [2.000, 6.000]"
+has "$tmp/out" "  conservative       6       0/3      6.200 [6.100, 6.300]         4.000 [2.000, 6.000]"
+has "$tmp/out" "  empirical          2       0/3      2.200 [2.100, 2.300]         4.000 [2.000, 6.000]"
+# the search in stress, the cost natively: the last 3 x 3 runs unstressed
+cat >stresslog <<'EOF'
+#!/bin/sh
+echo "$SCOPECAT_APP_STRESS" >>stress.log
+EOF
+chmod +x stresslog
+rm -f stress.log
+PATH="$tmp/gpu:$PATH" expect 0 "$scopecat" gpu app -nvcc ./fake-nvcc -keep "$tmp/keep" \
+  -env stress -runs 3 -fences -cost -ptx mp.ptx -build 'cp {ptx} built.ptx' -- ./stresslog
+[ "$(head -n 3 stress.log | sort -u)" = stress ] && [ "$(tail -n 6 stress.log | sort -u)" = none ] &&
+  [ "$(wc -l <stress.log)" -eq 9 ] && ok || fail "-fences -cost: search in stress, cost in none: $(cat stress.log)"
+# no empirical row when no fence is needed; none and conservative stay
+FAKE_BUILT=$tmp/built.ptx PATH="$tmp/gpu:$PATH" expect 0 "$scopecat" gpu app -nvcc ./fake-nvcc \
+  -keep "$tmp/keep" -env none -runs 1 -fences -cost -ptx mp.ptx -build 'cp {ptx} built.ptx' -- ./pass
+has "$tmp/out" "  conservative       6       0/1      6.100 [6.100, 6.100]"
+lacks "$tmp/out" "empirical"
+PATH="$tmp/nogpu:$PATH" expect 77 "$scopecat" gpu app -env none -runs 1 -fences -cost -ptx mp.ptx \
+  -build 'cp {ptx} built.ptx' -- ./pass
+
 # an ELF program without libcudart.so (statically linked runtime) is
 # refused; one that needs it (a stand-in libcudart.so.13) is run
 printf 'int main(void) { return 0; }\n' >main.c
@@ -219,6 +281,97 @@ if $cc -o static-rt main.c && $cc -shared -fPIC -Wl,-soname,libcudart.so.13 -o l
 else
   fail "the C compiler $cc built no test programs"
 fi
+
+# -fences: Alg. 1 over the global accesses of mp.cu's PTX (6 of them, in
+# order: ld.acquire 12, ld.global 13, st.global 13, atom.cas 14, st.global
+# 7, st.release 9; see check_ptx_write.c).  The stand-in build copies the
+# fenced PTX to built.ptx; the stand-in program fails exactly when the
+# fence after site 1 (ld.global.u32 %r6, mp.cu:13) or after site 4
+# (st.global.u32 [%rd1], %r12, mp.cu:7) is missing from it.  By hand: no
+# fence fails, all pass; binary: {3,4,5} and {0,1,2} fail; linear: drop 0
+# passes, 1 fails, 2 passes, 3 passes, 4 fails, 5 passes: {1,4}, confirmed
+# by 16 x 2 runs: 11 checks, 12 builds with the last (the answer's).
+cp "$srcdir/tests/data/kernel/mp.ptx" mp.ptx
+cat >needs14 <<'EOF'
+#!/bin/sh
+echo run >>runs.log
+t=$(printf '\t')
+grep -qF "ld.global.u32 ${t}%r6, [%rd1]; fence.sc.gpu;" built.ptx &&
+grep -qF "st.global.u32 ${t}[%rd1], %r12; fence.sc.gpu;" built.ptx
+EOF
+chmod +x needs14
+rm -f runs.log builds.log
+expect 0 "$scopecat" gpu app -env none -runs 2 -fences -ptx mp.ptx \
+  -build 'echo build >>builds.log; cp {ptx} built.ptx' -- ./needs14
+has "$tmp/out" "Fences in mp.ptx: 6 global accesses, fence.sc.gpu after each, checked by 2 runs in none"
+has "$tmp/out" "  2 of 6 fences survive (11 checks):"
+has "$tmp/out" "  mp.cu:13  after ld.global.u32 in _Z2mpPiS_S_ (mp.ptx:66:2, offset "
+has "$tmp/out" "  mp.cu:7  after st.global.u32 in _Z2mpPiS_S_ (mp.ptx:81:2, offset "
+[ "$(grep -c '^  mp.cu' "$tmp/out")" -eq 2 ] && ok || fail "-fences: two fences expected"
+[ "$(wc -l <builds.log)" -eq 12 ] && ok || fail "-fences: 12 builds expected, not $(wc -l <builds.log)"
+# runs: 10 checks of 2, the confirmation of 32
+[ "$(wc -l <runs.log)" -eq 52 ] && ok || fail "-fences: 52 runs expected, not $(wc -l <runs.log)"
+# the program is left built with those two fences and no other
+[ "$(grep -c 'scopecat fence' built.ptx)" -eq 2 ] && ok || fail "-fences: built.ptx not left with two fences"
+# the offset the report gives is where the fence went: just past the ';'
+off=$(sed -n 's/.*mp.cu:7 .*offset \([0-9]*\)).*/\1/p' "$tmp/out")
+[ "$(head -c "$off" mp.ptx | tail -c 13)" = "[%rd1], %r12;" ] && ok || fail "-fences: offset $off is not past mp.cu:7's store"
+# another fence kind; a program needing none; one no fence fixes
+sed 's/fence\.sc\.gpu/membar.gl/g' needs14 >needs14m && chmod +x needs14m
+expect 0 "$scopecat" gpu app -env none -runs 1 -fences -fence-kind membar.gl -ptx mp.ptx \
+  -build 'cp {ptx} built.ptx' -- ./needs14m
+has "$tmp/out" "  2 of 6 fences survive"
+expect 0 "$scopecat" gpu app -env none -runs 1 -fences -ptx mp.ptx -build 'cp {ptx} built.ptx' -- ./pass
+has "$tmp/out" "  no fence needed: no error without fences (1 checks)"
+expect 1 "$scopecat" gpu app -env none -runs 1 -fences -ptx mp.ptx -build 'cp {ptx} built.ptx' -- false
+has "$tmp/out" "  errors even with a fence after every access (2 checks): fences do not fix it"
+# a failing build stops the reduction
+expect 1 "$scopecat" gpu app -env none -runs 1 -fences -ptx mp.ptx -build 'exit 3; {ptx}' -- ./pass
+has "$tmp/err" "scopecat gpu app: -build failed (exit status 3): exit 3; "
+has "$tmp/out" "  the check failed after 1 checks: no answer"
+# the options' errors
+expect 2 "$scopecat" gpu app -env none -ptx mp.ptx -- ./pass
+has "$tmp/err" "scopecat gpu app: -ptx goes with -fences"
+expect 2 "$scopecat" gpu app -env none -fences -build 'cp {ptx} x' -- ./pass
+has "$tmp/err" "-fences: expected -ptx FILE, the program's PTX"
+expect 2 "$scopecat" gpu app -env none -fences -ptx mp.ptx -build 'make' -- ./pass
+has "$tmp/err" "-build: expected {ptx} in the command"
+expect 2 "$scopecat" gpu app -env none,stress -fences -ptx mp.ptx -build 'cp {ptx} x' -- ./pass
+has "$tmp/err" "-fences: expected one environment"
+printf '.entry k()\n{\n ld.global.u32 %%r1, [%%rd1]\n' >bad.ptx
+expect 2 "$scopecat" gpu app -env none -fences -ptx bad.ptx -build 'cp {ptx} x' -- ./pass
+has "$tmp/err" "bad.ptx:4:1: expected '}' closing the body of k, found the end of the file"
+expect 2 "$scopecat" gpu app -env none -fences -ptx missing.ptx -build 'cp {ptx} x' -- ./pass
+has "$tmp/err" "-ptx missing.ptx: cannot read"
+
+# examples/apps/ptx-rebuild.sh with a stand-in nvcc (its -dryrun lists
+# steps as nvcc does, "#$ " lines with variable settings among them) and
+# ptxas: prepare keeps cicc's PTX as original.ptx; build puts the given PTX
+# in its place and replays the steps after cicc alone (no cicc is there
+# to run), so the program is made from the given PTX.
+mkdir -p fakecuda
+cat >fakecuda/nvcc <<'EOF'
+#!/bin/sh
+dir=$3
+case $4 in
+-dryrun)
+  echo '#$ _NVVM_BRANCH_=nvvm' >&2
+  echo '#$ LIBRARIES=  "-L/nowhere"' >&2
+  echo "#\$ cicc -arch compute_90 \"$dir/app.cpp1.ii\" -o \"$dir/app.ptx\"" >&2
+  echo "#\$ ptxas -arch=sm_90 \"$dir/app.ptx\" -o \"$dir/app.cubin\"" >&2
+  echo "#\$ cp \"$dir/app.cubin\" app-built" >&2 ;;
+*) echo 'original ptx' >"$dir/app.ptx" ;;
+esac
+EOF
+printf '#!/bin/sh\ncp "$2" "$4"\n' >fakecuda/ptxas
+chmod +x fakecuda/nvcc fakecuda/ptxas
+echo 'fenced ptx' >edited.ptx
+expect 0 bash "$srcdir/examples/apps/ptx-rebuild.sh" prepare rb "$tmp/fakecuda/nvcc" -o app app.cu
+[ "$(cat rb/original.ptx)" = "original ptx" ] && ok || fail "ptx-rebuild.sh prepare: no original.ptx"
+expect 0 bash "$srcdir/examples/apps/ptx-rebuild.sh" build rb edited.ptx
+[ "$(cat app-built)" = "fenced ptx" ] && ok || fail "ptx-rebuild.sh build: the program is not made from the given PTX"
+expect 1 bash "$srcdir/examples/apps/ptx-rebuild.sh" build nowhere edited.ptx
+has "$tmp/err" "nowhere: run prepare first"
 
 # with nvcc: the real interposer builds and exports the launches it wraps;
 # a real CUDA program is told apart by how it links the runtime

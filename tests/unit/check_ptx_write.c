@@ -212,6 +212,61 @@ START_TEST(reduce_over_sites) {
 }
 END_TEST
 
+/* The public face (scopecat.h): mp.ptx's accesses with their .loc lines
+ * named by the module's `.file`s, a fenced text as the library's writer
+ * gives it, a body the text cuts short, and Alg. 1 with int flags. */
+START_TEST(public_api) {
+  char *text = read_all(data_file("mp.ptx"));
+  sc_ptx_access *a;
+  int n;
+  sc_error *err = NULL;
+  ck_assert_int_eq(sc_ptx_accesses(text, "mp.ptx", &a, &n, &err), SC_OK);
+  ck_assert_int_eq(n, 6);
+  for (int i = 0; i < n; i++)
+    ck_assert_str_eq(a[i].source, "mp.cu"); /* .file 1 "mp.cu", unquoted */
+  ck_assert_int_eq(a[4].source_line, 7);
+  ck_assert_str_eq(a[4].op, "st.global.u32");
+  ck_assert_int_eq(a[4].line, 81);
+  ck_assert_int_eq(text[a[4].offset - 1], ';');
+  const char *one = sc_ptx_fenced(text, a, n, (int[6]){0, 0, 0, 0, 7, 0},
+                                  "fence.sc.gpu");
+  ck_assert_int_eq(count(one, "scopecat fence"), 1);
+  ck_assert_ptr_nonnull(strstr(one, "[%rd1], %r12; fence.sc.gpu; // scopecat fence 4\n"));
+  ck_assert_int_ne(sc_ptx_accesses(".entry k()\n{\n st.global.u32 [%rd1], 1;\n",
+                                   "cut.ptx", &a, &n, &err), SC_OK);
+  ck_assert_str_eq(sc_error_message(err),
+                   "cut.ptx:4:1: expected '}' closing the body of k, found "
+                   "the end of the file");
+  /* a site without .loc has no source */
+  ck_assert_int_eq(sc_ptx_accesses(".entry k()\n{\n st.global.u32 [%rd1], 1;\n}\n",
+                                   "k.ptx", &a, &n, &err), SC_OK);
+  ck_assert_int_eq(n, 1);
+  ck_assert_ptr_null(a[0].source);
+  ck_assert_int_eq(a[0].source_line, 0);
+  free(text);
+}
+END_TEST
+
+static int public_needs_1_and_4(const int *keep, long iterations, void *ctx) {
+  (void)iterations;
+  ++*(int *)ctx;
+  return keep[1] && keep[4];
+}
+
+/* sc_fence_reduce_sites: the 11 checks of reduce_over_sites's first case. */
+START_TEST(public_reduce) {
+  int kept[6], calls = 0;
+  long checks;
+  ck_assert_int_eq(sc_fence_reduce_sites(6, public_needs_1_and_4, &calls, 5,
+                                         kept, &checks),
+                   SC_REDUCE_FIXED);
+  ck_assert_int_eq(checks, 11);
+  ck_assert_int_eq(calls, 11);
+  for (int i = 0; i < 6; i++)
+    ck_assert_int_eq(kept[i], i == 1 || i == 4);
+}
+END_TEST
+
 static Suite *ptx_write_suite(void) {
   Suite *s = suite_create("ptx_write");
   TCase *t = tcase_create("sites");
@@ -219,6 +274,8 @@ static Suite *ptx_write_suite(void) {
   tcase_add_test(t, func_sites);
   tcase_add_test(t, sites_of_bad_text);
   tcase_add_test(t, reduce_over_sites);
+  tcase_add_test(t, public_api);
+  tcase_add_test(t, public_reduce);
   suite_add_tcase(s, t);
   return s;
 }

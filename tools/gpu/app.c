@@ -22,30 +22,6 @@
 
 #include "cli_run.h"
 
-enum { APP_MAX_ENVS = 8, APP_MAX_APPS = 1024 };
-
-typedef struct app_cli {
-  long runs;              /* -runs N: 0 unless given */
-  double seconds;         /* -seconds S: per environment, 0: none */
-  double run_timeout;     /* -run-timeout S: a run past it hangs */
-  const char *envs_arg;   /* -env LIST */
-  const char *check;      /* -check CMD */
-  const char *apps;       /* -apps FILE */
-  const char *config;     /* -config FILE (gpu tune's) */
-  const char *nvcc, *gpudir, *keep;
-  long seed;
-  bool cost;              /* -cost: kernel time and energy per run */
-  cli_list operands;      /* the program and its arguments, after -- */
-  app_env envs[APP_MAX_ENVS];
-  int nenv;
-} app_cli;
-
-/* One program to test: its name, the shell command that runs it, the file
- * the interposer must be able to see into, its post-condition. */
-typedef struct app_prog {
-  const char *name, *command, *exe, *check;
-} app_prog;
-
 static void app_usage(FILE *out) {
   fprintf(out,
       "usage: scopecat gpu app [options] -- PROGRAM ARGS...\n"
@@ -67,9 +43,17 @@ static void app_usage(FILE *out) {
       "  -apps FILE         programs a line: NAME [CHECK] -- COMMAND\n"
       "  -config FILE       stress parameters from `gpu tune -o FILE`\n"
       "  -seed N            the first run's seed (default 1)\n"
+      "  -fences            empirical fences (Alg. 1): a fence after every\n"
+      "                     global access of -ptx FILE, rebuilt with -build,\n"
+      "                     then as few as the first environment's runs need\n"
+      "  -ptx FILE          the program's PTX (with -fences)\n"
+      "  -build CMD         rebuilds the program from the PTX at {ptx}\n"
+      "  -fence-kind K      the fence inserted (default fence.sc.gpu)\n"
       "  -cost              time the kernels (CUDA events) and read the GPU's\n"
       "                     energy (NVML) in every run, every environment\n"
-      "                     interposed (none too); medians with intervals\n"
+      "                     interposed (none too); medians with intervals;\n"
+      "                     with -fences, per fence set: none, every\n"
+      "                     access (conservative), the empirical one\n"
       "  -nvcc PATH         the CUDA compiler, for the interposer\n"
       "  -gpudir DIR        the harness (harness/)\n"
       "  -keep DIR          build the interposer in DIR, kept\n"
@@ -93,6 +77,10 @@ static const cli_opt app_opts[] = {
     {.name = "gpudir", .kind = CLI_STRING, AT(gpudir)},
     {.name = "keep", .kind = CLI_STRING, AT(keep)},
     {.name = "cost", .kind = CLI_FLAG, AT(cost)},
+    {.name = "fences", .kind = CLI_FLAG, AT(fences)},
+    {.name = "ptx", .kind = CLI_STRING, AT(ptx)},
+    {.name = "build", .kind = CLI_STRING, AT(build)},
+    {.name = "fence-kind", .kind = CLI_STRING, AT(fence_kind)},
     {.name = "seed", .kind = CLI_LONG, AT(seed), .lo = 0, .hi = 1L << 62,
      .bad = "-seed: expected a non-negative number, not '%v'"},
     {0}};
@@ -123,11 +111,6 @@ static bool read_envs(app_cli *c) {
     return false;
   }
   return true;
-}
-
-/* Whether an environment needs the interposer (and so a GPU). */
-static bool interposed(const app_cli *c, app_env e) {
-  return e.mode != SC_APP_NONE || e.randomise || c->cost;
 }
 
 /* The first word of a shell command, as the path of the file it runs
@@ -215,24 +198,6 @@ static const char *build_interposer(const app_cli *c, const char *dir) {
              : NULL;
 }
 
-/* Set the variables the interposer reads for environment `e`. */
-static void set_env_vars(const gpu_cli *tuned, app_env e, bool cost) {
-  setenv(SC_APP_ENV_MODE, sc_app_mode_names[e.mode], 1);
-  setenv(SC_APP_ENV_COST, cost ? "1" : "0", 1);
-  setenv(SC_APP_ENV_RAND, e.randomise ? "1" : "0", 1);
-  const struct { const char *opt, *var; } map[] = {
-      {"stress-seq", SC_APP_ENV_SEQ}, {"stress-patch", SC_APP_ENV_PATCH},
-      {"stress-regions", SC_APP_ENV_REGIONS},
-      {"stress-spread", SC_APP_ENV_SPREAD}, {"tpb", SC_APP_ENV_TPB}};
-  for (size_t i = 0; i < sizeof map / sizeof *map; i++) {
-    const char *v = gpu_prog_val(tuned, map[i].opt);
-    if (v)
-      setenv(map[i].var, v, 1);
-    else
-      unsetenv(map[i].var);
-  }
-}
-
 /* Check the parameters as the interposer will read them, so that a bad
  * -config is said once here, not as an error in every run. */
 static bool params_ok(void) {
@@ -242,99 +207,6 @@ static bool params_ok(void) {
     fprintf(stderr, "scopecat gpu app: %s='%s': expected %s\n", bad,
             getenv(bad), why);
   return !bad;
-}
-
-/* ---- runs ------------------------------------------------------------------ */
-
-/* One run of `p` (`env`: the shell's exports of the interposer, for the
- * program alone, not the -check command): whether it erred, and how. */
-static bool run_once(const app_cli *c, const app_prog *p, const char *env,
-                     const char *tmp, app_kind *kind) {
-  int st;
-  char *out = cli_run_capture(
-      cli_format("%sexec %s 2>/dev/null", env, p->command), c->run_timeout, &st);
-  if (st == CLI_RUN_TIMED_OUT)
-    return *kind = APP_HANG, true;
-  if (st == -1)
-    return *kind = APP_CRASH, true;
-  if (st != 0)
-    return *kind = APP_EXIT, true;
-  if (!p->check)
-    return false;
-  const char *file = cli_format("%s/output", tmp);
-  FILE *f = fopen(file, "w");
-  if (f) {
-    fputs(out ? out : "", f);
-    fclose(f);
-  }
-  int cst = cli_run(cli_format("%s < '%s'", p->check, file), NULL,
-                    c->run_timeout);
-  if (cst != 0)
-    return *kind = APP_CHECK, true;
-  return false;
-}
-
-/* Read and remove the interposer's ledger of one run (a line per
- * process that launched a kernel): add it to the environment's, and its
- * cost to the runs'. */
-static void read_ledger(const char *path, app_tally *t) {
-  char *text = cli_read_file(path);
-  if (!text)
-    return;
-  sc_app_ledger run;
-  memset(&run, 0, sizeof run);
-  for (char *save = NULL, *l = strtok_r(text, "\n", &save); l;
-       l = strtok_r(NULL, "\n", &save)) {
-    sc_app_ledger_add(&t->ledger, l);
-    sc_app_ledger_add(&run, l);
-  }
-  unlink(path);
-  if (!run.costed)
-    return;
-  if (!t->kernel_ms) {
-    t->kernel_ms = GC_MALLOC_ATOMIC(sizeof(double) * (size_t)(t->runs + 64) * 2);
-    t->energy_j = GC_MALLOC_ATOMIC(sizeof(double) * (size_t)(t->runs + 64) * 2);
-    t->cost_cap = (t->runs + 64) * 2;
-  }
-  if (t->ncost == t->cost_cap) {
-    t->cost_cap *= 2;
-    t->kernel_ms = GC_REALLOC(t->kernel_ms, sizeof(double) * (size_t)t->cost_cap);
-    t->energy_j = GC_REALLOC(t->energy_j, sizeof(double) * (size_t)t->cost_cap);
-  }
-  t->kernel_ms[t->ncost++] = (double)run.kernel_us / 1000;
-  if (run.energy_known)
-    t->energy_j[t->nenergy++] = (double)run.energy_mj / 1000;
-}
-
-/* Run `p` in environment `e` as long as -runs and -seconds say. */
-static void run_env(const app_cli *c, const gpu_cli *tuned, const app_prog *p,
-                    app_env e, const char *so, const char *tmp, app_tally *t) {
-  memset(t, 0, sizeof *t);
-  set_env_vars(tuned, e, c->cost);
-  const char *ledger = cli_format("%s/ledger", tmp);
-  unlink(ledger);
-  t->interposed = interposed(c, e);
-  const char *env = t->interposed
-                        ? cli_format("export LD_PRELOAD=%s %s=%s; ",
-                                     cli_shell_quote(so), SC_APP_ENV_LOG,
-                                     cli_shell_quote(ledger))
-                        : "";
-  long max_runs = c->runs ? c->runs : c->seconds > 0 ? 0 : 100;
-  double t0 = sc_seconds();
-  while ((!max_runs || t->runs < max_runs) &&
-         (c->seconds <= 0 || t->runs == 0 || sc_seconds() - t0 < c->seconds)) {
-    setenv(SC_APP_ENV_SEED, cli_format("%ld", c->seed + t->runs), 1);
-    app_kind kind;
-    t->runs++;
-    if (run_once(c, p, env, tmp, &kind)) {
-      t->errors[kind]++;
-      if (!t->first_error)
-        t->first_error = t->runs, t->first_kind = kind;
-    }
-    if (t->interposed)
-      read_ledger(ledger, t);
-  }
-  t->seconds = sc_seconds() - t0;
 }
 
 /* ---- the command ------------------------------------------------------------- */
@@ -354,6 +226,32 @@ static int split_program(int argc, char **argv, app_cli *c, const char **name) {
       return i;
     }
   return argc;
+}
+
+/* -fences and the options that go with it (-ptx, -build, -fence-kind)
+ * come together; -fences checks one program in one environment, by
+ * default 000's tuned stress with randomisation.  False after a message. */
+static bool fences_options_ok(app_cli *c) {
+  const char *alone = c->ptx ? "-ptx" : c->build ? "-build"
+                    : c->fence_kind ? "-fence-kind" : NULL;
+  if (!c->fences) {
+    if (alone)
+      fprintf(stderr, "scopecat gpu app: %s goes with -fences\n", alone);
+    return !alone;
+  }
+  const char *why = !c->ptx     ? "-fences: expected -ptx FILE, the program's PTX"
+                    : !c->build ? "-fences: expected -build 'CMD {ptx}'"
+                    : !strstr(c->build, "{ptx}")
+                        ? "-build: expected {ptx} in the command, where the "
+                          "fenced PTX goes"
+                    : c->apps       ? "-fences takes one program, not -apps"
+                    : c->seconds > 0 ? "-fences counts runs (-runs), not -seconds"
+                                    : NULL;
+  if (why)
+    fprintf(stderr, "scopecat gpu app: %s\n", why);
+  if (!c->envs_arg)
+    c->envs_arg = "stress+rand";
+  return !why;
 }
 
 int cmd_gpu_app(int argc, char **argv) {
@@ -380,8 +278,15 @@ int cmd_gpu_app(int argc, char **argv) {
                     "-apps FILE (one of them)\n");
     return EXIT_USAGE;
   }
+  if (!fences_options_ok(&c))
+    return EXIT_USAGE;
   if (!read_envs(&c))
     return EXIT_USAGE;
+  if (c.fences && c.nenv != 1) {
+    fprintf(stderr, "scopecat gpu app: -fences: expected one environment "
+                    "(-env), the check's\n");
+    return EXIT_USAGE;
+  }
   gpu_cli tuned;
   memset(&tuned, 0, sizeof tuned);
   if (c.config && !gpu_read_config(&tuned, c.config))
@@ -399,9 +304,9 @@ int cmd_gpu_app(int argc, char **argv) {
   }
   bool need_gpu = false;
   for (int e = 0; e < c.nenv; e++)
-    need_gpu |= interposed(&c, c.envs[e]);
+    need_gpu |= app_interposed(&c, c.envs[e]);
   for (int e = 0; e < c.nenv && need_gpu; e++) {
-    set_env_vars(&tuned, c.envs[e], c.cost);
+    app_set_env_vars(&tuned, c.envs[e], c.cost);
     if (!params_ok())
       return EXIT_USAGE;
   }
@@ -423,6 +328,15 @@ int cmd_gpu_app(int argc, char **argv) {
     if (!(so = build_interposer(&c, c.keep ? c.keep : tmp)))
       return EXIT_SOME_FAILED;
   }
+  if (c.fences) {
+    const char *why = need_gpu && progs[0].exe ? app_static_cudart(progs[0].exe)
+                                               : NULL;
+    if (why)
+      fprintf(stderr, "scopecat gpu app: %s\n", why);
+    rc = why ? EXIT_SOME_FAILED : app_fences(&c, &tuned, &progs[0], so, tmp);
+    cli_temp_remove(tmp);
+    return rc;
+  }
   app_tally *tallies = GC_MALLOC((size_t)napps * (size_t)c.nenv * sizeof *tallies);
   const char **names = GC_MALLOC((size_t)napps * sizeof *names);
   bool erred = false;
@@ -437,9 +351,9 @@ int cmd_gpu_app(int argc, char **argv) {
     }
     for (int e = 0; e < c.nenv; e++) {
       app_tally *t = &tallies[a * c.nenv + e];
-      run_env(&c, &tuned, &progs[a], c.envs[e], so, tmp, t);
+      app_run_env(&c, &tuned, &progs[a], c.envs[e], so, tmp, t);
       erred |= app_errors(t) > 0;
-      if (interposed(&c, c.envs[e]) && t->ledger.launches == 0)
+      if (app_interposed(&c, c.envs[e]) && t->ledger.launches == 0)
         fprintf(stderr, "scopecat gpu app: %s: in %s, the interposer saw no "
                         "kernel launch (a program linked statically against "
                         "the CUDA runtime? rebuild it with -cudart shared)\n",

@@ -62,6 +62,50 @@ void app_report(FILE *out, const char *name, const app_env *envs,
 void app_table(FILE *out, const char *const *names, int napps,
                const app_env *envs, int nenv, const app_tally *tallies);
 
+/* The options of `gpu app`. */
+enum { APP_MAX_ENVS = 8, APP_MAX_APPS = 1024 };
+
+typedef struct app_cli {
+  long runs;              /* -runs N: 0 unless given */
+  double seconds;         /* -seconds S: per environment, 0: none */
+  double run_timeout;     /* -run-timeout S: a run past it hangs */
+  const char *envs_arg;   /* -env LIST */
+  const char *check;      /* -check CMD */
+  const char *apps;       /* -apps FILE */
+  const char *config;     /* -config FILE (gpu tune's) */
+  const char *nvcc, *gpudir, *keep;
+  long seed;
+  bool cost;              /* -cost: kernel time and energy per run */
+  bool fences;            /* -fences: Alg. 1 over the PTX's accesses */
+  const char *ptx;        /* -ptx FILE: the program's PTX */
+  const char *build;      /* -build CMD: rebuilds it from {ptx} */
+  const char *fence_kind; /* -fence-kind K (default fence.sc.gpu) */
+  cli_list operands;      /* the program and its arguments, after -- */
+  app_env envs[APP_MAX_ENVS];
+  int nenv;
+} app_cli;
+
+/* One program to test: its name, the shell command that runs it, the file
+ * the interposer must be able to see into, its post-condition. */
+typedef struct app_prog {
+  const char *name, *command, *exe, *check;
+} app_prog;
+
+/* app_run.c: whether environment `e` needs the interposer (and so a GPU:
+ * stress, randomisation, or -cost's timing); the variables the
+ * interposer reads for it. */
+bool app_interposed(const app_cli *c, app_env e);
+void app_set_env_vars(const gpu_cli *tuned, app_env e, bool cost);
+/* Run `p` in environment `e` as long as -runs and -seconds say, into *t
+ * (`so`: the interposer, `tmp`: a folder for the run's files). */
+void app_run_env(const app_cli *c, const gpu_cli *tuned, const app_prog *p,
+                 app_env e, const char *so, const char *tmp, app_tally *t);
+/* -fences (app_fences.c): Alg. 1 over the global accesses of c->ptx, each
+ * set rebuilt with c->build and checked by c->runs runs of `p` in the
+ * first environment; the report on stdout.  The exit status. */
+int app_fences(const app_cli *c, const gpu_cli *tuned, const app_prog *p,
+               const char *so, const char *tmp);
+
 /* Why program `path` cannot have its launches interposed: it is an ELF
  * program linked statically against the CUDA runtime (no libcudart.so
  * among its needed libraries, nor libcuda.so's driver API).  NULL when it
