@@ -258,6 +258,14 @@ static bool setup_device(void) {
       cudaStreamCreateWithFlags(&stress_stream, cudaStreamNonBlocking) ||
       cudaDeviceSynchronize())
     return false;
+  /* load our kernels now, while the device is idle: a module loaded
+   * lazily at its first launch waits for the device, which the running
+   * stress grid keeps busy until the stop kernel ends it (gpu app also
+   * asks for eager loading, CUDA_MODULE_LOADING, for the program's) */
+  cudaFuncAttributes fa;
+  if (cudaFuncGetAttributes(&fa, (const void *)sc_app_stress) ||
+      cudaFuncGetAttributes(&fa, (const void *)sc_app_stop))
+    return false;
   if (params.cost)
     energy_open();
   device_failed = false;

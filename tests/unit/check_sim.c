@@ -1593,8 +1593,12 @@ START_TEST(liveness_unchecked_loop) {
   ck_assert_int_eq(sc_result_liveness_unchecked(r, &th, &line), 1);
   ck_assert_int_eq(th, 0);
   ck_assert_int_eq(line, 6);
+  /* the bound cut both threads' second turns: the Pass says it holds up
+   * to the bound, on a line of its own */
   ck_assert_str_eq(sc_result_log(r, 0),
                    "Liveness lock Pass\n"
+                   "Unroll lock the -unroll bound cut 2 runs of threads P0 P1: Pass holds "
+                   "up to the bound (a thread stuck only past it is not found)\n"
                    "Unchecked lock the loop of P0 closed at line 6 writes at each "
                    "turn: -liveness does not check such loops\n");
   ck_assert_ptr_nonnull(strstr(sc_result_json(r, 0),

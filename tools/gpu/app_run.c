@@ -23,6 +23,24 @@ void app_set_env_vars(const gpu_cli *tuned, app_env e, bool cost) {
   setenv(SC_APP_ENV_MODE, sc_app_mode_names[e.mode], 1);
   setenv(SC_APP_ENV_COST, cost ? "1" : "0", 1);
   setenv(SC_APP_ENV_RAND, e.randomise ? "1" : "0", 1);
+  /* every module loaded when the program's context starts: loaded lazily
+   * (CUDA 12.2 on, the default), the first launch of a kernel waits for
+   * the device, and the stress grid, which runs until the stop kernel
+   * queued behind the program's kernel ends it, never lets it: on the H100
+   * every stressed program hung at its first kernel */
+  static bool saved;
+  static const char *users; /* the user's own setting, for the others */
+  if (!saved) {
+    const char *v = getenv("CUDA_MODULE_LOADING");
+    users = v ? cli_format("%s", v) : NULL;
+    saved = true;
+  }
+  if (e.mode != SC_APP_NONE)
+    setenv("CUDA_MODULE_LOADING", "EAGER", 1);
+  else if (users)
+    setenv("CUDA_MODULE_LOADING", users, 1);
+  else
+    unsetenv("CUDA_MODULE_LOADING");
   const struct { const char *opt, *var; } map[] = {
       {"stress-seq", SC_APP_ENV_SEQ}, {"stress-patch", SC_APP_ENV_PATCH},
       {"stress-regions", SC_APP_ENV_REGIONS},
