@@ -190,23 +190,58 @@ static void replace_worker(const cli_pool *p, worker *ws, int n, int k,
     fprintf(stderr, "scopecat: cannot start a worker: %s\n", strerror(errno));
 }
 
-/* Read worker k's result; false when it died instead. */
-static bool take_result(worker *w, result *res) {
+typedef enum { TAKEN, DIED, LATE } take_status;
+
+/* Read len bytes of worker w's result.  poll() said the first byte is
+ * there, not the rest: a worker stopped (or starved) part way through
+ * writing its result must not block the pool past the deadline, as a
+ * blocking read once did (the pool waited for ever on a stopped worker). */
+static take_status read_result(const cli_pool *p, const worker *w, void *buf,
+                               size_t len) {
+  char *b = buf;
+  while (len > 0) {
+    struct pollfd fd = {.fd = w->from, .events = POLLIN};
+    int r = poll(&fd, 1, 250);
+    if (r < 0 && errno != EINTR)
+      return DIED;
+    if (r > 0) {
+      ssize_t got = read(w->from, b, len);
+      if (got < 0 && errno == EINTR)
+        continue;
+      if (got <= 0)
+        return DIED;
+      b += got;
+      len -= (size_t)got;
+    } else if (p->deadline > 0 && sc_seconds() - w->started > p->deadline) {
+      return LATE;
+    }
+  }
+  return TAKEN;
+}
+
+/* Read worker w's result: TAKEN, or DIED instead, or LATE: past the
+ * deadline with its result unfinished. */
+static take_status take_result(const cli_pool *p, worker *w, result *res) {
   record r;
-  if (!read_full(w->from, &r, sizeof r) || r.task != w->task)
-    return false;
+  take_status st = read_result(p, w, &r, sizeof r);
+  if (st != TAKEN)
+    return st;
+  if (r.task != w->task)
+    return DIED;
   result *x = &res[r.task];
   x->out = malloc(r.outlen + 1);
   x->err = malloc(r.errlen + 1);
-  if (!x->out || !x->err || !read_full(w->from, x->out, r.outlen) ||
-      !read_full(w->from, x->err, r.errlen))
-    return false;
+  if (!x->out || !x->err)
+    return DIED;
+  if ((st = read_result(p, w, x->out, r.outlen)) != TAKEN ||
+      (st = read_result(p, w, x->err, r.errlen)) != TAKEN)
+    return st;
   x->outlen = r.outlen;
   x->errlen = r.errlen;
   x->ok = r.ok;
   x->done = true;
   w->task = -1;
-  return true;
+  return TAKEN;
 }
 
 /* Send task *next to idle worker k; false when it is gone (died idle). */
@@ -251,10 +286,11 @@ static void collect(const cli_pool *p, worker *ws, int n, result *res,
     if (fds[j].revents || (p->deadline > 0 && now - ws[k].started > p->deadline))
       (*done)++;
     if (fds[j].revents) {
-      if (!take_result(&ws[k], res)) {
+      take_status st = take_result(p, &ws[k], res);
+      if (st != TAKEN) {
         kill(ws[k].pid, SIGKILL);
         int sig = end_worker(ws, k);
-        replace_worker(p, ws, n, k, res, sig ? sig : SIGKILL);
+        replace_worker(p, ws, n, k, res, st == LATE ? 0 : sig ? sig : SIGKILL);
       }
     } else if (p->deadline > 0 && now - ws[k].started > p->deadline) {
       kill(ws[k].pid, SIGKILL);
