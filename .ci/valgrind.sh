@@ -36,6 +36,12 @@ run_vg 0 sim -json -show cond "$sb"
 run_vg 0 sim -liveness -json -show all ptx/dat3m/Manual/XF-Barrier-weak.litmus \
     ptx/dat3m/Barrier/quorum1-hang.litmus
 run_vg 0 sim -liveness -engine enum ptx/dat3m/Manual/XF-Barrier-weak.litmus
+# loops that write (a recurrence) under both engines, and progress models
+# that halt threads (anywhere, before starting, per level)
+run_vg 0 sim -liveness ptx/dat3m/CADP/2_threads_3_instructions/96_simple.litmus
+run_vg 0 sim -liveness -engine enum -show all ptx/dat3m/CADP/2_threads_3_instructions/96_simple.litmus
+run_vg 0 sim -liveness -progress hsa -json tests/data/progress/halt-midway.litmus
+run_vg 0 sim -liveness -progress cta=fair,gpu=obe -engine enum tests/data/progress/spin-higher.litmus
 run_vg 1 sim -max-events 5 "$sb"
 run_vg 1 sim -max-depth 200 -model tests/data/limits/deep.cat "$sb"
 run_vg 1 sim -model tests/data/limits/grow.cat "$sb"
