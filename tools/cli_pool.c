@@ -232,10 +232,15 @@ static take_status take_result(const cli_pool *p, worker *w, result *res) {
   x->out = malloc(r.outlen + 1);
   x->err = malloc(r.errlen + 1);
   if (!x->out || !x->err)
-    return DIED;
-  if ((st = read_result(p, w, x->out, r.outlen)) != TAKEN ||
-      (st = read_result(p, w, x->err, r.errlen)) != TAKEN)
+    st = DIED;
+  else if ((st = read_result(p, w, x->out, r.outlen)) == TAKEN)
+    st = read_result(p, w, x->err, r.errlen);
+  if (st != TAKEN) { /* the caller's replace_worker writes its line here */
+    free(x->out);
+    free(x->err);
+    x->out = x->err = NULL;
     return st;
+  }
   x->outlen = r.outlen;
   x->errlen = r.errlen;
   x->ok = r.ok;
