@@ -51,6 +51,11 @@ cbe-dot data-race
 gridbar-2.1.2 assertion
 gridbar-2.1.2 data-race
 "
+# caslock-dv2wg-2.2.1's seconds are -engine auto's symbolic road: without
+# Z3 enumeration alone takes minutes there, so that row waits for the guard
+if "$scopecat" -engine smt "$srcdir/ptx/seeds/coRR.litmus" 2>&1 | grep -q 'built without Z3'; then
+  quick=$(printf '%s\n' "$quick" | grep -v '^caslock-dv2wg-2.2.1 ')
+fi
 
 # in_list LIST PTX PROPERTY: the row is in LIST (a list as $known)
 in_list() {
