@@ -48,14 +48,6 @@ __device__ static unsigned long long now_ns(void) {
   return t;
 }
 
-/* splitmix64 on the device (app_plan.h's sc_app_rng, for the host). */
-__device__ static unsigned long long draw(unsigned long long *s) {
-  unsigned long long z = (*s += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
 /* The stressing CTAs: until the stop word reaches their generation,
  * stress: the access sequence at the first word of `spread` patches drawn
  *         per CTA (000's locations: a patch's first word);
@@ -70,7 +62,7 @@ __global__ void sc_app_stress(stress_args a) {
   if (a.mode == SC_APP_STRESS) {
     unsigned pick = threadIdx.x % a.spread, patch = 0;
     for (unsigned k = 0; k <= pick; k++)
-      patch = (unsigned)(draw(&cta_rng) % a.regions);
+      patch = (unsigned)(sc_app_rng(&cta_rng) % a.regions);
     word = patch * a.patch;
   }
   unsigned long long nthreads = (unsigned long long)gridDim.x * blockDim.x;
@@ -86,7 +78,7 @@ __global__ void sc_app_stress(stress_args a) {
         else
           sink += w[word];
     } else if (a.mode == SC_APP_RANDOM) {
-      unsigned long long r = draw(&rng);
+      unsigned long long r = sc_app_rng(&rng);
       if (r >> 63)
         w[r % a.words] = (unsigned)iter;
       else

@@ -160,8 +160,15 @@ static inline const char *sc_app_params_read(sc_app_params *p,
   return NULL;
 }
 
+/* The same draws on the host and in the stress kernels (nvcc), one code. */
+#ifdef __CUDACC__
+#define SC_APP_HOST_DEVICE __host__ __device__
+#else
+#define SC_APP_HOST_DEVICE
+#endif
+
 /* splitmix64: the interposer's draws, from the run's seed. */
-static inline unsigned long long sc_app_rng(unsigned long long *state) {
+SC_APP_HOST_DEVICE static inline unsigned long long sc_app_rng(unsigned long long *state) {
   unsigned long long z = (*state += 0x9E3779B97F4A7C15ull);
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
