@@ -9,7 +9,8 @@
 #     and says nothing without it;
 #   - Dat3M's Vulkan liveness verdicts on a subset of CADP
 #     (ptx/dat3m-placement/subset.txt) through tools/progress-vulkan.sh
-#     -check: every difference is one DIFFERENCES.md explains.
+#     -check: every difference is one DIFFERENCES.md explains (with Z3
+#     only: see there).
 . "${SC_SRCDIR:-.}/tests/sh/lib.sh"
 data="$srcdir/tests/data/progress"
 
@@ -72,14 +73,22 @@ expect 0 "$scopecat" compare -tests "$srcdir/ptx/dat3m" -html "$tmp/r0.html" "$l
 lacks "$tmp/out" "Progress"
 lacks "$tmp/r0.html" "Progress model"
 
-# Dat3M's Vulkan verdicts on the committed subset.
-if SC_SCOPECAT="$scopecat" SC_SRCDIR="$srcdir" sh "$srcdir/tools/progress-vulkan.sh" -check \
-  -list "$srcdir/ptx/dat3m-placement/subset.txt" >"$tmp/vulkan" 2>&1; then
-  ok
-else
-  fail "progress-vulkan.sh -check on the subset:"
-  cat "$tmp/vulkan"
-fi
-has "$tmp/vulkan" "OBE: "
+# Dat3M's Vulkan verdicts on the committed subset.  Its loops that write
+# are checked as recurrences, which -engine auto hands to the solver: by
+# enumeration alone some of them take minutes each (59_simple over 100 s
+# against 0.3 s), five models over, so a build without Z3 skips this part.
+case $engines in
+*smt*)
+  if SC_SCOPECAT="$scopecat" SC_SRCDIR="$srcdir" sh "$srcdir/tools/progress-vulkan.sh" -check \
+    -list "$srcdir/ptx/dat3m-placement/subset.txt" >"$tmp/vulkan" 2>&1; then
+    ok
+  else
+    fail "progress-vulkan.sh -check on the subset:"
+    cat "$tmp/vulkan"
+  fi
+  has "$tmp/vulkan" "OBE: "
+  ;;
+*) echo "no Z3 in this build: the Vulkan subset skipped" ;;
+esac
 
 finish
