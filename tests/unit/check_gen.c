@@ -178,7 +178,7 @@ START_TEST(fence_advice) {
                             &err) == SC_OK);
   ck_assert(sc_fence_advice_verdict(a) == SC_FENCES_ALREADY_FORBIDDEN);
   /* at most one fence: mp has no fix, though fences everywhere forbid it */
-  sc_fence_options one = {0, 1, NULL};
+  sc_fence_options one = {.max_fences = 1};
   ck_assert(sc_fence_advise(gen("PodWW Rfe PodRR Fre"), rmo, &one, &a, &err) ==
             SC_OK);
   ck_assert(sc_fence_advice_verdict(a) == SC_FENCES_NONE_WITHIN_MAX);

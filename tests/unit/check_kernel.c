@@ -14,6 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* One @Input item as the front end would make it, the fields the tests set
+ * named (the others, a -input file and the launch-shaping mark, zero). */
+#define INPUT(p, v, n, arr, l, c) \
+  {.param = (p), .values = (v), .nvalues = (n), .is_array = (arr), .line = (l), .col = (c)}
+
 static const char *srcdir(void) {
   return getenv("SC_SRCDIR") ? getenv("SC_SRCDIR") : ".";
 }
@@ -96,8 +101,8 @@ static const char *const mp_names[] = {"data", "flag", "out"};
 
 static sc_test *mp_test(void) {
   long long *d = zero, *f = zero;
-  sc_kernel_input in[] = {{"data", d, 1, 1, 1, 1}, {"flag", f, 1, 1, 1, 20},
-                          {"out", minus1, 2, 1, 1, 40}};
+  sc_kernel_input in[] = {INPUT("data", d, 1, 1, 1, 1), INPUT("flag", f, 1, 1, 1, 20),
+                          INPUT("out", minus1, 2, 1, 1, 40)};
   return load("mp2.ptx", mp_names, 3, in, 3, 2, 1, 1);
 }
 
@@ -170,8 +175,8 @@ START_TEST(alu_results) {
   for (int i = 0; i < 20; i++)
     out[i] = 0;
   static const char *const names[] = {"in", "out", "wide"};
-  sc_kernel_input inputs[] = {{"in", in, 5, 1, 1, 1}, {"out", out, 20, 1, 1, 1},
-                              {"wide", wide, 2, 1, 1, 1}};
+  sc_kernel_input inputs[] = {INPUT("in", in, 5, 1, 1, 1), INPUT("out", out, 20, 1, 1, 1),
+                              INPUT("wide", wide, 2, 1, 1, 1)};
   sc_test *t = load("alu.ptx", names, 3, inputs, 3, 1, 1, 1);
   sc_result *r = simulate(t, SC_ENGINE_ENUM);
   ck_assert_int_eq(sc_result_state_count(r), 1);
@@ -219,8 +224,8 @@ START_TEST(grid_launch) {
             longs[] = {1, -1, 3, 0};
   for (int i = 0; i < 16; i++)
     ids[i] = -1;
-  sc_kernel_input in[] = {{"ids", ids, 16, 1, 1, 1}, {"bytes", bytes, 4, 1, 1, 1},
-                          {"halves", halves, 4, 1, 1, 1}, {"longs", longs, 4, 1, 1, 1}};
+  sc_kernel_input in[] = {INPUT("ids", ids, 16, 1, 1, 1), INPUT("bytes", bytes, 4, 1, 1, 1),
+                          INPUT("halves", halves, 4, 1, 1, 1), INPUT("longs", longs, 4, 1, 1, 1)};
   sc_test *t = load("grid.ptx", names, 4, in, 4, 2, 1, 2);
   ck_assert_int_eq(sc_test_thread_count(t), 4);
   sc_result *r = simulate(t, SC_ENGINE_ENUM);
@@ -253,7 +258,7 @@ END_TEST
 START_TEST(misc_instructions) {
   long long a[] = {0, 0, 0, 0}, n[] = {5};
   static const char *const names[] = {"A", "n"};
-  sc_kernel_input in[] = {{"A", a, 4, 1, 1, 1}, {"n", n, 1, 0, 1, 12}};
+  sc_kernel_input in[] = {INPUT("A", a, 4, 1, 1, 1), INPUT("n", n, 1, 0, 1, 12)};
   sc_test *t = load("misc.ptx", names, 2, in, 2, 1, 1, 1);
   sc_result *r = simulate(t, SC_ENGINE_ENUM);
   ck_assert_int_eq(sc_result_state_count(r), 1);
@@ -276,7 +281,7 @@ END_TEST
 START_TEST(out_of_bounds_store) {
   static const char *const names[] = {"A", "n"};
   long long a[] = {0, 0}, n[] = {1};
-  sc_kernel_input in[] = {{"A", a, 2, 1, 1, 1}, {"n", n, 1, 0, 1, 12}};
+  sc_kernel_input in[] = {INPUT("A", a, 2, 1, 1, 1), INPUT("n", n, 1, 0, 1, 12)};
   sc_test *t = load("oob.ptx", names, 2, in, 2, 2, 1, 1);
   for (int e = 0; e < 2; e++) {
     const char *why;
@@ -315,7 +320,7 @@ START_TEST(misaligned_store) {
                     "\tst.global.u32 [%rd1+4], 5;\n\tst.global.u32 [%rd1+2], 6;\n"
                     "\tst.global.u32 [%rd1], 7;\n}\n";
   long long a[] = {0, 0};
-  sc_kernel_input in[] = {{"k_param_0", a, 2, 1, 1, 1}};
+  sc_kernel_input in[] = {INPUT("k_param_0", a, 2, 1, 1, 1)};
   sc_kernel_launch l = {"k", 1, 1, 1, in, 1, NULL, 0, "header"};
   sc_test *t;
   sc_error *err;
@@ -386,7 +391,7 @@ START_TEST(launch_errors) {
   const char *ptx = ENTRY_HEAD "\tld.param.u64 %rd1, [k_param_0];\n"
                                "\tst.global.u32 [%rd1], 1;\n\tret;\n}\n";
   long long v[1] = {0};
-  sc_kernel_input wrong = {"B", v, 1, 1, 3, 12};
+  sc_kernel_input wrong = INPUT("B", v, 1, 1, 3, 12);
   const char *names[] = {"A"};
   sc_kernel_launch l = {NULL, 1, 1, 1, &wrong, 1, names, 1, "k.cu"};
   ck_assert_str_eq(load_error(ptx, &l),
@@ -394,7 +399,7 @@ START_TEST(launch_errors) {
   l.ninputs = 0; /* the parameter the code reads has no value */
   ck_assert_ptr_nonnull(strstr(load_error(ptx, &l), "expected an @Input giving parameter 'A'"));
   /* a grid past the thread limit (8 here): refused before any allocation */
-  sc_kernel_input right = {"A", v, 1, 1, 3, 12};
+  sc_kernel_input right = INPUT("A", v, 1, 1, 3, 12);
   l.inputs = &right;
   l.ninputs = 1;
   l.threads_per_warp = 1000000;

@@ -521,13 +521,13 @@ END_TEST
 START_TEST(limits) {
   sc_test *t;
   sc_error *err;
-  sc_parse_limits lim = {0, 1, 0};
+  sc_parse_limits lim = {.max_threads = 1};
   ck_assert_int_eq(sc_test_load_string(fig12, "f", &lim, &t, &err), SC_ERR_LIMIT);
   ck_assert_ptr_nonnull(strstr(sc_error_message(err), "f:6:25: expected at most 1 threads"));
-  sc_parse_limits lim2 = {0, 0, 2};
+  sc_parse_limits lim2 = {.max_instructions = 2};
   ck_assert_int_eq(sc_test_load_string(fig12, "f", &lim2, &t, &err), SC_ERR_LIMIT);
   ck_assert_ptr_nonnull(strstr(sc_error_message(err), "f:9:1: expected at most 2 instructions per thread"));
-  sc_parse_limits lim3 = {100, 0, 0};
+  sc_parse_limits lim3 = {.max_file_bytes = 100};
   ck_assert_int_eq(sc_test_load_string(fig12, "f", &lim3, &t, &err), SC_ERR_LIMIT);
   ck_assert_ptr_nonnull(strstr(sc_error_message(err), "at most 100 bytes"));
   /* the defaults accept it */

@@ -51,7 +51,7 @@ static sc_value_sets *values(const sc_test *t, const char *list) {
 static sc_thread_traces *runs(const char *text, const char *vals, int unroll,
                               bool liveness) {
   sc_test *t = load(text);
-  sc_sem_limits lim = {unroll, 0, liveness, true};
+  sc_sem_limits lim = {.unroll = unroll, .liveness = liveness, .repeat_cut = true};
   sc_thread_traces *all;
   sc_error *err = NULL;
   ck_assert_msg(sci_sem_traces(t, &lim, values(t, vals), &all, &err) == SC_OK, "%s",
@@ -191,7 +191,7 @@ START_TEST(deadline_in_long_loop) {
                     " add r0, r0, 1  ;\n"
                     " goto LC0       ;\n"
                     "exists (x=0)\n");
-  sc_sem_limits lim = {2000000000, 0, false, true};
+  sc_sem_limits lim = {.unroll = 2000000000, .repeat_cut = true};
   sc_thread_traces *all;
   sc_error *err = NULL;
   double start = sc_seconds();
@@ -209,7 +209,7 @@ END_TEST
  * 11 runs (the cut kept 3 whatever the model). */
 START_TEST(no_repeat_cut_unrolls_fully) {
   sc_test *t = load(SPINLOCK);
-  sc_sem_limits lim = {10, 0, false, false};
+  sc_sem_limits lim = {.unroll = 10};
   sc_thread_traces *all;
   sc_error *err = NULL;
   ck_assert(sci_sem_traces(t, &lim, values(t, "m=1"), &all, &err) == SC_OK);
