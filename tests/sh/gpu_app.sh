@@ -349,6 +349,7 @@ has "$tmp/err" "-ptx missing.ptx: cannot read"
 # ptxas: prepare keeps cicc's PTX as original.ptx; build puts the given PTX
 # in its place and replays the steps after cicc alone (no cicc is there
 # to run), so the program is made from the given PTX.
+# nvcc 13 lists cicc as "$CICC_PATH/cicc" (FAKE_CICC says which form).
 mkdir -p fakecuda
 cat >fakecuda/nvcc <<'EOF'
 #!/bin/sh
@@ -357,7 +358,7 @@ case $4 in
 -dryrun)
   echo '#$ _NVVM_BRANCH_=nvvm' >&2
   echo '#$ LIBRARIES=  "-L/nowhere"' >&2
-  echo "#\$ cicc -arch compute_90 \"$dir/app.cpp1.ii\" -o \"$dir/app.ptx\"" >&2
+  echo "#\$ ${FAKE_CICC:-cicc} -arch compute_90 \"$dir/app.cpp1.ii\" -o \"$dir/app.ptx\"" >&2
   echo "#\$ ptxas -arch=sm_90 \"$dir/app.ptx\" -o \"$dir/app.cubin\"" >&2
   echo "#\$ cp \"$dir/app.cubin\" app-built" >&2 ;;
 *) echo 'original ptx' >"$dir/app.ptx" ;;
@@ -372,6 +373,32 @@ expect 0 bash "$srcdir/examples/apps/ptx-rebuild.sh" build rb edited.ptx
 [ "$(cat app-built)" = "fenced ptx" ] && ok || fail "ptx-rebuild.sh build: the program is not made from the given PTX"
 expect 1 bash "$srcdir/examples/apps/ptx-rebuild.sh" build nowhere edited.ptx
 has "$tmp/err" "nowhere: run prepare first"
+# nvcc 13's form, and a build run from elsewhere: the steps' relative
+# paths are the prepare directory's
+rm -f app-built
+FAKE_CICC='"$CICC_PATH/cicc"' expect 0 bash "$srcdir/examples/apps/ptx-rebuild.sh" \
+  prepare rb13 "$tmp/fakecuda/nvcc" -o app app.cu
+[ "$(cat rb13/original.ptx)" = "original ptx" ] && ok || fail "ptx-rebuild.sh prepare: nvcc 13's cicc step not found"
+mkdir -p elsewhere
+(cd elsewhere && expect 0 bash "$srcdir/examples/apps/ptx-rebuild.sh" build ../rb13 ../edited.ptx)
+[ "$(cat app-built 2>/dev/null)" = "fenced ptx" ] && ok || fail "ptx-rebuild.sh build from elsewhere: the program is not made from the given PTX"
+
+# membars PROGRAM KERNEL: how many MEMBAR instructions KERNEL's SASS has
+# in PROGRAM's embedded sm_90 cubin (no cuobjdump needed: the cubin is an
+# ELF inside the .nv_fatbin section; each sm_70+ instruction is 16 bytes,
+# its opcode the low 12 bits, MEMBAR's 0x992)
+membars() {
+  objcopy -O binary --only-section=.nv_fatbin "$1" "$tmp/fatbin" || return
+  grep -obUaP '\x7fELF' "$tmp/fatbin" | cut -d: -f1 | while read -r at; do
+    tail -c +$((at + 1)) "$tmp/fatbin" >"$tmp/cubin"
+    readelf -SW "$tmp/cubin" 2>/dev/null | tr -d '[]' |
+      awk -v s=".text.$2" '$2 == s { print $5, $6 }' |
+      while read -r off size; do
+        od -An -v -j $((0x$off)) -N $((0x$size)) -t x8 -w16 "$tmp/cubin" |
+          awk 'substr($1, 14, 3) == "992" { n++ } END { print n + 0 }'
+      done
+  done
+}
 
 # with nvcc: the real interposer builds and exports the launches it wraps;
 # a real CUDA program is told apart by how it links the runtime
@@ -450,6 +477,28 @@ if [ -n "$nvcc" ] && command -v "$nvcc" >/dev/null 2>&1; then
     has "$tmp/out" "none: cost over 1 runs: kernel time median 0.750 ms [0.750, 0.750]"
   else
     fail "the C compiler $cc built no stand-in runtime"
+  fi
+  # ptx-rebuild.sh with the real nvcc: cbe-dot built by it from its own
+  # PTX carries the same code as nvcc's own build, and built from a PTX
+  # with one more fence (membar.gl before the fence-free kernel's ret)
+  # carries one more MEMBAR in that kernel's SASS, in the program itself
+  if "$nvcc" -O3 -arch=sm_90 -cudart shared -I "$srcdir/include" -o dot-nvcc \
+       "$srcdir/examples/apps/cbe-dot.cu"; then
+    expect 0 bash "$srcdir/examples/apps/ptx-rebuild.sh" prepare dotk "$nvcc" -O3 -arch=sm_90 \
+      -cudart shared -I "$srcdir/include" -o dot "$srcdir/examples/apps/cbe-dot.cu"
+    fenced=_Z3dotILb1EEvPKiS1_PViPi nofence=_Z3dotILb0EEvPKiS1_PViPi
+    [ "$(membars dot-nvcc $fenced) $(membars dot-nvcc $nofence)" = "2 0" ] && ok ||
+      fail "cbe-dot by nvcc: MEMBARs (fenced, nofence) $(membars dot-nvcc $fenced) $(membars dot-nvcc $nofence), expected 2 0"
+    expect 0 bash "$srcdir/examples/apps/ptx-rebuild.sh" build dotk dotk/original.ptx
+    [ "$(membars dot $fenced) $(membars dot $nofence)" = "2 0" ] && ok ||
+      fail "cbe-dot rebuilt from its PTX: MEMBARs $(membars dot $fenced) $(membars dot $nofence), expected 2 0"
+    awk -v k=$nofence '$0 ~ "entry " k {in_k = 1} in_k && /^\tret;/ {print "\tmembar.gl;"; in_k = 0} {print}' \
+      dotk/original.ptx >dot-fenced.ptx
+    expect 0 bash "$srcdir/examples/apps/ptx-rebuild.sh" build dotk dot-fenced.ptx
+    [ "$(membars dot $fenced) $(membars dot $nofence)" = "2 1" ] && ok ||
+      fail "cbe-dot rebuilt with a fence: MEMBARs $(membars dot $fenced) $(membars dot $nofence), expected 2 1"
+  else
+    fail "nvcc did not build examples/apps/cbe-dot.cu"
   fi
   # every case study compiles against the installed header (PTX only)
   for cu in "$srcdir"/examples/apps/*.cu; do
