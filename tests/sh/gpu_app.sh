@@ -344,6 +344,72 @@ has "$tmp/err" "bad.ptx:4:1: expected '}' closing the body of k, found the end o
 expect 2 "$scopecat" gpu app -env none -fences -ptx missing.ptx -build 'cp {ptx} x' -- ./pass
 has "$tmp/err" "-ptx missing.ptx: cannot read"
 
+# The kernel corpus as programs.  -kernel-program writes a host .cu for
+# each case of ptx/kernels: the case's .cu with its -D defines, launched
+# as its @Config (X threads a warp, Y warps a CTA, Z CTAs: Z CTAs of X*Y
+# threads) on its @Input values, parameters in @Params order.
+kdir=$srcdir/ptx/kernels
+for case_ptx in "$kdir"/*.ptx; do
+  "$scopecat" gpu app -kernel-program "$case_ptx" >"$tmp/prog.cu" 2>"$tmp/err" && ok ||
+    { fail "-kernel-program $case_ptx"; cat "$tmp/err"; }
+done
+expect 0 "$scopecat" gpu app -kernel-program "$kdir/caslock-dv2wg-2.2.2.ptx"
+has "$tmp/out" '#define DV2WG'
+has "$tmp/out" '#include "caslock.cu"'
+has "$tmp/out" 'static const long long sc_in_2[] = {-1, -1, -1, -1, -1, -1, -1, -1};'
+has "$tmp/out" '{"A", sc_in_2, 8, 1},'
+has "$tmp/out" 'sc_kernel_app_main(argc, argv, "caslock-dv2wg-2.2.2", mutex_test, 2, 4, sc_inputs);'
+expect 0 "$scopecat" gpu app -kernel-program "$kdir/xf-barrier-weakest.ptx"
+has "$tmp/out" '#define FAIL1'
+has "$tmp/out" '#define FAIL4'
+has "$tmp/out" 'xf_barrier, 2, 2, sc_inputs);'
+# cbe-dot's n = 4 is a scalar: its value, not an array
+expect 0 "$scopecat" gpu app -kernel-program "$kdir/cbe-dot.ptx"
+has "$tmp/out" '{"n", sc_in_4, 1, 0},'
+has "$tmp/out" 'static const long long sc_in_1[] = {1, 2, 3, 4};'
+lacks "$tmp/out" '#define'
+# -kernel-check: a histogram of final states (what the program prints)
+# judged by the case's @Output; caslock's mutual exclusion breaks when
+# both threads saw the same x (A[0] == A[1])
+printf '%s\n' 'Test caslock-acq2rx Required' 'Histogram (2 states)' \
+  '600   :>A[0]=0; A[1]=1; l[0]=0; x[0]=2;' '400   :>A[0]=1; A[1]=0; l[0]=0; x[0]=2;' \
+  'No' >good.hist
+sed 's/^400   :>.*/1     :>A[0]=0; A[1]=0; l[0]=0; x[0]=1;/' good.hist >bad.hist
+expect 0 "$scopecat" gpu app -kernel-check "$kdir/caslock-acq2rx.ptx" <good.hist
+expect 1 "$scopecat" gpu app -kernel-check "$kdir/caslock-acq2rx.ptx" <bad.hist
+has "$tmp/err" "caslock-acq2rx.ptx: a final state breaks @Output forall (A[0] == -1 or A[1] == -1 or A[0] != A[1])"
+# a state of count 0 is no launch's: it breaks nothing
+sed 's/^1     :>/0     :>/' bad.hist >zero.hist
+expect 0 "$scopecat" gpu app -kernel-check "$kdir/caslock-acq2rx.ptx" <zero.hist
+# the model's own allowed states (scopecat kernel's States block): the
+# check fails exactly where expected.csv's assertion verdict is FAIL
+for kcase in caslock-2.1.1:0 caslock-acq2rx:1 lastblock-no-fence-after:1 lastblock:0; do
+  "$scopecat" kernel "$kdir/${kcase%:*}.ptx" >model.states 2>/dev/null
+  expect "${kcase#*:}" "$scopecat" gpu app -kernel-check "$kdir/${kcase%:*}.ptx" <model.states
+done
+grep -q '^lastblock.cu,lastblock.ptx,.*,assertion,PASS' "$kdir/expected.csv" &&
+  grep -q '^lastblock.cu,lastblock-no-fence-after.ptx,.*,assertion,FAIL' "$kdir/expected.csv" &&
+  ok || fail "expected.csv's lastblock verdicts are not the ones this test assumes"
+# what it refuses
+printf '%s\n' 'Test x Required' 'Histogram (1 states)' '1 :>A[0]=0;' 'No' >partial.hist
+expect 1 "$scopecat" gpu app -kernel-check "$kdir/caslock-acq2rx.ptx" <partial.hist
+has "$tmp/err" "expected the states of x to show A[1], the condition's variable"
+expect 1 "$scopecat" gpu app -kernel-check "$kdir/caslock-acq2rx.ptx" </dev/null
+has "$tmp/err" "-kernel-check: expected one histogram on the input, found 0"
+grep -v '^// @Params' "$kdir/caslock-acq2rx.ptx" >noparams.ptx
+expect 2 "$scopecat" gpu app -kernel-program noparams.ptx
+has "$tmp/err" "noparams.ptx:1:1: expected '// @Params: ...'"
+sed 's|^// @Output: forall|// @Output: exists|' "$kdir/caslock-acq2rx.ptx" >exists.ptx
+expect 2 "$scopecat" gpu app -kernel-check exists.ptx </dev/null
+has "$tmp/err" "exists.ptx:1:1: expected the @Output condition to be 'forall (...)'"
+grep -v '^// case ' "$kdir/caslock-acq2rx.ptx" >nocase.ptx
+expect 2 "$scopecat" gpu app -kernel-program nocase.ptx
+has "$tmp/err" "nocase.ptx:1:1: expected '// case NAME: made by make-ptx.sh from FILE.cu'"
+expect 2 "$scopecat" gpu app -kernel-program missing.ptx
+has "$tmp/err" "missing.ptx: cannot read"
+expect 2 "$scopecat" gpu app -kernel-program a.ptx b.ptx
+has "$tmp/err" "-kernel-program: expected one CASE.ptx and nothing else"
+
 # examples/apps/ptx-rebuild.sh with a stand-in nvcc (its -dryrun lists
 # steps as nvcc does, "#$ " lines with variable settings among them) and
 # ptxas: prepare keeps cicc's PTX as original.ptx; build puts the given PTX
@@ -500,6 +566,13 @@ if [ -n "$nvcc" ] && command -v "$nvcc" >/dev/null 2>&1; then
   else
     fail "nvcc did not build examples/apps/cbe-dot.cu"
   fi
+  # two corpus programs build with nvcc (unsigned arrays; a scalar
+  # parameter) against harness/app_kernel.cuh
+  for kcase in xf-barrier-fail1 cbe-dot; do
+    "$scopecat" gpu app -kernel-program "$kdir/$kcase.ptx" >"$kcase-prog.cu" &&
+      "$nvcc" -O3 -arch=sm_90 -cudart shared -I "$kdir" -I "$srcdir/harness" \
+        -o "$kcase-prog" "$kcase-prog.cu" && ok || fail "nvcc did not build the program of $kcase"
+  done
   # every case study compiles against the installed header (PTX only)
   for cu in "$srcdir"/examples/apps/*.cu; do
     "$nvcc" -arch=sm_90 -ptx -I "$srcdir/include" -o case.ptx "$cu" && ok ||
