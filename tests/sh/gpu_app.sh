@@ -410,6 +410,69 @@ has "$tmp/err" "missing.ptx: cannot read"
 expect 2 "$scopecat" gpu app -kernel-program a.ptx b.ptx
 has "$tmp/err" "-kernel-program: expected one CASE.ptx and nothing else"
 
+# -compare: gpu app's reports of corpus programs beside expected.csv's
+# verdicts.  Stand-ins print what a corpus program prints, a histogram,
+# broken (by @Output) in the runs whose seed is a multiple of 4 (5 of
+# seeds 1..20, 5 of 21..40), or never, or in seed 7 alone; each run
+# judged by -kernel-check.  caslock-acq2rx (FAIL) broken in two slices:
+# 10/40; caslock-2.1.1 (PASS) never; lastblock (PASS) in seed 7: flagged;
+# lastblock-no-fence-after (FAIL) never: not seen in 20 runs.
+hist_prog() { # NAME GOOD-STATE BAD-STATE WHEN: a stand-in corpus program
+  printf '#!/bin/sh\nif %s; then s="%s"; else s="%s"; fi\n' "$4" "$3" "$2" >"$1-prog"
+  printf 'printf "Test %s Required\\nHistogram (1 states)\\n100   :>%%s\\nNo\\n" "$s"\n' "$1" >>"$1-prog"
+  chmod +x "$1-prog"
+}
+hist_prog caslock-acq2rx 'A[0]=0; A[1]=1;' 'A[0]=0; A[1]=0;' '[ $((SCOPECAT_APP_SEED % 4)) -eq 0 ]'
+hist_prog caslock-2.1.1 'A[0]=1; A[1]=0;' '' false
+hist_prog lastblock 'result[0]=10;' 'result[0]=3;' '[ "$SCOPECAT_APP_SEED" -eq 7 ]'
+hist_prog lastblock-no-fence-after 'result[0]=10;' '' false
+for p in caslock-acq2rx caslock-2.1.1 lastblock lastblock-no-fence-after; do
+  echo "$p '$scopecat' gpu app -kernel-check '$kdir/$p.ptx' -- ./$p-prog"
+done >corpus-apps.txt
+expect 1 "$scopecat" gpu app -env none -runs 20 -apps corpus-apps.txt
+cp "$tmp/out" slice1.log
+has slice1.log "none              20       5      0      5      0      0   25.00%"
+grep caslock-acq2rx corpus-apps.txt >acq-apps.txt
+expect 1 "$scopecat" gpu app -env none -runs 20 -seed 21 -apps acq-apps.txt
+cp "$tmp/out" slice2.log
+expect 1 "$scopecat" gpu app -compare slice1.log slice2.log -verdicts "$kdir/expected.csv"
+# Wilson for 10 of 40: p = .25, centre (.25 + 3.8415/80) / (1 + 3.8415/40)
+# = .29802 / 1.09604 = .27190, half 1.96 / 1.09604 * sqrt(.1875/40 +
+# 3.8415/6400) = 1.78826 * .072717 = .13004: [14.19%, 40.19%]; 1 of 20:
+# [0.89%, 23.61%] (above)
+has "$tmp/out" "Programs beside the model ptx-v7.5 (assertion, $kdir/expected.csv)"
+has "$tmp/out" "  caslock-acq2rx           FAIL        40     10      0  none 10/40 [14.19%, 40.19%]          FAIL, seen"
+has "$tmp/out" "  caslock-2.1.1            PASS        20      0      0  -                                    PASS, not seen"
+has "$tmp/out" "  lastblock                PASS        20      1      0  none 1/20 [0.89%, 23.61%]            PASS, SEEN: a model or compiler problem"
+has "$tmp/out" "  lastblock-no-fence-after FAIL        20      0      0  -                                    FAIL, not seen in 20 runs"
+has "$tmp/out" "FAIL and seen 1, FAIL and not seen 1, PASS and seen 1, PASS and not seen 1, other 0"
+# nothing flagged: exit 0; data-race's UNKNOWN is no class of the four
+# (lastblock's data-race verdict is PASS: flagged again)
+expect 0 "$scopecat" gpu app -compare slice2.log -verdicts "$kdir/expected.csv"
+has "$tmp/out" "FAIL and seen 1, FAIL and not seen 0, PASS and seen 0, PASS and not seen 0, other 0"
+expect 1 "$scopecat" gpu app -compare slice1.log -verdicts "$kdir/expected.csv" -property data-race
+has "$tmp/out" "FAIL and seen 1, FAIL and not seen 1, PASS and seen 1, PASS and not seen 0, other 1"
+has "$tmp/out" "caslock-2.1.1            UNKNOWN     20      0      0  -                                    UNKNOWN, not seen"
+# a run that exits wrong is no broken state, nor a judged run: "other"
+printf 'Program caslock-acq2rx\n  none               4       1      1      0      0      0   25.00%%  [  4.56%%,  69.94%%]  yes\n' >exit.log
+expect 0 "$scopecat" gpu app -compare exit.log -verdicts "$kdir/expected.csv"
+has "$tmp/out" "caslock-acq2rx FAIL         4      0      1  -                                    FAIL, not seen in 3 runs"
+printf 'Program caslock-acq2rx\n  none               2       2      1      0      1      0  100.00%%  [ 34.24%%, 100.00%%]  yes\n' >hang.log
+expect 0 "$scopecat" gpu app -compare hang.log -verdicts "$kdir/expected.csv"
+has "$tmp/out" "caslock-acq2rx FAIL         2      0      2  -                                    no run ended right"
+has "$tmp/out" "FAIL and seen 0, FAIL and not seen 0, PASS and seen 0, PASS and not seen 0, other 1"
+# what it refuses
+printf 'Program x\n  none               4       3      1      0      0      0   75.00%%  [  4.56%%,  69.94%%]  yes\n' >bad.log
+expect 2 "$scopecat" gpu app -compare bad.log -verdicts "$kdir/expected.csv"
+has "$tmp/err" "bad.log:2:3: expected the errors of none to add up and be at most its runs"
+printf 'kernel,ptx,config,model,property,verdict,unroll\nx.cu,x.ptx,1;1;1,ptx-v7.5,assertion,MAYBE,1\n' >bad.csv
+expect 2 "$scopecat" gpu app -compare slice1.log -verdicts bad.csv
+has "$tmp/err" "bad.csv:2:1: expected kernel,ptx,config,model,property,verdict,... with the verdict PASS, FAIL or UNKNOWN"
+expect 2 "$scopecat" gpu app -compare good.hist -verdicts "$kdir/expected.csv"
+has "$tmp/err" "no program's report in the logs"
+expect 2 "$scopecat" gpu app -compare slice1.log
+has "$tmp/err" "usage: scopecat gpu app -compare LOG... -verdicts CSV"
+
 # examples/apps/ptx-rebuild.sh with a stand-in nvcc (its -dryrun lists
 # steps as nvcc does, "#$ " lines with variable settings among them) and
 # ptxas: prepare keeps cicc's PTX as original.ptx; build puts the given PTX

@@ -2,7 +2,8 @@
  * again and again in seed 000's testing environments (app.c: options,
  * environments, runs; app_stats.c: error rates, their intervals and the
  * tables; app_elf.c: whether a program can be interposed; app_kernel.c:
- * the kernel corpus's cases as programs). */
+ * the kernel corpus's cases as programs; app_compare.c: their error
+ * rates beside the model's verdicts). */
 #ifndef SC_GPU_APP_H
 #define SC_GPU_APP_H
 
@@ -118,5 +119,8 @@ const char *app_static_cudart(const char *path);
  * program printed (stdin) by the case's @Output.  The exit status. */
 int app_kernel_program(const char *path);
 int app_kernel_check(const char *path);
+/* -compare LOG... -verdicts CSV (app_compare.c): programs' error rates
+ * beside the model's verdicts.  argv[0] is "-compare".  The exit status. */
+int app_compare(int argc, char **argv);
 
 #endif
