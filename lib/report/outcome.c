@@ -120,13 +120,34 @@ static bool insert(sc_outcome *o, int caps[4], binding b) {
   return true;
 }
 
+/* A kernel test's location: NAME, a CTA's copy of a shared variable
+ * NAME@ctaN, each maybe an array element [N] (A[0], s@cta1[2]), as
+ * `scopecat kernel` prints its states. */
+static bool is_kernel_location(const char *var) {
+  size_t len = strcspn(var, "@[");
+  if (!len || !is_name(sci_strndup(var, len)))
+    return false;
+  const char *p = var + len;
+  if (!strncmp(p, "@cta", 4) && isdigit((unsigned char)p[4]))
+    for (p += 4; isdigit((unsigned char)*p); p++)
+      ;
+  if (*p == '[' && isdigit((unsigned char)p[1])) {
+    for (p++; isdigit((unsigned char)*p); p++)
+      ;
+    if (*p++ != ']')
+      return false;
+  }
+  return *p == '\0';
+}
+
 /* A variable is a location's name or THREAD:REGISTER, as herd7 and
  * litmus7 write them (a location may come in brackets, [x], stripped by
- * canonical_var): anything else names nothing a test can have. */
+ * canonical_var), or a kernel test's location: anything else names
+ * nothing a test can have. */
 static bool valid_var(const char *var) {
   const char *colon = strchr(var, ':');
   if (!colon)
-    return is_name(var);
+    return is_kernel_location(var);
   if (colon == var)
     return false;
   for (const char *d = var; d < colon; d++)

@@ -344,11 +344,141 @@ has "$tmp/err" "bad.ptx:4:1: expected '}' closing the body of k, found the end o
 expect 2 "$scopecat" gpu app -env none -fences -ptx missing.ptx -build 'cp {ptx} x' -- ./pass
 has "$tmp/err" "-ptx missing.ptx: cannot read"
 
+# The kernel corpus as programs.  -kernel-program writes a host .cu for
+# each case of ptx/kernels: the case's .cu with its -D defines, launched
+# as its @Config (X threads a warp, Y warps a CTA, Z CTAs: Z CTAs of X*Y
+# threads) on its @Input values, parameters in @Params order.
+kdir=$srcdir/ptx/kernels
+for case_ptx in "$kdir"/*.ptx; do
+  "$scopecat" gpu app -kernel-program "$case_ptx" >"$tmp/prog.cu" 2>"$tmp/err" && ok ||
+    { fail "-kernel-program $case_ptx"; cat "$tmp/err"; }
+done
+expect 0 "$scopecat" gpu app -kernel-program "$kdir/caslock-dv2wg-2.2.2.ptx"
+has "$tmp/out" '#define DV2WG'
+has "$tmp/out" '#include "caslock.cu"'
+has "$tmp/out" 'static const long long sc_in_2[] = {-1, -1, -1, -1, -1, -1, -1, -1};'
+has "$tmp/out" '{"A", sc_in_2, 8, 1},'
+has "$tmp/out" 'sc_kernel_app_main(argc, argv, "caslock-dv2wg-2.2.2", mutex_test, 2, 4, sc_inputs);'
+expect 0 "$scopecat" gpu app -kernel-program "$kdir/xf-barrier-weakest.ptx"
+has "$tmp/out" '#define FAIL1'
+has "$tmp/out" '#define FAIL4'
+has "$tmp/out" 'xf_barrier, 2, 2, sc_inputs);'
+# cbe-dot's n = 4 is a scalar: its value, not an array
+expect 0 "$scopecat" gpu app -kernel-program "$kdir/cbe-dot.ptx"
+has "$tmp/out" '{"n", sc_in_4, 1, 0},'
+has "$tmp/out" 'static const long long sc_in_1[] = {1, 2, 3, 4};'
+lacks "$tmp/out" '#define'
+# -kernel-check: a histogram of final states (what the program prints)
+# judged by the case's @Output; caslock's mutual exclusion breaks when
+# both threads saw the same x (A[0] == A[1])
+printf '%s\n' 'Test caslock-acq2rx Required' 'Histogram (2 states)' \
+  '600   :>A[0]=0; A[1]=1; l[0]=0; x[0]=2;' '400   :>A[0]=1; A[1]=0; l[0]=0; x[0]=2;' \
+  'No' >good.hist
+sed 's/^400   :>.*/1     :>A[0]=0; A[1]=0; l[0]=0; x[0]=1;/' good.hist >bad.hist
+expect 0 "$scopecat" gpu app -kernel-check "$kdir/caslock-acq2rx.ptx" <good.hist
+expect 1 "$scopecat" gpu app -kernel-check "$kdir/caslock-acq2rx.ptx" <bad.hist
+has "$tmp/err" "caslock-acq2rx.ptx: a final state breaks @Output forall (A[0] == -1 or A[1] == -1 or A[0] != A[1])"
+# a state of count 0 is no launch's: it breaks nothing
+sed 's/^1     :>/0     :>/' bad.hist >zero.hist
+expect 0 "$scopecat" gpu app -kernel-check "$kdir/caslock-acq2rx.ptx" <zero.hist
+# the model's own allowed states (scopecat kernel's States block): the
+# check fails exactly where expected.csv's assertion verdict is FAIL
+for kcase in caslock-2.1.1:0 caslock-acq2rx:1 lastblock-no-fence-after:1 lastblock:0; do
+  "$scopecat" kernel "$kdir/${kcase%:*}.ptx" >model.states 2>/dev/null
+  expect "${kcase#*:}" "$scopecat" gpu app -kernel-check "$kdir/${kcase%:*}.ptx" <model.states
+done
+grep -q '^lastblock.cu,lastblock.ptx,.*,assertion,PASS' "$kdir/expected.csv" &&
+  grep -q '^lastblock.cu,lastblock-no-fence-after.ptx,.*,assertion,FAIL' "$kdir/expected.csv" &&
+  ok || fail "expected.csv's lastblock verdicts are not the ones this test assumes"
+# what it refuses
+printf '%s\n' 'Test x Required' 'Histogram (1 states)' '1 :>A[0]=0;' 'No' >partial.hist
+expect 1 "$scopecat" gpu app -kernel-check "$kdir/caslock-acq2rx.ptx" <partial.hist
+has "$tmp/err" "expected the states of x to show A[1], the condition's variable"
+expect 1 "$scopecat" gpu app -kernel-check "$kdir/caslock-acq2rx.ptx" </dev/null
+has "$tmp/err" "-kernel-check: expected one histogram on the input, found 0"
+grep -v '^// @Params' "$kdir/caslock-acq2rx.ptx" >noparams.ptx
+expect 2 "$scopecat" gpu app -kernel-program noparams.ptx
+has "$tmp/err" "noparams.ptx:1:1: expected '// @Params: ...'"
+sed 's|^// @Output: forall|// @Output: exists|' "$kdir/caslock-acq2rx.ptx" >exists.ptx
+expect 2 "$scopecat" gpu app -kernel-check exists.ptx </dev/null
+has "$tmp/err" "exists.ptx:1:1: expected the @Output condition to be 'forall (...)'"
+grep -v '^// case ' "$kdir/caslock-acq2rx.ptx" >nocase.ptx
+expect 2 "$scopecat" gpu app -kernel-program nocase.ptx
+has "$tmp/err" "nocase.ptx:1:1: expected '// case NAME: made by make-ptx.sh from FILE.cu'"
+expect 2 "$scopecat" gpu app -kernel-program missing.ptx
+has "$tmp/err" "missing.ptx: cannot read"
+expect 2 "$scopecat" gpu app -kernel-program a.ptx b.ptx
+has "$tmp/err" "-kernel-program: expected one CASE.ptx and nothing else"
+
+# -compare: gpu app's reports of corpus programs beside expected.csv's
+# verdicts.  Stand-ins print what a corpus program prints, a histogram,
+# broken (by @Output) in the runs whose seed is a multiple of 4 (5 of
+# seeds 1..20, 5 of 21..40), or never, or in seed 7 alone; each run
+# judged by -kernel-check.  caslock-acq2rx (FAIL) broken in two slices:
+# 10/40; caslock-2.1.1 (PASS) never; lastblock (PASS) in seed 7: flagged;
+# lastblock-no-fence-after (FAIL) never: not seen in 20 runs.
+hist_prog() { # NAME GOOD-STATE BAD-STATE WHEN: a stand-in corpus program
+  printf '#!/bin/sh\nif %s; then s="%s"; else s="%s"; fi\n' "$4" "$3" "$2" >"$1-prog"
+  printf 'printf "Test %s Required\\nHistogram (1 states)\\n100   :>%%s\\nNo\\n" "$s"\n' "$1" >>"$1-prog"
+  chmod +x "$1-prog"
+}
+hist_prog caslock-acq2rx 'A[0]=0; A[1]=1;' 'A[0]=0; A[1]=0;' '[ $((SCOPECAT_APP_SEED % 4)) -eq 0 ]'
+hist_prog caslock-2.1.1 'A[0]=1; A[1]=0;' '' false
+hist_prog lastblock 'result[0]=10;' 'result[0]=3;' '[ "$SCOPECAT_APP_SEED" -eq 7 ]'
+hist_prog lastblock-no-fence-after 'result[0]=10;' '' false
+for p in caslock-acq2rx caslock-2.1.1 lastblock lastblock-no-fence-after; do
+  echo "$p '$scopecat' gpu app -kernel-check '$kdir/$p.ptx' -- ./$p-prog"
+done >corpus-apps.txt
+expect 1 "$scopecat" gpu app -env none -runs 20 -apps corpus-apps.txt
+cp "$tmp/out" slice1.log
+has slice1.log "none              20       5      0      5      0      0   25.00%"
+grep caslock-acq2rx corpus-apps.txt >acq-apps.txt
+expect 1 "$scopecat" gpu app -env none -runs 20 -seed 21 -apps acq-apps.txt
+cp "$tmp/out" slice2.log
+expect 1 "$scopecat" gpu app -compare slice1.log slice2.log -verdicts "$kdir/expected.csv"
+# Wilson for 10 of 40: p = .25, centre (.25 + 3.8415/80) / (1 + 3.8415/40)
+# = .29802 / 1.09604 = .27190, half 1.96 / 1.09604 * sqrt(.1875/40 +
+# 3.8415/6400) = 1.78826 * .072717 = .13004: [14.19%, 40.19%]; 1 of 20:
+# [0.89%, 23.61%] (above)
+has "$tmp/out" "Programs beside the model ptx-v7.5 (assertion, $kdir/expected.csv)"
+has "$tmp/out" "  caslock-acq2rx           FAIL        40     10      0  none 10/40 [14.19%, 40.19%]          FAIL, seen"
+has "$tmp/out" "  caslock-2.1.1            PASS        20      0      0  -                                    PASS, not seen"
+has "$tmp/out" "  lastblock                PASS        20      1      0  none 1/20 [0.89%, 23.61%]            PASS, SEEN: a model or compiler problem"
+has "$tmp/out" "  lastblock-no-fence-after FAIL        20      0      0  -                                    FAIL, not seen in 20 runs"
+has "$tmp/out" "FAIL and seen 1, FAIL and not seen 1, PASS and seen 1, PASS and not seen 1, other 0"
+# nothing flagged: exit 0; data-race's UNKNOWN is no class of the four
+# (lastblock's data-race verdict is PASS: flagged again)
+expect 0 "$scopecat" gpu app -compare slice2.log -verdicts "$kdir/expected.csv"
+has "$tmp/out" "FAIL and seen 1, FAIL and not seen 0, PASS and seen 0, PASS and not seen 0, other 0"
+expect 1 "$scopecat" gpu app -compare slice1.log -verdicts "$kdir/expected.csv" -property data-race
+has "$tmp/out" "FAIL and seen 1, FAIL and not seen 1, PASS and seen 1, PASS and not seen 0, other 1"
+has "$tmp/out" "caslock-2.1.1            UNKNOWN     20      0      0  -                                    UNKNOWN, not seen"
+# a run that exits wrong is no broken state, nor a judged run: "other"
+printf 'Program caslock-acq2rx\n  none               4       1      1      0      0      0   25.00%%  [  4.56%%,  69.94%%]  yes\n' >exit.log
+expect 0 "$scopecat" gpu app -compare exit.log -verdicts "$kdir/expected.csv"
+has "$tmp/out" "caslock-acq2rx FAIL         4      0      1  -                                    FAIL, not seen in 3 runs"
+printf 'Program caslock-acq2rx\n  none               2       2      1      0      1      0  100.00%%  [ 34.24%%, 100.00%%]  yes\n' >hang.log
+expect 0 "$scopecat" gpu app -compare hang.log -verdicts "$kdir/expected.csv"
+has "$tmp/out" "caslock-acq2rx FAIL         2      0      2  -                                    no run ended right"
+has "$tmp/out" "FAIL and seen 0, FAIL and not seen 0, PASS and seen 0, PASS and not seen 0, other 1"
+# what it refuses
+printf 'Program x\n  none               4       3      1      0      0      0   75.00%%  [  4.56%%,  69.94%%]  yes\n' >bad.log
+expect 2 "$scopecat" gpu app -compare bad.log -verdicts "$kdir/expected.csv"
+has "$tmp/err" "bad.log:2:3: expected the errors of none to add up and be at most its runs"
+printf 'kernel,ptx,config,model,property,verdict,unroll\nx.cu,x.ptx,1;1;1,ptx-v7.5,assertion,MAYBE,1\n' >bad.csv
+expect 2 "$scopecat" gpu app -compare slice1.log -verdicts bad.csv
+has "$tmp/err" "bad.csv:2:1: expected kernel,ptx,config,model,property,verdict,... with the verdict PASS, FAIL or UNKNOWN"
+expect 2 "$scopecat" gpu app -compare good.hist -verdicts "$kdir/expected.csv"
+has "$tmp/err" "no program's report in the logs"
+expect 2 "$scopecat" gpu app -compare slice1.log
+has "$tmp/err" "usage: scopecat gpu app -compare LOG... -verdicts CSV"
+
 # examples/apps/ptx-rebuild.sh with a stand-in nvcc (its -dryrun lists
 # steps as nvcc does, "#$ " lines with variable settings among them) and
 # ptxas: prepare keeps cicc's PTX as original.ptx; build puts the given PTX
 # in its place and replays the steps after cicc alone (no cicc is there
 # to run), so the program is made from the given PTX.
+# nvcc 13 lists cicc as "$CICC_PATH/cicc" (FAKE_CICC says which form).
 mkdir -p fakecuda
 cat >fakecuda/nvcc <<'EOF'
 #!/bin/sh
@@ -357,7 +487,7 @@ case $4 in
 -dryrun)
   echo '#$ _NVVM_BRANCH_=nvvm' >&2
   echo '#$ LIBRARIES=  "-L/nowhere"' >&2
-  echo "#\$ cicc -arch compute_90 \"$dir/app.cpp1.ii\" -o \"$dir/app.ptx\"" >&2
+  echo "#\$ ${FAKE_CICC:-cicc} -arch compute_90 \"$dir/app.cpp1.ii\" -o \"$dir/app.ptx\"" >&2
   echo "#\$ ptxas -arch=sm_90 \"$dir/app.ptx\" -o \"$dir/app.cubin\"" >&2
   echo "#\$ cp \"$dir/app.cubin\" app-built" >&2 ;;
 *) echo 'original ptx' >"$dir/app.ptx" ;;
@@ -372,6 +502,32 @@ expect 0 bash "$srcdir/examples/apps/ptx-rebuild.sh" build rb edited.ptx
 [ "$(cat app-built)" = "fenced ptx" ] && ok || fail "ptx-rebuild.sh build: the program is not made from the given PTX"
 expect 1 bash "$srcdir/examples/apps/ptx-rebuild.sh" build nowhere edited.ptx
 has "$tmp/err" "nowhere: run prepare first"
+# nvcc 13's form, and a build run from elsewhere: the steps' relative
+# paths are the prepare directory's
+rm -f app-built
+FAKE_CICC='"$CICC_PATH/cicc"' expect 0 bash "$srcdir/examples/apps/ptx-rebuild.sh" \
+  prepare rb13 "$tmp/fakecuda/nvcc" -o app app.cu
+[ "$(cat rb13/original.ptx)" = "original ptx" ] && ok || fail "ptx-rebuild.sh prepare: nvcc 13's cicc step not found"
+mkdir -p elsewhere
+(cd elsewhere && expect 0 bash "$srcdir/examples/apps/ptx-rebuild.sh" build ../rb13 ../edited.ptx)
+[ "$(cat app-built 2>/dev/null)" = "fenced ptx" ] && ok || fail "ptx-rebuild.sh build from elsewhere: the program is not made from the given PTX"
+
+# membars PROGRAM KERNEL: how many MEMBAR instructions KERNEL's SASS has
+# in PROGRAM's embedded sm_90 cubin (no cuobjdump needed: the cubin is an
+# ELF inside the .nv_fatbin section; each sm_70+ instruction is 16 bytes,
+# its opcode the low 12 bits, MEMBAR's 0x992)
+membars() {
+  objcopy -O binary --only-section=.nv_fatbin "$1" "$tmp/fatbin" || return
+  grep -obUaP '\x7fELF' "$tmp/fatbin" | cut -d: -f1 | while read -r at; do
+    tail -c +$((at + 1)) "$tmp/fatbin" >"$tmp/cubin"
+    readelf -SW "$tmp/cubin" 2>/dev/null | tr -d '[]' |
+      awk -v s=".text.$2" '$2 == s { print $5, $6 }' |
+      while read -r off size; do
+        od -An -v -j $((0x$off)) -N $((0x$size)) -t x8 -w16 "$tmp/cubin" |
+          awk 'substr($1, 14, 3) == "992" { n++ } END { print n + 0 }'
+      done
+  done
+}
 
 # with nvcc: the real interposer builds and exports the launches it wraps;
 # a real CUDA program is told apart by how it links the runtime
@@ -451,6 +607,35 @@ if [ -n "$nvcc" ] && command -v "$nvcc" >/dev/null 2>&1; then
   else
     fail "the C compiler $cc built no stand-in runtime"
   fi
+  # ptx-rebuild.sh with the real nvcc: cbe-dot built by it from its own
+  # PTX carries the same code as nvcc's own build, and built from a PTX
+  # with one more fence (membar.gl before the fence-free kernel's ret)
+  # carries one more MEMBAR in that kernel's SASS, in the program itself
+  if "$nvcc" -O3 -arch=sm_90 -cudart shared -I "$srcdir/include" -o dot-nvcc \
+       "$srcdir/examples/apps/cbe-dot.cu"; then
+    expect 0 bash "$srcdir/examples/apps/ptx-rebuild.sh" prepare dotk "$nvcc" -O3 -arch=sm_90 \
+      -cudart shared -I "$srcdir/include" -o dot "$srcdir/examples/apps/cbe-dot.cu"
+    fenced=_Z3dotILb1EEvPKiS1_PViPi nofence=_Z3dotILb0EEvPKiS1_PViPi
+    [ "$(membars dot-nvcc $fenced) $(membars dot-nvcc $nofence)" = "2 0" ] && ok ||
+      fail "cbe-dot by nvcc: MEMBARs (fenced, nofence) $(membars dot-nvcc $fenced) $(membars dot-nvcc $nofence), expected 2 0"
+    expect 0 bash "$srcdir/examples/apps/ptx-rebuild.sh" build dotk dotk/original.ptx
+    [ "$(membars dot $fenced) $(membars dot $nofence)" = "2 0" ] && ok ||
+      fail "cbe-dot rebuilt from its PTX: MEMBARs $(membars dot $fenced) $(membars dot $nofence), expected 2 0"
+    awk -v k=$nofence '$0 ~ "entry " k {in_k = 1} in_k && /^\tret;/ {print "\tmembar.gl;"; in_k = 0} {print}' \
+      dotk/original.ptx >dot-fenced.ptx
+    expect 0 bash "$srcdir/examples/apps/ptx-rebuild.sh" build dotk dot-fenced.ptx
+    [ "$(membars dot $fenced) $(membars dot $nofence)" = "2 1" ] && ok ||
+      fail "cbe-dot rebuilt with a fence: MEMBARs $(membars dot $fenced) $(membars dot $nofence), expected 2 1"
+  else
+    fail "nvcc did not build examples/apps/cbe-dot.cu"
+  fi
+  # two corpus programs build with nvcc (unsigned arrays; a scalar
+  # parameter) against harness/app_kernel.cuh
+  for kcase in xf-barrier-fail1 cbe-dot; do
+    "$scopecat" gpu app -kernel-program "$kdir/$kcase.ptx" >"$kcase-prog.cu" &&
+      "$nvcc" -O3 -arch=sm_90 -cudart shared -I "$kdir" -I "$srcdir/harness" \
+        -o "$kcase-prog" "$kcase-prog.cu" && ok || fail "nvcc did not build the program of $kcase"
+  done
   # every case study compiles against the installed header (PTX only)
   for cu in "$srcdir"/examples/apps/*.cu; do
     "$nvcc" -arch=sm_90 -ptx -I "$srcdir/include" -o case.ptx "$cu" && ok ||

@@ -26,6 +26,9 @@ static void app_usage(FILE *out) {
   fprintf(out,
       "usage: scopecat gpu app [options] -- PROGRAM ARGS...\n"
       "       scopecat gpu app [options] -apps FILE\n"
+      "       scopecat gpu app -kernel-program CASE.ptx > PROGRAM.cu\n"
+      "       scopecat gpu app -kernel-check CASE.ptx < OUTPUT\n"
+      "       scopecat gpu app -compare LOG... -verdicts CSV [-model M]\n"
       "runs a CUDA program again and again in each testing environment of\n"
       "Sorensen and Donaldson's (doc/apps.md) and reports its error rates\n"
       "options:\n"
@@ -57,6 +60,14 @@ static void app_usage(FILE *out) {
       "  -nvcc PATH         the CUDA compiler, for the interposer\n"
       "  -gpudir DIR        the harness (harness/)\n"
       "  -keep DIR          build the interposer in DIR, kept\n"
+      "  -kernel-program F  a case of the kernel corpus (make-ptx.sh's .ptx)\n"
+      "                     as a host program's .cu, on stdout\n"
+      "  -kernel-check F    that program's post-condition: its histogram\n"
+      "                     (stdin) judged by the case's @Output\n"
+      "  -compare LOG...    the corpus programs' error rates (gpu app's\n"
+      "                     reports) beside the model's verdicts (-verdicts\n"
+      "                     CSV: ptx/kernels/expected.csv; -model, default\n"
+      "                     ptx-v7.5; -property, default assertion)\n"
       "exit status: 0 no run erred, 1 some did (or a program was refused),\n"
       "2 usage, 77 no GPU for an environment that needs one (all but none)\n");
 }
@@ -255,6 +266,18 @@ static bool fences_options_ok(app_cli *c) {
 }
 
 int cmd_gpu_app(int argc, char **argv) {
+  if (argc >= 2 && !strcmp(argv[1], "-compare"))
+    return app_compare(argc - 1, argv + 1);
+  if (argc >= 2 && (!strcmp(argv[1], "-kernel-program") ||
+                    !strcmp(argv[1], "-kernel-check"))) {
+    if (argc != 3) {
+      fprintf(stderr, "scopecat gpu app: %s: expected one CASE.ptx and "
+                      "nothing else\n", argv[1]);
+      return EXIT_USAGE;
+    }
+    return !strcmp(argv[1], "-kernel-program") ? app_kernel_program(argv[2])
+                                               : app_kernel_check(argv[2]);
+  }
   app_cli c;
   memset(&c, 0, sizeof c);
   c.run_timeout = 30, c.seed = 1;

@@ -1,7 +1,9 @@
 /* app.h: what the files of `scopecat gpu app` share: a user's program run
  * again and again in seed 000's testing environments (app.c: options,
  * environments, runs; app_stats.c: error rates, their intervals and the
- * tables; app_elf.c: whether a program can be interposed). */
+ * tables; app_elf.c: whether a program can be interposed; app_kernel.c:
+ * the kernel corpus's cases as programs; app_compare.c: their error
+ * rates beside the model's verdicts). */
 #ifndef SC_GPU_APP_H
 #define SC_GPU_APP_H
 
@@ -111,5 +113,14 @@ int app_fences(const app_cli *c, const gpu_cli *tuned, const app_prog *p,
  * among its needed libraries, nor libcuda.so's driver API).  NULL when it
  * can, or is no ELF file (a script: its children are not checked). */
 const char *app_static_cudart(const char *path);
+
+/* A case of the kernel corpus as a program (app_kernel.c): -kernel-program
+ * writes its host .cu on stdout, -kernel-check judges the histogram the
+ * program printed (stdin) by the case's @Output.  The exit status. */
+int app_kernel_program(const char *path);
+int app_kernel_check(const char *path);
+/* -compare LOG... -verdicts CSV (app_compare.c): programs' error rates
+ * beside the model's verdicts.  argv[0] is "-compare".  The exit status. */
+int app_compare(int argc, char **argv);
 
 #endif
