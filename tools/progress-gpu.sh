@@ -38,7 +38,7 @@
 #   -j N             sim's and nvcc's jobs (default: processors online)
 #   after --          more options for every gpu run (-keep DIR, -resume...)
 # SC_SCOPECAT names the scopecat to run (default ./tools/scopecat), SC_SRCDIR
-# the source tree.  Exit status: 0, 77 when gpu run found no GPU, 1 when a
+# the source tree (its harness/ is gpu run's, unless SCOPECAT_GPU_DIR says).  Exit status: 0, 77 when gpu run found no GPU, 1 when a
 # step failed, 2 for bad usage.
 set -u
 srcdir=${SC_SRCDIR:-.}
@@ -73,6 +73,9 @@ while [ $# -gt 0 ]; do
 done
 # what follows --, for every gpu run (options without blanks)
 gpu_opts="$*"
+# the harness of this tree, unless the caller names one
+SCOPECAT_GPU_DIR=${SCOPECAT_GPU_DIR:-$(cd "$srcdir" && pwd)/harness}
+export SCOPECAT_GPU_DIR
 export LC_ALL=C  # sort and join agree on the order
 for p in $placements; do
   case $p in warp | cta | ctas | oversub) ;;
