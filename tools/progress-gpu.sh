@@ -17,8 +17,10 @@
 #            only as P0's end, and so on); the model's tree is ctas'
 #
 # Usage: tools/progress-gpu.sh [-o DIR] [-list FILE] [-discriminating]
-#          [-predictions FILE] [-predict-only] [-placements "warp cta ..."]
-#          [-n N] [-launch-timeout S] [-timeout S] [-j N] [-- GPU-RUN-OPTIONS]
+#          [-per-class K] [-predictions FILE] [-predict-only]
+#          [-placements "warp cta ..."]
+#          [-n N] [-launch-timeout S] [-timeout S] [-j N] [-keep DIR]
+#          [-- GPU-RUN-OPTIONS]
 #   -o DIR           everything goes here (default progress-gpu.out):
 #                    tests/PLACEMENT/ the rewritten tests, logs/PLACEMENT/
 #                    the gpu run logs and campaign.out, predictions.tsv,
@@ -30,29 +32,38 @@
 #   -discriminating  only the tests whose verdict differs between two
 #                    models in some placement (the others cannot tell the
 #                    models apart)
+#   -per-class K     with -discriminating, at most K tests of each class
+#                    (the tests whose verdicts are the same under every
+#                    model and placement), spread evenly over the class in
+#                    placement.tsv's order: every way the models split is
+#                    run, in fewer tests
 #   -predict-only    stop after predictions.tsv (no GPU needed)
 #   -n N             instances per test (default 1000000: 15 launches of a
 #                    two-thread test; a hang is seen at the first launch)
 #   -launch-timeout S  a launch not done after S s is a hang (default 0.5)
 #   -timeout S       gpu run's watchdog (default 30)
 #   -j N             sim's and nvcc's jobs (default: processors online)
-#   after --          more options for every gpu run (-keep DIR, -resume...)
+#   -keep DIR        the built programs go to DIR/TREE/ (default: keep/
+#                    under -o; elsewhere keeps -o small)
+#   after --          more options for every gpu run (-resume, -config...)
 # SC_SCOPECAT names the scopecat to run (default ./tools/scopecat), SC_SRCDIR
-# the source tree (its harness/ is gpu run's, unless SCOPECAT_GPU_DIR says).  Exit status: 0, 77 when gpu run found no GPU, 1 when a
-# step failed, 2 for bad usage.
+# the source tree (its harness/ is gpu run's, unless SCOPECAT_GPU_DIR says).
+# Exit status: 0, 77 when gpu run found no GPU, 1 when a step failed, 2 for
+# bad usage.
 set -u
 srcdir=${SC_SRCDIR:-.}
 scopecat=${SC_SCOPECAT:-./tools/scopecat}
 place="$srcdir/ptx/dat3m-placement"
 models="fair hsa obe hsa_obe lobe unfair"
-out=progress-gpu.out list="" predictions="" discriminating=0 predict_only=0
+out=progress-gpu.out keep="" list="" per_class=0 predictions="" discriminating=0 predict_only=0
 placements="warp cta ctas oversub"
 n=1000000 launch_timeout=0.5 timeout=30
 jobs=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
 usage() { sed -n '/^# Usage:/,/^# SC_SCOPECAT/p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case $1 in
-  -o | -list | -predictions | -placements | -n | -launch-timeout | -timeout | -j)
+  -o | -list | -predictions | -placements | -n | -launch-timeout | -timeout | -j | -keep | \
+  -per-class)
     [ $# -ge 2 ] || { echo "progress-gpu.sh: $1 needs a value" >&2; usage; } ;;
   esac
   case $1 in
@@ -60,12 +71,14 @@ while [ $# -gt 0 ]; do
   -list) list=$2; shift ;;
   -predictions) predictions=$2; shift ;;
   -discriminating) discriminating=1 ;;
+  -per-class) per_class=$2; shift ;;
   -predict-only) predict_only=1 ;;
   -placements) placements=$2; shift ;;
   -n) n=$2; shift ;;
   -launch-timeout) launch_timeout=$2; shift ;;
   -timeout) timeout=$2; shift ;;
   -j) jobs=$2; shift ;;
+  -keep) keep=$2; shift ;;
   --) shift; break ;;
   *) echo "progress-gpu.sh: unknown option $1" >&2; usage ;;
   esac
@@ -77,12 +90,16 @@ gpu_opts="$*"
 SCOPECAT_GPU_DIR=${SCOPECAT_GPU_DIR:-$(cd "$srcdir" && pwd)/harness}
 export SCOPECAT_GPU_DIR
 export LC_ALL=C  # sort and join agree on the order
+case $per_class in
+'' | *[!0-9]*) echo "progress-gpu.sh: -per-class: expected a number, not '$per_class'" >&2; exit 2 ;;
+esac
 for p in $placements; do
   case $p in warp | cta | ctas | oversub) ;;
   *) echo "progress-gpu.sh: -placements: expected warp, cta, ctas or oversub, not '$p'" >&2; exit 2 ;;
   esac
 done
 mkdir -p "$out" || exit 1
+[ -n "$keep" ] || keep="$out/keep"
 : >"$out/times.txt"
 now() { date +%s; }
 took() { echo "$1 $(($(now) - $2)) s" | tee -a "$out/times.txt"; }
@@ -172,12 +189,28 @@ done
 
 # ---- the tests to run -------------------------------------------------------
 if [ "$discriminating" = 1 ]; then
+  # each test's class: its verdicts under every model and tree; the
+  # classes where some two verdicts of one tree differ
   awk -F'\t' -v trees=" $trees " '
     !/^#/ && index(trees, " " $1 " ") {
-      for (i = 4; i <= NF; i++) if ($i != $3) split_[$2] = 1 }
-    END { for (t in split_) print t }' "$out/predictions.tsv" | sort >"$out/split"
-  awk -F'\t' 'NR == FNR { s[$1] = 1; next } $1 in s' "$out/split" "$out/tests.tsv" \
-    >"$out/run.tsv"
+      v = ""; for (i = 3; i <= NF; i++) { v = v $i; if ($i != $3) split_[$2] = 1 }
+      class[$2] = class[$2] $1 ":" v " " }
+    END { for (t in split_) print t "\t" class[t] }' "$out/predictions.tsv" |
+    sort >"$out/split"
+  # in placement.tsv order; at most K of each class, evenly spread
+  awk -F'\t' -v k="$per_class" '
+    NR == FNR { c[$1] = $2; next }
+    $1 in c { n[c[$1]]++; line[c[$1], n[c[$1]]] = $0; order[++m] = $1 }
+    END {
+      for (i = 1; i <= m; i++) { cl = c[order[i]]; seen[cl]++
+        total = n[cl]
+        if (k == 0 || total <= k) { print line[cl, seen[cl]]; continue }
+        # the j-th pick (j = 0..k-1) is member floor(j * total / k) + 1
+        for (j = 0; j < k; j++)
+          if (int(j * total / k) + 1 == seen[cl]) { print line[cl, seen[cl]]; break } } }' \
+    "$out/split" "$out/tests.tsv" >"$out/run.tsv"
+  echo "progress-gpu.sh: $(cut -f2 "$out/split" | sort -u | wc -l) classes of the" \
+    "$(wc -l <"$out/split") tests whose verdicts differ between models"
 else
   cp "$out/tests.tsv" "$out/run.tsv"
 fi
@@ -204,10 +237,10 @@ for p in $placements; do
   fi
   over=""
   [ "$p" = oversub ] && over="-oversubscribe 1"
-  mkdir -p "$out/logs/$p" "$out/keep"
+  mkdir -p "$out/logs/$p" "$keep"
   t0=$(now)
   # shellcheck disable=SC2086 # $over, $gpu_opts: options and their values
-  "$scopecat" gpu run -keep "$out/keep/$tree" -o "$out/logs/$p" -jobs "$jobs" \
+  "$scopecat" gpu run -keep "$keep/$tree" -o "$out/logs/$p" -jobs "$jobs" \
     -n "$n" -launch-timeout "$launch_timeout" -timeout "$timeout" $over $gpu_opts \
     "$out/run/$tree" >"$out/logs/$p.out" 2>"$out/logs/$p.err"
   rc=$?

@@ -581,6 +581,24 @@ if SC_SCOPECAT="$scopecat" SC_SRCDIR="$srcdir" sh "$srcdir/tools/progress-gpu.sh
   fail "progress-gpu.sh without a GPU: exit 0"
 elif [ $? -eq 77 ] && cmp -s "$tmp/pg/predictions.tsv" "$tmp/pg77/predictions.tsv"; then ok
 else fail "progress-gpu.sh without a GPU"; cat "$tmp/pg77.out"; fi
+# -per-class K: of a class of five tests, the first and the third (spread
+# evenly); a class of one keeps it; a class all models agree on is not run
+{
+  printf '# placement\ttest\tfair\thsa\tobe\thsa_obe\tlobe\tunfair\n'
+  for i in 0 1 2 3 4; do
+    printf 'ctas\tCADP/2_threads_2_instructions/%d_simple.litmus\tP\tF\tF\tF\tF\tF\n' $i
+  done
+  printf 'ctas\tCADP/2_threads_2_instructions/5_simple.litmus\tP\tP\tF\tP\tP\tF\n'
+  printf 'ctas\tCADP/2_threads_2_instructions/6_simple.litmus\tF\tF\tF\tF\tF\tF\n'
+} >"$tmp/pc.tsv"
+grep -o 'CADP/[^	]*' "$tmp/pc.tsv" >"$tmp/pc.list"
+SC_SCOPECAT="$scopecat" SC_SRCDIR="$srcdir" sh "$srcdir/tools/progress-gpu.sh" \
+  -o "$tmp/pc" -list "$tmp/pc.list" -predictions "$tmp/pc.tsv" -placements ctas \
+  -discriminating -per-class 2 -- -gpus 0 >"$tmp/pc.out" 2>&1
+rc=$?
+if [ $rc -eq 77 ] && [ "$(cut -f1 "$tmp/pc/run.tsv" | sed 's|.*/||' | tr '\n' ' ')" = \
+     "0_simple.litmus 2_simple.litmus 5_simple.litmus " ]; then ok
+else fail "progress-gpu.sh -per-class 2: exit $rc"; cat "$tmp/pc.out" "$tmp/pc/run.tsv"; fi
 # bad placements and lists are refused
 if SC_SRCDIR="$srcdir" sh "$srcdir/tools/progress-gpu.sh" -o "$tmp/pgbad" -placements "warp lanes" \
      >/dev/null 2>"$tmp/pgbad.err"; then fail "progress-gpu.sh -placements lanes: accepted"
