@@ -443,11 +443,11 @@ static int resident_ctas(Run &r) {
 // each of the NC CTAs of the scope tree has as many CTAs as the GPU holds
 // at once (-blocks does not apply): make_roles puts the first CTA of every
 // instance in CTAs 0..R-1, the second in R..2R-1, and so on
-// (cta_order.h).  The GPU
-// hands out CTAs in index order as room frees up (CUDA does not promise
-// it; the hardware does it), so an instance's second CTA starts only once
-// some first CTA has ended: a thread of the first CTA that waits for one
-// of a later CTA waits for ever (occupancy-bound execution).
+// (cta_order.h).  The GPU hands out CTAs in index order as room frees up
+// (CUDA does not promise it; NVIDIA's GPUs are seen to do it), so an
+// instance's second CTA starts only once some first CTA has ended: a
+// thread of the first CTA that waits for one of a later CTA waits for
+// ever (occupancy-bound execution).
 static bool plan_layout(Run &r) {
   Params &p = r.p;
   r.ipw = BARRIERS ? 1 : 32 / NLMAX;
