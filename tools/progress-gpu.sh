@@ -48,6 +48,8 @@
 #   after --          more options for every gpu run (-resume, -config...)
 # SC_SCOPECAT names the scopecat to run (default ./tools/scopecat), SC_SRCDIR
 # the source tree (its harness/ is gpu run's, unless SCOPECAT_GPU_DIR says).
+# A verdict sim could not give (an error) is ? in predictions.tsv, said on
+# stderr; the campaign goes on (the tables count only P and F).
 # Exit status: 0, 77 when gpu run found no GPU, 1 when a step failed, 2 for
 # bad usage.
 set -u
@@ -144,7 +146,7 @@ if [ -n "$predictions" ]; then
 else
   t0=$(now)
   {
-    echo "# placement	test	$(echo $models | tr ' ' '\t')	(P: -liveness Pass, F: Fail)"
+    echo "# placement	test	$(echo $models | tr ' ' '\t')	(P: -liveness Pass, F: Fail, ?: no verdict)"
     for p in $trees; do
       rm -rf "$out/tests/$p"
       write_tests "$p" "$out/tests.tsv" || exit 1
@@ -153,29 +155,29 @@ else
         # shellcheck disable=SC2086 # one word per file
         "$scopecat" -nohash -j "$jobs" -liveness -progress "$m" -json $files \
           >"$out/sim-$p-$m.json" 2>"$out/sim-$p-$m.err"
+        # each test's verdict, P or F; a test sim could not judge is ? (and
+        # said: the campaign goes on without it)
+        sed -n 's|.*"file":"'"$out/tests/$p/"'\([^"]*\)","liveness":"\([PF]\).*|\1\t\2|p' \
+          "$out/sim-$p-$m.json" >"$out/sim-$p-$m.tsv"
         if [ -s "$out/sim-$p-$m.err" ] ||
-           [ "$(grep -c '"liveness":"\(Pass\|Fail\)"' "$out/sim-$p-$m.json")" -ne "$(wc -l <"$out/tests.tsv")" ]; then
-          echo "progress-gpu.sh: sim -liveness -progress $m on the $p placement failed:" >&2
+           [ "$(wc -l <"$out/sim-$p-$m.tsv")" -ne "$(wc -l <"$out/tests.tsv")" ]; then
+          echo "progress-gpu.sh: sim -liveness -progress $m, $p placement: a verdict is missing (?):" >&2
           cat "$out/sim-$p-$m.err" >&2
-          exit 1
         fi
       done
-      for m in $models; do
-        sed -n 's|.*"file":"'"$out/tests/$p/"'\([^"]*\)","liveness":"\(.\).*|\1\t\2|p' \
-          "$out/sim-$p-$m.json" | sort >"$out/sim-$p-$m.tsv"
-      done
-      first=1
-      for m in $models; do
-        if [ $first = 1 ]; then cp "$out/sim-$p-$m.tsv" "$out/sim-$p.join"; first=0
-        else
-          join -t '	' "$out/sim-$p.join" "$out/sim-$p-$m.tsv" >"$out/sim-$p.tmp"
-          mv "$out/sim-$p.tmp" "$out/sim-$p.join"
-        fi
-      done
-      sed "s|^|$p	|" "$out/sim-$p.join"
+      # one row per test, in tests.tsv's order: the verdicts of each model
+      awk -F'\t' -v p="$p" -v models="$models" -v dir="$out" '
+        BEGIN { nm = split(models, m, " ")
+          for (i = 1; i <= nm; i++) {
+            f = dir "/sim-" p "-" m[i] ".tsv"
+            while ((getline line < f) > 0) { split(line, kv, "\t"); v[i, kv[1]] = kv[2] }
+            close(f) } }
+        { row = p "\t" $1
+          for (i = 1; i <= nm; i++) row = row "\t" (((i, $1) in v) ? v[i, $1] : "?")
+          print row }' "$out/tests.tsv"
     done
   } >"$out/predictions.tsv" || exit 1
-  took "predictions (sim -liveness, $(echo $models | wc -w) models, placements: $trees):" "$t0"
+  took "predictions (sim -liveness, $(echo $models | wc -w) models, placements: $(echo $trees)):" "$t0"
 fi
 for p in $trees; do
   got=$(awk -F'\t' -v p="$p" '$1 == p' "$out/predictions.tsv" | cut -f2 | sort -u |
