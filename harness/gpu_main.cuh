@@ -151,7 +151,7 @@ static uint64_t rnd() {  // splitmix64
   return z ^ (z >> 31);
 }
 static void shuffle(std::vector<int> &v) {
-  for (size_t i = v.size(); i > 1; i--) std::swap(v[i - 1], v[rnd() % i]);
+  sc_shuffle_ints(v.data(), (int)v.size(), rnd);
 }
 
 static long long opt(int argc, char **argv, const char *name, long long dflt) {
@@ -325,6 +325,10 @@ struct Run {
   const char *seq;      // -stress-seq as given
   int shuffle_on, variants;
   long long seed;
+  int oversub;          // -oversubscribe 1: each CTA of the test's scope
+                        // tree in a range of CTAs of its own, the first
+                        // filling the GPU (plan_layout)
+  int resident;         // CTAs of test_kernel the GPU holds at once
   // the layout
   int ipw;              // instances per warp
   int gpb;              // warp groups per CTA
@@ -397,6 +401,7 @@ static void read_options(Run &r, int argc, char **argv) {
   r.shuffle_on = (int)opt(argc, argv, "-shuffle", 1);
   r.variants = (int)opt(argc, argv, "-variants", 8);
   r.seed = opt(argc, argv, "-seed", 1);
+  r.oversub = (int)opt(argc, argv, "-oversubscribe", 0);
   rng_state = (uint64_t)r.seed;
   for (const char *s = r.seq; *s && p.stress_len < 16; s++) {
     if (*s == 's') { p.stress_seq[p.stress_len++] = 1; s++; }
@@ -412,20 +417,50 @@ static void read_options(Run &r, int argc, char **argv) {
   if (p.stress_spread > p.stress_regions) p.stress_spread = p.stress_regions;
 }
 
+// test_kernel's CTAs may have `shbytes` of dynamic shared memory (past
+// 48 KiB it must be asked for).
+static void allow_shared(size_t shbytes) {
+  if (shbytes > 48 * 1024)
+    CK(cudaFuncSetAttribute(test_kernel,
+                            cudaFuncAttributeMaxDynamicSharedMemorySize,
+                            (int)shbytes));
+}
+
+// The CTAs of test_kernel that the GPU holds at once, with p.tpb threads
+// and p.sh_words of shared memory each (the CUDA occupancy calculator's
+// CTAs per SM, times the SMs).
+static int resident_ctas(Run &r) {
+  size_t shbytes = sizeof(int) * (size_t)r.p.sh_words;
+  allow_shared(shbytes);
+  int per_sm = 0;
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, test_kernel,
+                                                   r.p.tpb, shbytes));
+  return per_sm * r.prop.multiProcessorCount;
+}
+
 // How many instances a launch holds and where; false when a CTA cannot
-// hold one.  (p.test_blocks holds -blocks until then.)
+// hold one.  (p.test_blocks holds -blocks until then.)  Oversubscribed,
+// each of the NC CTAs of the scope tree has as many CTAs as the GPU holds
+// at once (-blocks does not apply): make_roles puts the first CTA of every
+// instance in CTAs 0..R-1, the second in R..2R-1, and so on
+// (cta_order.h).  The GPU hands out CTAs in index order as room frees up
+// (CUDA does not promise it; NVIDIA's GPUs are seen to do it), so an
+// instance's second CTA starts only once some first CTA has ended: a
+// thread of the first CTA that waits for one of a later CTA waits for
+// ever (occupancy-bound execution).
 static bool plan_layout(Run &r) {
   Params &p = r.p;
   r.ipw = BARRIERS ? 1 : 32 / NLMAX;
   r.gpb = BARRIERS ? 1 : (p.tpb / 32) / NWMAX;
   if (r.gpb < 1) return false;
   r.ipbg = r.gpb * r.ipw;
+  p.sh_words = NSHLOC ? r.ipbg * NLOC : 0;
+  if (p.bank) p.sh_words += 1024;
   int nbg = p.test_blocks / NC;
+  if (r.oversub) nbg = r.resident = resident_ctas(r);
   if (nbg < 1) nbg = 1;
   p.test_blocks = nbg * NC;
   p.ninst = nbg * r.ipbg;
-  p.sh_words = NSHLOC ? r.ipbg * NLOC : 0;
-  if (p.bank) p.sh_words += 1024;
   r.nthr = p.test_blocks * p.tpb;
   r.shslot.resize(p.ninst);
   for (int i = 0; i < p.ninst; i++) r.shslot[i] = i % r.ipbg;
@@ -445,8 +480,9 @@ static bool plan_layout(Run &r) {
 static void make_roles(Run &r, int v) {
   const Params &p = r.p;
   std::vector<int> bperm(p.test_blocks), wperm(p.tpb / 32);
-  for (int b = 0; b < p.test_blocks; b++) bperm[b] = b;
-  if (r.shuffle_on) shuffle(bperm);
+  std::vector<int> groups(p.test_blocks / NC);
+  sc_cta_order(bperm.data(), groups.data(), p.test_blocks, NC, r.oversub,
+               r.shuffle_on, rnd);
   std::vector<int> &role = r.roles[v];
   role.assign(r.nthr, -1);
   for (int b = 0; b < p.test_blocks; b++) {
@@ -562,10 +598,7 @@ static void make_buffers(Run &r) {
                    cudaHostAllocDefault));
   memset(r.snap, 0, sizeof(unsigned long long) * SNAP * 2);
   r.shbytes = sizeof(int) * (size_t)p.sh_words;
-  if (r.shbytes > 48 * 1024)
-    CK(cudaFuncSetAttribute(test_kernel,
-                            cudaFuncAttributeMaxDynamicSharedMemorySize,
-                            (int)r.shbytes));
+  allow_shared(r.shbytes);
 }
 
 // The launches: each one's variant, its stressing CTAs and which patches
@@ -652,11 +685,14 @@ static unsigned long long print_log(Run &r, bool hung) {
          "test CTAs %d; stress CTAs %d-%d; stress-seq %s; stress-iters %d; "
          "stress-patch %d; stress-regions %d; stress-spread %d; spacing %d; "
          "sync-spin %d; warmup %d; bank-conflicts %d; shuffle %d; "
-         "variants %d; seed %lld\n",
+         "variants %d; seed %lld",
          total, finished, p.ninst, p.tpb, p.test_blocks, r.sb_lo, r.sb_hi,
          r.seq, p.stress_iters, p.stress_patch, p.stress_regions,
          p.stress_spread, p.spacing, p.sync_spin, p.warmup, p.bank,
          r.shuffle_on, r.variants, r.seed);
+  if (r.oversub)
+    printf("; oversubscribe 1 (%d CTAs resident at once)", r.resident);
+  printf("\n");
   printf("Rate: %.4g instances/s, %.4g weak (condition) per instance\n",
          r.ms > 0 ? total / (r.ms / 1000.0) : 0.0,
          total ? (double)pos / total : 0.0);

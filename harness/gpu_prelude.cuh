@@ -12,6 +12,7 @@
 
 #include "gpu_limits.h"
 #include "outcome_table.h"
+#include "cta_order.h"
 
 #define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
   fprintf(stderr, "CUDA error %s at %s:%d\n", cudaGetErrorString(e_), \

@@ -10,7 +10,7 @@
 # table (ptx/dat3m-placement/placement.tsv, read off the Vulkan files) is
 # carried over: each PTX test is rewritten, in a scratch folder, with its
 # threads in a scope tree, subgroup -> warp, workgroup -> CTA, queue family
-# -> kernel, on one device; its code is left as it is.
+# -> kernel, on one device (tools/place-test.sh); its code is left as it is.
 #
 # Usage: tools/progress-vulkan.sh [-v] [-check] [-models "Fair OBE ..."]
 #                                 [-list FILE] [-j N] [-unroll N]
@@ -51,28 +51,6 @@ else
   cp "$tmp/all" "$tmp/tests"
 fi
 
-# scope_tree "P0=sg,wg,qf P1=..." -> "scopeTree (device (kernel (cta (warp P0 P1))))"
-scope_tree() {
-  echo "$1" | tr ' ' '\n' | awk -F'[=,]' '
-    { sg[$1] = $2; wg[$1] = $3; qf[$1] = $4; order[++n] = $1 }
-    END {
-      out = "scopeTree (device"
-      for (i = 1; i <= n; i++) { t = order[i]; if (seenq[qf[t]]++) continue
-        out = out " (kernel"
-        for (j = 1; j <= n; j++) { u = order[j]; if (qf[u] != qf[t] || seenw[wg[u]]++) continue
-          out = out " (cta"
-          for (k = 1; k <= n; k++) { v = order[k]; if (wg[v] != wg[u] || qf[v] != qf[t] || seens[sg[v]]++) continue
-            out = out " (warp"
-            for (l = 1; l <= n; l++) { x = order[l]
-              if (sg[x] == sg[v] && wg[x] == wg[u] && qf[x] == qf[t]) out = out " " x }
-            out = out ")" }
-          delete seens
-          out = out ")" }
-        delete seenw
-        out = out ")" }
-      print out ")" }'
-}
-
 # Rewrite each test with its Vulkan placement.
 while read -r path; do
   pl=$(awk -F'\t' -v p="$path" '$1 == p { print $2 }' "$place/placement.tsv")
@@ -81,11 +59,7 @@ while read -r path; do
     exit 2
   fi
   mkdir -p "$tmp/t/$(dirname "$path")"
-  tree=$(scope_tree "$pl")
-  awk -v tree="$tree" '
-    /@cta [0-9]+,gpu [0-9]+/ { gsub(/@cta [0-9]+,gpu [0-9]+/, "") }
-    /^(exists|forall|~exists|~ *exists|locations|filter)/ && !done { print tree; done = 1 }
-    { print }' "$srcdir/ptx/dat3m/$path" >"$tmp/t/$path"
+  "$srcdir/tools/place-test.sh" "$pl" "$srcdir/ptx/dat3m/$path" "$tmp/t/$path" || exit 2
 done <"$tmp/tests"
 
 # The DIFFERENCES.md rows: "| Model | CADP/path | ..." -> "Model,CADP/path"

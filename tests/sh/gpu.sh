@@ -521,11 +521,95 @@ else
   echo "SKIP: no script(1): the progress line not checked"; skipped=$((skipped + 1))
 fi
 
+# tools/progress-gpu.sh without a GPU (issue 27): a stand-in nvcc whose
+# programs say where their test's threads were placed (NC CTAs, NWMAX
+# warps, NLMAX lanes: $tmp/place-runs) and hang only when run with
+# -oversubscribe 1.  Of two CADP tests, -discriminating keeps the one whose
+# verdict differs between models (3_threads_3_instructions/0_simple: fair
+# Pass, the others Fail; 2_threads_2_instructions/0_simple is Fail under
+# all six); it runs in each placement with the threads in one warp, three
+# warps, three CTAs, three oversubscribed CTAs; the table counts its hang
+# under oversub against fair (Pass: contradicted) and the rest (Fail).
+cat >"$tmp/place-nvcc" <<'EOF_PNVCC'
+#!/bin/sh
+while [ $# -gt 0 ]; do
+  case $1 in -o) exe=$2; shift ;; *.cu) cu=$1 ;; esac
+  shift
+done
+where=$(sed -n 's/^#define \(NC\|NWMAX\|NLMAX\) \([0-9]*\)$/\1=\2/p' "$cu" | tr '\n' ' ')
+name=$(sed -n 's/^#define TEST_NAME "\(.*\)"$/\1/p' "$cu")
+cat >"$exe" <<EOF_PPROG
+#!/bin/sh
+echo "$where\$*" >>"\$FAKE_TMP/place-runs"
+printf 'Test $name Allowed\nHistogram (1 states)\n1         :>0:r0=0;\nNo\n\nWitnesses\n'
+printf 'Positive: 0, Negative: 1\nCondition exists (0:r0=1) is NOT validated\n'
+printf 'Observation $name Never 0 1\nTime $name 0.01\n'
+case " \$* " in *" -oversubscribe 1 "*) printf 'Hangs $name 1 1 0.5\n'; exit 4 ;; esac
+printf '\nParameters: instances 1 in 1 launches of 1\n'
+EOF_PPROG
+chmod +x "$exe"
+EOF_PNVCC
+chmod +x "$tmp/place-nvcc"
+printf 'CADP/2_threads_2_instructions/0_simple.litmus\nCADP/3_threads_3_instructions/0_simple.litmus\n' \
+  >"$tmp/place.list"
+rm -f "$tmp/place-runs"
+SC_SCOPECAT="$scopecat" SC_SRCDIR="$srcdir" sh "$srcdir/tools/progress-gpu.sh" \
+  -o "$tmp/pg" -list "$tmp/place.list" -discriminating -j 2 -- \
+  -gpus 1 -batch 1 -nvcc "$tmp/place-nvcc" -gpudir "$srcdir/harness" \
+  >"$tmp/pg.out" 2>&1
+rc=$?
+oversub_row=$(sed -n '/^## oversub/,$p' "$tmp/pg/table.md" | grep '^| fair |')
+if [ $rc -eq 0 ] && [ "$(wc -l <"$tmp/place-runs")" -eq 4 ] &&
+   grep -q '^NC=1 NWMAX=1 NLMAX=3 .*-launch-timeout 0.5 ' "$tmp/place-runs" &&
+   grep -q '^NC=1 NWMAX=3 NLMAX=1 ' "$tmp/place-runs" &&
+   [ "$(grep -c '^NC=3 NWMAX=1 NLMAX=1 ' "$tmp/place-runs")" -eq 2 ] &&
+   [ "$(grep -c 'oversubscribe' "$tmp/place-runs")" -eq 1 ] &&
+   grep -q '^warp	CADP/2_threads_2_instructions/0_simple.litmus	F	F	F	F	F	F$' "$tmp/pg/predictions.tsv" &&
+   grep -q '^CADP/3_threads_3_instructions/0_simple.litmus	hung	P	F	F	F	F	F$' "$tmp/pg/oversub.tsv" &&
+   grep -q '^CADP/3_threads_3_instructions/0_simple.litmus	ended	P	F' "$tmp/pg/ctas.tsv" &&
+   [ "$oversub_row" = "| fair | 0 | 1 | 0 | 0 |" ] &&
+   grep -q '^Consistent with: hsa obe hsa_obe lobe unfair; closest: hsa' "$tmp/pg/table.md" &&
+   grep -q '^Hung where fair says Pass: CADP/3_threads_3_instructions/0_simple.litmus$' "$tmp/pg/table.md" &&
+   [ "$(grep -c '^Consistent with: fair hsa obe hsa_obe lobe unfair; closest: fair (0 ' "$tmp/pg/table.md")" -eq 3 ]; then ok
+else
+  fail "progress-gpu.sh: exit $rc"; cat "$tmp/pg.out"; cat "$tmp/place-runs"
+fi
+# the same without a GPU: the models' verdicts are written, then exit 77
+if SC_SCOPECAT="$scopecat" SC_SRCDIR="$srcdir" sh "$srcdir/tools/progress-gpu.sh" \
+     -o "$tmp/pg77" -list "$tmp/place.list" -predictions "$tmp/pg/predictions.tsv" \
+     -placements "ctas oversub" -- -gpus 0 >"$tmp/pg77.out" 2>&1; then
+  fail "progress-gpu.sh without a GPU: exit 0"
+elif [ $? -eq 77 ] && cmp -s "$tmp/pg/predictions.tsv" "$tmp/pg77/predictions.tsv"; then ok
+else fail "progress-gpu.sh without a GPU"; cat "$tmp/pg77.out"; fi
+# -per-class K: of a class of five tests, the first and the third (spread
+# evenly); a class of one keeps it; a class all models agree on is not run
+{
+  printf '# placement\ttest\tfair\thsa\tobe\thsa_obe\tlobe\tunfair\n'
+  for i in 0 1 2 3 4; do
+    printf 'ctas\tCADP/2_threads_2_instructions/%d_simple.litmus\tP\tF\tF\tF\tF\tF\n' $i
+  done
+  printf 'ctas\tCADP/2_threads_2_instructions/5_simple.litmus\tP\tP\tF\tP\tP\tF\n'
+  printf 'ctas\tCADP/2_threads_2_instructions/6_simple.litmus\tF\tF\tF\tF\tF\tF\n'
+} >"$tmp/pc.tsv"
+grep -o 'CADP/[^	]*' "$tmp/pc.tsv" >"$tmp/pc.list"
+SC_SCOPECAT="$scopecat" SC_SRCDIR="$srcdir" sh "$srcdir/tools/progress-gpu.sh" \
+  -o "$tmp/pc" -list "$tmp/pc.list" -predictions "$tmp/pc.tsv" -placements ctas \
+  -discriminating -per-class 2 -- -gpus 0 >"$tmp/pc.out" 2>&1
+rc=$?
+if [ $rc -eq 77 ] && [ "$(cut -f1 "$tmp/pc/run.tsv" | sed 's|.*/||' | tr '\n' ' ')" = \
+     "0_simple.litmus 2_simple.litmus 5_simple.litmus " ]; then ok
+else fail "progress-gpu.sh -per-class 2: exit $rc"; cat "$tmp/pc.out" "$tmp/pc/run.tsv"; fi
+# bad placements and lists are refused
+if SC_SRCDIR="$srcdir" sh "$srcdir/tools/progress-gpu.sh" -o "$tmp/pgbad" -placements "warp lanes" \
+     >/dev/null 2>"$tmp/pgbad.err"; then fail "progress-gpu.sh -placements lanes: accepted"
+elif [ $? -eq 2 ] && grep -q "expected warp, cta, ctas or oversub, not 'lanes'" "$tmp/pgbad.err"; then ok
+else fail "progress-gpu.sh -placements lanes: $(cat "$tmp/pgbad.err")"; fi
+
 # bad parameters are refused before anything runs, naming what was expected
 for bad in "-n 0" "-n 12x" "-stress-seq st,xx" "-stress-blocks 9-3" \
            "-stress-spread 33" "-tpb 100" "-timeout -1" "-gpus many" \
            "-variants 0" "-spacing 0" "-shuffle 2" "-launch-timeout -3" \
-           "-jobs 0" "-batch 0"; do
+           "-jobs 0" "-batch 0" "-oversubscribe 2"; do
   if "$scopecat" gpu run $bad "$srcdir/ptx/gpu-shapes/MP-inter.litmus" \
        >/dev/null 2>"$tmp/bad.err"; then
     fail "gpu run $bad: accepted"

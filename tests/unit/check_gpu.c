@@ -7,9 +7,11 @@
  * kept here by plain arrays, with threads racing to insert); the litmus
  * test of a wrong load `gpu drf` finds (lib/gen/drf.c, sc_drf_litmus):
  * its text worked out by hand, and the model's verdict on it with and
- * without each fault the runner injects. */
+ * without each fault the runner injects; the order of a launch's CTAs
+ * (harness/cta_order.h), oversubscribed and not. */
 #include "scopecat.h"
 
+#include "cta_order.h"
 #include "outcome_table.h"
 
 #include <check.h>
@@ -409,6 +411,64 @@ START_TEST(drf_litmus_overwritten) {
 }
 END_TEST
 
+/* ---- The order of CTAs ------------------------------------------------------ */
+
+static uint64_t lcg_state;
+static uint64_t lcg(void) {
+  lcg_state = lcg_state * 6364136223846793005ULL + 1442695040888963407ULL;
+  return lcg_state >> 17;
+}
+
+/* Whether bperm[0..n) holds each of 0..n-1 once. */
+static bool is_permutation(const int *bperm, int n) {
+  char seen[64] = {0};
+  for (int b = 0; b < n; b++) {
+    if (bperm[b] < 0 || bperm[b] >= n || seen[bperm[b]])
+      return false;
+    seen[bperm[b]] = 1;
+  }
+  return true;
+}
+
+/* Oversubscribed, with 5 groups of 3 CTAs: the scope tree's CTA c of every
+ * group lies in CTAs 5c..5c+4 (so the GPU, starting CTAs in index order,
+ * starts every CTA 0 before any CTA 1), the groups shuffled within. */
+START_TEST(cta_order_oversubscribed_keeps_tree_ctas_apart) {
+  int bperm[15], scratch[5];
+  lcg_state = 7;
+  sc_cta_order(bperm, scratch, 15, 3, 1, 1, lcg);
+  ck_assert(is_permutation(bperm, 15));
+  bool moved = false;
+  for (int b = 0; b < 15; b++) {
+    ck_assert_msg(bperm[b] / 5 == b % 3, "CTA %d (tree CTA %d) at %d", b,
+                  b % 3, bperm[b]);
+    moved = moved || bperm[b] != (b % 3) * 5 + b / 3;
+  }
+  ck_assert_msg(moved, "the groups are not shuffled");
+  /* unshuffled: group g's tree CTA c at c * 5 + g */
+  sc_cta_order(bperm, scratch, 15, 3, 1, 0, lcg);
+  for (int b = 0; b < 15; b++)
+    ck_assert_int_eq(bperm[b], (b % 3) * 5 + b / 3);
+}
+END_TEST
+
+/* Not oversubscribed: the identity unshuffled, a permutation that mixes
+ * the tree's CTAs shuffled (a group's CTAs are anywhere). */
+START_TEST(cta_order_default_shuffles_all) {
+  int bperm[16], scratch[8];
+  sc_cta_order(bperm, scratch, 16, 2, 0, 0, lcg);
+  for (int b = 0; b < 16; b++)
+    ck_assert_int_eq(bperm[b], b);
+  lcg_state = 7;
+  sc_cta_order(bperm, scratch, 16, 2, 0, 1, lcg);
+  ck_assert(is_permutation(bperm, 16));
+  bool mixed = false;
+  for (int b = 0; b < 16; b++)
+    mixed = mixed || bperm[b] / 8 != b % 2;
+  ck_assert(mixed);
+}
+END_TEST
+
 static Suite *gpu_suite(void) {
   Suite *s = suite_create("gpu");
   TCase *prog = tcase_create("program");
@@ -428,6 +488,10 @@ static Suite *gpu_suite(void) {
   tcase_add_test(drf, drf_litmus_read_later);
   tcase_add_test(drf, drf_litmus_overwritten);
   suite_add_tcase(s, drf);
+  TCase *order = tcase_create("cta order");
+  tcase_add_test(order, cta_order_oversubscribed_keeps_tree_ctas_apart);
+  tcase_add_test(order, cta_order_default_shuffles_all);
+  suite_add_tcase(s, order);
   return s;
 }
 

@@ -19,7 +19,7 @@ const char *const gpu_prog_opts[] = {
     "n", "tpb", "blocks", "stress-blocks", "stress-seq", "stress-iters",
     "stress-patch", "stress-regions", "stress-spread", "spacing", "sync-spin",
     "warmup", "bank-conflicts", "shuffle", "seed", "variants",
-    "launch-timeout", NULL};
+    "launch-timeout", "oversubscribe", NULL};
 
 void gpu_usage(FILE *out) {
   fprintf(out,
@@ -65,6 +65,11 @@ void gpu_usage(FILE *out) {
       "  -variants N        random layouts per run (default 8)\n"
       "  -launch-timeout S  a launch not finished after S seconds is a hang,\n"
       "                     logged as a Hangs line (default 1; 0: none)\n"
+      "  -oversubscribe 0|1 1: more CTAs than the GPU holds at once: each CTA\n"
+      "                     of the test's scope tree in CTAs of its own, the\n"
+      "                     first ones filling the GPU, so that a later one\n"
+      "                     starts only when an earlier one ends (-blocks\n"
+      "                     does not apply; default 0)\n"
       "  -gpus N            use N GPUs (default: all visible; CUDA_VISIBLE_DEVICES\n"
       "                     limits them, as Slurm's --gpus sets it)\n"
       "  -timeout S         watchdog: kill a test still running after S\n"
@@ -148,7 +153,8 @@ static const char *bad_prog_value(const char *name, const char *val) {
                : "a multiple of 32 from 32 to 1024";
   if (!strcmp(name, "seed"))
     return is_number(val, 0, LLONG_MAX) ? NULL : "a non-negative number";
-  if (!strcmp(name, "bank-conflicts") || !strcmp(name, "shuffle"))
+  if (!strcmp(name, "bank-conflicts") || !strcmp(name, "shuffle") ||
+      !strcmp(name, "oversubscribe"))
     return is_number(val, 0, 1) ? NULL : "0 or 1";
   /* zero variants or spacing would divide by zero or put every instance
    * on one word */
