@@ -144,6 +144,8 @@ static int fences_built(void) {
   return n;
 }
 __attribute__((constructor)) static void ledger(void) {
+  if (getenv("FAKE_NO_LEDGER")) /* as a run killed before its exit */
+    return;
   const char *p = getenv("SCOPECAT_APP_LOG");
   FILE *f = p ? fopen(p, "a") : NULL;
   const char *seed = getenv("SCOPECAT_APP_SEED"), *cost = getenv("SCOPECAT_APP_COST");
@@ -194,6 +196,20 @@ has "$tmp/seen" "stress=cache rand=1 seq=ld,st,st spread=3"
 has "$tmp/out" "stress: 6 kernel launches seen, 4 stressed by 20 CTAs, 4 stress grids stopped"
 has "$tmp/out" "cache+rand: 6 kernel launches seen"
 [ -f "$tmp/keep/libscopecat_app.so" ] && ok || fail "-keep holds no interposer"
+# no ledger from runs that ended on their own: the interposer saw no launch
+# (a statically linked runtime, say so); no ledger from runs that all hung:
+# they were killed before it could be written, which says nothing of how
+# the program was linked (the H100's hanging kernels were told to rebuild)
+printf '#!/bin/sh\nexec sleep 30\n' >sleeper
+printf '#!/bin/sh\nexit 0\n' >ends
+chmod +x sleeper ends
+FAKE_NO_LEDGER=1 PATH="$tmp/gpu:$PATH" expect 0 "$scopecat" gpu app \
+  -nvcc ./fake-nvcc -keep "$tmp/keep" -env stress -runs 1 -- ./ends
+has "$tmp/err" "in stress, the interposer saw no kernel launch (a program linked statically"
+FAKE_NO_LEDGER=1 PATH="$tmp/gpu:$PATH" expect 1 "$scopecat" gpu app \
+  -nvcc ./fake-nvcc -keep "$tmp/keep" -env stress -runs 1 -run-timeout 1 -- ./sleeper
+has "$tmp/out" "stress: first error in run 1 (hang)"
+lacks "$tmp/err" "interposer saw no kernel launch"
 # -cost: every environment interposed, none too; per run 0.1 ms of kernel
 # time and 2 J per unit of the seed: seeds 1..20 give 0.1..2.0 ms, median
 # (1.0 + 1.1) / 2 = 1.050; the interval's ranks j = floor(10 - 1.96

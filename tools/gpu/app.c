@@ -376,7 +376,11 @@ int cmd_gpu_app(int argc, char **argv) {
       app_tally *t = &tallies[a * c.nenv + e];
       app_run_env(&c, &tuned, &progs[a], c.envs[e], so, tmp, t);
       erred |= app_errors(t) > 0;
-      if (app_interposed(&c, c.envs[e]) && t->ledger.launches == 0)
+      /* a run that hung or crashed was killed before its interposer could
+       * write its ledger: only runs that ended on their own say anything
+       * about how the program was linked */
+      long ended = t->runs - t->errors[APP_HANG] - t->errors[APP_CRASH];
+      if (app_interposed(&c, c.envs[e]) && ended > 0 && t->ledger.launches == 0)
         fprintf(stderr, "scopecat gpu app: %s: in %s, the interposer saw no "
                         "kernel launch (a program linked statically against "
                         "the CUDA runtime? rebuild it with -cudart shared)\n",
