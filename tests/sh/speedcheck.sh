@@ -13,7 +13,7 @@ seeds="$srcdir/ptx/seeds"
 set -- "$seeds"/*.litmus "$srcdir"/ptx/herd-gpu-ptx/*.litmus \
   "$srcdir"/ptx/dat3m/Nvidia/*.litmus "$srcdir"/ptx/dat3m/Nvidia/*/*.litmus
 for mode in false true fast; do
-  "$scopecat" sim -json -nohash -speedcheck "$mode" -timeout 20 "$@" \
+  "$scopecat" sim -json -nohash -speedcheck "$mode" -timeout 300 "$@" \
     >"$tmp/$mode.json" 2>"$tmp/$mode.err"
 done
 
