@@ -24,17 +24,17 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 dir=$top/ptx/kernels
 
-# one run: its output in $1, "VERDICT SECONDS" on stdout ("cut" past the
-# CPU limit, "error" on any other failure)
+# one run of property $2: its output in $1, "VERDICT SECONDS" on stdout
+# ("cut" past the CPU limit, "error" on any other failure)
 run() {
-  local out=$1; shift
+  local out=$1 property=$2; shift 2
   ( ulimit -t "$cpu"; /usr/bin/time -f '%U %S' -o "$out.time" "$sc" "$@" >"$out" 2>&1 )
   local status=$?
   local secs
   secs=$(awk '{ printf "%.1f", $1 + $2 }' "$out.time" 2>/dev/null | tail -n 1)
   [ -n "$secs" ] || secs="> $cpu"
   local v
-  v=$(sed -n 's/^Property \([a-z-]*\) \([A-Z]*\).*/\2/p' "$out" | head -n 1)
+  v=$(sed -n "s/^Property $property \\([A-Z]*\\).*/\\1/p" "$out" | head -n 1)
   if [ "$status" -ne 0 ] || [ -z "$v" ]; then
     if grep -q 'CPU time limit\|Killed' "$out.time" "$out" 2>/dev/null || [ "$status" -ge 128 ]; then
       v=cut
@@ -55,9 +55,9 @@ tail -n +2 "$dir/expected.csv" | grep -E "^[^,]*,[^,]*($only)" |
       *) live= ;;
     esac
     # shellcheck disable=SC2086  # $live: several words
-    on=$(run "$tmp/on" kernel -model "$top/cat/$model.cat" -unroll "$unroll" $live "$dir/$ptx")
+    on=$(run "$tmp/on" "$property" kernel -model "$top/cat/$model.cat" -unroll "$unroll" $live "$dir/$ptx")
     # shellcheck disable=SC2086
-    off=$(run "$tmp/off" kernel -model "$top/cat/$model.cat" -unroll "$unroll" $live -symmetry off "$dir/$ptx")
+    off=$(run "$tmp/off" "$property" kernel -model "$top/cat/$model.cat" -unroll "$unroll" $live -symmetry off "$dir/$ptx")
     same=-
     case "$on $off" in
       cut*|error*|*" cut "*|*" error "*) ;;
