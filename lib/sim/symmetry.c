@@ -18,7 +18,9 @@
  * odometer's order: every "first" a result keeps (the execution that
  * decides the condition, a flag's witness, the liveness witness) comes
  * from the first combination that has one, which is a representative,
- * searched as it would be without symmetry. */
+ * searched as it would be without symmetry (but for -engine auto's road
+ * through it, which the enumerator's cut statistics sway: the witness may
+ * then be another execution of it; doc/performance.md). */
 #include "sim/symmetry.h"
 
 #include "util/gcmem.h"
