@@ -9,8 +9,9 @@
 # unsynchronised increments of x end at x=4 exactly when the reads were
 # 0, 1, 2, 3 in some order, 24 states; the condition holds in 144 of the
 # 576 executions (what -symmetry off counts, one per execution as herd).
-# Then a kernel of four threads, caslock-dv2wg-2.2.1, on and off (its 24
-# states: tests/sh/kernel_speed.sh), and the option's error.
+# Then kernels: caslock-acq2rx (two threads, whose races and stories must
+# be the same), caslock-dv2wg-2.2.1 (four threads; its 24 states:
+# tests/sh/kernel_speed.sh), and the option's error.
 . "${SC_SRCDIR:-.}/tests/sh/lib.sh"
 
 d="$srcdir/tests/data/symmetry"
@@ -59,6 +60,19 @@ has "$tmp/out" "Positive: 144 Negative: 432"
 n=$(grep -c 'x=4;' "$tmp/out")
 if [ "$n" -eq 24 ]; then ok; else fail "$n states with x=4, expected 24"; fi
 lacks "$tmp/out" "x=0;"
+
+# a kernel of two threads whose lock fails (caslock-acq2rx: the
+# assertion and a data race, each told as a story of both threads), its
+# two threads swapped with A[0] and A[1]; and its liveness
+acq="$srcdir/ptx/kernels/caslock-acq2rx.ptx"
+v75="$srcdir/cat/ptx-v7.5.cat"
+same_output kernel -engine enum -model "$v75" -unroll 0 "$acq"
+has "$tmp/on" "Property data-race FAIL"
+has "$tmp/on" "Property assertion FAIL"
+same_output kernel -engine enum -model "$v75" -unroll 3 -norace -liveness "$acq"
+on=$("$scopecat" kernel -engine enum -json -model "$v75" -unroll 0 "$acq" | sed -n 's/.*"candidates":\([0-9]*\).*/\1/p')
+off=$("$scopecat" kernel -engine enum -json -model "$v75" -unroll 0 -symmetry off "$acq" | sed -n 's/.*"candidates":\([0-9]*\).*/\1/p')
+if [ -n "$on" ] && [ "$on" -lt "$off" ]; then ok; else fail "caslock-acq2rx: $on candidates with symmetry, $off without"; fi
 
 # a kernel of four threads (the solver's road: minutes enumerated)
 if "$scopecat" -engine smt "$srcdir/ptx/seeds/coRR.litmus" 2>&1 | grep -q 'built without Z3'; then
