@@ -31,7 +31,7 @@ run() {
   ( ulimit -t "$cpu"; /usr/bin/time -f '%U %S' -o "$out.time" "$sc" "$@" >"$out" 2>&1 )
   local status=$?
   local secs
-  secs=$(awk '{ printf "%.1f", $1 + $2 }' "$out.time" 2>/dev/null | tail -n 1)
+  secs=$(awk '{ printf "%.1f\n", $1 + $2 }' "$out.time" 2>/dev/null | tail -n 1)
   [ -n "$secs" ] || secs="> $cpu"
   local v
   v=$(sed -n "s/^Property $property \\([A-Z]*\\).*/\\1/p" "$out" | head -n 1)
