@@ -32,7 +32,11 @@
 /* At most this many permutations are kept (a larger group: none). */
 #define MAX_GROUP 4096
 /* At most this many permutations are looked at while finding them. */
-#define MAX_TRIES 200000L
+#define MAX_TRIES 20000L
+/* At most this many entries in the location maps of the pairs of threads
+ * (threads squared times locations): beyond, no symmetry is looked for
+ * (60 threads of 30 locations each would take 50 MB). */
+#define MAX_PAIR_MAP_ENTRIES (1L << 18)
 
 /* One symmetry: the threads' images, and the observed terms' (index in
  * the result's order). */
@@ -349,9 +353,9 @@ static bool symmetry_allowed(const sc_test *t, const sc_sim_options *o) {
 
 sim_symmetry *sci_sim_symmetry(const sc_test *t, const sc_thread_traces *all,
                                const sc_result *r, const sc_sim_options *o) {
-  if (!symmetry_allowed(t, o))
-    return NULL;
   int n = t->nthreads, nl = t->nlocs;
+  if (!symmetry_allowed(t, o) || (long)n * n * (nl + 1) > MAX_PAIR_MAP_ENTRIES)
+    return NULL;
   sym_finder f = {.t = t, .all = all, .r = r, .n = n, .nlocs = nl};
   f.pair_map = sci_alloc(sizeof(int *) * (size_t)(n * n + 1));
   bool any = false;
