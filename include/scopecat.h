@@ -440,6 +440,9 @@ typedef struct sc_sim_options {
                             are the same; for checking that) */
   sc_progress progress_model; /* with liveness: which threads may be halted
                             (see sc_progress), default FAIR */
+  int symmetry_off;      /* search every combination of traces, not one per
+                            orbit of the threads' symmetries (the figures
+                            are the same; for checking that) */
 } sc_sim_options;
 
 /* The most events one run of a thread may have: its dependencies are bit

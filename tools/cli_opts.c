@@ -368,6 +368,8 @@ static int parse_args(const cli_command *cmd, void *opts, common *com,
 
 const char *const cli_engine_words[] = {"enum", "smt", "auto", NULL};
 
+const char *const cli_symmetry_words[] = {"on", "off", NULL};
+
 const char *cli_read_progress(void *opts, const cli_opt *o, const char *val) {
   const char *why = NULL;
   if (sc_progress_parse(val, CLI_FIELD(sc_progress, opts, o), &why) != 0)

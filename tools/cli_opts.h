@@ -98,5 +98,7 @@ void cli_progress_usage(FILE *out, int column);
 
 /* -engine's words, in sc_engine's order (sim and compare). */
 extern const char *const cli_engine_words[];
+/* -symmetry's words: on (0, the default) and off (sc_sim_options.symmetry_off). */
+extern const char *const cli_symmetry_words[];
 
 #endif

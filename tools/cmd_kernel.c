@@ -87,6 +87,8 @@ static void kernel_usage(FILE *out) {
           "violation UNKNOWN\n"
           "  -timeout S         give up a kernel after S seconds\n"
           "  -max-executions N  give up a kernel after N candidate executions\n"
+          "  -symmetry off      every combination of traces, not one per "
+          "orbit of thread symmetries\n"
           "  -liveness          also whether a fair execution leaves a "
           "thread spinning or\n"
           "                     waiting at a barrier for ever (Property "
@@ -141,6 +143,8 @@ static const cli_opt kernel_opts[] = {
     {.name = "max-executions", .kind = CLI_LONG, AT(opts.max_executions),
      .lo = 0, .hi = LONG_MAX, .bad = COUNT},
     {.name = "liveness", .kind = CLI_SET, AT(opts.liveness), .lo = 1},
+    {.name = "symmetry", .kind = CLI_CHOICE, AT(opts.symmetry_off),
+     .choices = cli_symmetry_words, .bad = "-symmetry expects on or off, found '%v'"},
     CLI_PROGRESS_OPT(kernel_cli, opts.progress_model),
     {.name = "show", .kind = CLI_CHOICE, AT(show), .choices = show_words,
      .bad = "-show expects prop, neg, cond, all or none, found '%v'"},

@@ -95,6 +95,8 @@ static void sim_usage(FILE *out) {
           "early)\n"
           "  -interpret         run the model by its interpreter only (not "
           "compiled)\n"
+          "  -symmetry off      every combination of traces, not one per "
+          "orbit of thread symmetries\n"
           "  -engine E          enum, smt (symbolic, with Z3) or auto "
           "(default)\n"
           "  -v                 say which model, engine and co each test "
@@ -288,6 +290,8 @@ static const cli_opt sim_opts[] = {
      * more slowly; for checking the cuts */
     {.name = "noprune", .kind = CLI_SET, AT(opts.noprune), .lo = 1},
     {.name = "interpret", .kind = CLI_SET, AT(opts.interpret), .lo = 1},
+    {.name = "symmetry", .kind = CLI_CHOICE, AT(opts.symmetry_off),
+     .choices = cli_symmetry_words, .bad = "-symmetry expects on or off, found '%v'"},
     {.name = "engine", .kind = CLI_CHOICE, AT(opts.engine), .choices = cli_engine_words,
      .bad = "-engine expects enum, smt or auto, found '%v'"},
     {.name = "speedcheck", .kind = CLI_CHOICE, AT(opts.speedcheck),

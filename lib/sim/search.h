@@ -77,6 +77,9 @@ typedef struct sim_search {
   sim_cut_stats stats;
   sim_probe probe;
   sim_smt_state smt;
+  /* thread symmetry (symmetry.h): NULL when none; else the sink adds the
+   * images of each state the engines find in a representative */
+  struct sim_symmetry *sym;
   sc_error *err;
 } sim_search;
 

@@ -15,6 +15,7 @@
 #include "sim/progress.h"
 #include "sim/repeat_gate.h"
 #include "sim/sink.h"
+#include "sim/symmetry.h"
 #include "sim/traces.h"
 #include "util/error.h"
 #include "util/gcmem.h"
@@ -200,11 +201,14 @@ static sc_status each_trace_choice(sim_search *s, const sc_thread_traces *all) {
   const sc_trace **chosen = sci_alloc(sizeof(sc_trace *) * (size_t)(t->nthreads + 1));
   sim_feed_odometer *odo = sci_sim_feed_odometer(t, all, &s->clock);
   barrier_memo memo = {0};
+  s->sym = sci_sim_symmetry(t, all, s->r, &s->opts);
   for (bool more = sci_sim_first_fed_choice(odo, pick); more;
        more = sci_sim_next_fed_choice(odo, pick)) {
     sc_status st = sci_sim_clock_step(&s->clock, 0, NULL, &s->err);
     if (st)
       return st;
+    if (s->sym && !sci_sim_symmetry_representative(s->sym, pick, s->engine->counts_states))
+      continue; /* its orbit's first combination stood for it (sink.c) */
     sci_sim_choose(chosen, pick, all, t->nthreads);
     sim_candidate cd;
     if (!candidate_of(s, chosen, &cd))

@@ -7,6 +7,7 @@
 
 #include "sim/engine.h"
 #include "sim/liveness.h"
+#include "sim/symmetry.h"
 #include "util/gcmem.h"
 
 #include <string.h>
@@ -243,6 +244,31 @@ static void read_values(sim_search *s, const sc_execution *x) {
     s->values[i] = sci_exec_lval(x, &s->r->observed[i]);
 }
 
+/* Count one allowed execution ending in `values`: an engine that counts
+ * states (README: Engines) counts each once, also those of the
+ * combinations it has enumerated. */
+static void count_state(sim_search *s, const int64_t *values, bool holds) {
+  if (s->engine->counts_states && state_known(s->r, values))
+    return;
+  if (holds)
+    s->r->positive++;
+  else
+    s->r->negative++;
+  record_state(s->r, values, holds);
+}
+
+/* Under thread symmetry, the execution just counted stands for one in each
+ * other combination of its orbit (or, counting states, for its images
+ * under every symmetry): their final states are its own permuted, and
+ * decide the condition alike (symmetry.c keeps it). */
+static void count_symmetric_states(sim_search *s, bool holds) {
+  int n = sci_sim_symmetry_nimages(s->sym);
+  if (n == 0)
+    return;
+  for (int k = 0; k < n; k++)
+    count_state(s, sci_sim_symmetry_image(s->sym, k, s->values), holds);
+}
+
 /* ---- The sink ---------------------------------------------------------------- */
 
 sc_result *sci_sim_sink_new_result(const sim_search *s) {
@@ -282,16 +308,8 @@ bool sci_sim_sink_execution(sim_search *s, sc_execution *x, const sc_cat_outcome
   if (!speedcheck_counts(s, holds))
     return false;
   read_values(s, x);
-  /* an engine that counts states (README: Engines) counts each once, also
-   * those of the combinations it has enumerated */
-  bool per_state = s->engine->counts_states;
-  if (!per_state || !state_known(s->r, s->values)) {
-    if (holds)
-      s->r->positive++;
-    else
-      s->r->negative++;
-    record_state(s->r, s->values, holds);
-  }
+  count_state(s, s->values, holds);
+  count_symmetric_states(s, holds);
   keep_cond_witness(s, x, holds);
   if (!out)
     return true;
@@ -299,7 +317,7 @@ bool sci_sim_sink_execution(sim_search *s, sc_execution *x, const sc_cat_outcome
     record_flag(s->r, out->flags[i]);
   if (out->nflags)
     keep_flag_witnesses(s->r, x, out);
-  if (!per_state)
+  if (!s->engine->counts_states)
     keep_picture(s, x, out, holds);
   return true;
 }
