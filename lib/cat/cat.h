@@ -48,6 +48,11 @@ const char *sci_cat_model_filename(const sc_cat_model *m);
 /* Whether the model's text (its includes too) uses `name` anywhere: a
  * caller need not compute a base relation the model never names. */
 bool sci_cat_model_names(const sc_cat_model *m, const char *name);
+/* Whether the model, bell included, is nothing but includes (its title
+ * aside), as sc_model_load_with_includes makes it: then *paths (*n of
+ * them) are the files it includes, in order, as found; their own
+ * includes are not looked at. */
+bool sci_cat_model_only_includes(const sc_cat_model *m, const char ***paths, int *n);
 
 /* How the model first binds `name`, a name of the caller's (co...), in the
  * order it runs: the bell, then the model, includes followed, the branch
@@ -213,12 +218,17 @@ const struct sc_cat_test *sci_cat_analysis_check(const sc_cat_analysis *a, int i
 /* What the caller knows of its names when events are taken out of an
  * execution, the remaining ones keeping their pairs of every name but
  * those of `shrinking`, which may lose some; the names of `kept` hold
- * only events that are never taken out (the writes, say). */
+ * only events that are never taken out (the writes, say).  The flags of
+ * `vouched` are the caller's to answer for: it has shown that such a flag
+ * raised on the longer execution is raised on the shorter one too (for the
+ * events it takes out and the model it names: sim/repeat_gate.c). */
 typedef struct sc_cat_removal {
   const char *const *shrinking;
   int nshrinking;
   const char *const *kept;
   int nkept;
+  const char *const *vouched;
+  int nvouched;
 } sc_cat_removal;
 
 /* Whether taking events out of any execution that m allows (over base's

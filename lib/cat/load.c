@@ -326,6 +326,20 @@ bool sci_cat_model_names(const sc_cat_model *m, const char *name) {
   return sci_cat_symbol(m->syms, name) != NULL;
 }
 
+bool sci_cat_model_only_includes(const sc_cat_model *m, const char ***paths, int *n) {
+  *paths = sci_alloc(sizeof **paths * (size_t)(m->prog.n + 1));
+  *n = 0;
+  if (m->bell.n > 0)
+    return false;
+  for (int i = 0; i < m->prog.n; i++) {
+    const sc_cat_ins *ins = m->prog.ins[i];
+    if (ins->kind != IN_INCLUDE || !ins->included || !ins->included->file)
+      return false;
+    (*paths)[(*n)++] = ins->included->file;
+  }
+  return true;
+}
+
 /* ---- Bell declarations --------------------------------------------------- */
 
 static const sc_cat_ins *declaration(const sc_cat_model *m, int i) {

@@ -197,8 +197,12 @@ static const node_info *info_of(classifier *c, const sc_cat_node *x) {
 }
 
 /* A check holds on X' when it held on X; a flag (or undefined_unless) is
- * raised on X' exactly when on X, when its value is {} on both. */
+ * raised on X' exactly when on X, when its value is {} on both, or
+ * raised on X' when on X, when the caller vouches for it. */
 static bool axiom_safe(classifier *c, const sc_cat_axiom *ax) {
+  if (ax->test->type == TT_FLAG &&
+      listed(c->how->vouched, c->how->nvouched, ax->test->name))
+    return true;
   if (ax->test->type != TT_CHECK)
     return empty(c, ax->node);
   return !ax->test->negated && cls_of(c, ax->node) != UNKNOWN;

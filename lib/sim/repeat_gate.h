@@ -1,7 +1,8 @@
 /* repeat_gate.h: whether a model lets the trace search cut the runs whose
  * loop iteration repeats a state (sem.h's repeat_cut): those whose checks
  * get no stronger with fewer events (cat/removal.c), over the names a
- * candidate execution binds. */
+ * candidate execution binds; and, for the PTX models followed by their
+ * race flags, the narrower cut that keeps every race (repeat_twins). */
 #ifndef SC_SIM_REPEAT_GATE_H
 #define SC_SIM_REPEAT_GATE_H
 
@@ -13,8 +14,17 @@
 /* Whether model m (run with eval's variants and skipped checks) allows
  * every execution of test t made from one it allows by taking out some
  * reads and fences, the rest keeping their pairs (ctrl and the membar
- * relations may lose some): then sem.c's cut loses no final state. */
+ * relations may lose some), and raises no flag: then sem.c's cut loses
+ * no final state. */
 bool sci_sim_repeat_cut_safe(const sc_test *t, const sc_cat_model *m,
                          const sc_cat_run_options *eval);
+
+/* Whether model m is cat/ptx-v7.5.cat or cat/ptx-v6.0.cat followed by
+ * cat/ptx-race.cat (those files byte for byte, nothing else: the proof in
+ * repeat_gate.c is about their definitions), and its checks allow the
+ * shorter executions as for sci_sim_repeat_cut_safe: then sem.c's cut
+ * with repeat_twins loses no final state and no race flag. */
+bool sci_sim_repeat_cut_keeps_races(const sc_test *t, const sc_cat_model *m,
+                                const sc_cat_run_options *eval);
 
 #endif

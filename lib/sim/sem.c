@@ -257,6 +257,38 @@ static bool recurring_iterations(const run *r, int head, int m) {
   return head_state_again(r, head, &r->hist_regs[(size_t)ended * (size_t)r->th->nregs]);
 }
 
+/* Whether an event orders what follows it in its thread against other
+ * threads: a write (the start of a release pattern), a fence, a barrier. */
+static bool orders_later(sc_event_kind kind) {
+  return kind == SC_EV_WRITE || kind == SC_EV_FENCE || kind == SC_EV_BARRIER;
+}
+
+/* For limits' repeat_twins (the race flags' cut, sim/repeat_gate.c): the
+ * iteration from event `from` on has no fence, and each of its reads has
+ * a twin before it, an earlier read of the run by the same instruction of
+ * the same location, with no write, fence or barrier after the twin.  A
+ * race of the iteration's read is then one of its twin's, which the
+ * shorter run keeps. */
+static bool reads_have_twins(const run *r, int from) {
+  int since = from; /* the first event after the run's last ordering one */
+  while (since > 0 && !orders_later(r->ev[since - 1].kind))
+    since--;
+  for (int i = from; i < r->nev; i++) {
+    const sc_trace_event *e = &r->ev[i];
+    if (e->kind == SC_EV_FENCE)
+      return false;
+    if (e->kind != SC_EV_READ)
+      continue;
+    int j = from - 1;
+    while (j >= since && !(r->ev[j].kind == SC_EV_READ && r->ev[j].pc == e->pc &&
+                           r->ev[j].loc == e->loc))
+      j--;
+    if (j < since)
+      return false;
+  }
+  return true;
+}
+
 /* Whether the iteration that a backward jump to `head` closes repeats a
  * state: no write nor barrier since the run last arrived at the head, and
  * each register live there as it was then, in value and in the reads it
@@ -277,6 +309,8 @@ static bool repeats_state(const run *r, int head) {
   for (int i = r->head_nev[h]; i < r->nev; i++)
     if (r->ev[i].kind == SC_EV_WRITE || r->ev[i].kind == SC_EV_BARRIER)
       return false;
+  if (r->lim->repeat_twins && !reads_have_twins(r, r->head_nev[h]))
+    return false;
   const uint64_t *live = &r->live_at_head[(size_t)h * (size_t)r->words];
   size_t at = (size_t)h * (size_t)r->th->nregs;
   for (int i = 0; i < r->th->nregs; i++)
@@ -1145,6 +1179,7 @@ sc_status sci_sem_traces_timed(const sc_test *t, const sc_sem_limits *limits,
     b.lim.liveness = limits->liveness;
     b.lim.repeat_cut = limits->repeat_cut;
     b.lim.repeat_at_once = limits->repeat_at_once;
+    b.lim.repeat_twins = limits->repeat_twins;
   }
   if (limits && limits->unroll >= 0)
     b.lim.unroll = limits->unroll;

@@ -492,10 +492,14 @@ static sc_status search_once(const sc_test *t, const sc_model *m,
                              bool choose, sc_result **out, sc_error **err) {
   sim_search s;
   search_init(&s, t, m, opts, e);
+  bool fewer_events_safe = sci_sim_repeat_cut_safe(t, m->cat, &s.eval);
+  /* a model with race flags: the narrower cut that keeps them, if any */
+  bool twins = !fewer_events_safe && sci_sim_repeat_cut_keeps_races(t, m->cat, &s.eval);
   sc_sem_limits lim = {.unroll = s.opts.unroll, .max_traces = 0,
                        .liveness = s.opts.liveness != 0,
-                       .repeat_cut = sci_sim_repeat_cut_safe(t, m->cat, &s.eval),
+                       .repeat_cut = fewer_events_safe || twins,
                        .repeat_at_once = t->ptx_file != NULL, /* a kernel */
+                       .repeat_twins = twins,
                        .max_run_events = s.opts.max_run_events};
   sc_status st = check_declarations(t, m->cat, err);
   if (st)
@@ -506,7 +510,7 @@ static sc_status search_once(const sc_test *t, const sc_model *m,
     return st;
   const long *cuts = cut_runs(all, t->nthreads);
   if (s.opts.liveness) /* the runs a progress model may halt */
-    sci_progress_add_halts(t, &s.opts.progress_model, lim.repeat_cut, all);
+    sci_progress_add_halts(t, &s.opts.progress_model, fewer_events_safe, all);
   /* the symbolic road, and -liveness under either engine (the two then
    * meet the same first combination with a witness: the same threads
    * stuck), take each thread's shortest traces first */

@@ -5,8 +5,9 @@
 # and -unroll must print `Property PROPERTY VERDICT`.  The assertion rows
 # run with -norace and the liveness rows with -norace -liveness: the model
 # alone keeps the simulator's cut of repeated spin iterations, which the
-# race flags of the data-race rows' runs turn off (VERDICTS.md, "How
-# scopecat unrolls").  A table of the verdicts and each run's time comes
+# race flags of the data-race rows' runs narrow to the twin cut (it keeps
+# one failing turn per wait: their PASS rows need -unroll 3; VERDICTS.md,
+# "How scopecat unrolls").  A table of the verdicts and each run's time comes
 # out.  With nvcc (SC_NVCC, or nvcc on PATH) the .cu
 # files are checked the same way, compiled by scopecat with the case's -D
 # flags and launch (from the .ptx's header, which make-ptx.sh wrote);

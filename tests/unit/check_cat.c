@@ -1355,6 +1355,8 @@ static const struct {
   {"let rec r = po \\ (r ; po)\nacyclic r\n", false}, /* not lowered */
   {"flag ~empty po as f\n", false},            /* raised by the longer only */
   {"undefined_unless empty po as u\n", false},
+  {"flag ~empty po as v\n", true},            /* the caller vouches for v */
+  {"undefined_unless empty po as v\n", false}, /* a flag only */
 };
 
 START_TEST(removal_gate) {
@@ -1369,7 +1371,8 @@ START_TEST(removal_gate) {
   bind_rel(env, "co", NONE);
   const sc_cat_dynamic dyn[] = {{"rf", {1, 0}}, {"co", {2, 0}}};
   static const char *const shrinking[] = {"ctrl"}, *const kept[] = {"W", "co"};
-  static const sc_cat_removal how = {shrinking, 1, kept, 2};
+  static const char *const vouched[] = {"v"};
+  static const sc_cat_removal how = {shrinking, 1, kept, 2, vouched, 1};
   ck_assert_msg(sci_cat_model_drop_events_safe(m, env, dyn, 2, &how, NULL) ==
                     removal_cases[_i].safe,
                 "%s", removal_cases[_i].model);
