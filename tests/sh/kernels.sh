@@ -14,8 +14,9 @@
 # without nvcc that part is skipped with a message.
 # Then -engine enum and -engine smt must agree on each small case (states
 # and verdicts), skipped without Z3.
-# KERNELS_TIMEOUT (seconds, default 120) bounds each run: a run past it
-# fails.  KERNELS_ONLY=REGEX checks only the cases whose .ptx matches.
+# KERNELS_TIMEOUT (seconds, default 600: a hang guard, since the suite also
+# runs under ASan and without Z3) bounds each run: a run past it fails.
+# KERNELS_ONLY=REGEX checks only the cases whose .ptx matches.
 # KERNELS_MAX_THREADS (default 2) skips, with a message, the cases of larger
 # grids: their runs take minutes (VERDICTS.md, "Time"); 9 checks them all.
 # The rows of $quick run under 10 s and are checked whatever it says.
@@ -30,7 +31,7 @@
 
 dir="$srcdir/ptx/kernels"
 csv="$dir/expected.csv"
-limit=${KERNELS_TIMEOUT:-120}
+limit=${KERNELS_TIMEOUT:-600}
 only=${KERNELS_ONLY:-.}
 max_threads=${KERNELS_MAX_THREADS:-2}
 cu_rows=${KERNELS_CU:-assertion}
