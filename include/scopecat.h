@@ -440,7 +440,16 @@ typedef struct sc_sim_options {
                             are the same; for checking that) */
   sc_progress progress_model; /* with liveness: which threads may be halted
                             (see sc_progress), default FAIR */
+  int liveness_unroll_max; /* with liveness: a Pass whose runs the unroll
+                            bound cut is searched again at bound+1, +2, ...
+                            up to this bound (sc_result_unroll says where
+                            the answer was reached); 0: SC_LIVE_UNROLL_MAX
+                            when unroll is the default, else no deepening */
 } sc_sim_options;
+
+/* sc_sim_options.liveness_unroll_max's default: the deepest bound a
+ * -liveness Pass cut by the default bound (2) is searched again at. */
+#define SC_LIVE_UNROLL_MAX 4
 
 /* The most events one run of a thread may have: its dependencies are bit
  * masks over its events in one 64-bit word. */
@@ -543,6 +552,11 @@ const struct sc_execution *sc_result_liveness_witness(const sc_result *r);
  * 0 otherwise.  The log's Liveness line is then followed by "Unchecked
  * NAME ...", the JSON has "unchecked_loop". */
 int sc_result_liveness_unchecked(const sc_result *r, int *thread, int *line);
+/* The unroll bound the result's search ran under (sc_sim_options.unroll, 2
+ * by default), and the one it started from: they differ when a -liveness
+ * Pass cut by the bound was searched again deeper
+ * (sc_sim_options.liveness_unroll_max). */
+int sc_result_unroll(const sc_result *r, int *started_at);
 
 /* The executions chosen by sc_sim_options.show, as Graphviz DOT digraphs
  * (one per execution, in one text); NULL when none was shown. */
