@@ -448,8 +448,14 @@ typedef struct sc_sim_options {
 } sc_sim_options;
 
 /* sc_sim_options.liveness_unroll_max's default: the deepest bound a
- * -liveness Pass cut by the default bound (2) is searched again at. */
-#define SC_LIVE_UNROLL_MAX 4
+ * -liveness Pass cut by the default bound (2) is searched again at.  3:
+ * over ptx/dat3m every Pass that a deeper bound turns into a Fail turns at
+ * 3 (CADP 59_simple, 69_simple); 4 turned none more on the tests it
+ * reached and costs a second deeper search on every Pass still cut. */
+#define SC_LIVE_UNROLL_MAX 3
+/* A search at a bound that took more candidates than this is not deepened
+ * (each deeper bound multiplies the runs, and the cost with them). */
+#define SC_LIVE_DEEPEN_CANDIDATES 64
 
 /* The most events one run of a thread may have: its dependencies are bit
  * masks over its events in one 64-bit word. */

@@ -140,7 +140,7 @@ static void sim_usage(FILE *out) {
           "  -liveness-unroll-max N\n"
           "                     -liveness: a Pass the bound cut is searched "
           "again at\n"
-          "                     bound+1, ... up to N (default 4 from the "
+          "                     bound+1, ... up to N (default 3 from the "
           "default bound,\n"
           "                     none after -unroll N)\n"
           "  -show WHAT         draw executions: prop, neg, cond, all, none\n"
