@@ -443,7 +443,22 @@ typedef struct sc_sim_options {
   int symmetry_off;      /* search every combination of traces, not one per
                             orbit of the threads' symmetries (the figures
                             are the same; for checking that) */
+  int liveness_unroll_max; /* with liveness: a Pass whose runs the unroll
+                            bound cut is searched again at bound+1, +2, ...
+                            up to this bound (sc_result_unroll says where
+                            the answer was reached); 0: SC_LIVE_UNROLL_MAX
+                            when unroll is the default, else no deepening */
 } sc_sim_options;
+
+/* sc_sim_options.liveness_unroll_max's default: the deepest bound a
+ * -liveness Pass cut by the default bound (2) is searched again at.  3:
+ * over ptx/dat3m every Pass that a deeper bound turns into a Fail turns at
+ * 3 (CADP 59_simple, 69_simple); 4 turned none more on the tests it
+ * reached and costs a second deeper search on every Pass still cut. */
+#define SC_LIVE_UNROLL_MAX 3
+/* A search at a bound that took more candidates than this is not deepened
+ * (each deeper bound multiplies the runs, and the cost with them). */
+#define SC_LIVE_DEEPEN_CANDIDATES 64
 
 /* The most events one run of a thread may have: its dependencies are bit
  * masks over its events in one 64-bit word. */
@@ -546,6 +561,11 @@ const struct sc_execution *sc_result_liveness_witness(const sc_result *r);
  * 0 otherwise.  The log's Liveness line is then followed by "Unchecked
  * NAME ...", the JSON has "unchecked_loop". */
 int sc_result_liveness_unchecked(const sc_result *r, int *thread, int *line);
+/* The unroll bound the result's search ran under (sc_sim_options.unroll, 2
+ * by default), and the one it started from: they differ when a -liveness
+ * Pass cut by the bound was searched again deeper
+ * (sc_sim_options.liveness_unroll_max). */
+int sc_result_unroll(const sc_result *r, int *started_at);
 
 /* The executions chosen by sc_sim_options.show, as Graphviz DOT digraphs
  * (one per execution, in one text); NULL when none was shown. */

@@ -139,6 +139,12 @@ static void sim_usage(FILE *out) {
           "least 100)\n"
           "  -unroll N          follow each backward jump at most N times "
           "(default 2)\n"
+          "  -liveness-unroll-max N\n"
+          "                     -liveness: a Pass the bound cut is searched "
+          "again at\n"
+          "                     bound+1, ... up to N (default 3 from the "
+          "default bound,\n"
+          "                     none after -unroll N)\n"
           "  -show WHAT         draw executions: prop, neg, cond, all, none\n"
           "  -o DIR             write each drawing to DIR/NAME-K.dot (DIR "
           "is created;\n"
@@ -268,6 +274,8 @@ static const cli_opt sim_opts[] = {
     LIMIT("max-forks", CLI_INT, model_limits.max_forks, 1000),
     {.name = "unroll", .kind = CLI_INT, AT(opts.unroll), .lo = 0,
      .hi = INT_MAX, .bad = COUNT},
+    {.name = "liveness-unroll-max", .kind = CLI_INT, AT(opts.liveness_unroll_max),
+     .lo = 0, .hi = INT_MAX, .bad = COUNT},
     {.name = "show", .kind = CLI_CHOICE, AT(show), .choices = show_words,
      .bad = "-show expects prop, neg, cond, all or none, found '%v'"},
     {.name = "graph-format", .kind = CLI_CHOICE, AT(graph),

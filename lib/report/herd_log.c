@@ -61,6 +61,30 @@ const char *sci_unroll_note(const sc_result *r, const char *meaning) {
                     cut, cut == 1 ? "" : "s", cut_threads(r), meaning);
 }
 
+/* Where a -liveness answer was reached when the bound was deepened
+ * (simulate.c: a Pass cut by the bound is searched again at bound+1, ...):
+ * "" when it was not. */
+static const char *deepened(const sc_result *r) {
+  if (r->unroll == r->unroll_from)
+    return "";
+  return sci_printf("at -unroll %d (the bound %d cut runs: searched again up to "
+                    "-liveness-unroll-max %d%s)", r->unroll, r->unroll_from,
+                    r->unroll_max, r->unroll < r->unroll_max && r->liveness == SC_LIVE_PASS &&
+                                         sci_sim_cut_runs(r) > 0
+                                     ? ", no answer deeper within the limits" : "");
+}
+
+const char *sci_live_unroll_note(const sc_result *r) {
+  const char *where = deepened(r);
+  const char *verdict = r->liveness == SC_LIVE_PASS ? "Pass" : "Fail";
+  if (r->liveness == SC_LIVE_PASS && sci_sim_cut_runs(r) > 0)
+    return sci_unroll_note(r, sci_printf("Pass holds up to the bound (a thread stuck only "
+                                         "past it is not found)%s%s", *where ? "; " : "",
+                                         where));
+  /* a Fail's witness is whole; a Pass no run of which the bound cut too */
+  return *where ? sci_printf("Unroll %s %s %s\n", r->test->name, verdict, where) : "";
+}
+
 static const char *quantifier(sc_quantifier q) {
   return q == SC_EXISTS ? "exists" : q == SC_FORALL ? "forall" : "~exists";
 }

@@ -146,6 +146,10 @@ static const char *json_liveness(const sc_result *r, unsigned flags) {
   sci_sb_printf(&sb, ",\"liveness\":\"%s\"",
                r->liveness == SC_LIVE_PASS ? "Pass" : "Fail");
   put_stuck(&sb, r);
+  /* a search deepened past the bound it started from (simulate.c) */
+  if (r->unroll != r->unroll_from)
+    sci_sb_printf(&sb, ",\"liveness_unroll\":{\"from\":%d,\"reached\":%d,\"max\":%d}",
+                  r->unroll_from, r->unroll, r->unroll_max);
   /* a loop whose iterations write: not checked (liveness.c) */
   sci_sb_puts(&sb, ",\"unchecked_loop\":");
   if (r->unchecked_branch) {

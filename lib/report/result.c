@@ -99,6 +99,12 @@ int sc_result_liveness_unchecked(const sc_result *r, int *thread, int *line) {
   return 1;
 }
 
+int sc_result_unroll(const sc_result *r, int *started_at) {
+  if (started_at)
+    *started_at = r->unroll_from;
+  return r->unroll;
+}
+
 long sc_result_cut_runs(const sc_result *r, int thread) {
   if (thread < 0 || thread >= r->test->nthreads)
     return -1;
@@ -113,12 +119,7 @@ long sc_result_cut_runs(const sc_result *r, int thread) {
 static const char *liveness_log(const sc_result *r) {
   const char *verdict = sci_printf("Liveness %s %s\n", r->test->name,
                                   r->liveness == SC_LIVE_PASS ? "Pass" : "Fail");
-  /* a Pass whose runs the bound cut holds up to the bound: a thread that
-   * gets stuck only past it is not found (a Fail's witness is whole) */
-  if (r->liveness == SC_LIVE_PASS)
-    verdict = sci_printf("%s%s", verdict,
-                         sci_unroll_note(r, "Pass holds up to the bound (a thread "
-                                            "stuck only past it is not found)"));
+  verdict = sci_printf("%s%s", verdict, sci_live_unroll_note(r));
   int th, line;
   if (!sc_result_liveness_unchecked(r, &th, &line))
     return verdict;

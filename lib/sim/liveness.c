@@ -263,3 +263,11 @@ bool sci_live_writing_loop(const sc_test *t, int unroll, int *thread,
   }
   return false;
 }
+
+int sci_live_unroll_max(const sc_sim_options *o) {
+  int from = o->unroll >= 0 ? o->unroll : SC_SEM_DEFAULT_UNROLL;
+  int max = o->liveness_unroll_max > 0 ? o->liveness_unroll_max
+            : o->unroll < 0            ? SC_LIVE_UNROLL_MAX
+                                       : from;
+  return max > from ? max : from;
+}

@@ -60,4 +60,10 @@ void sci_live_witness(sc_result *r, const sc_execution *x, bool draw);
 bool sci_live_writing_loop(const sc_test *t, int unroll, int *thread,
                            const sc_instr **branch);
 
+/* The deepest unroll bound a -liveness Pass that the bound cut is searched
+ * again at (sc_sim_options.liveness_unroll_max): the option when given;
+ * else SC_LIVE_UNROLL_MAX from the default bound, and no deepening from a
+ * bound the user chose (-unroll N is that bound). */
+int sci_live_unroll_max(const sc_sim_options *o);
+
 #endif

@@ -46,6 +46,11 @@ struct sc_result {
   const sc_instr *unchecked_branch;
   /* per thread, the runs the unroll bound cut (in no execution) */
   const long *cut_runs;
+  /* the unroll bound the search ran under, the one it started from (they
+   * differ when a -liveness Pass cut by the bound was searched again
+   * deeper) and the deepest it could go (sc_sim_options.
+   * liveness_unroll_max) */
+  int unroll, unroll_from, unroll_max;
   /* per flag raised (as in flags), one allowed execution that raised it
    * and a pair in the flagged relation (sink.c) */
   struct sci_flag_witness *flag_witnesses;

@@ -12,7 +12,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#define DEFAULT_UNROLL 2
+#define DEFAULT_UNROLL SC_SEM_DEFAULT_UNROLL
 #define DEFAULT_MAX_TRACES 100000
 #define DEFAULT_MAX_EVENTS 4096 /* SC_CAT_MAX_EVENTS: what a model holds */
 

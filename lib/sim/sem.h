@@ -98,6 +98,9 @@ bool sci_values_add(sc_value_sets *vs, int loc, int64_t v);
 /* The memory cell behind a location name: aliases resolved. */
 int sci_physical_loc(const sc_test *t, int loc);
 
+/* The unroll bound when none is given (herd7's -unroll default). */
+#define SC_SEM_DEFAULT_UNROLL 2
+
 typedef struct sc_sem_limits {
   int unroll;     /* backward jumps per branch instruction, default 2 */
   int max_traces; /* traces per thread, default 100000 */

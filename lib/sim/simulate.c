@@ -574,6 +574,65 @@ static sc_status search_auto(const sc_test *t, const sc_model *m,
   return st;
 }
 
+/* One search of t under o, by the engine o names (auto: per test). */
+static sc_status search_engine(const sc_test *t, const sc_model *m,
+                               const sc_sim_options *o, sc_result **out,
+                               sc_error **err) {
+  if (o->engine == SC_ENGINE_AUTO)
+    return search_auto(t, m, o, out, err);
+  int nengines = (int)(sizeof engines / sizeof engines[0]);
+  if ((int)o->engine < 0 || (int)o->engine >= nengines || !engines[o->engine])
+    return sci_fail(err, SC_ERR_USAGE, NULL, 0, 0, "unknown engine %d", (int)o->engine);
+  return search_with(t, m, o, engines[o->engine], out, err);
+}
+
+/* A result that may be deepened: a liveness Pass some run of which the
+ * bound cut (a thread stuck only past the bound is not found), found by a
+ * search of at most SC_LIVE_DEEPEN_CANDIDATES candidates (each deeper
+ * bound multiplies the runs: a three-thread CADP test whose search at
+ * -unroll 2 takes 590 candidates and 6 s takes minutes at 3). */
+static bool cut_pass(const sc_result *r) {
+  return r->liveness == SC_LIVE_PASS && sci_sim_cut_runs(r) > 0 &&
+         r->candidates <= SC_LIVE_DEEPEN_CANDIDATES;
+}
+
+/* -liveness: search at the bound, and while the answer is a Pass that the
+ * bound cut, again at bound+1, ... up to the deepest bound
+ * (sci_live_unroll_max), within the test's time: a Fail found deeper is a
+ * Fail (its witness is whole), a Pass is as deep as it goes.  A deeper
+ * search that runs out of time or of candidates leaves the answer of the
+ * bound before it (which the Unroll line qualifies). */
+static sc_status search_deepening(const sc_test *t, const sc_model *m,
+                                  const sc_sim_options *o, sc_result **out,
+                                  sc_error **err) {
+  int from = o->unroll >= 0 ? o->unroll : SC_SEM_DEFAULT_UNROLL;
+  int max = sci_live_unroll_max(o);
+  double start = sc_seconds();
+  sc_status st = search_engine(t, m, o, out, err);
+  if (st)
+    return st;
+  int bound = from;
+  while (cut_pass(*out) && bound < max) {
+    sc_sim_options deeper = *o;
+    deeper.unroll = bound + 1;
+    if (o->timeout > 0) {
+      deeper.timeout = o->timeout - (sc_seconds() - start);
+      if (deeper.timeout <= 0)
+        break;
+    }
+    sc_result *r;
+    if (search_engine(t, m, &deeper, &r, NULL))
+      break;
+    *out = r;
+    bound++;
+  }
+  (*out)->unroll = bound;
+  (*out)->unroll_from = from;
+  (*out)->unroll_max = max;
+  (*out)->seconds = sc_seconds() - start;
+  return SC_OK;
+}
+
 static sc_status simulate_unguarded(const sc_test *t, const sc_model *m,
                                     const sc_sim_options *opts, sc_result **out,
                                     sc_error **err) {
@@ -596,12 +655,13 @@ static sc_status simulate_unguarded(const sc_test *t, const sc_model *m,
     return sci_fail(err, SC_ERR_USAGE, NULL, 0, 0,
                    "expected no -through with -liveness (a witness is an "
                    "execution the model allows)");
-  if (o.engine == SC_ENGINE_AUTO)
-    return search_auto(t, m, &o, out, err);
-  int nengines = (int)(sizeof engines / sizeof engines[0]);
-  if ((int)o.engine < 0 || (int)o.engine >= nengines || !engines[o.engine])
-    return sci_fail(err, SC_ERR_USAGE, NULL, 0, 0, "unknown engine %d", (int)o.engine);
-  return search_with(t, m, &o, engines[o.engine], out, err);
+  if (o.liveness)
+    return search_deepening(t, m, &o, out, err);
+  sc_status st = search_engine(t, m, &o, out, err);
+  if (!st)
+    (*out)->unroll = (*out)->unroll_from = (*out)->unroll_max =
+        o.unroll >= 0 ? o.unroll : SC_SEM_DEFAULT_UNROLL;
+  return st;
 }
 
 sc_status sc_simulate(const sc_test *t, const sc_model *m,

@@ -4,6 +4,8 @@
 #     the verdicts in expected.txt) under every model they list, with both
 #     engines (smt skipped without Z3);
 #   - the witness names the halted threads (-json "how":"halted");
+#   - a Pass the unroll bound cut is searched again deeper
+#     (-liveness-unroll-max), under both engines;
 #   - malformed -progress values: exit 2 and what was expected;
 #   - compare -progress says the model in the table and the HTML report,
 #     and says nothing without it;
@@ -46,6 +48,31 @@ done
 mkdir -p "$tmp/show"
 expect 0 "$scopecat" -liveness -progress obe -show all -o "$tmp/show" "$data/spin-higher.litmus"
 has "$tmp/show/spin-higher-1.dot" "P1 (halted: never scheduled again)"
+
+# A Pass the unroll bound cut is searched deeper (-liveness-unroll-max):
+# spin-past-bound's spin starts after three backward jumps, so the default
+# bound's Pass becomes a Fail at -unroll 3, and the Unroll line says so;
+# -unroll N alone, or -liveness-unroll-max at the bound, keeps the bound's
+# answer.  Both engines.
+for e in $engines; do
+  expect 0 "$scopecat" -engine "$e" -liveness "$data/spin-past-bound.litmus"
+  has "$tmp/out" "Liveness spin-past-bound Fail"
+  has "$tmp/out" "Unroll spin-past-bound Fail at -unroll 3 (the bound 2 cut runs: searched again up to -liveness-unroll-max 3)"
+  expect 0 "$scopecat" -engine "$e" -liveness -unroll 2 "$data/spin-past-bound.litmus"
+  has "$tmp/out" "Liveness spin-past-bound Pass"
+  has "$tmp/out" "Pass holds up to the bound (a thread stuck only past it is not found)"
+  lacks "$tmp/out" "searched again"
+  expect 0 "$scopecat" -engine "$e" -liveness -liveness-unroll-max 2 "$data/spin-past-bound.litmus"
+  has "$tmp/out" "Liveness spin-past-bound Pass"
+  expect 0 "$scopecat" -engine "$e" -liveness -unroll 1 -liveness-unroll-max 2 "$data/spin-past-bound.litmus"
+  has "$tmp/out" "Pass holds up to the bound (a thread stuck only past it is not found); at -unroll 2 (the bound 1 cut runs: searched again up to -liveness-unroll-max 2)"
+  expect 0 "$scopecat" -engine "$e" -liveness -json -unroll 0 -liveness-unroll-max 3 "$data/spin-past-bound.litmus"
+  has "$tmp/out" '"liveness":"Fail","stuck":[{"thread":"P0","how":"spin"}],"liveness_unroll":{"from":0,"reached":3,"max":3}'
+done
+# a Pass the bound does not cut is not searched again
+expect 0 "$scopecat" -liveness -json "$data/barrier-alone.litmus"
+lacks "$tmp/out" "liveness_unroll"
+expect 2 "$scopecat" -liveness -liveness-unroll-max -1 "$data/spin-past-bound.litmus"
 
 # Malformed values.
 expect 2 "$scopecat" -liveness -progress fast "$data/spin-higher.litmus"

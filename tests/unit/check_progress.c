@@ -1,7 +1,8 @@
 /* check_progress.c: unit tests of the progress models (lib/sim/progress.c):
  * reading and naming -progress values, and which halted threads each model
  * allows, on four threads in two CTAs (P0, P1 in CTA 0; P2, P3 in CTA 1),
- * each case worked out by hand from the definitions in scopecat.h. */
+ * each case worked out by hand from the definitions in scopecat.h; and
+ * the deepening of a -liveness Pass that the unroll bound cut. */
 #include "sim/progress.h"
 
 #include "scopecat.h"
@@ -23,6 +24,62 @@ static sc_progress parsed(const char *text) {
   ck_assert_msg(sc_progress_parse(text, &p, &why) == 0, "%s: %s", text, why);
   return p;
 }
+
+/* A counting loop of four turns (three backward jumps) before a spin on a
+ * flag nobody writes: every execution spins for ever, but the default
+ * bound (2) cuts the run before the spin. */
+static const char *const spin_past_bound =
+    "PTX late\n{\nx=0;\nf=0;\nP0:r0=0;\nP0:r1=0;\n}\n"
+    "P0@cta 0,gpu 0 ;\n"
+    "LC00: ;\n"
+    "add.s32 r1, r1, 1 ;\n"
+    "st.relaxed.gpu x, r1 ;\n"
+    "bne r1, 4, LC00 ;\n"
+    "LC01: ;\n"
+    "ld.relaxed.gpu r0, f ;\n"
+    "beq r0, 0, LC01 ;\n"
+    "exists 0==0\n";
+
+/* Liveness of spin_past_bound with these bounds; the bound reached and the
+ * one started from in *reached, *from. */
+static int live_bounds(sc_engine engine, int unroll, int max, int *reached, int *from) {
+  sc_test *t;
+  sc_model *m;
+  sc_result *r;
+  sc_error *err;
+  sc_sim_options o;
+  memset(&o, 0, sizeof o);
+  o.unroll = unroll;
+  o.liveness = 1;
+  o.engine = engine;
+  o.liveness_unroll_max = max;
+  ck_assert_msg(sc_test_load_string(spin_past_bound, "t.litmus", NULL, &t, &err) == SC_OK,
+                "%s", sc_error_message(err));
+  ck_assert_msg(sc_model_load_string("\"anything\"\n", "m.cat", NULL, 0, &m, &err) == SC_OK,
+                "%s", sc_error_message(err));
+  ck_assert_msg(sc_simulate(t, m, &o, &r, &err) == SC_OK, "%s", sc_error_message(err));
+  *reached = sc_result_unroll(r, from);
+  return sc_result_liveness(r);
+}
+
+/* The default deepens the cut Pass at 2 into the Fail at 3; an explicit
+ * bound alone is kept; the option deepens from any bound, and no further
+ * than it says. */
+START_TEST(liveness_deepens_cut_pass) {
+  int reached, from;
+  ck_assert_int_eq(live_bounds(SC_ENGINE_ENUM, -1, 0, &reached, &from), 0);
+  ck_assert_int_eq(reached, 3);
+  ck_assert_int_eq(from, 2);
+  ck_assert_int_eq(live_bounds(SC_ENGINE_ENUM, 2, 0, &reached, &from), 1);
+  ck_assert_int_eq(reached, 2);
+  ck_assert_int_eq(live_bounds(SC_ENGINE_ENUM, 0, 5, &reached, &from), 0);
+  ck_assert_int_eq(reached, 3);
+  ck_assert_int_eq(from, 0);
+  ck_assert_int_eq(live_bounds(SC_ENGINE_ENUM, 1, 2, &reached, &from), 1);
+  ck_assert_int_eq(reached, 2);
+  ck_assert_int_eq(from, 1);
+}
+END_TEST
 
 START_TEST(names_round_trip) {
   static const char *const cases[][2] = {
@@ -145,6 +202,7 @@ int main(void) {
   Suite *s = suite_create("progress");
   TCase *tc = tcase_create("progress");
   tcase_add_test(tc, names_round_trip);
+  tcase_add_test(tc, liveness_deepens_cut_pass);
   tcase_add_test(tc, bad_values_refused);
   tcase_add_test(tc, halts_needed);
   tcase_add_loop_test(tc, models_allow, 0, (int)(sizeof cases / sizeof cases[0]));
