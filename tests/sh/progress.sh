@@ -69,6 +69,12 @@ for e in $engines; do
   expect 0 "$scopecat" -engine "$e" -liveness -json -unroll 0 -liveness-unroll-max 3 "$data/spin-past-bound.litmus"
   has "$tmp/out" '"liveness":"Fail","stuck":[{"thread":"P0","how":"spin"}],"liveness_unroll":{"from":0,"reached":3,"max":3}'
 done
+# a cut Pass of a larger search is not searched again: CADP 109_simple takes
+# 53 candidates at the default bound, past SC_LIVE_DEEPEN_CANDIDATES (16)
+expect 0 "$scopecat" -liveness -json "$srcdir/ptx/dat3m/CADP/2_threads_3_instructions/109_simple.litmus"
+has "$tmp/out" '"liveness":"Pass"'
+has "$tmp/out" '"candidates":53'
+lacks "$tmp/out" "liveness_unroll"
 # a Pass the bound does not cut is not searched again
 expect 0 "$scopecat" -liveness -json "$data/barrier-alone.litmus"
 lacks "$tmp/out" "liveness_unroll"
