@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* With `noprune`, every candidate is evaluated (none is cut early). */
 /* noprune: every candidate evaluated, and every combination of traces
  * searched (no thread symmetry either). */
 static sc_result *sim_with(const char *test, const char *model, int noprune) {
