@@ -14,6 +14,7 @@
 #include "sim/liveness.h"
 #include "sim/progress.h"
 #include "sim/repeat_gate.h"
+#include "sim/symbolic.h"
 #include "sim/sink.h"
 #include "sim/symmetry.h"
 #include "sim/traces.h"
@@ -668,8 +669,11 @@ sc_status sc_simulate(const sc_test *t, const sc_model *m,
                       const sc_sim_options *opts, sc_result **out,
                       sc_error **err) {
   sc_oom_guard g;
-  if (!SC_OOM_ENTER(g))
+  sc_sym_session *const mark = sci_sym_mark();
+  if (!SC_OOM_ENTER(g)) {
+    sci_sym_close_since(mark); /* the solver's, left open by the jump */
     return sci_oom_fail(&g, t->file, err);
+  }
   sc_status st = simulate_unguarded(t, m, opts, out, err);
   sci_oom_leave(&g);
   return st;

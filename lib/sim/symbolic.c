@@ -31,6 +31,8 @@ sc_sym_session *sci_sym_open(void) { return NULL; }
 void sci_sym_close(sc_sym_session *ss) {
   (void)ss; /* sci_sym_open never makes one here */
 }
+sc_sym_session *sci_sym_mark(void) { return NULL; }
+void sci_sym_close_since(sc_sym_session *mark) { (void)mark; }
 
 sc_status sci_sym_solve(sc_sym_session *ss, const sc_sym_problem *p, sc_error **err) {
   (void)ss;
@@ -653,7 +655,11 @@ struct sc_sym_session {
   Z3_ast true_, false_;
   Z3_sort bool_sort, int_sort;
   int used;
+  struct sc_sym_session *outer; /* the session opened before, still open */
 };
+
+/* The innermost open session of this thread (sci_sym_mark). */
+static _Thread_local sc_sym_session *open_sessions;
 
 static void session_drop(sc_sym_session *ss) {
   if (ss->z) {
@@ -702,12 +708,27 @@ static void session_reset(sc_sym_session *ss) {
 sc_sym_session *sci_sym_open(void) {
   sc_sym_session *ss = sci_alloc(sizeof *ss);
   session_reset(ss);
+  ss->outer = open_sessions;
+  open_sessions = ss;
   return ss;
 }
 
 void sci_sym_close(sc_sym_session *ss) {
-  if (ss)
-    session_drop(ss);
+  if (!ss)
+    return;
+  session_drop(ss);
+  for (sc_sym_session **p = &open_sessions; *p; p = &(*p)->outer)
+    if (*p == ss) {
+      *p = ss->outer;
+      break;
+    }
+}
+
+sc_sym_session *sci_sym_mark(void) { return open_sessions; }
+
+void sci_sym_close_since(sc_sym_session *mark) {
+  while (open_sessions && open_sessions != mark)
+    sci_sym_close(open_sessions);
 }
 
 /* The solver's time limit, in ms, for the problem's scope. */

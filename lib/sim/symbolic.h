@@ -63,6 +63,13 @@ bool sci_sym_available(const char **why);
 typedef struct sc_sym_session sc_sym_session;
 sc_sym_session *sci_sym_open(void);
 void sci_sym_close(sc_sym_session *ss);
+/* The sessions this thread has open, for sci_sym_close_since: a call that
+ * runs out of memory jumps to its guard past the sci_sym_close of its
+ * sessions, and a context left open keeps Z3's memory, which the cap
+ * counts (the next test's solver would be refused). */
+sc_sym_session *sci_sym_mark(void);
+/* Close the sessions opened since `mark` (after an out-of-memory jump). */
+void sci_sym_close_since(sc_sym_session *mark);
 
 /* Every final state of the allowed executions of p's traces. */
 sc_status sci_sym_solve(sc_sym_session *ss, const sc_sym_problem *p, sc_error **err);

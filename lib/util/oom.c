@@ -74,7 +74,15 @@ sc_status sci_oom_fail(sc_oom_guard *g, const char *file, sc_error **err) {
 size_t sci_oom_room(size_t least) {
   if (!max_heap)
     return 0;
-  size_t used = GC_get_heap_size();
+  /* the bytes in use, not the heap's size: the heap never shrinks, and
+   * after a test that failed at the cap its size is the cap, though most
+   * of it is free again once collected (collected only when the room
+   * looks short: a collection costs) */
+  size_t used = GC_get_heap_size() - GC_get_free_bytes();
+  if (used + least >= max_heap) {
+    GC_gcollect();
+    used = GC_get_heap_size() - GC_get_free_bytes();
+  }
   return used + least < max_heap ? max_heap - used : least;
 }
 
