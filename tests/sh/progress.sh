@@ -71,10 +71,15 @@ for e in $engines; do
 done
 # a cut Pass of a larger search is not searched again: CADP 109_simple takes
 # 53 candidates at the default bound, past SC_LIVE_DEEPEN_CANDIDATES (16)
-expect 0 "$scopecat" -liveness -json "$srcdir/ptx/dat3m/CADP/2_threads_3_instructions/109_simple.litmus"
-has "$tmp/out" '"liveness":"Pass"'
-has "$tmp/out" '"candidates":53'
-lacks "$tmp/out" "liveness_unroll"
+# (with Z3: by enumeration alone its loops that write take many minutes)
+case $engines in
+*smt*)
+  expect 0 "$scopecat" -liveness -json "$srcdir/ptx/dat3m/CADP/2_threads_3_instructions/109_simple.litmus"
+  has "$tmp/out" '"liveness":"Pass"'
+  has "$tmp/out" '"candidates":53'
+  lacks "$tmp/out" "liveness_unroll"
+  ;;
+esac
 # a Pass the bound does not cut is not searched again
 expect 0 "$scopecat" -liveness -json "$data/barrier-alone.litmus"
 lacks "$tmp/out" "liveness_unroll"
