@@ -10,6 +10,7 @@
 #include <check.h>
 
 #include "check_run.h"
+#include "check_simulate.h"
 #include <string.h>
 
 static const char *const two_ctas =
@@ -43,21 +44,13 @@ static const char *const spin_past_bound =
 /* Liveness of spin_past_bound with these bounds; the bound reached and the
  * one started from in *reached, *from. */
 static int live_bounds(sc_engine engine, int unroll, int max, int *reached, int *from) {
-  sc_test *t;
-  sc_model *m;
-  sc_result *r;
-  sc_error *err;
   sc_sim_options o;
   memset(&o, 0, sizeof o);
   o.unroll = unroll;
   o.liveness = 1;
   o.engine = engine;
   o.liveness_unroll_max = max;
-  ck_assert_msg(sc_test_load_string(spin_past_bound, "t.litmus", NULL, &t, &err) == SC_OK,
-                "%s", sc_error_message(err));
-  ck_assert_msg(sc_model_load_string("\"anything\"\n", "m.cat", NULL, 0, &m, &err) == SC_OK,
-                "%s", sc_error_message(err));
-  ck_assert_msg(sc_simulate(t, m, &o, &r, &err) == SC_OK, "%s", sc_error_message(err));
+  sc_result *r = sc_check_simulate(spin_past_bound, "\"anything\"\n", &o);
   *reached = sc_result_unroll(r, from);
   return sc_result_liveness(r);
 }

@@ -12,6 +12,7 @@
 #include <check.h>
 
 #include "check_run.h"
+#include "check_simulate.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,22 +20,12 @@
 /* noprune: every candidate evaluated, and every combination of traces
  * searched (no thread symmetry either). */
 static sc_result *sim_with(const char *test, const char *model, int noprune) {
-  sc_test *t;
-  sc_model *m;
-  sc_result *r;
-  sc_error *err;
   sc_sim_options o;
   memset(&o, 0, sizeof o);
   o.unroll = -1;
   o.noprune = noprune;
   o.symmetry_off = noprune;
-  ck_assert_msg(sc_test_load_string(test, "t.litmus", NULL, &t, &err) == SC_OK,
-                "%s", sc_error_message(err));
-  ck_assert_msg(sc_model_load_string(model, "m.cat", NULL, 0, &m, &err) == SC_OK,
-                "%s", sc_error_message(err));
-  ck_assert_msg(sc_simulate(t, m, &o, &r, &err) == SC_OK, "%s",
-                sc_error_message(err));
-  return r;
+  return sc_check_simulate(test, model, &o);
 }
 
 static sc_result *sim(const char *test, const char *model) {
