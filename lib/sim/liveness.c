@@ -265,7 +265,7 @@ bool sci_live_writing_loop(const sc_test *t, int unroll, int *thread,
 }
 
 int sci_live_unroll_max(const sc_sim_options *o) {
-  int from = o->unroll >= 0 ? o->unroll : SC_SEM_DEFAULT_UNROLL;
+  int from = sci_sem_unroll_of(o->unroll);
   int max = o->liveness_unroll_max > 0 ? o->liveness_unroll_max
             : o->unroll < 0            ? SC_LIVE_UNROLL_MAX
                                        : from;

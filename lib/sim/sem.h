@@ -100,6 +100,10 @@ int sci_physical_loc(const sc_test *t, int loc);
 
 /* The unroll bound when none is given (herd7's -unroll default). */
 #define SC_SEM_DEFAULT_UNROLL 2
+/* The bound in effect for an option's value (negative: none given). */
+static inline int sci_sem_unroll_of(int unroll) {
+  return unroll >= 0 ? unroll : SC_SEM_DEFAULT_UNROLL;
+}
 
 typedef struct sc_sem_limits {
   int unroll;     /* backward jumps per branch instruction, default 2 */

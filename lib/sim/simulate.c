@@ -606,7 +606,7 @@ static bool cut_pass(const sc_result *r) {
 static sc_status search_deepening(const sc_test *t, const sc_model *m,
                                   const sc_sim_options *o, sc_result **out,
                                   sc_error **err) {
-  int from = o->unroll >= 0 ? o->unroll : SC_SEM_DEFAULT_UNROLL;
+  int from = sci_sem_unroll_of(o->unroll);
   int max = sci_live_unroll_max(o);
   double start = sc_seconds();
   sc_status st = search_engine(t, m, o, out, err);
@@ -661,7 +661,7 @@ static sc_status simulate_unguarded(const sc_test *t, const sc_model *m,
   sc_status st = search_engine(t, m, &o, out, err);
   if (!st)
     (*out)->unroll = (*out)->unroll_from = (*out)->unroll_max =
-        o.unroll >= 0 ? o.unroll : SC_SEM_DEFAULT_UNROLL;
+        sci_sem_unroll_of(o.unroll);
   return st;
 }
 
