@@ -1,7 +1,8 @@
 /* fences_reduce.c: empirical fence insertion, Alg. 1 of Alglave et al.'s
  * fence-insertion study (000, Sec. 5): start with a fence at every
  * position, remove halves while the check still passes (binary
- * reduction), then single fences (linear reduction), then confirm with a
+ * reduction), then single fences (linear reduction; here in chunks that
+ * are halved where they cannot go, see reduce_run), then confirm with a
  * longer check, doubling the iterations when it fails.  The check is the
  * caller's: the GPU harness, or a model standing in for it.  The algorithm
  * works on positions 0..n-1 and a check of a set of them
@@ -57,8 +58,11 @@ static fence_set without(fence_set s, int from, int to) {
 }
 
 /* BinaryReduction: fences in code order; drop the first half, else the
- * second, while one of them can go. */
-static fence_set binary_reduction(sites *r, fence_set s, long iters) {
+ * second, while one of them can go.  Returns with *halves_fail set when
+ * it stopped because neither half of the set it returns could go. */
+static fence_set binary_reduction(sites *r, fence_set s, long iters,
+                                  bool *halves_fail) {
+  *halves_fail = false;
   while (s.n > 1) {
     int half = s.n / 2;
     fence_set no_first = without(s, 0, half), no_second = without(s, half, s.n);
@@ -66,22 +70,71 @@ static fence_set binary_reduction(sites *r, fence_set s, long iters) {
       s = no_first;
     else if (passes(r, no_second, iters))
       s = no_second;
-    else
+    else {
+      *halves_fail = true;
       break;
+    }
   }
   return s;
 }
 
-/* LinearReduction: try removing each fence once, in order. */
-static fence_set linear_reduction(sites *r, fence_set s, long iters) {
-  for (int i = 0; i < s.n;) {
-    fence_set fewer = without(s, i, i + 1);
-    if (passes(r, fewer, iters))
-      s = fewer;
-    else
-      i++;
+/* Runs this short or shorter go fence by fence, as 000's LinearReduction
+ * does; longer ones are first tried whole. */
+#define SHORT_RUN 4
+
+static fence_set reduce_run(sites *r, fence_set s, int from, int *to,
+                            long iters, bool known_needed);
+
+/* The two halves of the run [from, *to) reduced in turn, the second from
+ * where the first now ends; `needed`: a check already failed without
+ * each.  *to is moved back by the fences dropped. */
+static fence_set reduce_halves(sites *r, fence_set s, int from, int *to,
+                               long iters, bool needed) {
+  int mid = from + (*to - from) / 2, left_end = mid;
+  s = reduce_run(r, s, from, &left_end, iters, needed);
+  *to -= mid - left_end;
+  return reduce_run(r, s, left_end, to, iters, needed);
+}
+
+/* LinearReduction over the run [from, *to) of s, in chunks: a run longer
+ * than SHORT_RUN is first dropped whole (unless `known_needed`: a check
+ * already failed without it), else halved and each half reduced in turn.
+ * 000's one-fence-at-a-time pass costs a check per fence: on a kernel of
+ * 189 global accesses (examples/apps/cbe-ht.cu) the binary reduction
+ * stops near 90 fences, each check a rebuild and several runs on the GPU,
+ * and the pass did not end in ten minutes.  In chunks, k needed fences of
+ * n cost about 2k log2(n / k) checks; where every fence is needed, n plus
+ * one per run tried whole.  Each fence kept was still checked alone, as
+ * in the linear pass.  *to is moved back by the fences dropped. */
+static fence_set reduce_run(sites *r, fence_set s, int from, int *to,
+                            long iters, bool known_needed) {
+  if (*to - from <= SHORT_RUN) {
+    for (int i = from; i < *to;) {
+      fence_set fewer = without(s, i, i + 1);
+      if (passes(r, fewer, iters))
+        s = fewer, --*to;
+      else
+        i++;
+    }
+    return s;
   }
-  return s;
+  if (!known_needed) {
+    fence_set fewer = without(s, from, *to);
+    if (passes(r, fewer, iters)) {
+      *to = from;
+      return fewer;
+    }
+  }
+  return reduce_halves(r, s, from, to, iters, false);
+}
+
+/* LinearReduction of the whole set; where the binary reduction stopped on
+ * its halves, each is known to be needed and is not tried whole again. */
+static fence_set linear_reduction(sites *r, fence_set s, long iters,
+                                  bool halves_fail) {
+  int to = s.n;
+  return halves_fail ? reduce_halves(r, s, 0, &to, iters, true)
+                     : reduce_run(r, s, 0, &to, iters, false);
 }
 
 sci_reduce_verdict sci_fence_reduce_sites(int n, sci_site_check check,
@@ -100,8 +153,9 @@ sci_reduce_verdict sci_fence_reduce_sites(int n, sci_site_check check,
     /* EmpiricallyStable is a longer check: here 16 times the iterations;
      * when it fails, start again with twice as many (at most 8 times) */
     for (int round = 0; round < 8 && !r.failed; round++, iters *= 2) {
-      fence_set s = linear_reduction(&r, binary_reduction(&r, all, iters),
-                                     iters);
+      bool halves_fail;
+      fence_set s = binary_reduction(&r, all, iters, &halves_fail);
+      s = linear_reduction(&r, s, iters, halves_fail);
       if (passes(&r, s, 16 * iters)) {
         for (int i = 0; i < s.n; i++)
           kept[s.at[i]] = true;

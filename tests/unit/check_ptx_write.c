@@ -212,6 +212,34 @@ START_TEST(reduce_over_sites) {
 }
 END_TEST
 
+static int needs_5_and_33(const bool *keep, long iterations, void *ctx) {
+  (void)iterations;
+  ((stand_in *)ctx)->calls++;
+  return keep[5] && keep[33];
+}
+
+/* 40 sites, two needed: the linear pass goes in chunks.  None fails (1),
+ * all pass (2); binary: no 0-19 (3) and no 20-39 (4) fail.  First half,
+ * known needed, in halves: -0..9 fails (5); in halves: -0..4 passes (6),
+ * -5..9 fails (7), halves of two and three fence by fence: -5 fails (8),
+ * -6 (9), -7 (10), -8 (11), -9 (12) pass; -10..19 passes (13).  Second
+ * half (20-39), known needed, in halves: -20..29 passes (14), -30..39
+ * fails (15); -30..34 fails (16): -30 (17), -31 (18), -32 (19) pass, -33
+ * fails (20), -34 passes (21); -35..39 passes (22).  {5, 33} confirmed
+ * (23), where the one-at-a-time pass took 45 checks. */
+START_TEST(reduce_in_chunks) {
+  bool kept[40];
+  long checks;
+  stand_in g = {0, 0, false};
+  ck_assert_int_eq(sci_fence_reduce_sites(40, needs_5_and_33, &g, 10, kept, &checks),
+                   SCI_REDUCE_FIXED);
+  ck_assert_int_eq(checks, 23);
+  ck_assert_int_eq(g.calls, 23);
+  for (int i = 0; i < 40; i++)
+    ck_assert_int_eq(kept[i], i == 5 || i == 33);
+}
+END_TEST
+
 /* The public face (scopecat.h): mp.ptx's accesses with their .loc lines
  * named by the module's `.file`s, a fenced text as the library's writer
  * gives it, a body the text cuts short, and Alg. 1 with int flags. */
@@ -274,6 +302,7 @@ static Suite *ptx_write_suite(void) {
   tcase_add_test(t, func_sites);
   tcase_add_test(t, sites_of_bad_text);
   tcase_add_test(t, reduce_over_sites);
+  tcase_add_test(t, reduce_in_chunks);
   tcase_add_test(t, public_api);
   tcase_add_test(t, public_reduce);
   suite_add_tcase(s, t);
