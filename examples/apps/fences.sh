@@ -32,7 +32,7 @@ for app in $APPS; do
     -lineinfo -I include -o "$BIN/$app" "examples/apps/$app.cu" >"$OUT/$app.txt" 2>&1 || {
     echo "fences.sh: $app: prepare failed" >>"$OUT/$app.txt"; continue; }
   "$SC" gpu app -nvcc "$NVCC" -gpudir harness -keep "$BIN/keep" "${config[@]}" \
-    -fences -cost -ptx "$k/original.ptx" \
+    -v -fences -cost -ptx "$k/original.ptx" \
     -build "bash examples/apps/ptx-rebuild.sh build '$k' {ptx}" \
     -env "$ENV" -runs "$RUNS" -- "$BIN/$app" nofence "$LAUNCHES" >>"$OUT/$app.txt" 2>&1
   echo "exit $?" >>"$OUT/$app.txt"

@@ -327,6 +327,16 @@ has "$tmp/out" "  mp.cu:7  after st.global.u32 in _Z2mpPiS_S_ (mp.ptx:81:2, offs
 [ "$(wc -l <builds.log)" -eq 12 ] && ok || fail "-fences: 12 builds expected, not $(wc -l <builds.log)"
 # runs: 10 checks of 2, the confirmation of 32
 [ "$(wc -l <runs.log)" -eq 52 ] && ok || fail "-fences: 52 runs expected, not $(wc -l <runs.log)"
+# -v: the same search, each check told on stderr as it ends (11 lines):
+# no fence (both runs err), every fence, ..., the confirmation of 32 runs
+rm -f runs.log builds.log
+expect 0 "$scopecat" gpu app -v -env none -runs 2 -fences -ptx mp.ptx \
+  -build 'echo build >>builds.log; cp {ptx} built.ptx' -- ./needs14
+has "$tmp/err" "check 1: 0 of 6 fences, 2 runs: 2 erred (build "
+has "$tmp/err" "check 2: 6 of 6 fences, 2 runs: no error (build "
+has "$tmp/err" "check 11: 2 of 6 fences, 32 runs: no error (build "
+[ "$(grep -c '^check ' "$tmp/err")" -eq 11 ] && ok || fail "-fences -v: 11 checks expected on stderr"
+has "$tmp/out" "  2 of 6 fences survive (11 checks):"
 # the program is left built with those two fences and no other
 [ "$(grep -c 'scopecat fence' built.ptx)" -eq 2 ] && ok || fail "-fences: built.ptx not left with two fences"
 # the offset the report gives is where the fence went: just past the ';'

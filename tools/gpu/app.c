@@ -52,6 +52,8 @@ static void app_usage(FILE *out) {
       "  -ptx FILE          the program's PTX (with -fences)\n"
       "  -build CMD         rebuilds the program from the PTX at {ptx}\n"
       "  -fence-kind K      the fence inserted (default fence.sc.gpu)\n"
+      "  -v                 with -fences: each check on stderr as it ends\n"
+      "                     (fences, runs, result, build and run seconds)\n"
       "  -cost              time the kernels (CUDA events) and read the GPU's\n"
       "                     energy (NVML) in every run, every environment\n"
       "                     interposed (none too); medians with intervals;\n"
@@ -88,6 +90,7 @@ static const cli_opt app_opts[] = {
     {.name = "gpudir", .kind = CLI_STRING, AT(gpudir)},
     {.name = "keep", .kind = CLI_STRING, AT(keep)},
     {.name = "cost", .kind = CLI_FLAG, AT(cost)},
+    {.name = "v", .kind = CLI_FLAG, AT(verbose)},
     {.name = "fences", .kind = CLI_FLAG, AT(fences)},
     {.name = "ptx", .kind = CLI_STRING, AT(ptx)},
     {.name = "build", .kind = CLI_STRING, AT(build)},

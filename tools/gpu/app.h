@@ -82,6 +82,7 @@ typedef struct app_cli {
   const char *ptx;        /* -ptx FILE: the program's PTX */
   const char *build;      /* -build CMD: rebuilds it from {ptx} */
   const char *fence_kind; /* -fence-kind K (default fence.sc.gpu) */
+  bool verbose;           /* -v: each check of -fences on stderr */
   cli_list operands;      /* the program and its arguments, after -- */
   app_env envs[APP_MAX_ENVS];
   int nenv;

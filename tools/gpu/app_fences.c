@@ -32,6 +32,7 @@ typedef struct fence_run {
   int n;
   const char *written;       /* where each set's PTX goes: {ptx} */
   const char *fence;
+  long checks;               /* checks made so far, for -v */
 } fence_run;
 
 /* The build command with every {ptx} replaced by `path`, quoted. */
@@ -65,16 +66,31 @@ static bool rebuild(const fence_run *r, const int *keep) {
   return true;
 }
 
-/* Alg. 1's check: the set rebuilt, `iterations` runs, 1 when none erred. */
+/* Alg. 1's check: the set rebuilt, `iterations` runs, 1 when none erred.
+ * Under -v each check is told as it ends: a search cut short (a device's
+ * time limit) still shows how far it got and where the time went. */
 static int check_set(const int *keep, long iterations, void *ctx) {
-  const fence_run *r = ctx;
+  fence_run *r = ctx;
+  double t0 = sc_seconds();
+  r->checks++;
   if (!rebuild(r, keep))
     return -1;
+  double t1 = sc_seconds();
   app_cli c = *r->c;
   c.runs = iterations, c.seconds = 0;
   app_tally t;
   app_run_env(&c, r->tuned, r->p, c.envs[0], r->so, r->tmp, &t);
-  return app_errors(&t) == 0;
+  long errors = app_errors(&t);
+  if (r->c->verbose) {
+    int n = 0;
+    for (int i = 0; i < r->n; i++)
+      n += !keep || keep[i];
+    fprintf(stderr, "check %ld: %d of %d fences, %ld runs: %s (build %.1f s, "
+            "runs %.1f s)\n", r->checks, n, r->n, t.runs,
+            errors ? cli_format("%ld erred", errors) : "no error", t1 - t0,
+            sc_seconds() - t1);
+  }
+  return errors == 0;
 }
 
 /* One fence of the report: source line, then where it is in the PTX. */
@@ -134,7 +150,7 @@ int app_fences(const app_cli *c, const gpu_cli *tuned, const app_prog *p,
     return EXIT_USAGE;
   }
   fence_run r = {c, tuned, p, so, tmp, text, NULL, 0, NULL,
-                 c->fence_kind ? c->fence_kind : "fence.sc.gpu"};
+                 c->fence_kind ? c->fence_kind : "fence.sc.gpu", 0};
   sc_error *err = NULL;
   sc_ptx_access *a;
   if (sc_ptx_accesses(text, c->ptx, &a, &r.n, &err)) {
