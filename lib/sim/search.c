@@ -150,7 +150,16 @@ static void prune_groups(sim_search *s, sim_candidate *cd, const sc_cat_analysis
   }
 }
 
-void sci_sim_prepare(sim_search *s, sim_candidate *cd) {
+sc_execution *sci_sim_execution(sim_search *s, const sc_trace **chosen) {
+  const sim_prepared *last = &s->prepared;
+  if (last->x && sci_exec_same_layout(s->t, last->traces, chosen))
+    return sci_exec_new_like(last->x, chosen);
+  return sci_exec_new(s->t, chosen);
+}
+
+/* The environment, analysis and prune groups of the traces in cd->x, made
+ * anew (what sci_sim_prepare shares when it may). */
+static void prepare_anew(sim_search *s, sim_candidate *cd) {
   int n = cd->x->nevents;
   const char *names[SIM_NDYNAMIC];
   sc_cat_dynamic deps[SIM_NDYNAMIC];
@@ -165,6 +174,38 @@ void sci_sim_prepare(sim_search *s, sim_candidate *cd) {
   cd->eval = s->eval;
   cd->eval.analysis = an;
   prune_groups(s, cd, an);
+}
+
+/* Whether cd->x was built like the last execution prepared: it shares its
+ * relations fixed by the traces (sci_exec_new_like), so everything bound
+ * from them is the same. */
+static bool shares_last_layout(const sim_search *s, const sim_candidate *cd) {
+  return s->prepared.x && cd->x->po == s->prepared.x->po;
+}
+
+void sci_sim_prepare(sim_search *s, sim_candidate *cd) {
+  int n = cd->x->nevents;
+  sim_prepared *last = &s->prepared;
+  if (shares_last_layout(s, cd)) {
+    cd->env = last->env;
+    sci_exec_bind_dynamic(cd->x, cd->env); /* no name left bound to the last one's */
+    cd->eval = last->eval;
+    cd->ngroups = last->ngroups;
+    memcpy(cd->groups, last->groups, sizeof(prune_group) * (size_t)last->ngroups);
+    last->shared++;
+  } else {
+    prepare_anew(s, cd);
+    int nthreads = s->t->nthreads;
+    if (!last->traces)
+      last->traces = sci_alloc(sizeof(sc_trace *) * (size_t)(nthreads + 1));
+    memcpy(last->traces, cd->x->traces, sizeof(sc_trace *) * (size_t)nthreads);
+    last->x = cd->x;
+    last->env = cd->env;
+    last->eval = cd->eval;
+    last->ngroups = cd->ngroups;
+    last->groups = sci_alloc(sizeof(prune_group) * (size_t)(cd->ngroups + 1));
+    memcpy(last->groups, cd->groups, sizeof(prune_group) * (size_t)cd->ngroups);
+  }
   cd->rf_low = cd->x->rf;
   cd->co_low = cd->x->co;
   cd->rf_up = sci_rel_new(n);

@@ -183,7 +183,7 @@ static bool candidate_of(sim_search *s, const sc_trace **chosen, sim_candidate *
                            !sci_live_may_witness(t, &s->opts.progress_model, chosen)))
     return false; /* found, or no thread stuck (or halted unfairly): none */
   memset(cd, 0, sizeof *cd); /* the odometer gave a combination whose reads can be fed */
-  cd->x = sci_exec_new(t, chosen);
+  cd->x = sci_sim_execution(s, chosen);
   if (!sci_sim_rf_choices(cd))
     return false; /* some read finds no write of its value */
   if (s->opts.liveness &&
