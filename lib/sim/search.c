@@ -150,10 +150,20 @@ static void prune_groups(sim_search *s, sim_candidate *cd, const sc_cat_analysis
   }
 }
 
+/* Layout i of the kept ones becomes the most recently used. */
+static void move_to_front(sim_prepared *p, int i) {
+  sim_layout used = p->kept[i];
+  memmove(&p->kept[1], &p->kept[0], sizeof(sim_layout) * (size_t)i);
+  p->kept[0] = used;
+}
+
 sc_execution *sci_sim_execution(sim_search *s, const sc_trace **chosen) {
-  const sim_prepared *last = &s->prepared;
-  if (last->x && sci_exec_same_layout(s->t, last->traces, chosen))
-    return sci_exec_new_like(last->x, chosen);
+  sim_prepared *p = &s->prepared;
+  for (int i = 0; i < p->n; i++)
+    if (sci_exec_same_layout(s->t, p->kept[i].traces, chosen)) {
+      move_to_front(p, i);
+      return sci_exec_new_like(p->kept[0].x, chosen);
+    }
   return sci_exec_new(s->t, chosen);
 }
 
@@ -176,35 +186,47 @@ static void prepare_anew(sim_search *s, sim_candidate *cd) {
   prune_groups(s, cd, an);
 }
 
-/* Whether cd->x was built like the last execution prepared: it shares its
- * relations fixed by the traces (sci_exec_new_like), so everything bound
- * from them is the same. */
-static bool shares_last_layout(const sim_search *s, const sim_candidate *cd) {
-  return s->prepared.x && cd->x->po == s->prepared.x->po;
+/* Whether cd->x was built like the layout used last (sci_sim_execution
+ * moved it to the front): it shares its relations fixed by the traces
+ * (sci_exec_new_like), so everything bound from them is the same. */
+static bool shares_kept_layout(const sim_search *s, const sim_candidate *cd) {
+  return s->prepared.n > 0 && cd->x->po == s->prepared.kept[0].x->po;
+}
+
+/* cd's layout, prepared anew, as the most recently used (the least
+ * recently used one is dropped when all are taken). */
+static void keep_layout(sim_search *s, const sim_candidate *cd) {
+  sim_prepared *p = &s->prepared;
+  if (p->n < SIM_LAYOUTS_KEPT)
+    p->n++;
+  move_to_front(p, p->n - 1);
+  sim_layout *l = &p->kept[0];
+  int nthreads = s->t->nthreads;
+  l->traces = sci_alloc(sizeof(sc_trace *) * (size_t)(nthreads + 1));
+  memcpy(l->traces, cd->x->traces, sizeof(sc_trace *) * (size_t)nthreads);
+  l->x = cd->x;
+  l->env = cd->env;
+  l->eval = cd->eval;
+  l->ngroups = cd->ngroups;
+  l->groups = sci_alloc(sizeof(prune_group) * (size_t)(cd->ngroups + 1));
+  memcpy(l->groups, cd->groups, sizeof(prune_group) * (size_t)cd->ngroups);
 }
 
 void sci_sim_prepare(sim_search *s, sim_candidate *cd) {
   int n = cd->x->nevents;
-  sim_prepared *last = &s->prepared;
-  if (shares_last_layout(s, cd)) {
-    cd->env = last->env;
-    sci_exec_bind_dynamic(cd->x, cd->env); /* no name left bound to the last one's */
-    cd->eval = last->eval;
-    cd->ngroups = last->ngroups;
-    memcpy(cd->groups, last->groups, sizeof(prune_group) * (size_t)last->ngroups);
-    last->shared++;
+  if (shares_kept_layout(s, cd)) {
+    /* the dynamic names stay bound to the first execution's relations:
+     * every run rebinds them, or reads them from cd->x (engine_enum.c's
+     * fill_inputs), as within one combination */
+    const sim_layout *l = &s->prepared.kept[0];
+    cd->env = l->env;
+    cd->eval = l->eval;
+    cd->ngroups = l->ngroups;
+    memcpy(cd->groups, l->groups, sizeof(prune_group) * (size_t)l->ngroups);
+    s->prepared.shared++;
   } else {
     prepare_anew(s, cd);
-    int nthreads = s->t->nthreads;
-    if (!last->traces)
-      last->traces = sci_alloc(sizeof(sc_trace *) * (size_t)(nthreads + 1));
-    memcpy(last->traces, cd->x->traces, sizeof(sc_trace *) * (size_t)nthreads);
-    last->x = cd->x;
-    last->env = cd->env;
-    last->eval = cd->eval;
-    last->ngroups = cd->ngroups;
-    last->groups = sci_alloc(sizeof(prune_group) * (size_t)(cd->ngroups + 1));
-    memcpy(last->groups, cd->groups, sizeof(prune_group) * (size_t)cd->ngroups);
+    keep_layout(s, cd);
   }
   cd->rf_low = cd->x->rf;
   cd->co_low = cd->x->co;

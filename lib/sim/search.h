@@ -51,22 +51,30 @@ typedef struct sim_smt_state {
   long enumerated, solved;
 } sim_smt_state;
 
-/* The last combination sci_sim_prepare prepared: its execution, the
- * environment of its names (with what cat keeps of the model's fixed
- * part there: its compiled form, the values of its fixed bindings), the
+/* A layout of traces prepared (sci_sim_prepare): an execution of it, the
+ * environment of its names (with what cat keeps of the model's fixed part
+ * there: its compiled form, the values of its fixed bindings), the
  * analysis and the prune groups.  A combination of the same layout
  * (sci_exec_same_layout: its traces differ from these in the values read
  * and written at most, the odometer's usual next step) shares them all:
  * nothing sci_exec_bind_static binds depends on a value. */
-typedef struct sim_prepared {
-  const sc_execution *x; /* NULL before the first */
-  const sc_trace **traces; /* its traces, per thread (x->traces is the
+typedef struct sim_layout {
+  const sc_execution *x;
+  const sc_trace **traces; /* x's traces, per thread (x->traces is the
                               driver's array, which the next choice fills) */
   sc_cat_env *env;
   sc_cat_run_options eval;
   struct prune_group *groups;
   int ngroups;
-  long shared;           /* the combinations that shared them (tests) */
+} sim_layout;
+
+/* The layouts met last, most recently used first: the odometer's fastest
+ * thread may take turns between a few (a spin's exits). */
+#define SIM_LAYOUTS_KEPT 8
+typedef struct sim_prepared {
+  sim_layout kept[SIM_LAYOUTS_KEPT];
+  int n;
+  long shared; /* the combinations that shared one (tests) */
 } sim_prepared;
 
 typedef struct sim_search {
@@ -157,12 +165,13 @@ sc_status sci_sim_check_budget(sim_search *s);
 bool sci_sim_rf_choices(sim_candidate *cd);
 /* The execution of one trace per thread (`chosen`, kept by reference),
  * rf and co empty: sci_exec_new's, or, when the traces have the layout of
- * the last combination prepared, one sharing its fixed relations. */
+ * a combination prepared lately (s->prepared), one sharing its fixed
+ * relations (that layout is then the most recently used). */
 sc_execution *sci_sim_execution(sim_search *s, const sc_trace **chosen);
 /* The environment of the traces in cd->x, what the model's values depend
  * on (dynamic.h), the enumerator's prune groups, and the buffers; all but
- * the buffers are the last combination's (s->prepared) when cd->x shares
- * its fixed relations (sci_sim_execution). */
+ * the buffers are its layout's (s->prepared) when cd->x shares their
+ * fixed relations (sci_sim_execution). */
 void sci_sim_prepare(sim_search *s, sim_candidate *cd);
 /* Per location, its writes, each unordered; the search depths. */
 sc_status sci_sim_co_choices(sim_search *s, sim_candidate *cd);

@@ -112,7 +112,7 @@ START_TEST(values_differ_layout_shared) {
   prepare(&s, chosen, &first);
   ck_assert_int_eq(s.prepared.shared, 0);
   chosen[1] = trace_with(all, 1, 0, 1); /* the driver's array, refilled */
-  ck_assert(sci_exec_same_layout(t, s.prepared.traces, chosen));
+  ck_assert(sci_exec_same_layout(t, s.prepared.kept[0].traces, chosen));
   prepare(&s, chosen, &second);
   ck_assert_int_eq(s.prepared.shared, 1);
   ck_assert_ptr_eq(second.x->po, first.x->po);
@@ -157,7 +157,7 @@ START_TEST(barrier_operands_differ_not_shared) {
   chosen[1] = trace_with(all, 1, 0, 2);
   ck_assert_int_eq(chosen[1]->nevents, 2);
   ck_assert_int_eq(chosen[1]->events[1].kind, SC_EV_BARRIER);
-  ck_assert(!sci_exec_same_layout(t, s.prepared.traces, chosen));
+  ck_assert(!sci_exec_same_layout(t, s.prepared.kept[0].traces, chosen));
   prepare(&s, chosen, &second);
   ck_assert_int_eq(s.prepared.shared, 0);
   ck_assert_ptr_ne(second.x->po, first.x->po);
@@ -192,11 +192,40 @@ START_TEST(events_differ_not_shared) {
   prepare(&s, chosen, &first);
   chosen[1] = trace_with(all, 1, 0, 1);
   ck_assert_int_eq(chosen[1]->nevents, 2);
-  ck_assert(!sci_exec_same_layout(t, s.prepared.traces, chosen));
+  ck_assert(!sci_exec_same_layout(t, s.prepared.kept[0].traces, chosen));
   prepare(&s, chosen, &second);
   ck_assert_int_eq(s.prepared.shared, 0);
   ck_assert_int_eq(second.x->nevents, first.x->nevents + 1);
   ck_assert(same_fixed(second.x, sci_exec_new(t, chosen)));
+}
+END_TEST
+
+/* Layouts taking turns (a spin's exits, the odometer's fastest thread):
+ * after A, then B, a combination of A's layout shares A's environment and
+ * relations, never B's (the last one prepared); one of B's then B's. */
+START_TEST(layouts_taking_turns) {
+  sc_test *t = load(BRANCH_TEST);
+  sc_thread_traces *all = traces_of(t);
+  sim_search s = search_of(t);
+  const sc_trace *chosen[2] = {&all[0].traces[0], trace_with(all, 1, 0, 0)};
+  sim_candidate a, b, again;
+  prepare(&s, chosen, &a);
+  chosen[1] = trace_with(all, 1, 0, 1);
+  prepare(&s, chosen, &b);
+  ck_assert_int_eq(s.prepared.n, 2);
+  ck_assert_int_eq(s.prepared.shared, 0);
+  chosen[1] = trace_with(all, 1, 0, 0);
+  prepare(&s, chosen, &again);
+  ck_assert_int_eq(s.prepared.shared, 1);
+  ck_assert_ptr_eq(again.env, a.env);
+  ck_assert_ptr_eq(again.x->po, a.x->po);
+  ck_assert_int_eq(again.x->nevents, a.x->nevents);
+  ck_assert(same_fixed(again.x, sci_exec_new(t, chosen)));
+  chosen[1] = trace_with(all, 1, 0, 1);
+  prepare(&s, chosen, &again);
+  ck_assert_int_eq(s.prepared.shared, 2);
+  ck_assert_ptr_eq(again.env, b.env);
+  ck_assert(same_fixed(again.x, sci_exec_new(t, chosen)));
 }
 END_TEST
 
@@ -206,6 +235,7 @@ int main(void) {
   tcase_add_test(tc, values_differ_layout_shared);
   tcase_add_test(tc, barrier_operands_differ_not_shared);
   tcase_add_test(tc, events_differ_not_shared);
+  tcase_add_test(tc, layouts_taking_turns);
   suite_add_tcase(s, tc);
   return sc_check_run(s);
 }
