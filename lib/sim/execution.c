@@ -100,7 +100,7 @@ bool sci_exec_same_layout(const sc_test *t, const sc_trace **these, const sc_tra
     const sc_trace *a = these[th], *b = those[th];
     if (a == b)
       continue;
-    if (a->nevents != b->nevents)
+    if (a->nevents != b->nevents || a->stuck != b->stuck)
       return false;
     for (int i = 0; i < a->nevents; i++)
       if (!same_event_but_value(&a->events[i], &b->events[i]))

@@ -42,7 +42,8 @@ sc_execution *sci_exec_new(const sc_test *t, const sc_trace **traces);
 /* Whether two choices of one trace per thread of t have one layout: per
  * thread the same events (instructions, places, locations, dependencies,
  * atomic partners, barrier operands) but for the values read and written,
- * which none of the names sci_exec_bind_static binds depends on. */
+ * which none of the names sci_exec_bind_static binds depends on, and runs
+ * that end alike (so their barriers synchronise alike: barrier.c). */
 bool sci_exec_same_layout(const sc_test *t, const sc_trace **these,
                           const sc_trace **those);
 /* sci_exec_new(like->test, traces) for traces of the layout of those like

@@ -186,11 +186,13 @@ static void prepare_anew(sim_search *s, sim_candidate *cd) {
   prune_groups(s, cd, an);
 }
 
-/* Whether cd->x was built like the layout used last (sci_sim_execution
- * moved it to the front): it shares its relations fixed by the traces
- * (sci_exec_new_like), so everything bound from them is the same. */
-static bool shares_kept_layout(const sim_search *s, const sim_candidate *cd) {
-  return s->prepared.n > 0 && cd->x->po == s->prepared.kept[0].x->po;
+/* The kept layout cd->x was built like, NULL when none: the one used
+ * last (sci_sim_execution moved it to the front), when cd->x shares its
+ * relations fixed by the traces (sci_exec_new_like) or is its own first
+ * execution, so that everything bound from them is the same. */
+static sim_layout *layout_of(sim_search *s, const sim_candidate *cd) {
+  sim_layout *front = &s->prepared.kept[0];
+  return s->prepared.n > 0 && cd->x->po == front->x->po ? front : NULL;
 }
 
 /* cd's layout, prepared anew, as the most recently used (the least
@@ -210,11 +212,14 @@ static void keep_layout(sim_search *s, const sim_candidate *cd) {
   l->ngroups = cd->ngroups;
   l->groups = sci_alloc(sizeof(prune_group) * (size_t)(cd->ngroups + 1));
   memcpy(l->groups, cd->groups, sizeof(prune_group) * (size_t)cd->ngroups);
+  l->syncs = NULL;
+  l->nsyncs = 0;
+  l->syncs_known = false; /* worked out when the barriers are first met */
 }
 
 void sci_sim_prepare(sim_search *s, sim_candidate *cd) {
   int n = cd->x->nevents;
-  if (shares_kept_layout(s, cd)) {
+  if (layout_of(s, cd)) {
     /* the dynamic names stay bound to the first execution's relations:
      * every run rebinds them, or reads them from cd->x (engine_enum.c's
      * fill_inputs), as within one combination */
@@ -232,6 +237,26 @@ void sci_sim_prepare(sim_search *s, sim_candidate *cd) {
   cd->co_low = cd->x->co;
   cd->rf_up = sci_rel_new(n);
   cd->co_up = sci_rel_new(n);
+}
+
+bool sci_sim_layout_syncs(sim_search *s, const sim_candidate *cd, sc_rel ***syncs,
+                          int *n) {
+  const sim_layout *l = layout_of(s, cd);
+  if (!l || !l->syncs_known)
+    return false;
+  *syncs = l->syncs;
+  *n = l->nsyncs;
+  return true;
+}
+
+void sci_sim_keep_layout_syncs(sim_search *s, const sim_candidate *cd, sc_rel **syncs,
+                               int n) {
+  sim_layout *l = layout_of(s, cd);
+  if (!l)
+    return;
+  l->syncs = syncs;
+  l->nsyncs = n;
+  l->syncs_known = true;
 }
 
 /* n times the orders of w writes: w! total ones; the labelled strict

@@ -66,6 +66,9 @@ typedef struct sim_layout {
   sc_cat_run_options eval;
   struct prune_group *groups;
   int ngroups;
+  sc_rel **syncs; /* its barrier synchronisations once worked out */
+  int nsyncs;
+  bool syncs_known;
 } sim_layout;
 
 /* The layouts met last, most recently used first: the odometer's fastest
@@ -175,6 +178,13 @@ sc_execution *sci_sim_execution(sim_search *s, const sc_trace **chosen);
 void sci_sim_prepare(sim_search *s, sim_candidate *cd);
 /* Per location, its writes, each unordered; the search depths. */
 sc_status sci_sim_co_choices(sim_search *s, sim_candidate *cd);
+/* The barrier synchronisations of cd's layout (sci_barrier_syncs), when
+ * cd shares a kept layout's environment and they were kept for it. */
+bool sci_sim_layout_syncs(sim_search *s, const sim_candidate *cd, sc_rel ***syncs,
+                          int *n);
+/* Keep the barrier synchronisations worked out for cd's layout. */
+void sci_sim_keep_layout_syncs(sim_search *s, const sim_candidate *cd, sc_rel **syncs,
+                               int n);
 /* n times the orders of w writes, up to `most` (then most + 1). */
 long sci_sim_times_orders(long n, int w, bool partial, long most);
 /* How many rf and co choices cd leaves, up to `most` (then most + 1). */

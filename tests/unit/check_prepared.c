@@ -154,6 +154,13 @@ START_TEST(barrier_operands_differ_not_shared) {
   const sc_trace *chosen[2] = {&all[0].traces[0], trace_with(all, 1, 0, 1)};
   sim_candidate first, second;
   prepare(&s, chosen, &first);
+  /* its barrier synchronisations, once kept, are its layout's */
+  sc_rel **syncs, *one = sci_rel_new(first.x->nevents);
+  int nsyncs;
+  ck_assert(!sci_sim_layout_syncs(&s, &first, &syncs, &nsyncs));
+  sci_sim_keep_layout_syncs(&s, &first, &one, 1);
+  ck_assert(sci_sim_layout_syncs(&s, &first, &syncs, &nsyncs));
+  ck_assert_ptr_eq(syncs[0], one);
   chosen[1] = trace_with(all, 1, 0, 2);
   ck_assert_int_eq(chosen[1]->nevents, 2);
   ck_assert_int_eq(chosen[1]->events[1].kind, SC_EV_BARRIER);
@@ -163,10 +170,19 @@ START_TEST(barrier_operands_differ_not_shared) {
   ck_assert_ptr_ne(second.x->po, first.x->po);
   ck_assert_ptr_ne(second.env, first.env);
   ck_assert_int_eq(second.x->events[2].value, 2);
+  ck_assert(!sci_sim_layout_syncs(&s, &second, &syncs, &nsyncs));
   /* and the last one prepared is now the second: a third like it shares */
   prepare(&s, chosen, &first);
   ck_assert_int_eq(s.prepared.shared, 1);
   ck_assert_ptr_eq(first.env, second.env);
+  ck_assert(!sci_sim_layout_syncs(&s, &first, &syncs, &nsyncs));
+  /* back to the first layout (kept second): its synchronisations */
+  chosen[1] = trace_with(all, 1, 0, 1);
+  prepare(&s, chosen, &second);
+  ck_assert_int_eq(s.prepared.shared, 2);
+  ck_assert(sci_sim_layout_syncs(&s, &second, &syncs, &nsyncs));
+  ck_assert_int_eq(nsyncs, 1);
+  ck_assert_ptr_eq(syncs[0], one);
 }
 END_TEST
 
