@@ -57,16 +57,20 @@ static bool write_may_feed(const sc_execution *x, int w, int r) {
 
 bool sci_sim_rf_choices(sim_candidate *cd) {
   sc_execution *x = cd->x;
-  int n = x->nevents;
+  int n = x->nevents, reads = 0;
+  for (int i = 0; i < n; i++)
+    reads += x->events[i].kind == SC_EV_READ;
   cd->reads = sci_alloc_atomic(sizeof(int) * (size_t)(n + 1));
   cd->cands = sci_alloc(sizeof(int *) * (size_t)(n + 1));
   cd->ncands = sci_alloc_atomic(sizeof(int) * (size_t)(n + 1));
+  /* one block for every read's candidates: one allocation, not one a read */
+  int *block = sci_alloc_atomic(sizeof(int) * ((size_t)reads * (size_t)n + 1));
   cd->nreads = 0;
   for (int i = 0; i < n; i++) {
     if (x->events[i].kind != SC_EV_READ)
       continue;
     int k = cd->nreads;
-    cd->cands[k] = sci_alloc_atomic(sizeof(int) * (size_t)n);
+    cd->cands[k] = block + (size_t)k * (size_t)n;
     cd->ncands[k] = 0;
     for (int w = 0; w < n; w++)
       if (write_may_feed(x, w, i))
@@ -84,8 +88,15 @@ sc_status sci_sim_co_choices(sim_search *s, sim_candidate *cd) {
   int n = x->nevents;
   cd->nlocs = s->t->nlocs;
   cd->co = sci_alloc(sizeof(co_choice) * (size_t)(cd->nlocs + 1));
+  /* one block for every location's writes: n at most in all */
+  int *block = sci_alloc_atomic(sizeof(int) * (size_t)(n + 1)), used = 0;
+  for (int i = 0; i < n; i++)
+    if (x->events[i].kind == SC_EV_WRITE && x->events[i].thread >= 0)
+      cd->co[x->events[i].loc].n++; /* counted here, set again below */
   for (int l = 0; l < cd->nlocs; l++) {
-    cd->co[l].writes = sci_alloc_atomic(sizeof(int) * (size_t)(n + 1));
+    cd->co[l].writes = block + used;
+    used += cd->co[l].n;
+    cd->co[l].n = 0;
     cd->co[l].init = -1;
   }
   for (int i = 0; i < n; i++) {
