@@ -10,6 +10,18 @@
 
 #include <string.h>
 
+/* The relations chosen per candidate, empty, and no final write chosen. */
+static void new_choices(sc_execution *x) {
+  int n = x->nevents;
+  x->rf = sci_rel_new(n);
+  x->co = sci_rel_new(n);
+  x->syncbar = sci_rel_new(n);
+  x->sync_fence = sci_rel_new(n);
+  x->final_write = sci_alloc_atomic(sizeof(int) * (size_t)(x->test->nlocs + 1));
+  for (int l = 0; l < x->test->nlocs; l++)
+    x->final_write[l] = -1;
+}
+
 sc_execution *sci_exec_new(const sc_test *t, const sc_trace **traces) {
   sc_execution *x = sci_alloc(sizeof *x);
   x->test = t;
@@ -28,13 +40,7 @@ sc_execution *sci_exec_new(const sc_test *t, const sc_trace **traces) {
   x->data = sci_rel_new(n);
   x->ctrl = sci_rel_new(n);
   x->rmw = sci_rel_new(n);
-  x->rf = sci_rel_new(n);
-  x->co = sci_rel_new(n);
-  x->syncbar = sci_rel_new(n);
-  x->sync_fence = sci_rel_new(n);
-  x->final_write = sci_alloc_atomic(sizeof(int) * (size_t)(t->nlocs + 1));
-  for (int l = 0; l < t->nlocs; l++)
-    x->final_write[l] = -1;
+  new_choices(x);
   int e = 0;
   for (int l = 0; l < t->nlocs; l++) {
     if (t->locs[l].alias_of >= 0)
@@ -75,6 +81,44 @@ sc_execution *sci_exec_new(const sc_test *t, const sc_trace **traces) {
       if (a == b || (x->events[a].thread >= 0 &&
                      x->events[a].thread == x->events[b].thread))
         sc_rel_add(x->internal, a, b);
+  return x;
+}
+
+/* Whether events a and b are one event but for its value: the same
+ * instruction at the same place in the run, the same locations,
+ * dependencies, atomic partner and barrier operands. */
+static bool same_event_but_value(const sc_trace_event *a, const sc_trace_event *b) {
+  return a->kind == b->kind && a->instr == b->instr && a->pc == b->pc &&
+         a->loc == b->loc && a->vloc == b->vloc && a->rmw_partner == b->rmw_partner &&
+         a->addr_deps == b->addr_deps && a->data_deps == b->data_deps &&
+         a->ctrl_deps == b->ctrl_deps && a->nbar_ops == b->nbar_ops &&
+         memcmp(a->bar_ops, b->bar_ops, sizeof a->bar_ops) == 0;
+}
+
+bool sci_exec_same_layout(const sc_test *t, const sc_trace **these, const sc_trace **those) {
+  for (int th = 0; th < t->nthreads; th++) {
+    const sc_trace *a = these[th], *b = those[th];
+    if (a == b)
+      continue;
+    if (a->nevents != b->nevents || a->stuck != b->stuck)
+      return false;
+    for (int i = 0; i < a->nevents; i++)
+      if (!same_event_but_value(&a->events[i], &b->events[i]))
+        return false;
+  }
+  return true;
+}
+
+sc_execution *sci_exec_new_like(const sc_execution *like, const sc_trace **traces) {
+  sc_execution *x = sci_alloc(sizeof *x);
+  *x = *like; /* the test, the events' count and the relations of the layout */
+  x->traces = traces;
+  x->events = sci_alloc(sizeof(sc_event) * (size_t)(x->nevents + 1));
+  memcpy(x->events, like->events, sizeof(sc_event) * (size_t)x->nevents);
+  for (int th = 0; th < x->test->nthreads; th++)
+    for (int i = 0; i < traces[th]->nevents; i++)
+      x->events[x->thread_first[th] + i].value = traces[th]->events[i].value;
+  new_choices(x);
   return x;
 }
 

@@ -39,6 +39,18 @@ typedef struct sc_execution {
 
 /* The events of the traces chosen for each thread; rf and co empty. */
 sc_execution *sci_exec_new(const sc_test *t, const sc_trace **traces);
+/* Whether two choices of one trace per thread of t have one layout: per
+ * thread the same events (instructions, places, locations, dependencies,
+ * atomic partners, barrier operands) but for the values read and written,
+ * which none of the names sci_exec_bind_static binds depends on, and runs
+ * that end alike (so their barriers synchronise alike: barrier.c). */
+bool sci_exec_same_layout(const sc_test *t, const sc_trace **these,
+                          const sc_trace **those);
+/* sci_exec_new(like->test, traces) for traces of the layout of those like
+ * was made of (sci_exec_same_layout): the events' values are the traces', the
+ * relations fixed by the traces are like's own (shared: they never
+ * change), rf and co are empty. */
+sc_execution *sci_exec_new_like(const sc_execution *like, const sc_trace **traces);
 
 /* Bind every name that does not depend on rf or co into `env`. */
 void sci_exec_bind_static(const sc_execution *x, sc_cat_env *env);

@@ -57,16 +57,20 @@ static bool write_may_feed(const sc_execution *x, int w, int r) {
 
 bool sci_sim_rf_choices(sim_candidate *cd) {
   sc_execution *x = cd->x;
-  int n = x->nevents;
+  int n = x->nevents, reads = 0;
+  for (int i = 0; i < n; i++)
+    reads += x->events[i].kind == SC_EV_READ;
   cd->reads = sci_alloc_atomic(sizeof(int) * (size_t)(n + 1));
   cd->cands = sci_alloc(sizeof(int *) * (size_t)(n + 1));
   cd->ncands = sci_alloc_atomic(sizeof(int) * (size_t)(n + 1));
+  /* one block for every read's candidates: one allocation, not one a read */
+  int *block = sci_alloc_atomic(sizeof(int) * ((size_t)reads * (size_t)n + 1));
   cd->nreads = 0;
   for (int i = 0; i < n; i++) {
     if (x->events[i].kind != SC_EV_READ)
       continue;
     int k = cd->nreads;
-    cd->cands[k] = sci_alloc_atomic(sizeof(int) * (size_t)n);
+    cd->cands[k] = block + (size_t)k * (size_t)n;
     cd->ncands[k] = 0;
     for (int w = 0; w < n; w++)
       if (write_may_feed(x, w, i))
@@ -84,8 +88,15 @@ sc_status sci_sim_co_choices(sim_search *s, sim_candidate *cd) {
   int n = x->nevents;
   cd->nlocs = s->t->nlocs;
   cd->co = sci_alloc(sizeof(co_choice) * (size_t)(cd->nlocs + 1));
+  /* one block for every location's writes: n at most in all */
+  int *block = sci_alloc_atomic(sizeof(int) * (size_t)(n + 1)), used = 0;
+  for (int i = 0; i < n; i++)
+    if (x->events[i].kind == SC_EV_WRITE && x->events[i].thread >= 0)
+      cd->co[x->events[i].loc].n++; /* counted here, set again below */
   for (int l = 0; l < cd->nlocs; l++) {
-    cd->co[l].writes = sci_alloc_atomic(sizeof(int) * (size_t)(n + 1));
+    cd->co[l].writes = block + used;
+    used += cd->co[l].n;
+    cd->co[l].n = 0;
     cd->co[l].init = -1;
   }
   for (int i = 0; i < n; i++) {
@@ -150,7 +161,26 @@ static void prune_groups(sim_search *s, sim_candidate *cd, const sc_cat_analysis
   }
 }
 
-void sci_sim_prepare(sim_search *s, sim_candidate *cd) {
+/* Layout i of the kept ones becomes the most recently used. */
+static void move_to_front(sim_prepared *p, int i) {
+  sim_layout used = p->kept[i];
+  memmove(&p->kept[1], &p->kept[0], sizeof(sim_layout) * (size_t)i);
+  p->kept[0] = used;
+}
+
+sc_execution *sci_sim_execution(sim_search *s, const sc_trace **chosen) {
+  sim_prepared *p = &s->prepared;
+  for (int i = 0; i < p->n; i++)
+    if (sci_exec_same_layout(s->t, p->kept[i].traces, chosen)) {
+      move_to_front(p, i);
+      return sci_exec_new_like(p->kept[0].x, chosen);
+    }
+  return sci_exec_new(s->t, chosen);
+}
+
+/* The environment, analysis and prune groups of the traces in cd->x, made
+ * anew (what sci_sim_prepare shares when it may). */
+static void prepare_anew(sim_search *s, sim_candidate *cd) {
   int n = cd->x->nevents;
   const char *names[SIM_NDYNAMIC];
   sc_cat_dynamic deps[SIM_NDYNAMIC];
@@ -165,10 +195,79 @@ void sci_sim_prepare(sim_search *s, sim_candidate *cd) {
   cd->eval = s->eval;
   cd->eval.analysis = an;
   prune_groups(s, cd, an);
+}
+
+/* The kept layout cd->x was built like, NULL when none: the one used
+ * last (sci_sim_execution moved it to the front), when cd->x shares its
+ * relations fixed by the traces (sci_exec_new_like) or is its own first
+ * execution, so that everything bound from them is the same. */
+static sim_layout *layout_of(sim_search *s, const sim_candidate *cd) {
+  sim_layout *front = &s->prepared.kept[0];
+  return s->prepared.n > 0 && cd->x->po == front->x->po ? front : NULL;
+}
+
+/* cd's layout, prepared anew, as the most recently used (the least
+ * recently used one is dropped when all are taken). */
+static void keep_layout(sim_search *s, const sim_candidate *cd) {
+  sim_prepared *p = &s->prepared;
+  if (p->n < SIM_LAYOUTS_KEPT)
+    p->n++;
+  move_to_front(p, p->n - 1);
+  sim_layout *l = &p->kept[0];
+  int nthreads = s->t->nthreads;
+  l->traces = sci_alloc(sizeof(sc_trace *) * (size_t)(nthreads + 1));
+  memcpy(l->traces, cd->x->traces, sizeof(sc_trace *) * (size_t)nthreads);
+  l->x = cd->x;
+  l->env = cd->env;
+  l->eval = cd->eval;
+  l->ngroups = cd->ngroups;
+  l->groups = sci_alloc(sizeof(prune_group) * (size_t)(cd->ngroups + 1));
+  memcpy(l->groups, cd->groups, sizeof(prune_group) * (size_t)cd->ngroups);
+  l->syncs = NULL;
+  l->nsyncs = 0;
+  l->syncs_known = false; /* worked out when the barriers are first met */
+}
+
+void sci_sim_prepare(sim_search *s, sim_candidate *cd) {
+  int n = cd->x->nevents;
+  if (layout_of(s, cd)) {
+    /* the dynamic names stay bound to the first execution's relations:
+     * every run rebinds them, or reads them from cd->x (engine_enum.c's
+     * fill_inputs), as within one combination */
+    const sim_layout *l = &s->prepared.kept[0];
+    cd->env = l->env;
+    cd->eval = l->eval;
+    cd->ngroups = l->ngroups;
+    memcpy(cd->groups, l->groups, sizeof(prune_group) * (size_t)l->ngroups);
+    s->prepared.shared++;
+  } else {
+    prepare_anew(s, cd);
+    keep_layout(s, cd);
+  }
   cd->rf_low = cd->x->rf;
   cd->co_low = cd->x->co;
   cd->rf_up = sci_rel_new(n);
   cd->co_up = sci_rel_new(n);
+}
+
+bool sci_sim_layout_syncs(sim_search *s, const sim_candidate *cd, sc_rel ***syncs,
+                          int *n) {
+  const sim_layout *l = layout_of(s, cd);
+  if (!l || !l->syncs_known)
+    return false;
+  *syncs = l->syncs;
+  *n = l->nsyncs;
+  return true;
+}
+
+void sci_sim_keep_layout_syncs(sim_search *s, const sim_candidate *cd, sc_rel **syncs,
+                               int n) {
+  sim_layout *l = layout_of(s, cd);
+  if (!l)
+    return;
+  l->syncs = syncs;
+  l->nsyncs = n;
+  l->syncs_known = true;
 }
 
 /* n times the orders of w writes: w! total ones; the labelled strict

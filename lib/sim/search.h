@@ -51,6 +51,35 @@ typedef struct sim_smt_state {
   long enumerated, solved;
 } sim_smt_state;
 
+/* A layout of traces prepared (sci_sim_prepare): an execution of it, the
+ * environment of its names (with what cat keeps of the model's fixed part
+ * there: its compiled form, the values of its fixed bindings), the
+ * analysis and the prune groups.  A combination of the same layout
+ * (sci_exec_same_layout: its traces differ from these in the values read
+ * and written at most, the odometer's usual next step) shares them all:
+ * nothing sci_exec_bind_static binds depends on a value. */
+typedef struct sim_layout {
+  const sc_execution *x;
+  const sc_trace **traces; /* x's traces, per thread (x->traces is the
+                              driver's array, which the next choice fills) */
+  sc_cat_env *env;
+  sc_cat_run_options eval;
+  struct prune_group *groups;
+  int ngroups;
+  sc_rel **syncs; /* its barrier synchronisations once worked out */
+  int nsyncs;
+  bool syncs_known;
+} sim_layout;
+
+/* The layouts met last, most recently used first: the odometer's fastest
+ * thread may take turns between a few (a spin's exits). */
+#define SIM_LAYOUTS_KEPT 8
+typedef struct sim_prepared {
+  sim_layout kept[SIM_LAYOUTS_KEPT];
+  int n;
+  long shared; /* the combinations that shared one (tests) */
+} sim_prepared;
+
 typedef struct sim_search {
   const sc_test *t;
   const sc_model *m;
@@ -80,6 +109,7 @@ typedef struct sim_search {
   /* thread symmetry (symmetry.h): NULL when none; else the sink adds the
    * images of each state the engines find in a representative */
   struct sim_symmetry *sym;
+  sim_prepared prepared;
   sc_error *err;
 } sim_search;
 
@@ -136,11 +166,25 @@ sc_status sci_sim_check_budget(sim_search *s);
 /* The candidate writes of each read of cd->x; false when a read has none
  * (the traces read a value nobody writes). */
 bool sci_sim_rf_choices(sim_candidate *cd);
+/* The execution of one trace per thread (`chosen`, kept by reference),
+ * rf and co empty: sci_exec_new's, or, when the traces have the layout of
+ * a combination prepared lately (s->prepared), one sharing its fixed
+ * relations (that layout is then the most recently used). */
+sc_execution *sci_sim_execution(sim_search *s, const sc_trace **chosen);
 /* The environment of the traces in cd->x, what the model's values depend
- * on (dynamic.h), the enumerator's prune groups, and the buffers. */
+ * on (dynamic.h), the enumerator's prune groups, and the buffers; all but
+ * the buffers are its layout's (s->prepared) when cd->x shares their
+ * fixed relations (sci_sim_execution). */
 void sci_sim_prepare(sim_search *s, sim_candidate *cd);
 /* Per location, its writes, each unordered; the search depths. */
 sc_status sci_sim_co_choices(sim_search *s, sim_candidate *cd);
+/* The barrier synchronisations of cd's layout (sci_barrier_syncs), when
+ * cd shares a kept layout's environment and they were kept for it. */
+bool sci_sim_layout_syncs(sim_search *s, const sim_candidate *cd, sc_rel ***syncs,
+                          int *n);
+/* Keep the barrier synchronisations worked out for cd's layout. */
+void sci_sim_keep_layout_syncs(sim_search *s, const sim_candidate *cd, sc_rel **syncs,
+                               int n);
 /* n times the orders of w writes, up to `most` (then most + 1). */
 long sci_sim_times_orders(long n, int w, bool partial, long most);
 /* How many rf and co choices cd leaves, up to `most` (then most + 1). */

@@ -136,6 +136,8 @@ static bool same_barriers(const sc_trace *a, const sc_trace *b) {
  * are the last one's. */
 static sc_status barrier_syncs(sim_search *s, sim_candidate *cd, barrier_memo *memo,
                                sc_rel ***syncs, int *n) {
+  if (sci_sim_layout_syncs(s, cd, syncs, n))
+    return SC_OK; /* its layout's (search.c): the same barriers, ending alike */
   const sc_execution *x = cd->x;
   int nthreads = s->t->nthreads;
   bool same = memo->traces != NULL;
@@ -152,6 +154,8 @@ static sc_status barrier_syncs(sim_search *s, sim_candidate *cd, barrier_memo *m
   }
   *syncs = memo->syncs;
   *n = memo->n;
+  if (!memo->st)
+    sci_sim_keep_layout_syncs(s, cd, memo->syncs, memo->n);
   return memo->st;
 }
 
@@ -183,7 +187,7 @@ static bool candidate_of(sim_search *s, const sc_trace **chosen, sim_candidate *
                            !sci_live_may_witness(t, &s->opts.progress_model, chosen)))
     return false; /* found, or no thread stuck (or halted unfairly): none */
   memset(cd, 0, sizeof *cd); /* the odometer gave a combination whose reads can be fed */
-  cd->x = sci_exec_new(t, chosen);
+  cd->x = sci_sim_execution(s, chosen);
   if (!sci_sim_rf_choices(cd))
     return false; /* some read finds no write of its value */
   if (s->opts.liveness &&
