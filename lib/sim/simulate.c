@@ -11,6 +11,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "sim/engine.h"
 
+#include "sim/live_refute.h"
 #include "sim/liveness.h"
 #include "sim/progress.h"
 #include "sim/repeat_gate.h"
@@ -34,6 +35,8 @@ static sc_status engine_combination(sim_search *s, sim_candidate *cd) {
     return SIM_STOP; /* -speedcheck fast has its verdict */
   if (s->r->liveness == SC_LIVE_FAIL)
     return SC_OK; /* one witness is the answer */
+  if (s->opts.liveness && sci_live_refuted_by_model(s, cd))
+    return SC_OK; /* a read fairness keeps on a last write the model refutes */
   return s->engine->combination(s, cd);
 }
 
