@@ -99,6 +99,16 @@ static inline long sci_sim_cost_enum_budget(void) {
  * and co grow fails already; an error or SIM_STOP from the budget. */
 sc_status sci_sim_enum_root_look(sim_search *s, sim_candidate *cd, bool *may);
 
+/* Whether every completion of cd in which read r reads from write w and
+ * w has no co successor fails a check that only gets worse as rf and co
+ * grow (or as co shrinks), on the bounds: rf from the reads with one
+ * candidate and (w, r) up to every candidate; co from the initial writes
+ * (and, co being total, every other write of w's location before w) up to
+ * every order that leaves w last.  The enumerator's cut at its root, with
+ * w's place in co fixed.  false when the model has no such check (or
+ * -noprune). */
+bool sci_sim_enum_refutes_maximal_read(sim_search *s, sim_candidate *cd, int w, int r);
+
 /* When the traces fix the state, one allowed execution settles the
  * combination: a quick enumeration looks for one, within a few looks.
  * *settled when it found one or enumerated them all; an error is the

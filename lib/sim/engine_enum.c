@@ -221,6 +221,33 @@ static bool worth_a_look(sim_search *s, int depth) {
   return false;
 }
 
+/* Whether a check of cd's prune groups fails on the bounds of rf and co
+ * (rf_low and co_low as chosen so far, the upper bounds built from them),
+ * write `last` (-1: none) left without a co successor in the upper bound.
+ * An error is for the complete candidates to report, if they meet it. */
+static bool fails_on_bounds(sim_search *s, sim_candidate *cd, int last) {
+  sc_execution *x = cd->x;
+  bool fails = false;
+  for (int g = 0; g < cd->ngroups && !fails; g++) {
+    const prune_group *pg = &cd->groups[g];
+    if (pg->rf_upper)
+      build_rf_upper(cd);
+    if (pg->co_upper) {
+      build_co_upper(cd->co_up, cd->co_low, cd->co, cd->nlocs, s->partial_co);
+      if (last >= 0)
+        memset(sc_rel_row(cd->co_up, last), 0, sizeof(uint64_t) * (size_t)cd->co_up->nwords);
+    }
+    x->rf = pg->rf_upper ? cd->rf_up : cd->rf_low;
+    x->co = pg->co_upper ? cd->co_up : cd->co_low;
+    sc_cat_outcome out;
+    sc_error *err = NULL;
+    fails = run_model(s, cd, &pg->eval, &out, &err) == SC_OK && !out.allowed;
+  }
+  x->rf = cd->rf_low;
+  x->co = cd->co_low;
+  return fails;
+}
+
 /* Whether the partial candidate in cd may still complete to an execution
  * the model allows (*may): not when a check that only gets worse as edges
  * are added (cat/mono.c) already fails on the bounds.  SIM_STOP when the
@@ -235,24 +262,7 @@ static sc_status may_complete(sim_search *s, sim_candidate *cd, int depth, bool 
     return SC_OK;
   if ((++s->stats.nodes & 255) == 0 && sci_sim_clock_expired(&s->clock))
     return sci_sim_out_of_time(s);
-  sc_execution *x = cd->x;
-  for (int g = 0; g < cd->ngroups && *may; g++) {
-    const prune_group *pg = &cd->groups[g];
-    if (pg->rf_upper)
-      build_rf_upper(cd);
-    if (pg->co_upper)
-      build_co_upper(cd->co_up, cd->co_low, cd->co, cd->nlocs, s->partial_co);
-    x->rf = pg->rf_upper ? cd->rf_up : cd->rf_low;
-    x->co = pg->co_upper ? cd->co_up : cd->co_low;
-    sc_cat_outcome out;
-    sc_error *err = NULL;
-    /* an error is for the complete candidates to report, if they meet it */
-    if (run_model(s, cd, &pg->eval, &out, &err) == SC_OK &&
-        !out.allowed)
-      *may = false;
-  }
-  x->rf = cd->rf_low;
-  x->co = cd->co_low;
+  *may = !fails_on_bounds(s, cd, -1);
   if (!*may)
     s->stats.cuts[depth < MAX_DEPTH_STATS ? depth : MAX_DEPTH_STATS - 1]++;
   return SC_OK;
@@ -348,18 +358,40 @@ static sc_status rf_level(sim_search *s, sim_candidate *cd, int k) {
   return SC_OK;
 }
 
-/* The look before any choice of rf and co: the reads with one candidate
- * write read from it from the start, as every completion has it, and a
- * check that only gets worse as rf and co grow may fail already (the
- * reads' values may already be wrong). */
-sc_status sci_sim_enum_root_look(sim_search *s, sim_candidate *cd, bool *may) {
+/* The bounds before any choice of rf and co: the reads with one
+ * candidate write read from it, as every completion has it. */
+static void root_bounds(sim_candidate *cd) {
   sci_rel_clear(cd->rf_low);
   for (int k = 0; k < cd->nreads; k++)
     if (cd->ncands[k] == 1)
       sc_rel_add(cd->rf_low, cd->cands[k][0], cd->reads[k]);
   cd->rf_left = cd->nreads;
   build_co(cd->co_low, cd->co, cd->nlocs);
+}
+
+/* The look before any choice of rf and co: a check that only gets worse
+ * as rf and co grow may fail already (the reads' values may already be
+ * wrong). */
+sc_status sci_sim_enum_root_look(sim_search *s, sim_candidate *cd, bool *may) {
+  root_bounds(cd);
   return may_complete(s, cd, 0, may);
+}
+
+bool sci_sim_enum_refutes_maximal_read(sim_search *s, sim_candidate *cd, int w, int r) {
+  if (!cd->ngroups)
+    return false;
+  root_bounds(cd);
+  sc_rel_add(cd->rf_low, w, r);
+  if (!s->partial_co) /* w last of a total order: every other write before it */
+    for (int l = 0; l < cd->nlocs; l++)
+      for (int i = 0; i < cd->co[l].n; i++)
+        if (cd->co[l].writes[i] == w)
+          for (int j = 0; j < cd->co[l].n; j++)
+            if (j != i)
+              sc_rel_add(cd->co_low, cd->co[l].writes[j], w);
+  bool refuted = fails_on_bounds(s, cd, w);
+  root_bounds(cd); /* the root look's bounds again */
+  return refuted;
 }
 
 /* Every rf and co for the traces in x. */

@@ -110,6 +110,11 @@ typedef struct sim_search {
    * images of each state the engines find in a representative */
   struct sim_symmetry *sym;
   sim_prepared prepared;
+  /* -liveness: the bound cut a run, so a Pass found within
+   * SC_LIVE_DEEPEN_CANDIDATES candidates is searched again deeper
+   * (simulate.c): live_refute.c's cut waits until that many are counted,
+   * so that the same searches are deepened as without it */
+  bool may_deepen;
   sc_error *err;
 } sim_search;
 

@@ -11,6 +11,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "sim/engine.h"
 
+#include "sim/live_refute.h"
 #include "sim/liveness.h"
 #include "sim/progress.h"
 #include "sim/repeat_gate.h"
@@ -34,6 +35,9 @@ static sc_status engine_combination(sim_search *s, sim_candidate *cd) {
     return SIM_STOP; /* -speedcheck fast has its verdict */
   if (s->r->liveness == SC_LIVE_FAIL)
     return SC_OK; /* one witness is the answer */
+  if (s->opts.liveness && (!s->may_deepen || s->r->candidates > SC_LIVE_DEEPEN_CANDIDATES) &&
+      sci_live_refuted_by_model(s, cd))
+    return SC_OK; /* a read fairness keeps on a last write the model refutes */
   return s->engine->combination(s, cd);
 }
 
@@ -514,6 +518,11 @@ static sc_status search_once(const sc_test *t, const sc_model *m,
   if (st)
     return st;
   const long *cuts = cut_runs(all, t->nthreads);
+  /* a deeper search's own count decides nothing unless -liveness-unroll-max
+   * goes past its bound (search_deepening) */
+  bool deepens = s.opts.liveness && (s.opts.unroll < 0 || s.opts.liveness_unroll_max > 0);
+  for (int th = 0; th < t->nthreads; th++)
+    s.may_deepen |= deepens && cuts[th] > 0;
   if (s.opts.liveness) /* the runs a progress model may halt */
     sci_progress_add_halts(t, &s.opts.progress_model, fewer_events_safe, all);
   /* the symbolic road, and -liveness under either engine (the two then
