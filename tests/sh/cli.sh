@@ -113,9 +113,11 @@ has "$tmp/err" "no-such.litmus: no such file or directory"
 lacks "$tmp/err" "cannot start a worker"
 # -j runs a pool: a worker stopped (SIGSTOP) past its test's deadline is
 # killed and replaced; its test gets its timeout line, the others their
-# blocks, in order
+# blocks, in order.  The batch must outlast the 0.1 s before the worker is
+# stopped: 8 copies of these tests took 0.25 s, and 0.04 s once barrier
+# synchronisations were kept per layout; 200 copies take about a second.
 manual=
-for i in 1 2 3 4 5 6 7 8; do
+for i in $(seq 200); do
   manual="$manual $cotot $(LC_ALL=C ls "$srcdir"/ptx/dat3m/Manual/barrier-*.litmus | tr '\n' ' ')"
 done
 "$scopecat" sim -nohash -model ptx-v6.0.cat $manual 2>/dev/null | grep '^Test ' >"$tmp/order1"
@@ -157,8 +159,10 @@ blocks=$(grep -c '^Test ' "$tmp/out")
 lines=$(grep -c ': its worker ended by signal 9 (Killed)$' "$tmp/err")
 if [ $((blocks + lines)) -eq "$(wc -l <"$tmp/order1")" ] && [ "$lines" -le 1 ]; then ok
 else fail "-j 2 with a killed worker: $blocks blocks and $lines lines for $(wc -l <"$tmp/order1") tests"; cat "$tmp/err"; fi
-# SIGTERM to the -j parent reaches its workers: none is left running
-"$scopecat" sim -nohash -j 2 -model ptx-v6.0.cat "$srcdir/ptx/dat3m/Manual" >/dev/null 2>&1 &
+# SIGTERM to the -j parent reaches its workers: none is left running (the
+# batch above, long enough to be running still: Manual/ alone took 0.5 s,
+# then 0.09 s)
+"$scopecat" sim -nohash -j 2 -model ptx-v6.0.cat $manual >/dev/null 2>&1 &
 pid=$!
 workers=
 for i in 1 2 3 4 5 6 7 8 9 10; do
