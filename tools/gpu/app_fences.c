@@ -84,7 +84,7 @@ static int check_set(const int *keep, long iterations, void *ctx) {
   if (r->c->verbose) {
     int n = 0;
     for (int i = 0; i < r->n; i++)
-      n += !keep || keep[i];
+      n += keep[i] != 0;
     fprintf(stderr, "check %ld: %d of %d fences, %ld runs: %s (build %.1f s, "
             "runs %.1f s)\n", r->checks, n, r->n, t.runs,
             errors ? cli_format("%ld erred", errors) : "no error", t1 - t0,
