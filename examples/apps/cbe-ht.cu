@@ -27,11 +27,16 @@ struct node {
 template <bool FENCED>
 __global__ void insert(volatile node *pool, volatile int *heads, int *locks) {
   unsigned me = (unsigned)sc_app_global_id();
+  /* neither loop unrolled: each access is one place in the PTX, so that
+   * `gpu app -fences` has one fence site per access of the source (nvcc
+   * -O3 made 94 of them a kernel, 32 copies of the critical section) */
+#pragma unroll 1
   for (unsigned k = 0; k < PER_THREAD; k++) {
     unsigned key = me * PER_THREAD + k, b = key * 2654435761u % BUCKETS;
     pool[key].key = key;
     /* one lane at a time takes a lock: the warp's lanes must not spin on
      * a lock another lane of the warp holds */
+#pragma unroll 1
     for (unsigned lane = 0; lane < 32; lane++) {
       if ((threadIdx.x & 31) != lane)
         continue;

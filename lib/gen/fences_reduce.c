@@ -100,12 +100,13 @@ static fence_set reduce_halves(sites *r, fence_set s, int from, int *to,
  * than SHORT_RUN is first dropped whole (unless `known_needed`: a check
  * already failed without it), else halved and each half reduced in turn.
  * 000's one-fence-at-a-time pass costs a check per fence: on a kernel of
- * 189 global accesses (examples/apps/cbe-ht.cu) the binary reduction
- * stops near 90 fences, each check a rebuild and several runs on the GPU,
- * and the pass did not end in ten minutes.  In chunks, k needed fences of
- * n cost about 2k log2(n / k) checks; where every fence is needed, n plus
- * one per run tried whole.  Each fence kept was still checked alone, as
- * in the linear pass.  *to is moved back by the fences dropped. */
+ * 189 global accesses (examples/apps/cbe-ht.cu with its loops unrolled)
+ * the binary reduction stops near 90 fences, each check a rebuild and
+ * several runs on the GPU, and the pass did not end in ten minutes.  In
+ * chunks, k needed fences of n cost about 2k log2(n / k) checks; where
+ * every fence is needed, n plus one per run tried whole.  Each fence kept
+ * was still checked alone, as in the linear pass.  *to is moved back by
+ * the fences dropped. */
 static fence_set reduce_run(sites *r, fence_set s, int from, int *to,
                             long iters, bool known_needed) {
   if (*to - from <= SHORT_RUN) {
