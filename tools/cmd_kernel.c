@@ -10,6 +10,8 @@
 #include "cli_result.h"
 #include "cli_run.h"
 #include "gpu/gpu.h"
+#include "kernel_fences.h"
+#include "kernel_verdict.h"
 #include "models.h"
 
 #include "scopecat.h"
@@ -27,8 +29,6 @@
  * cuda::atomic_ref, and whose morally-strong and cause the race include
  * reads. */
 #define KERNEL_DEFAULT_MODEL "ptx-v7.5.cat"
-/* sc_sim_options.unroll's default, for "up to -unroll N". */
-enum { DEFAULT_UNROLL = 2 };
 /* nvcc's command, as the issue and the corpus's make-ptx.sh run it. */
 #define NVCC_FLAGS "-ptx -arch=sm_90 -O3 -lineinfo"
 
@@ -51,6 +51,9 @@ typedef struct kernel_cli {
   const char *nvcc;         /* -nvcc PATH */
   cli_list defines, includes; /* -D, -I: to nvcc */
   const char *nvcc_flags;   /* -nvcc-flags "...": to nvcc */
+  bool fences;              /* -fences: the model's fences, not a check */
+  const char *fence_kind;   /* -fence-kind K (default fence.sc.gpu) */
+  bool verbose;             /* -v: each check of -fences on stderr */
   cli_list files;
 } kernel_cli;
 
@@ -92,7 +95,14 @@ static void kernel_usage(FILE *out) {
           "  -liveness          also whether a fair execution leaves a "
           "thread spinning or\n"
           "                     waiting at a barrier for ever (Property "
-          "liveness)\n");
+          "liveness)\n"
+          "  -fences            instead of the check, the fences the model "
+          "needs for the\n"
+          "                     condition to hold: 000's Alg. 1 over the "
+          "global accesses\n"
+          "  -fence-kind K      the fence -fences inserts (default "
+          "fence.sc.gpu)\n"
+          "  -v                 -fences: each check on stderr as it ends\n");
   cli_progress_usage(out, 21);
   fprintf(out,
           "  -show WHAT         draw executions after the block: prop, neg, "
@@ -148,6 +158,9 @@ static const cli_opt kernel_opts[] = {
     CLI_PROGRESS_OPT(kernel_cli, opts.progress_model),
     {.name = "show", .kind = CLI_CHOICE, AT(show), .choices = show_words,
      .bad = "-show expects prop, neg, cond, all or none, found '%v'"},
+    {.name = "fences", .kind = CLI_FLAG, AT(fences)},
+    {.name = "fence-kind", .kind = CLI_STRING, AT(fence_kind)},
+    {.name = "v", .kind = CLI_FLAG, AT(verbose)},
     {.name = "json", .kind = CLI_FLAG, AT(json)},
     {.name = "nohash", .kind = CLI_BITS, AT(log_flags), .bits = SC_LOG_NOHASH},
     LIMIT("max-threads", CLI_INT, limits.max_threads, 1L << 20),
@@ -314,40 +327,55 @@ static bool cu_param_names(const char *path, const char *cu, const char *ptx,
 /* The kernel's test: its PTX (nvcc's for a .cu) instantiated for the
  * launch, with the @Output condition (*asked: there was one); NULL (said)
  * when refused. */
-static sc_test *kernel_test(const kernel_cli *c, const char *path, bool *asked) {
+/* A kernel as read: its PTX (nvcc's for a .cu), the launch and the
+ * condition. */
+typedef struct kernel_source {
+  const char *ptx, *ptx_file;
+  sc_kernel_launch launch;
+  condition_text cond;
+} kernel_source;
+
+/* Read (and for a .cu, compile) the kernel in `path`; false (said) when
+ * refused. */
+static bool read_kernel(const kernel_cli *c, const char *path, kernel_source *k) {
   sc_error *err;
   char *text;
   if (sc_read_file(path, c->limits.max_file_bytes, &text, NULL, &err) != SC_OK) {
     fprintf(stderr, "%s\n", sc_error_message(err));
-    return NULL;
+    return false;
   }
-  sc_kernel_launch launch;
-  condition_text cond;
-  if (!read_launch(c, path, text, &launch, &cond))
-    return NULL;
+  if (!read_launch(c, path, text, &k->launch, &k->cond))
+    return false;
   bool cu = ends_with(path, ".cu");
-  const char *ptx = cu ? compile_cu(c, path) : text;
-  if (!ptx)
-    return NULL;
+  k->ptx = cu ? compile_cu(c, path) : text;
+  if (!k->ptx)
+    return false;
   /* errors in nvcc's PTX name it after the .cu, which it was made of */
-  const char *ptx_file = cu ? cli_format("%s.ptx", path) : path;
-  if (cu && launch.nparam_names == 0 && !cu_param_names(path, text, ptx, ptx_file,
-                                                        &launch))
+  k->ptx_file = cu ? cli_format("%s.ptx", path) : path;
+  return !cu || k->launch.nparam_names != 0 ||
+         cu_param_names(path, text, k->ptx, k->ptx_file, &k->launch);
+}
+
+static sc_test *kernel_test(const kernel_cli *c, const char *path, bool *asked) {
+  kernel_source k;
+  if (!read_kernel(c, path, &k))
     return NULL;
   sc_test *t;
-  if (sc_kernel_load_string(ptx, ptx_file, &launch, &c->limits, &t, &err) != SC_OK ||
-      (cond.text && sc_kernel_set_condition(t, cond.text, cond.file, cond.line,
-                                            cond.col, &err) != SC_OK)) {
+  sc_error *err;
+  if (sc_kernel_load_string(k.ptx, k.ptx_file, &k.launch, &c->limits, &t, &err) != SC_OK ||
+      (k.cond.text && sc_kernel_set_condition(t, k.cond.text, k.cond.file, k.cond.line,
+                                              k.cond.col, &err) != SC_OK)) {
     fprintf(stderr, "%s\n", sc_error_message(err));
     return NULL;
   }
-  *asked = cond.text != NULL;
+  *asked = k.cond.text != NULL;
   return t;
 }
 
 /* ---- The properties ------------------------------------------------------ */
 
-typedef enum verdict { PASS, FAIL, UNKNOWN } verdict;
+/* in kernel_verdict's order */
+typedef enum verdict { PASS = KERNEL_PASS, FAIL = KERNEL_FAIL, UNKNOWN = KERNEL_UNKNOWN } verdict;
 static const char *const verdict_words[] = {"PASS", "FAIL", "UNKNOWN"};
 
 typedef struct property {
@@ -366,27 +394,11 @@ typedef struct answer {
   const char *why;
 } answer;
 
-static long cut_runs(const sc_test *t, const sc_result *r) {
-  long n = 0;
-  for (int i = 0; i < sc_test_thread_count(t); i++)
-    n += sc_result_cut_runs(r, i);
-  return n;
-}
-
 static int unroll_of(const kernel_cli *c) {
-  return c->opts.unroll >= 0 ? c->opts.unroll : DEFAULT_UNROLL;
+  return c->opts.unroll >= 0 ? c->opts.unroll : KERNEL_DEFAULT_UNROLL;
 }
 
-/* "holds up to -unroll N" for a verdict a run cut by the bound leaves
- * open. */
-static const char *up_to(const kernel_cli *c, const char *what, long cut) {
-  return cli_format("%s up to -unroll %d (%ld run%s cut by the bound)", what,
-                    unroll_of(c), cut, cut == 1 ? "" : "s");
-}
-
-/* The condition: an execution that decides it (a counterexample of
- * forall, a witness of exists) settles the verdict whatever the bound;
- * without one, a run the bound cut leaves it open. */
+/* The condition's verdict (kernel_verdict.c: what -fences checks too). */
 static property assertion(const kernel_cli *c, const sc_test *t,
                           const sc_result *r, bool asked) {
   property p = {"assertion", PASS, NULL, NULL, false};
@@ -394,17 +406,9 @@ static property assertion(const kernel_cli *c, const sc_test *t,
     p.detail = "nothing asserted (no @Output, no -output)";
     return p;
   }
-  bool decided = sc_result_condition_witness(r) != NULL;
-  long cut = cut_runs(t, r);
-  p.v = sc_result_validated(r) ? PASS : FAIL;
-  if (!decided && cut > 0)
-    p = (property){"assertion", UNKNOWN,
-                   up_to(c, "no execution decides the condition", cut), NULL,
-                   false};
+  bool decided;
+  p.v = (verdict)kernel_assertion(t, r, unroll_of(c), &p.detail, &decided);
   p.story = p.v == FAIL && decided;
-  if (p.v == FAIL)
-    p.detail = decided ? "an allowed execution violates it (told below)"
-                       : "no allowed execution satisfies it";
   return p;
 }
 
@@ -414,11 +418,11 @@ static property race(const kernel_cli *c, const sc_test *t, const sc_result *r,
                      const char *name, const char *flag, const char *level) {
   property p = {name, PASS, NULL, flag, false};
   const char *pair = sc_result_flag_pair(r, flag);
-  long cut = cut_runs(t, r);
+  long cut = kernel_cut_runs(t, r);
   if (pair)
     p = (property){name, FAIL, cli_format("%s%s", pair, level), flag, true};
   else if (cut > 0)
-    p = (property){name, UNKNOWN, up_to(c, "no race", cut), flag, false};
+    p = (property){name, UNKNOWN, kernel_up_to(unroll_of(c), "no race", cut), flag, false};
   return p;
 }
 
@@ -428,14 +432,14 @@ static property race(const kernel_cli *c, const sc_test *t, const sc_result *r,
 static property bounds(const kernel_cli *c, const sc_test *t, const sc_result *r) {
   int thread, line;
   long long address;
-  long cut = cut_runs(t, r);
+  long cut = kernel_cut_runs(t, r);
   if (sc_result_bounds(r, &thread, &line, &address))
     return (property){"bounds", FAIL,
                       cli_format("T%d %s:%d accesses address %#llx, outside "
                                  "every array", thread, sc_test_file(t), line,
                                  address), NULL, false};
   if (cut > 0)
-    return (property){"bounds", UNKNOWN, up_to(c, "no access outside", cut),
+    return (property){"bounds", UNKNOWN, kernel_up_to(unroll_of(c), "no access outside", cut),
                       NULL, false};
   return (property){"bounds", PASS, NULL, NULL, false};
 }
@@ -480,22 +484,6 @@ static bool liveness(const kernel_cli *c, const char *path, const sc_test *t,
  * because their barriers never release some thread (a deadlock); runs cut
  * by the bound may be the ones that would have completed; candidates all
  * forbidden: the model allows none. */
-static const char *no_execution(const kernel_cli *c, const sc_test *t,
-                                const sc_result *r) {
-  if (sc_result_state_count(r) > 0)
-    return NULL;
-  long cut = cut_runs(t, r), candidates = sc_result_candidates(r);
-  if (candidates > 0)
-    return cli_format("no allowed execution (the model forbids all %ld "
-                      "candidate%s)", candidates, candidates == 1 ? "" : "s");
-  if (cut > 0)
-    return cli_format("no complete execution (%ld run%s cut by the bound "
-                      "-unroll %d, none completed)", cut, cut == 1 ? "" : "s",
-                      unroll_of(c));
-  return "no complete execution (a deadlock: in every run some thread waits "
-         "at a barrier for ever; -liveness names it)";
-}
-
 /* Over no execution every verdict is vacuous, a PASS as much as a FAIL
  * for want of a witness: each property that looked at executions (the
  * assertion only when one was asked) is UNKNOWN, saying why. */
@@ -516,7 +504,7 @@ static answer judge(const kernel_cli *c, const sc_test *t, const sc_result *r,
                           " (barrier-interval race on .shared)");
   }
   a.props[a.n++] = bounds(c, t, r);
-  const char *none = no_execution(c, t, r);
+  const char *none = kernel_no_execution(t, r, unroll_of(c));
   if (none)
     vacuous(&a, none, asked);
   a.generalises = sc_kernel_generalises(t, &a.why) == 1;
@@ -635,6 +623,36 @@ static bool run_one(const kernel_cli *c, const sc_model *m, const char *path,
   return c->show == SC_SHOW_NONE || cli_draw_shown(&d, path, t, r, out);
 }
 
+/* -fences: the model's fences for the kernel in `path` (kernel_fences.c),
+ * reported as `gpu app -fences` reports the empirical ones; false when
+ * there is no answer (said). */
+static bool run_fences(const kernel_cli *c, const sc_model *m, const char *path,
+                       FILE *out) {
+  kernel_source k;
+  if (!read_kernel(c, path, &k))
+    return false;
+  if (!k.cond.text) {
+    fprintf(stderr, "%s:1:1: expected '// @Output: ...' (or -output): -fences "
+                    "finds the fences that make it hold\n", path);
+    return false;
+  }
+  kernel_fence_search s = {k.ptx, k.ptx_file, &k.launch, k.cond.text,
+                           k.cond.file, k.cond.line, k.cond.col, &c->limits,
+                           m, c->opts,
+                           c->fence_kind ? c->fence_kind : "fence.sc.gpu",
+                           c->verbose ? "check" : NULL};
+  kernel_fences f;
+  if (!kernel_model_fences(&s, &f)) {
+    fprintf(stderr, "%s\n", f.why);
+    return false;
+  }
+  fprintf(out, "Fences in %s: %d global access%s, %s after each, checked "
+               "by the model %s\n", path, f.n, f.n == 1 ? "" : "es", s.fence,
+          c->model_path ? c->model_path : KERNEL_DEFAULT_MODEL);
+  kernel_fences_report(&f, k.ptx_file, out);
+  return f.v == SC_REDUCE_FIXED || f.v == SC_REDUCE_NOT_NEEDED;
+}
+
 /* Whether `arg` is an option of this command's table that takes a value
  * (the common ones, -max-heap and -conf, too). */
 static bool takes_value(const char *arg) {
@@ -690,6 +708,22 @@ int cmd_kernel(int argc, char **argv) {
                     "give one\n");
     return EXIT_USAGE;
   }
+  if (c.fences && (c.json || c.show || c.opts.liveness || c.races)) {
+    fprintf(stderr, "scopecat kernel: -fences reports fences, under the model "
+                    "alone: not with -json, -show, -liveness or -races\n");
+    return EXIT_USAGE;
+  }
+  if (c.fence_kind && !kernel_fence_known(c.fence_kind)) {
+    fprintf(stderr, "scopecat kernel: -fence-kind expects " KERNEL_FENCE_KINDS
+                    ", found '%s'\n", c.fence_kind);
+    return EXIT_USAGE;
+  }
+  if (!c.fences && (c.fence_kind || c.verbose)) {
+    fprintf(stderr, "scopecat kernel: %s goes with -fences\n",
+            c.fence_kind ? "-fence-kind" : "-v");
+    return EXIT_USAGE;
+  }
+  c.norace |= c.fences; /* the condition is the model's alone */
   c.model_limits.timeout = c.opts.timeout;
   models_add_bundled(&c.models);
   const sc_model *m = load_model(&c);
@@ -697,6 +731,7 @@ int cmd_kernel(int argc, char **argv) {
     return EXIT_SOME_FAILED;
   int failed = 0;
   for (int i = 0; i < c.files.n; i++)
-    failed += !run_one(&c, m, c.files.items[i], stdout);
+    failed += c.fences ? !run_fences(&c, m, c.files.items[i], stdout)
+                       : !run_one(&c, m, c.files.items[i], stdout);
   return failed ? EXIT_SOME_FAILED : EXIT_ALL_RAN;
 }

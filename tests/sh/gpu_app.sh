@@ -370,6 +370,45 @@ has "$tmp/err" "bad.ptx:4:1: expected '}' closing the body of k, found the end o
 expect 2 "$scopecat" gpu app -env none -fences -ptx missing.ptx -build 'cp {ptx} x' -- ./pass
 has "$tmp/err" "-ptx missing.ptx: cannot read"
 
+# -model-fences: the model's set for the -ptx file's launch and @Output
+# (kernel-cli/mp.ptx, message passing across two CTAs, its 5 accesses:
+# `scopecat kernel -fences` finds the same two, kernel_cli.sh argues them)
+# beside the empirical search, and costed: the stand-in's 1 ms per fence
+# built plus 0.1 ms a seed unit, one run (seed 1): none 0.100,
+# conservative (5) 5.100, model (2) 2.100; ./pass needs no fence, so no
+# empirical row.
+cp "$srcdir/tests/data/kernel-cli/mp.ptx" kmp.ptx
+FAKE_BUILT=$tmp/built.ptx PATH="$tmp/gpu:$PATH" expect 0 "$scopecat" gpu app -nvcc ./fake-nvcc \
+  -keep "$tmp/keep" -env none -runs 1 -v -fences -model-fences -cost -ptx kmp.ptx \
+  -build 'cp {ptx} built.ptx' -- ./pass
+has "$tmp/err" "model check 1: 0 of 5 fences: the condition fails ("
+has "$tmp/err" "check 1: 0 of 5 fences, 1 runs: no error (build "
+has "$tmp/out" "The model's fences (ptx-v7.5.cat, for the launch and @Output of kmp.ptx):"
+has "$tmp/out" "  2 of 5 fences needed (10 checks, 9 simulated):"
+has "$tmp/out" "  mp.cu:19  after ld.relaxed.gpu.b32 in _Z2mpPiS_S_ (kmp.ptx:50:2, offset 1431)"
+has "$tmp/out" "  mp.cu:13  after st.global.u32 in _Z2mpPiS_S_ (kmp.ptx:68:2, offset 1803)"
+has "$tmp/out" "The empirical fences (1 runs a check in none):"
+has "$tmp/out" "  conservative       5       0/1      5.100 [5.100, 5.100]"
+has "$tmp/out" "  model              2       0/1      2.100 [2.100, 2.100]"
+lacks "$tmp/out" "empirical    "
+# the model's set is found before any run: a file without a launch header,
+# an unknown model, and the options that go with it
+expect 1 "$scopecat" gpu app -env none -runs 1 -fences -model-fences -ptx mp.ptx \
+  -build 'echo build >>nohdr.log; cp {ptx} built.ptx' -- ./pass
+has "$tmp/err" "mp.ptx:1:1: -model-fences: expected a launch header, '// @Config: X, Y, Z' and '// @Output: ...' (as scopecat kernel reads it), found no @Config"
+[ ! -e nohdr.log ] && ok || fail "-model-fences: a build ran before the header was refused"
+expect 1 "$scopecat" gpu app -env none -runs 1 -fences -model-fences -model nosuch.cat -ptx kmp.ptx \
+  -build 'cp {ptx} built.ptx' -- ./pass
+has "$tmp/err" "scopecat gpu app: -model-fences: nosuch.cat"
+expect 2 "$scopecat" gpu app -env none -runs 1 -fences -model ptx-v6.0.cat -ptx kmp.ptx \
+  -build 'cp {ptx} built.ptx' -- ./pass
+has "$tmp/err" "scopecat gpu app: -model goes with -model-fences"
+expect 2 "$scopecat" gpu app -env none -runs 1 -model-fences -- ./pass
+has "$tmp/err" "scopecat gpu app: -model-fences goes with -fences"
+expect 2 "$scopecat" gpu app -env none -runs 1 -fences -fence-kind fence.gpu -ptx kmp.ptx \
+  -build 'cp {ptx} built.ptx' -- ./pass
+has "$tmp/err" "scopecat gpu app: -fence-kind expects membar.cta|gl|sys, fence.sc.SCOPE or fence.acq_rel.SCOPE (SCOPE: cta, cluster, gpu, sys), found 'fence.gpu'"
+
 # The kernel corpus as programs.  -kernel-program writes a host .cu for
 # each case of ptx/kernels: the case's .cu with its -D defines, launched
 # as its @Config (X threads a warp, Y warps a CTA, Z CTAs: Z CTAs of X*Y

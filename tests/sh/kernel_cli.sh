@@ -126,6 +126,73 @@ fi
 expect 0 "$scopecat" kernel -show prop "$k/mp.ptx"
 has "$tmp/out" "digraph"
 
+# ---- -fences: the fences the model needs (Alg. 1, the model as the check) ------
+# mp.ptx's 5 global accesses, in PTX order: 0 the reader's ld.relaxed
+# flag (mp.cu:19), 1 its ld data and 2 its st out (24), 3 the writer's st
+# data (13), 4 its st.relaxed flag (16).  By hand: data is a weak access,
+# so nothing orders it but a fence on each side of the relaxed flag: after
+# the writer's store of data and after the reader's load of the flag
+# (what mp-fence.ptx's two __threadfence()s do); a fence elsewhere leaves
+# the stale read.  Alg. 1: none fails, all 5 pass; binary: keeping
+# {2,3,4} fails, keeping {0,1} fails; linear, by halves: without 0 fails,
+# without 1 passes; then without 2 passes, without 3 fails, without 4
+# passes: {0,3}, whose confirmation is the answer already simulated (10
+# checks, 9 simulated).
+expect 0 "$scopecat" kernel -fences "$k/mp.ptx"
+has "$tmp/out" "Fences in $k/mp.ptx: 5 global accesses, fence.sc.gpu after each, checked by the model ptx-v7.5.cat"
+has "$tmp/out" "  2 of 5 fences needed (10 checks, 9 simulated):"
+has "$tmp/out" "  mp.cu:19  after ld.relaxed.gpu.b32 in _Z2mpPiS_S_ ($k/mp.ptx:50:2, offset 1431)"
+has "$tmp/out" "  mp.cu:13  after st.global.u32 in _Z2mpPiS_S_ ($k/mp.ptx:68:2, offset 1803)"
+[ "$(grep -c '^  mp.cu' "$tmp/out")" -eq 2 ] && ok || fail "-fences: two fences expected"
+# the fence the search keeps does what mp-fence.ptx's do: the kernel with
+# a fence.sc.gpu at those two offsets passes (and with one of them, fails)
+ins() { # ins OFFSET...: mp.ptx with " fence.sc.gpu;" after each offset (descending)
+  cp "$k/mp.ptx" "$tmp/ins.ptx"
+  for o in "$@"; do
+    { head -c "$o" "$tmp/ins.ptx"; printf ' fence.sc.gpu;'; tail -c +"$((o + 1))" "$tmp/ins.ptx"; } >"$tmp/ins2.ptx"
+    mv "$tmp/ins2.ptx" "$tmp/ins.ptx"
+  done
+}
+ins 1803 1431
+expect 0 "$scopecat" kernel -norace "$tmp/ins.ptx"
+has "$tmp/out" "Property assertion PASS"
+ins 1803
+expect 0 "$scopecat" kernel -norace "$tmp/ins.ptx"
+has "$tmp/out" "Property assertion FAIL"
+# -v: each check on stderr; the same answer under ptx-v6.0
+expect 0 "$scopecat" kernel -fences -v -model ptx-v6.0.cat "$k/mp.ptx"
+has "$tmp/err" "check 1: 0 of 5 fences: the condition fails ("
+has "$tmp/err" "check 2: 5 of 5 fences: the condition holds ("
+has "$tmp/out" "  2 of 5 fences needed (10 checks, 9 simulated):"
+# CTA-scoped fences do not order two CTAs: nothing fixes it
+expect 1 "$scopecat" kernel -fences -fence-kind membar.cta "$k/mp.ptx"
+has "$tmp/out" "  the condition fails even with a fence after every access (2 checks): fences do not fix it"
+# a condition no fence can make hold (the reader may see the flag 0)
+expect 1 "$scopecat" kernel -fences -output 'forall (out[0] == 42)' "$k/mp.ptx"
+has "$tmp/out" "fences do not fix it"
+expect 0 "$scopecat" kernel -fences "$k/mp-fence.ptx"
+has "$tmp/out" "  no fence needed: the condition holds without fences (1 check)"
+# a verdict the bound or a deadlock leaves open is no answer, never a PASS
+expect 1 "$scopecat" kernel -fences "$k/fill.ptx"
+has "$tmp/out" "  no answer after 1 check: with 0 of the fences, the condition is UNKNOWN: no complete execution (1 run cut by the bound -unroll 2, none completed)"
+expect 0 "$scopecat" kernel -fences -unroll 4 "$k/fill.ptx"
+has "$tmp/out" "Fences in $k/fill.ptx: 1 global access, "
+has "$tmp/out" "  no fence needed"
+expect 1 "$scopecat" kernel -fences "$k/crossed.ptx"
+has "$tmp/out" "the condition is UNKNOWN: no complete execution (a deadlock"
+# what -fences needs and refuses
+expect 1 "$scopecat" kernel -fences "$k/wait.ptx"
+has "$tmp/err" "$k/wait.ptx:1:1: expected '// @Output: ...' (or -output): -fences finds the fences that make it hold"
+expect 2 "$scopecat" kernel -fences -fence-kind fence.sc "$k/mp.ptx"
+has "$tmp/err" "-fence-kind expects membar.cta|gl|sys, fence.sc.SCOPE or fence.acq_rel.SCOPE (SCOPE: cta, cluster, gpu, sys), found 'fence.sc'"
+expect 2 "$scopecat" kernel -fence-kind membar.gl "$k/mp.ptx"
+has "$tmp/err" "scopecat kernel: -fence-kind goes with -fences"
+expect 2 "$scopecat" kernel -fences -json "$k/mp.ptx"
+has "$tmp/err" "-fences reports fences, under the model alone: not with -json, -show, -liveness or -races"
+# -timeout bounds the whole search
+expect 1 "$scopecat" kernel -fences -timeout 0.000001 "$k/mp.ptx"
+has "$tmp/out" "no answer after"
+
 # ---- .cu files through nvcc ---------------------------------------------------
 nvcc=${NVCC:-nvcc}
 command -v "$nvcc" >/dev/null 2>&1 || nvcc=/usr/local/cuda/bin/nvcc

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cli_run.h"
+#include "kernel_fences.h"
 
 static void app_usage(FILE *out) {
   fprintf(out,
@@ -54,6 +55,11 @@ static void app_usage(FILE *out) {
       "  -fence-kind K      the fence inserted (default fence.sc.gpu)\n"
       "  -v                 with -fences: each check on stderr as it ends\n"
       "                     (fences, runs, result, build and run seconds)\n"
+      "  -model-fences      with -fences: also the fences the model needs\n"
+      "                     for the @Output of -ptx FILE's launch header\n"
+      "                     (scopecat kernel -fences), costed beside\n"
+      "  -model M           its model (default ptx-v7.5); -unroll N its\n"
+      "                     bound (default 2)\n"
       "  -cost              time the kernels (CUDA events) and read the GPU's\n"
       "                     energy (NVML) in every run, every environment\n"
       "                     interposed (none too); medians with intervals;\n"
@@ -95,6 +101,10 @@ static const cli_opt app_opts[] = {
     {.name = "ptx", .kind = CLI_STRING, AT(ptx)},
     {.name = "build", .kind = CLI_STRING, AT(build)},
     {.name = "fence-kind", .kind = CLI_STRING, AT(fence_kind)},
+    {.name = "model-fences", .kind = CLI_FLAG, AT(model_fences)},
+    {.name = "model", .kind = CLI_STRING, AT(model)},
+    {.name = "unroll", .kind = CLI_INT, AT(unroll), .lo = 0, .hi = 1 << 20,
+     .bad = "-unroll: expected a non-negative number, not '%v'"},
     {.name = "seed", .kind = CLI_LONG, AT(seed), .lo = 0, .hi = 1L << 62,
      .bad = "-seed: expected a non-negative number, not '%v'"},
     {0}};
@@ -246,8 +256,19 @@ static int split_program(int argc, char **argv, app_cli *c, const char **name) {
  * come together; -fences checks one program in one environment, by
  * default 000's tuned stress with randomisation.  False after a message. */
 static bool fences_options_ok(app_cli *c) {
+  if (c->fence_kind && !kernel_fence_known(c->fence_kind)) {
+    fprintf(stderr, "scopecat gpu app: -fence-kind expects " KERNEL_FENCE_KINDS
+                    ", found '%s'\n", c->fence_kind);
+    return false;
+  }
+  const char *model_alone = c->model ? "-model" : c->unroll >= 0 ? "-unroll" : NULL;
+  if (model_alone && !c->model_fences) {
+    fprintf(stderr, "scopecat gpu app: %s goes with -model-fences\n", model_alone);
+    return false;
+  }
   const char *alone = c->ptx ? "-ptx" : c->build ? "-build"
-                    : c->fence_kind ? "-fence-kind" : NULL;
+                    : c->fence_kind ? "-fence-kind"
+                    : c->model_fences ? "-model-fences" : NULL;
   if (!c->fences) {
     if (alone)
       fprintf(stderr, "scopecat gpu app: %s goes with -fences\n", alone);
@@ -283,7 +304,7 @@ int cmd_gpu_app(int argc, char **argv) {
   }
   app_cli c;
   memset(&c, 0, sizeof c);
-  c.run_timeout = 30, c.seed = 1;
+  c.run_timeout = 30, c.seed = 1, c.unroll = -1;
   const char *name = NULL;
   int nopts = split_program(argc, argv, &c, &name);
   cli_list program = c.operands;

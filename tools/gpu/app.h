@@ -83,6 +83,10 @@ typedef struct app_cli {
   const char *build;      /* -build CMD: rebuilds it from {ptx} */
   const char *fence_kind; /* -fence-kind K (default fence.sc.gpu) */
   bool verbose;           /* -v: each check of -fences on stderr */
+  bool model_fences;      /* -model-fences: the model's set too (the -ptx
+                             file's launch header), costed beside */
+  const char *model;      /* -model M: its model (default ptx-v7.5) */
+  int unroll;             /* -unroll N: its bound, -1: the default */
   cli_list operands;      /* the program and its arguments, after -- */
   app_env envs[APP_MAX_ENVS];
   int nenv;

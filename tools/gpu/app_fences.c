@@ -10,9 +10,14 @@
  * the surviving fences as source lines (`.loc`) and PTX places.  With
  * -cost, what the fences cost: the program's kernel time and energy with
  * no fence, with a fence after every access (conservative) and with the
- * surviving ones (empirical), as seed 000's Sec. 6 compares them. */
+ * surviving ones (empirical), as seed 000's Sec. 6 compares them; with
+ * -model-fences, the set the model needs for the -ptx file's @Output
+ * (kernel_fences.c, what `scopecat kernel -fences` finds) is found first
+ * and costed beside them. */
 #define _POSIX_C_SOURCE 200809L
 #include "app.h"
+#include "kernel_fences.h"
+#include "models.h"
 
 #include <errno.h>
 #include <gc/gc.h>
@@ -93,15 +98,6 @@ static int check_set(const int *keep, long iterations, void *ctx) {
   return errors == 0;
 }
 
-/* One fence of the report: source line, then where it is in the PTX. */
-static void print_fence(const fence_run *r, int i) {
-  const sc_ptx_access *a = &r->a[i];
-  const char *src = a->source ? cli_format("%s:%d", a->source, a->source_line)
-                              : "(no .loc)";
-  printf("  %s  after %s in %s (%s:%d:%d, offset %zu)\n", src, a->op,
-         a->function, r->c->ptx, a->line, a->col, a->offset);
-}
-
 /* "median [lo, hi]" of x[0..n-1], "-" when no run reported one. */
 static const char *median_cell(double *x, int n) {
   if (!n)
@@ -130,16 +126,62 @@ static bool cost_row(const fence_run *r, const char *set, const int *keep,
   return true;
 }
 
-/* -cost: the table of the three sets (empirical when Alg. 1 found one). */
+/* -cost: the table of the sets (empirical when Alg. 1 found one, the
+ * model's when -model-fences found one: `model` NULL otherwise). */
 static bool cost_table(const fence_run *r, const int *kept, int nkept,
-                       long runs) {
+                       const kernel_fences *model, long runs) {
   int *none = GC_MALLOC(sizeof(int) * (size_t)r->n); /* zeroed */
   printf("Cost of the fences, natively (none), %ld runs each:\n", runs);
   printf("  %-13s %6s  %13s %-28s %s\n", "set", "fences", "errors",
          "kernel time ms, median [95%]", "energy J, median [95%]");
   return cost_row(r, "none", none, 0, runs) &&
          cost_row(r, "conservative", NULL, r->n, runs) &&
-         (!kept || cost_row(r, "empirical", kept, nkept, runs));
+         (!kept || cost_row(r, "empirical", kept, nkept, runs)) &&
+         (!model || cost_row(r, "model", model->kept, model->nkept, runs));
+}
+
+/* -model-fences: the set the model needs for the launch and @Output of the
+ * -ptx file's header, over the same accesses as the empirical search;
+ * false after a message when the file or the model gives none. */
+static bool model_fences(const app_cli *c, const char *text, const char *fence,
+                         kernel_fences *f) {
+  sc_kernel_launch launch;
+  const char *cond, *name = c->model ? c->model : "ptx-v7.5.cat";
+  int line, col;
+  sc_error *err;
+  if (sc_kernel_parse_header(text, c->ptx, NULL, &launch, &cond, &line, &col,
+                             &err)) {
+    fprintf(stderr, "%s\n", sc_error_message(err));
+    return false;
+  }
+  if (!launch.threads_per_warp || !cond) {
+    fprintf(stderr, "%s:1:1: -model-fences: expected a launch header, '// "
+                    "@Config: X, Y, Z' and '// @Output: ...' (as scopecat "
+                    "kernel reads it), found %s\n", c->ptx,
+            launch.threads_per_warp ? "no @Output" : "no @Config");
+    return false;
+  }
+  model_dirs dirs;
+  memset(&dirs, 0, sizeof dirs);
+  models_add_bundled(&dirs);
+  sc_model *m;
+  if (models_load(&dirs, name, &m, NULL, &err)) {
+    fprintf(stderr, "scopecat gpu app: -model-fences: %s\n", sc_error_message(err));
+    return false;
+  }
+  kernel_fence_search s = {text, c->ptx, &launch, cond, c->ptx, line, col,
+                           NULL, m, {0}, fence,
+                           c->verbose ? "model check" : NULL};
+  s.opts.unroll = c->unroll;
+  s.opts.engine = SC_ENGINE_AUTO;
+  if (!kernel_model_fences(&s, f)) {
+    fprintf(stderr, "%s\n", f->why);
+    return false;
+  }
+  printf("The model's fences (%s, for the launch and @Output of %s):\n", name,
+         c->ptx);
+  kernel_fences_report(f, c->ptx, stdout);
+  return true;
 }
 
 int app_fences(const app_cli *c, const gpu_cli *tuned, const app_prog *p,
@@ -162,12 +204,19 @@ int app_fences(const app_cli *c, const gpu_cli *tuned, const app_prog *p,
   mkdir(dir, 0777);
   r.written = cli_format("%s/%s", dir, base ? base + 1 : c->ptx);
   long runs = c->runs ? c->runs : 100, checks = 0;
-  printf("Fences in %s: %d global accesses, %s after each, checked by %ld "
-         "runs in %s\n", c->ptx, r.n, r.fence, runs, app_env_name(c->envs[0]));
+  printf("Fences in %s: %d global access%s, %s after each, checked by %ld "
+         "runs in %s\n", c->ptx, r.n, r.n == 1 ? "" : "es", r.fence, runs,
+         app_env_name(c->envs[0]));
   if (!r.n) {
     printf("  no global access: nothing to fence\n");
     return EXIT_ALL_RAN;
   }
+  kernel_fences model;
+  if (c->model_fences && !model_fences(c, text, r.fence, &model))
+    return EXIT_SOME_FAILED;
+  if (c->model_fences)
+    printf("The empirical fences (%ld runs a check in %s):\n", runs,
+           app_env_name(c->envs[0]));
   int *kept = GC_MALLOC_ATOMIC(sizeof(int) * (size_t)r.n), nkept = 0;
   sc_reduce_verdict v = sc_fence_reduce_sites(r.n, check_set, &r, runs, kept,
                                               &checks);
@@ -188,11 +237,13 @@ int app_fences(const app_cli *c, const gpu_cli *tuned, const app_prog *p,
     printf("  %d of %d fences survive (%ld checks):\n", nkept, r.n, checks);
     for (int i = 0; i < r.n; i++)
       if (kept[i])
-        print_fence(&r, i);
+        kernel_fence_print(&r.a[i], c->ptx, stdout);
     break;
   }
   }
   if (c->cost && !cost_table(&r, v == SC_REDUCE_FIXED ? kept : NULL, nkept,
+                             c->model_fences && model.v == SC_REDUCE_FIXED
+                                 ? &model : NULL,
                              runs))
     return EXIT_SOME_FAILED;
   /* leave the program built as the answer says: the empirical fences, or
