@@ -131,23 +131,26 @@ static int check_set(const int *keep, long iterations, void *ctx) {
   search_run *r = ctx;
   kernel_fences *k = r->k;
   k->checks++;
-  for (checked *c = r->seen; c; c = c->next)
-    if (same_set(c->keep, keep, k->n))
-      return c->answer;
   double t0 = sc_seconds();
-  int answer = simulate_set(r, keep);
-  checked *c = GC_MALLOC(sizeof *c);
-  c->keep = GC_MALLOC_ATOMIC(sizeof(int) * (size_t)(k->n + 1));
-  memcpy(c->keep, keep, sizeof(int) * (size_t)k->n);
-  c->answer = answer, c->next = r->seen, r->seen = c;
+  checked *c = r->seen;
+  while (c && !same_set(c->keep, keep, k->n))
+    c = c->next;
+  bool again = c != NULL;
+  if (!again) {
+    c = GC_MALLOC(sizeof *c);
+    c->keep = GC_MALLOC_ATOMIC(sizeof(int) * (size_t)(k->n + 1));
+    memcpy(c->keep, keep, sizeof(int) * (size_t)k->n);
+    c->answer = simulate_set(r, keep), c->next = r->seen, r->seen = c;
+  }
   if (r->s->verbose)
-    fprintf(stderr, "%s %ld: %d of %d fences: %s (%.1f s)\n", r->s->verbose,
+    fprintf(stderr, "%s %ld: %d of %d fences: %s (%s)\n", r->s->verbose,
             k->checks, count(keep, k->n), k->n,
-            answer > 0    ? "the condition holds"
-            : answer == 0 ? "the condition fails"
-                          : "no answer",
-            sc_seconds() - t0);
-  return answer;
+            c->answer > 0    ? "the condition holds"
+            : c->answer == 0 ? "the condition fails"
+                             : "no answer",
+            again ? "as checked before"
+                  : cli_format("%.1f s", sc_seconds() - t0));
+  return c->answer;
 }
 
 bool kernel_model_fences(const kernel_fence_search *s, kernel_fences *out) {

@@ -163,6 +163,7 @@ has "$tmp/out" "Property assertion FAIL"
 expect 0 "$scopecat" kernel -fences -v -model ptx-v6.0.cat "$k/mp.ptx"
 has "$tmp/err" "check 1: 0 of 5 fences: the condition fails ("
 has "$tmp/err" "check 2: 5 of 5 fences: the condition holds ("
+has "$tmp/err" "check 10: 2 of 5 fences: the condition holds (as checked before)"
 has "$tmp/out" "  2 of 5 fences needed (10 checks, 9 simulated):"
 # CTA-scoped fences do not order two CTAs: nothing fixes it
 expect 1 "$scopecat" kernel -fences -fence-kind membar.cta "$k/mp.ptx"
