@@ -160,6 +160,15 @@ bool kernel_model_fences(const kernel_fence_search *s, kernel_fences *out) {
     out->why = sc_error_message(err);
     return false;
   }
+  /* the kernel as given must load: its errors are the file's, said as
+   * `scopecat kernel` says them, not a search's "no answer" */
+  sc_test *t;
+  if (sc_kernel_load_string(s->ptx, s->ptx_file, s->launch, s->limits, &t, &err) ||
+      sc_kernel_set_condition(t, s->cond, s->cond_file, s->cond_line,
+                              s->cond_col, &err)) {
+    out->why = sc_error_message(err);
+    return false;
+  }
   out->kept = GC_MALLOC_ATOMIC(sizeof(int) * (size_t)(out->n + 1));
   search_run r = {s, out, s->opts.timeout > 0 ? sc_seconds() + s->opts.timeout : 0,
                   NULL};

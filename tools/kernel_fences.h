@@ -39,7 +39,8 @@ typedef struct kernel_fences {
 } kernel_fences;
 
 /* Run the search; false (the message in out->why) when the PTX's accesses
- * cannot be read.  Otherwise true, whatever the verdict. */
+ * cannot be read or the kernel as given does not load.  Otherwise true,
+ * whatever the verdict. */
 bool kernel_model_fences(const kernel_fence_search *s, kernel_fences *out);
 
 /* The answer's lines after the caller's "Fences in ..." line: the

@@ -190,6 +190,11 @@ expect 2 "$scopecat" kernel -fence-kind membar.gl "$k/mp.ptx"
 has "$tmp/err" "scopecat kernel: -fence-kind goes with -fences"
 expect 2 "$scopecat" kernel -fences -json "$k/mp.ptx"
 has "$tmp/err" "-fences reports fences, under the model alone: not with -json, -show, -liveness or -races"
+# a kernel that does not load is said as kernel says it, before any search
+printf '// @Config: 1, 1, 2\n// @Output: forall (x[0] == 0)\n' >"$tmp/noentry.ptx"
+expect 1 "$scopecat" kernel -fences "$tmp/noentry.ptx"
+has "$tmp/err" "noentry.ptx: expected a kernel (.entry) in the PTX, found none"
+lacks "$tmp/out" "Fences in"
 # -timeout bounds the whole search
 expect 1 "$scopecat" kernel -fences -timeout 0.000001 "$k/mp.ptx"
 has "$tmp/out" "no answer after"
