@@ -324,9 +324,6 @@ static bool cu_param_names(const char *path, const char *cu, const char *ptx,
   return true;
 }
 
-/* The kernel's test: its PTX (nvcc's for a .cu) instantiated for the
- * launch, with the @Output condition (*asked: there was one); NULL (said)
- * when refused. */
 /* A kernel as read: its PTX (nvcc's for a .cu), the launch and the
  * condition. */
 typedef struct kernel_source {
@@ -356,6 +353,9 @@ static bool read_kernel(const kernel_cli *c, const char *path, kernel_source *k)
          cu_param_names(path, text, k->ptx, k->ptx_file, &k->launch);
 }
 
+/* The kernel's test: its PTX (nvcc's for a .cu) instantiated for the
+ * launch, with the @Output condition (*asked: there was one); NULL (said)
+ * when refused. */
 static sc_test *kernel_test(const kernel_cli *c, const char *path, bool *asked) {
   kernel_source k;
   if (!read_kernel(c, path, &k))
@@ -374,8 +374,10 @@ static sc_test *kernel_test(const kernel_cli *c, const char *path, bool *asked) 
 
 /* ---- The properties ------------------------------------------------------ */
 
-/* in kernel_verdict's order */
-typedef enum verdict { PASS = KERNEL_PASS, FAIL = KERNEL_FAIL, UNKNOWN = KERNEL_UNKNOWN } verdict;
+/* kernel_verdict's, for the condition's verdict */
+typedef enum verdict {
+  PASS = KERNEL_PASS, FAIL = KERNEL_FAIL, UNKNOWN = KERNEL_UNKNOWN
+} verdict;
 static const char *const verdict_words[] = {"PASS", "FAIL", "UNKNOWN"};
 
 typedef struct property {

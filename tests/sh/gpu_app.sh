@@ -400,6 +400,15 @@ has "$tmp/err" "mp.ptx:1:1: -model-fences: expected a launch header, '// @Config
 expect 1 "$scopecat" gpu app -env none -runs 1 -fences -model-fences -model nosuch.cat -ptx kmp.ptx \
   -build 'cp {ptx} built.ptx' -- ./pass
 has "$tmp/err" "scopecat gpu app: -model-fences: nosuch.cat"
+# a model search with no answer (fill.ptx's loop is cut at -unroll 2)
+cp "$srcdir/tests/data/kernel-cli/fill.ptx" kfill.ptx
+expect 1 "$scopecat" gpu app -env none -runs 1 -fences -model-fences -ptx kfill.ptx \
+  -build 'echo build >>fill.log; cp {ptx} built.ptx' -- ./pass
+has "$tmp/out" "  no answer after 1 check: with 0 of the fences, the condition is UNKNOWN: no complete execution"
+[ ! -e fill.log ] && ok || fail "-model-fences: a build ran after the model's search gave no answer"
+expect 0 "$scopecat" gpu app -env none -runs 1 -fences -model-fences -unroll 4 -ptx kfill.ptx \
+  -build 'cp {ptx} built.ptx' -- ./pass
+has "$tmp/out" "  no fence needed: the condition holds without fences (1 check)"
 expect 2 "$scopecat" gpu app -env none -runs 1 -fences -model ptx-v6.0.cat -ptx kmp.ptx \
   -build 'cp {ptx} built.ptx' -- ./pass
 has "$tmp/err" "scopecat gpu app: -model goes with -model-fences"

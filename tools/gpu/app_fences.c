@@ -142,7 +142,8 @@ static bool cost_table(const fence_run *r, const int *kept, int nkept,
 
 /* -model-fences: the set the model needs for the launch and @Output of the
  * -ptx file's header, over the same accesses as the empirical search;
- * false after a message when the file or the model gives none. */
+ * false after a message when the file, the model or its search gives no
+ * answer. */
 static bool model_fences(const app_cli *c, const char *text, const char *fence,
                          kernel_fences *f) {
   sc_kernel_launch launch;
@@ -181,7 +182,7 @@ static bool model_fences(const app_cli *c, const char *text, const char *fence,
   printf("The model's fences (%s, for the launch and @Output of %s):\n", name,
          c->ptx);
   kernel_fences_report(f, c->ptx, stdout);
-  return true;
+  return f->v != SC_REDUCE_FAILED; /* no answer: nothing to set beside */
 }
 
 int app_fences(const app_cli *c, const gpu_cli *tuned, const app_prog *p,
