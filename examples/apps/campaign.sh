@@ -16,13 +16,8 @@ set -u
 SC=${SC:-tools/scopecat}
 OUT=${OUT:-ptx/results/H100-apps}
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-# the programs and the interposer find libcudart.so where nvcc's is
-export LD_LIBRARY_PATH=$(dirname "$NVCC")/../lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-BIN=$(mktemp -d)
+. examples/apps/setup.sh
 KEEP=$BIN/keep
-mkdir -p "$OUT"
-{ nvidia-smi -L; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-  "$NVCC" --version | tail -2; } >"$OUT/machine.txt" 2>&1
 apps=${APPS:-cbe-dot sdk-red cbe-ht lookback-scan work-queue grid-barrier}
 variants=${VARIANTS:-both}
 config=()
@@ -56,4 +51,3 @@ echo "exit $?" >>"$OUT/apps.txt"
 [ "${COST:-1}" = 0 ] ||
 "$SC" gpu app "${common[@]}" -env none -cost -runs 20 \
   -apps "$BIN/apps.txt" >"$OUT/cost.txt" 2>&1
-rm -rf "$BIN"

@@ -20,10 +20,7 @@ APPS=${APPS:-cbe-dot sdk-red cbe-ht lookback-scan work-queue grid-barrier}
 ENV=${ENV:-stress+rand}
 RUNS=${RUNS:-10}
 LAUNCHES=${LAUNCHES:-200}
-export LD_LIBRARY_PATH=$(dirname "$NVCC")/../lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-BIN=$(mktemp -d)
-trap 'rm -rf "$BIN"' EXIT
-mkdir -p "$OUT"
+MACHINE=0 . examples/apps/setup.sh
 config=()
 [ -n "${CONFIG:-}" ] && config=(-config "$CONFIG")
 for app in $APPS; do

@@ -27,13 +27,7 @@ LAUNCHES=${LAUNCHES:-1000}
 JOBS=${JOBS:-$(nproc)}
 KDIR=$(realpath ptx/kernels)
 CASES=${CASES:-$(cd "$KDIR" && ls *.ptx | sed 's/\.ptx$//')}
-# the programs and the interposer find libcudart.so where nvcc's is
-export LD_LIBRARY_PATH=$(dirname "$NVCC")/../lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-BIN=$(mktemp -d)
-trap 'rm -rf "$BIN"' EXIT
-mkdir -p "$OUT"
-{ nvidia-smi -L; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-  "$NVCC" --version | tail -2; } >"$OUT/machine.txt" 2>&1
+. examples/apps/setup.sh
 for c in $CASES; do
   # not $c.cu: cbe-dot's program would include itself, not cbe-dot.cu
   "$SC" gpu app -kernel-program "$KDIR/$c.ptx" >"$BIN/prog-$c.cu" || exit 1

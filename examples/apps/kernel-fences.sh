@@ -29,12 +29,7 @@ LAUNCHES=${LAUNCHES:-1000}
 FENCE=${FENCE:-fence.acq_rel.gpu}
 UNROLL=${UNROLL:-3}
 KDIR=$(realpath ptx/kernels)
-export LD_LIBRARY_PATH=$(dirname "$NVCC")/../lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-BIN=$(mktemp -d)
-trap 'rm -rf "$BIN"' EXIT
-mkdir -p "$OUT"
-{ nvidia-smi -L; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-  "$NVCC" --version | tail -2; } >"$OUT/machine.txt" 2>&1
+. examples/apps/setup.sh
 # the programs and their kept steps, in parallel (nvcc takes seconds each)
 for c in $CASES; do
   "$SC" gpu app -kernel-program "$KDIR/$c.ptx" >"$BIN/prog-$c.cu" || exit 1
