@@ -109,6 +109,15 @@ sc_status sci_sim_enum_root_look(sim_search *s, sim_candidate *cd, bool *may);
  * -noprune). */
 bool sci_sim_enum_refutes_maximal_read(sim_search *s, sim_candidate *cd, int w, int r);
 
+/* Whether no completion of cd is allowed, by the reads one at a time: a
+ * candidate write of a read is dead when the bounds with it read (and
+ * every read left with one live candidate reading that one) fail a check
+ * that only gets worse as rf and co grow (or as rf shrinks): every
+ * allowed completion reads each read from a live candidate, so a read
+ * with none refutes cd.  The enumerator's cut at its root, a read at a
+ * time.  false when the model has no such check (or -noprune). */
+bool sci_sim_enum_refutes_by_reads(sim_search *s, sim_candidate *cd);
+
 /* When the traces fix the state, one allowed execution settles the
  * combination: a quick enumeration looks for one, within a few looks.
  * *settled when it found one or enumerated them all; an error is the

@@ -14,6 +14,7 @@
 #include "sim/liveness.h"
 #include "sim/sink.h"
 #include "util/error.h"
+#include "util/gcmem.h"
 
 #include <string.h>
 
@@ -390,6 +391,66 @@ bool sci_sim_enum_refutes_maximal_read(sim_search *s, sim_candidate *cd, int w, 
             if (j != i)
               sc_rel_add(cd->co_low, cd->co[l].writes[j], w);
   bool refuted = fails_on_bounds(s, cd, w);
+  root_bounds(cd); /* the root look's bounds again */
+  return refuted;
+}
+
+/* Whether the bounds with (w, r) added to the lower bound `base` of rf
+ * fail a check (fails_on_bounds), the upper bounds those of the root. */
+static bool fails_reading(sim_search *s, sim_candidate *cd, const sc_rel *base,
+                          int w, int r) {
+  sci_rel_assign(cd->rf_low, base);
+  sc_rel_add(cd->rf_low, w, r);
+  return fails_on_bounds(s, cd, -1);
+}
+
+/* One round of sci_sim_enum_refutes_by_reads: each read with two live
+ * candidates or more tries each; a candidate whose bounds fail is dead
+ * (dead[k][j]), a read left with one is given it in `base`.  *changed
+ * when a read was left with one; false when a read was left with none. */
+static bool reads_round(sim_search *s, sim_candidate *cd, sc_rel *base, bool **dead,
+                        int *live, bool *changed) {
+  for (int k = 0; k < cd->nreads; k++) {
+    if (live[k] < 2)
+      continue;
+    for (int j = 0; j < cd->ncands[k]; j++)
+      if (!dead[k][j] && fails_reading(s, cd, base, cd->cands[k][j], cd->reads[k])) {
+        dead[k][j] = true;
+        live[k]--;
+      }
+    if (live[k] == 0)
+      return false;
+    if (live[k] == 1) {
+      for (int j = 0; j < cd->ncands[k]; j++)
+        if (!dead[k][j])
+          sc_rel_add(base, cd->cands[k][j], cd->reads[k]);
+      *changed = true;
+    }
+  }
+  return true;
+}
+
+/* How many rounds the reads are tried (each after one was left with a
+ * single candidate): the first rounds refute most of what rounds refute. */
+#define READS_ROUNDS 4
+
+bool sci_sim_enum_refutes_by_reads(sim_search *s, sim_candidate *cd) {
+  if (!cd->ngroups)
+    return false;
+  root_bounds(cd);
+  sc_rel *base = sci_rel_copy(cd->rf_low);
+  int *live = sci_alloc_atomic(sizeof(int) * (size_t)(cd->nreads + 1));
+  bool **dead = sci_alloc(sizeof(bool *) * (size_t)(cd->nreads + 1));
+  for (int k = 0; k < cd->nreads; k++) {
+    live[k] = cd->ncands[k];
+    dead[k] = sci_alloc_atomic(sizeof(bool) * (size_t)(cd->ncands[k] + 1));
+    memset(dead[k], 0, sizeof(bool) * (size_t)(cd->ncands[k] + 1));
+  }
+  bool refuted = false, changed = true;
+  for (int round = 0; round < READS_ROUNDS && changed && !refuted; round++) {
+    changed = false;
+    refuted = !reads_round(s, cd, base, dead, live, &changed);
+  }
   root_bounds(cd); /* the root look's bounds again */
   return refuted;
 }

@@ -113,9 +113,25 @@ static sc_sym_problem *problem_of(sim_search *s, sim_candidate *cd, double left)
   return p;
 }
 
-/* rf and co for the traces in cd->x as solver choices. */
+/* Whether the solver's answer for cd may be left to the reads' looks
+ * (sci_sim_enum_refutes_by_reads): where no execution the solver picks
+ * is shown, so that a question not asked (which changes the solver's
+ * context, and so which execution it picks of those it may) changes no
+ * output: not under -show (the witness drawn, with its rf and co), with
+ * a flag the model may raise (a flag's witness pair depends on rf and
+ * co) or -liveness (its witness). */
+static bool may_refute_by_reads(const sim_search *s) {
+  return s->opts.show == SC_SHOW_NONE && !s->may_flag && !s->opts.liveness &&
+         !s->opts.through;
+}
+
+/* rf and co for the traces in cd->x as solver choices, unless the reads'
+ * looks refute every completion (the question counted all the same: the
+ * candidates reported are the combinations that came to the solver). */
 static sc_status solve(sim_search *s, sim_candidate *cd) {
   s->r->candidates++;
+  if (may_refute_by_reads(s) && sci_sim_enum_refutes_by_reads(s, cd))
+    return SC_OK;
   sci_exec_bind_dynamic(cd->x, cd->env); /* syncbar, sync_fence */
   if (!s->smt.session)
     s->smt.session = sci_sym_open();

@@ -255,6 +255,53 @@ static unsigned lcg_next(unsigned *state) {
   return *state >> 16;
 }
 
+/* reached[y]: whether y is reachable from x in one or more steps of a
+ * (a search of its own, to check the closure against). */
+static void reach_from(const sc_rel *a, int x, bool *reached) {
+  int n = a->n, *stack = malloc(sizeof(int) * (size_t)n), top = 0;
+  memset(reached, 0, sizeof(bool) * (size_t)n);
+  for (int z = 0; z < n; z++)
+    if (sc_rel_has(a, x, z) && !reached[z])
+      reached[z] = true, stack[top++] = z;
+  while (top > 0) {
+    int z = stack[--top];
+    for (int w = 0; w < n; w++)
+      if (sc_rel_has(a, z, w) && !reached[w])
+        reached[w] = true, stack[top++] = w;
+  }
+  free(stack);
+}
+
+/* sci_rel_plus lets only the rows with a pair take part, and lists them on
+ * the stack up to 256 events: sparse relations (most rows empty, chains
+ * through few events, cycles), both sides of that size, and in place. */
+START_TEST(rel_plus_sparse) {
+  unsigned state = 7;
+  static const int sizes[] = {1, 3, 64, 65, 130, 256, 257, 300};
+  for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+    int n = sizes[si];
+    for (int trial = 0; trial < 4; trial++) {
+      sc_rel *a = sci_rel_new(n);
+      int pairs = 1 + (int)(lcg_next(&state) % (unsigned)(2 * n));
+      for (int k = 0; k < pairs; k++) /* a few sources, any targets */
+        sc_rel_add(a, (int)(lcg_next(&state) % (unsigned)(n / 8 + 1)) * 8 % n,
+                   (int)(lcg_next(&state) % (unsigned)n));
+      sc_rel *plus = sci_rel_new(n), *inplace = sci_rel_copy(a);
+      sci_rel_plus(plus, a);
+      sci_rel_plus(inplace, inplace);
+      bool reached[300];
+      for (int x = 0; x < n; x++) {
+        reach_from(a, x, reached);
+        for (int y = 0; y < n; y++) {
+          ck_assert_int_eq(sc_rel_has(plus, x, y), reached[y]);
+          ck_assert_int_eq(sc_rel_has(inplace, x, y), reached[y]);
+        }
+      }
+    }
+  }
+}
+END_TEST
+
 START_TEST(rel_random_agree) {
   unsigned state = 29;
   static const int sizes[] = {1, 2, 5, 17, 63, 64, 65, 100};
@@ -354,6 +401,7 @@ static Suite *rel_suite(void) {
   tcase_add_test(rels, rel_cycles);
   tcase_add_test(rels, rel_order);
   tcase_add_test(rels, rel_random_agree);
+  tcase_add_test(rels, rel_plus_sparse);
   suite_add_tcase(s, rels);
   TCase *orders = tcase_create("orders");
   tcase_add_test(orders, order_counts);
