@@ -29,8 +29,11 @@
 #include <stdint.h>
 #include <string.h>
 
-/* The table's most entries (bytes): beyond, no table. */
+/* The table's most entries (bytes), and a thread's most classes: beyond,
+ * no table (the classes are found by comparing each run with one of each
+ * class found so far). */
 #define MAX_CLASS_CHOICES (1L << 22)
+#define MAX_CLASSES 256
 
 enum { UNKNOWN = 0, SYNCS, DEADLOCK };
 
@@ -60,18 +63,31 @@ bool sci_barrier_same_runs(const sc_trace *a, const sc_trace *b) {
 }
 
 /* Each trace's class in class_of (the index of its first trace in the
- * thread's order); the number of classes. */
+ * thread's order); the number of classes, -1 past MAX_CLASSES. */
 static int classes_of(const sc_thread_traces *tt, int *class_of, int *first) {
   int nclasses = 0;
   for (int i = 0; i < tt->ntraces; i++) {
     int c = 0;
     while (c < nclasses && !sci_barrier_same_runs(&tt->traces[first[c]], &tt->traces[i]))
       c++;
+    if (c == nclasses && nclasses == MAX_CLASSES)
+      return -1;
     if (c == nclasses)
       first[nclasses++] = i;
     class_of[i] = c;
   }
   return nclasses;
+}
+
+/* Whether some run of `all` meets a barrier: without one no barrier can
+ * deadlock, and the classes would be the runs' lengths, for nothing. */
+static bool any_barrier(const sc_thread_traces *all, int n) {
+  for (int th = 0; th < n; th++)
+    for (int i = 0; i < all[th].ntraces; i++)
+      for (int e = 0; e < all[th].traces[i].nevents; e++)
+        if (all[th].traces[i].events[e].kind == SC_EV_BARRIER)
+          return true;
+  return false;
 }
 
 /* Whether some combination of `all` may write one location more often
@@ -101,7 +117,7 @@ static bool may_write_too_often(const sc_test *t, const sc_thread_traces *all) {
 
 sim_barrier_classes *sci_barrier_classes(const sc_test *t, const sc_thread_traces *all) {
   int n = t->nthreads;
-  if (may_write_too_often(t, all))
+  if (!any_barrier(all, n) || may_write_too_often(t, all))
     return NULL;
   sim_barrier_classes *bc = sci_alloc(sizeof *bc);
   bc->all = all;
@@ -114,7 +130,7 @@ sim_barrier_classes *sci_barrier_classes(const sc_test *t, const sc_thread_trace
     bc->class_of[th] = sci_alloc_atomic(bytes);
     int nclasses = classes_of(&all[th], bc->class_of[th], sci_alloc_atomic(bytes));
     bc->stride[th] = size;
-    if (nclasses > 0 && size > MAX_CLASS_CHOICES / nclasses)
+    if (nclasses < 0 || (nclasses > 0 && size > MAX_CLASS_CHOICES / nclasses))
       return NULL;
     size *= nclasses > 0 ? nclasses : 1;
   }
