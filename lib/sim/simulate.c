@@ -11,6 +11,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "sim/engine.h"
 
+#include "sim/barrier_classes.h"
 #include "sim/live_refute.h"
 #include "sim/liveness.h"
 #include "sim/progress.h"
@@ -115,38 +116,22 @@ typedef struct barrier_memo {
   sc_rel **syncs;
   int n;
   sc_status st;
+  sim_barrier_classes *classes; /* the classes known to deadlock */
 } barrier_memo;
-
-/* Whether runs a and b of one thread have the same barriers at the same
- * events, and end alike. */
-static bool same_barriers(const sc_trace *a, const sc_trace *b) {
-  if (a == b)
-    return true;
-  if (a->nevents != b->nevents || a->stuck != b->stuck)
-    return false;
-  for (int i = 0; i < a->nevents; i++) {
-    const sc_trace_event *x = &a->events[i], *y = &b->events[i];
-    if ((x->kind == SC_EV_BARRIER) != (y->kind == SC_EV_BARRIER))
-      return false;
-    if (x->kind == SC_EV_BARRIER &&
-        (x->pc != y->pc || x->nbar_ops != y->nbar_ops ||
-         memcmp(x->bar_ops, y->bar_ops, sizeof x->bar_ops) != 0))
-      return false;
-  }
-  return true;
-}
 
 /* sci_barrier_syncs of cd's execution, or the memo's when its barriers
  * are the last one's. */
 static sc_status barrier_syncs(sim_search *s, sim_candidate *cd, barrier_memo *memo,
                                sc_rel ***syncs, int *n) {
-  if (sci_sim_layout_syncs(s, cd, syncs, n))
+  if (sci_sim_layout_syncs(s, cd, syncs, n)) {
+    sci_barrier_classes_note(memo->classes, cd->x->traces, *n);
     return SC_OK; /* its layout's (search.c): the same barriers, ending alike */
+  }
   const sc_execution *x = cd->x;
   int nthreads = s->t->nthreads;
   bool same = memo->traces != NULL;
   for (int th = 0; th < nthreads && same; th++)
-    same = same_barriers(memo->traces[th], x->traces[th]);
+    same = sci_barrier_same_runs(memo->traces[th], x->traces[th]);
   if (!same) {
     memo->st = sci_barrier_syncs(x, &s->clock, s->opts.max_executions, &memo->syncs,
                                  &memo->n, &s->err);
@@ -158,8 +143,10 @@ static sc_status barrier_syncs(sim_search *s, sim_candidate *cd, barrier_memo *m
   }
   *syncs = memo->syncs;
   *n = memo->n;
-  if (!memo->st)
+  if (!memo->st) {
     sci_sim_keep_layout_syncs(s, cd, memo->syncs, memo->n);
+    sci_barrier_classes_note(memo->classes, x->traces, memo->n);
+  }
   return memo->st;
 }
 
@@ -210,6 +197,8 @@ static sc_status each_trace_choice(sim_search *s, const sc_thread_traces *all) {
   const sc_trace **chosen = sci_alloc(sizeof(sc_trace *) * (size_t)(t->nthreads + 1));
   sim_feed_odometer *odo = sci_sim_feed_odometer(t, all, &s->clock);
   barrier_memo memo = {0};
+  if (s->want_syncbar || s->opts.liveness) /* each_barrier_sync's condition */
+    memo.classes = sci_barrier_classes(t, all);
   s->sym = sci_sim_symmetry(t, all, s->r, &s->opts);
   for (bool more = sci_sim_first_fed_choice(odo, pick); more;
        more = sci_sim_next_fed_choice(odo, pick)) {
@@ -219,6 +208,8 @@ static sc_status each_trace_choice(sim_search *s, const sc_thread_traces *all) {
     if (s->sym && !sci_sim_symmetry_representative(s->sym, pick, s->engine->counts_states))
       continue; /* its orbit's first combination stood for it (sink.c) */
     sci_sim_choose(chosen, pick, all, t->nthreads);
+    if (sci_barrier_classes_deadlock(memo.classes, chosen))
+      continue; /* its barriers deadlock, as an earlier one's: no candidate */
     sim_candidate cd;
     if (!candidate_of(s, chosen, &cd))
       continue;
