@@ -15,6 +15,7 @@
 #include <check.h>
 
 #include "check_run.h"
+#include "check_traces_of.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,12 +51,7 @@ static sc_test *corpus_kernel(const char *name) {
 static sc_thread_traces *liveness_traces(const sc_test *t, int unroll) {
   sc_sem_limits lim = {.unroll = unroll, .liveness = true, .repeat_cut = true,
                        .repeat_at_once = true};
-  sim_clock clock = {.file = "test"};
-  sc_thread_traces *all;
-  sc_error *err;
-  ck_assert_msg(sci_sim_find_traces(t, &lim, &clock, &all, &err) == SC_OK, "%s",
-                sc_error_message(err));
-  return all;
+  return traces_under(t, lim);
 }
 
 /* Every fed combination of `all` in the odometer's order: the table's

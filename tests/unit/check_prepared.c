@@ -14,6 +14,7 @@
 #include <check.h>
 
 #include "check_run.h"
+#include "check_traces_of.h"
 #include <string.h>
 
 static sc_test *load(const char *text) {
@@ -26,12 +27,7 @@ static sc_test *load(const char *text) {
 
 static sc_thread_traces *traces_of(const sc_test *t) {
   sc_sem_limits lim = {.unroll = 2};
-  sim_clock clock = {.file = "test"};
-  sc_thread_traces *all;
-  sc_error *err;
-  ck_assert_msg(sci_sim_find_traces(t, &lim, &clock, &all, &err) == SC_OK, "%s",
-                sc_error_message(err));
-  return all;
+  return traces_under(t, lim);
 }
 
 /* A search of t under a model that only names what every execution has:

@@ -11,6 +11,7 @@
 #include <check.h>
 
 #include "check_run.h"
+#include "check_traces_of.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,12 +46,7 @@ static sc_test *corpus_kernel(const char *name) {
  * kernel's run is. */
 static sc_thread_traces *traces_of(const sc_test *t, int unroll) {
   sc_sem_limits lim = {.unroll = unroll, .repeat_cut = true, .repeat_at_once = true};
-  sim_clock clock = {.file = "test"};
-  sc_thread_traces *all;
-  sc_error *err;
-  ck_assert_msg(sci_sim_find_traces(t, &lim, &clock, &all, &err) == SC_OK, "%s",
-                sc_error_message(err));
-  return all;
+  return traces_under(t, lim);
 }
 
 /* Each combination the odometer gives is the next one the plain walk
