@@ -101,6 +101,7 @@ typedef struct sim_search {
    * Only when nothing reported depends on the order executions are met
    * in (no drawings, no flags: states are sorted, counts are sums). */
   bool co_first;
+  bool model_flag_raised; /* the model raised a flag in an allowed execution */
   bool done;            /* -speedcheck fast: an execution decided the
                            condition, the search stops */
   sim_cut_stats stats;

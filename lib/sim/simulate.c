@@ -523,8 +523,10 @@ static sc_status search_once(const sc_test *t, const sc_model *m,
     all = sci_sim_shortest_first(all, t->nthreads);
   st = choose ? auto_search(&s, all) : each_trace_choice(&s, all);
   s.engine->finish(&s);
-  if (st == SIM_STOP || s.done)
+  if (st == SIM_STOP || s.done) {
     st = SC_OK; /* -speedcheck fast has its verdict */
+    s.r->stopped_early = s.done;
+  }
   if (!st && sci_sim_clock_expired(&s.clock))
     st = sci_sim_out_of_time(&s); /* an answer past the deadline is no answer */
   if (st) {
