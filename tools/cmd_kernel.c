@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The model a kernel runs under when none is named: PTX 7.5's, which knows
  * the .acquire/.release/.relaxed scoped accesses nvcc emits for
@@ -55,6 +56,7 @@ typedef struct kernel_cli {
   bool fences;              /* -fences: the model's fences, not a check */
   const char *fence_kind;   /* -fence-kind K (default fence.sc.gpu) */
   bool verbose;             /* -v: each check of -fences on stderr */
+  bool progress;            /* stderr is a terminal: a progress line there */
   cli_list files;
 } kernel_cli;
 
@@ -476,6 +478,37 @@ static property bounds(const kernel_cli *c, const sc_test *t, const sc_result *r
   return unless_stopped(r, (property){"bounds", PASS, NULL, NULL, false});
 }
 
+/* ---- The progress line --------------------------------------------------- */
+
+/* What a simulation under way is: the kernel and which of its searches. */
+typedef struct search_under_way {
+  const char *path, *what;
+} search_under_way;
+
+/* sc_sim_options.progress: one line on stderr, rewritten in place. */
+static void show_progress(void *ctx, long candidates, double seconds) {
+  const search_under_way *w = ctx;
+  fprintf(stderr, "\r\033[K%s: %s: %ld candidate executions, %.0f s", w->path,
+          w->what, candidates, seconds);
+  fflush(stderr);
+}
+
+/* sc_simulate with the progress line when stderr is a terminal, cleared
+ * after. */
+static sc_status simulate(const kernel_cli *c, const char *path, const char *what,
+                          const sc_test *t, const sc_model *m, sc_sim_options opts,
+                          sc_result **r, sc_error **err) {
+  search_under_way w = {path, what};
+  if (c->progress) {
+    opts.progress = show_progress;
+    opts.progress_ctx = &w;
+  }
+  sc_status st = sc_simulate(t, m, &opts, r, err);
+  if (c->progress)
+    fprintf(stderr, "\r\033[K");
+  return st;
+}
+
 /* -liveness: a second simulation, whose verdict is whether a fair
  * execution leaves a thread stuck. */
 static bool liveness(const kernel_cli *c, const char *path, const sc_test *t,
@@ -485,7 +518,7 @@ static bool liveness(const kernel_cli *c, const char *path, const sc_test *t,
   opts.show = SC_SHOW_NONE;
   sc_result *r;
   sc_error *err;
-  if (sc_simulate(t, m, &opts, &r, &err) != SC_OK) {
+  if (simulate(c, path, "liveness", t, m, opts, &r, &err) != SC_OK) {
     fprintf(stderr, "%s: liveness: %s\n", path, sc_error_message(err));
     return false;
   }
@@ -634,7 +667,7 @@ static bool run_one(const kernel_cli *c, const sc_model *m, const char *path,
   opts.show = (sc_show)c->show;
   sc_result *r;
   sc_error *err;
-  if (sc_simulate(t, m, &opts, &r, &err) != SC_OK) {
+  if (simulate(c, path, "states", t, m, opts, &r, &err) != SC_OK) {
     fprintf(stderr, "%s: %s\n", path, sc_error_message(err));
     const char *file = sc_error_file(err);
     if (!c->norace && file && ends_with(file, "/" SC_RACE_INCLUDE))
@@ -757,6 +790,7 @@ int cmd_kernel(int argc, char **argv) {
   }
   c.norace |= c.fences; /* the condition is the model's alone */
   c.opts.speedcheck = c.speedcheck ? SC_SPEEDCHECK_VERDICTS : SC_SPEEDCHECK_FALSE;
+  c.progress = isatty(2);
   c.model_limits.timeout = c.opts.timeout;
   models_add_bundled(&c.models);
   const sc_model *m = load_model(&c);

@@ -166,6 +166,9 @@ sc_status sci_sim_out_of_time(sim_search *s);
 /* One more candidate: SIM_STOP once the search has its answer or the probe
  * its looks; SC_ERR_LIMIT past -max-executions or -timeout; progress. */
 sc_status sci_sim_check_budget(sim_search *s);
+/* The caller's progress callback, at most every quarter second (`now`:
+ * sc_seconds()). */
+void sci_sim_progress(sim_search *s, double now);
 
 /* ---- One combination of traces as a candidate ---- */
 

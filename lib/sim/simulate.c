@@ -36,6 +36,8 @@ static sc_status engine_combination(sim_search *s, sim_candidate *cd) {
     return SIM_STOP; /* -speedcheck fast has its verdict */
   if (s->r->liveness == SC_LIVE_FAIL)
     return SC_OK; /* one witness is the answer */
+  if (s->opts.progress) /* a combination may take the solver a while */
+    sci_sim_progress(s, sc_seconds());
   if (s->opts.liveness && (!s->may_deepen || s->r->candidates > SC_LIVE_DEEPEN_CANDIDATES) &&
       sci_live_refuted_by_model(s, cd))
     return SC_OK; /* a read fairness keeps on a last write the model refutes */

@@ -77,6 +77,8 @@ has "$tmp/out" "Property assertion FAIL: an allowed execution violates it (told 
 has "$tmp/out" "Property shared-race UNKNOWN: not found before -speedcheck fast stopped the search"
 has "$tmp/out" "Flag data-race"
 has "$tmp/out" "    mp.cu:24  ld.global.u32 %r3, [%rd1]  reads data[0]=0"
+# the progress line goes to a terminal only: none here
+if [ -s "$tmp/err" ]; then fail "stderr not a terminal, yet: $(cat "$tmp/err")"; else ok; fi
 expect 0 "$scopecat" kernel -json -speedcheck fast "$k/mp.ptx"
 has "$tmp/out" '"stopped_early":true'
 # -norace: the condition alone decides when it stops
