@@ -332,9 +332,17 @@ typedef enum sc_engine { SC_ENGINE_ENUM, SC_ENGINE_SMT, SC_ENGINE_AUTO } sc_engi
  * lists their final states, the other count is 0, and the Observation word
  * says only what they show (Never or Sometimes; for forall Always or
  * Sometimes).  FAST: as TRUE, but the search stops at the first such
- * execution: the verdict (Ok/No) is the full run's, the counts are 0 or 1. */
+ * execution: the verdict (Ok/No) is the full run's, the counts are 0 or 1.
+ * VERDICTS (`scopecat kernel -speedcheck fast`): every allowed execution
+ * is counted, as FALSE, until each answer the run can have early is in:
+ * the condition decided (as FAST) and, where the model may raise a flag,
+ * a flag raised; with liveness, the first witness.  Then the search stops
+ * (sc_result_stopped_early): the verdict (Ok/No) is the full run's, the
+ * States are those found until then, the Observation word as TRUE's, and
+ * a flag not raised by then is not known to be absent. */
 typedef enum sc_speedcheck {
-  SC_SPEEDCHECK_FALSE, SC_SPEEDCHECK_TRUE, SC_SPEEDCHECK_FAST
+  SC_SPEEDCHECK_FALSE, SC_SPEEDCHECK_TRUE, SC_SPEEDCHECK_FAST,
+  SC_SPEEDCHECK_VERDICTS
 } sc_speedcheck;
 
 /* 1 when this build has the symbolic engine (Z3); if not (0), *why (when
@@ -668,6 +676,11 @@ const struct sc_execution *sc_result_flag_witness(const sc_result *r, const char
  * a counterexample of forall (it fails); NULL when there is none (then
  * every allowed execution satisfies forall, none exists). */
 const struct sc_execution *sc_result_condition_witness(const sc_result *r);
+/* 1 when the search stopped before it was complete because
+ * SC_SPEEDCHECK_VERDICTS had its answers (or FAST its verdict), else 0:
+ * then the States are only those found, and a flag not raised, an access
+ * out of bounds not found, may still happen. */
+int sc_result_stopped_early(const sc_result *r);
 
 /* Event e of an execution as a source access. */
 typedef struct sc_access {

@@ -5,21 +5,23 @@
 # system: steadier than wall time on a shared machine) under a CPU limit,
 # the verdict each got, and whether the two outputs are the same bytes
 # (Time lines aside) where both finished.
-#   tools/bench-kernels.sh [-min-threads N] [-cpu S] [-only REGEX] [-on-only]
+#   tools/bench-kernels.sh [-min-threads N] [-cpu S] [-only REGEX] [-on-only] [-fast]
 # Defaults: 4 threads, 15 s of CPU, every row, both ways (-on-only: with
-# symmetry on alone, as kernels.sh runs the rows: half the time).  One line a row:
+# symmetry on alone, as kernels.sh runs the rows: half the time; -fast:
+# every row with -speedcheck fast, which stops at the first violation).  One line a row:
 #   ROW MODEL PROPERTY EXPECTED | on: VERDICT SECONDS | off: VERDICT SECONDS | same
 set -uo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 sc=${SCOPECAT:-$top/tools/scopecat}
-min=4 cpu=15 only=. both=1
+min=4 cpu=15 only=. both=1 fast=
 while [ $# -gt 0 ]; do
   case $1 in
     -min-threads) min=$2; shift 2 ;;
     -cpu) cpu=$2; shift 2 ;;
     -only) only=$2; shift 2 ;;
     -on-only) both=0; shift ;;
-    *) echo "usage: $0 [-min-threads N] [-cpu S] [-only REGEX] [-on-only]" >&2; exit 2 ;;
+    -fast) fast="-speedcheck fast"; shift ;;
+    *) echo "usage: $0 [-min-threads N] [-cpu S] [-only REGEX] [-on-only] [-fast]" >&2; exit 2 ;;
   esac
 done
 tmp=$(mktemp -d)
@@ -56,6 +58,7 @@ tail -n +2 "$dir/expected.csv" | grep -E "^[^,]*,[^,]*($only)" |
       liveness) live="-norace -liveness" ;;
       *) live= ;;
     esac
+    live="$live $fast"
     # shellcheck disable=SC2086  # $live: several words
     on=$(run "$tmp/on" "$property" kernel -model "$top/cat/$model.cat" -unroll "$unroll" $live "$dir/$ptx")
     # shellcheck disable=SC2086

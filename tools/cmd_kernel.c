@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The model a kernel runs under when none is named: PTX 7.5's, which knows
  * the .acquire/.release/.relaxed scoped accesses nvcc emits for
@@ -39,6 +40,7 @@ typedef struct kernel_cli {
   bool races;               /* -races: the default, said explicitly */
   sc_sim_options opts;      /* -engine -unroll -timeout -liveness */
   int show;                 /* -show: an index of show_words */
+  int speedcheck;           /* -speedcheck: an index of speedcheck_words */
   sc_parse_limits limits;   /* -max-threads -max-events -max-file-size */
   sc_model_limits model_limits;
   sc_dot_options dot;
@@ -54,6 +56,7 @@ typedef struct kernel_cli {
   bool fences;              /* -fences: the model's fences, not a check */
   const char *fence_kind;   /* -fence-kind K (default fence.sc.gpu) */
   bool verbose;             /* -v: each check of -fences on stderr */
+  bool progress;            /* stderr is a terminal: a progress line there */
   cli_list files;
 } kernel_cli;
 
@@ -90,6 +93,11 @@ static void kernel_usage(FILE *out) {
           "violation UNKNOWN\n"
           "  -timeout S         give up a kernel after S seconds\n"
           "  -max-executions N  give up a kernel after N candidate executions\n"
+          "  -speedcheck fast   stop once the condition is decided and a flag of\n"
+          "                     the model raised (-liveness: its first witness):\n"
+          "                     the verdicts that can come early; States lists\n"
+          "                     the states found until then, and what was not\n"
+          "                     found by then is UNKNOWN (default false)\n"
           "  -symmetry off      every combination of traces, not one per "
           "orbit of thread symmetries\n"
           "  -liveness          also whether a fair execution leaves a "
@@ -123,6 +131,9 @@ static void kernel_usage(FILE *out) {
 
 static const char *const show_words[] = {"none", "prop", "neg", "cond", "all",
                                          NULL};
+/* -speedcheck fast: SC_SPEEDCHECK_VERDICTS (stop once every answer that
+ * can come early is in), herd's fast extended to the kernel's properties */
+static const char *const speedcheck_words[] = {"false", "fast", NULL};
 
 #define AT(field) .offset = offsetof(kernel_cli, field)
 #define COUNT "%o expects a non-negative integer, found '%v'"
@@ -158,6 +169,9 @@ static const cli_opt kernel_opts[] = {
     CLI_PROGRESS_OPT(kernel_cli, opts.progress_model),
     {.name = "show", .kind = CLI_CHOICE, AT(show), .choices = show_words,
      .bad = "-show expects prop, neg, cond, all or none, found '%v'"},
+    {.name = "speedcheck", .kind = CLI_CHOICE, AT(speedcheck),
+     .choices = speedcheck_words,
+     .bad = "-speedcheck expects false or fast, found '%v'"},
     {.name = "fences", .kind = CLI_FLAG, AT(fences)},
     {.name = "fence-kind", .kind = CLI_STRING, AT(fence_kind)},
     {.name = "v", .kind = CLI_FLAG, AT(verbose)},
@@ -400,6 +414,19 @@ static int unroll_of(const kernel_cli *c) {
   return c->opts.unroll >= 0 ? c->opts.unroll : KERNEL_DEFAULT_UNROLL;
 }
 
+/* -speedcheck fast stopped the search with its answers in: what it had
+ * not found by then is not known to be absent. */
+#define STOPPED_EARLY "not found before -speedcheck fast stopped the search"
+#define STATES_SO_FAR "; -speedcheck fast: States lists those found before it stopped"
+
+/* A property that passed (nothing found) in a search stopped early is
+ * UNKNOWN instead. */
+static property unless_stopped(const sc_result *r, property p) {
+  if (sc_result_stopped_early(r) && p.v == PASS)
+    p = (property){p.name, UNKNOWN, STOPPED_EARLY, p.flag, false};
+  return p;
+}
+
 /* The condition's verdict (kernel_verdict.c: what -fences checks too). */
 static property assertion(const kernel_cli *c, const sc_test *t,
                           const sc_result *r, bool asked) {
@@ -411,6 +438,11 @@ static property assertion(const kernel_cli *c, const sc_test *t,
   bool decided;
   p.v = (verdict)kernel_assertion(t, r, unroll_of(c), &p.detail, &decided);
   p.story = p.v == FAIL && decided;
+  if (sc_result_stopped_early(r) && !decided)
+    return unless_stopped(r, p);
+  if (sc_result_stopped_early(r))
+    p.detail = cli_format("%s%s", p.detail ? p.detail : "an allowed execution "
+                          "satisfies it", STATES_SO_FAR);
   return p;
 }
 
@@ -425,7 +457,7 @@ static property race(const kernel_cli *c, const sc_test *t, const sc_result *r,
     p = (property){name, FAIL, cli_format("%s%s", pair, level), flag, true};
   else if (cut > 0)
     p = (property){name, UNKNOWN, kernel_up_to(unroll_of(c), "no race", cut), flag, false};
-  return p;
+  return unless_stopped(r, p);
 }
 
 /* An access outside the kernel's memory in an allowed execution (the
@@ -440,10 +472,41 @@ static property bounds(const kernel_cli *c, const sc_test *t, const sc_result *r
                       cli_format("T%d %s:%d accesses address %#llx, outside "
                                  "every array", thread, sc_test_file(t), line,
                                  address), NULL, false};
-  if (cut > 0)
+  if (cut > 0 && !sc_result_stopped_early(r))
     return (property){"bounds", UNKNOWN, kernel_up_to(unroll_of(c), "no access outside", cut),
                       NULL, false};
-  return (property){"bounds", PASS, NULL, NULL, false};
+  return unless_stopped(r, (property){"bounds", PASS, NULL, NULL, false});
+}
+
+/* ---- The progress line --------------------------------------------------- */
+
+/* What a simulation under way is: the kernel and which of its searches. */
+typedef struct search_under_way {
+  const char *path, *what;
+} search_under_way;
+
+/* sc_sim_options.progress: one line on stderr, rewritten in place. */
+static void show_progress(void *ctx, long candidates, double seconds) {
+  const search_under_way *w = ctx;
+  fprintf(stderr, "\r\033[K%s: %s: %ld candidate executions, %.0f s", w->path,
+          w->what, candidates, seconds);
+  fflush(stderr);
+}
+
+/* sc_simulate with the progress line when stderr is a terminal, cleared
+ * after. */
+static sc_status simulate(const kernel_cli *c, const char *path, const char *what,
+                          const sc_test *t, const sc_model *m, sc_sim_options opts,
+                          sc_result **r, sc_error **err) {
+  search_under_way w = {path, what};
+  if (c->progress) {
+    opts.progress = show_progress;
+    opts.progress_ctx = &w;
+  }
+  sc_status st = sc_simulate(t, m, &opts, r, err);
+  if (c->progress)
+    fprintf(stderr, "\r\033[K");
+  return st;
 }
 
 /* -liveness: a second simulation, whose verdict is whether a fair
@@ -455,7 +518,7 @@ static bool liveness(const kernel_cli *c, const char *path, const sc_test *t,
   opts.show = SC_SHOW_NONE;
   sc_result *r;
   sc_error *err;
-  if (sc_simulate(t, m, &opts, &r, &err) != SC_OK) {
+  if (simulate(c, path, "liveness", t, m, opts, &r, &err) != SC_OK) {
     fprintf(stderr, "%s: liveness: %s\n", path, sc_error_message(err));
     return false;
   }
@@ -604,7 +667,7 @@ static bool run_one(const kernel_cli *c, const sc_model *m, const char *path,
   opts.show = (sc_show)c->show;
   sc_result *r;
   sc_error *err;
-  if (sc_simulate(t, m, &opts, &r, &err) != SC_OK) {
+  if (simulate(c, path, "states", t, m, opts, &r, &err) != SC_OK) {
     fprintf(stderr, "%s: %s\n", path, sc_error_message(err));
     const char *file = sc_error_file(err);
     if (!c->norace && file && ends_with(file, "/" SC_RACE_INCLUDE))
@@ -726,6 +789,8 @@ int cmd_kernel(int argc, char **argv) {
     return EXIT_USAGE;
   }
   c.norace |= c.fences; /* the condition is the model's alone */
+  c.opts.speedcheck = c.speedcheck ? SC_SPEEDCHECK_VERDICTS : SC_SPEEDCHECK_FALSE;
+  c.progress = isatty(2);
   c.model_limits.timeout = c.opts.timeout;
   models_add_bundled(&c.models);
   const sc_model *m = load_model(&c);

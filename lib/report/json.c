@@ -195,6 +195,8 @@ const char *sci_json_result(const sc_result *r, unsigned flags) {
     put_json_string(&sb, r->flags[i]);
   }
   sci_sb_printf(&sb, "],\"candidates\":%ld", r->candidates);
+  if (r->stopped_early) /* -speedcheck: the states are those found */
+    sci_sb_puts(&sb, ",\"stopped_early\":true");
   if (r->nshown)
     put_executions(&sb, r);
   put_engine(&sb, r, flags);

@@ -42,6 +42,7 @@ const char *sc_result_observation(const sc_result *r) {
 long sc_result_positive(const sc_result *r) { return r->positive; }
 long sc_result_negative(const sc_result *r) { return r->negative; }
 long sc_result_candidates(const sc_result *r) { return r->candidates; }
+int sc_result_stopped_early(const sc_result *r) { return r->stopped_early; }
 double sc_result_seconds(const sc_result *r) { return r->seconds; }
 int sc_result_state_count(const sc_result *r) { return r->nstates; }
 int sc_result_shown(const sc_result *r) { return r->nshown; }

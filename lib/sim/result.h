@@ -28,6 +28,8 @@ struct sc_result {
   int nflags, capflags;
   double seconds;
   sc_speedcheck speedcheck;  /* only executions that decide the condition */
+  bool stopped_early;        /* the search stopped with its answers in
+                                (SC_SPEEDCHECK_FAST, _VERDICTS) */
   const char *engine;        /* "enum" or "smt" */
   const char *engine_reason; /* why that engine */
   bool partial_co;           /* the model saw a partial co, not a total one */

@@ -34,12 +34,16 @@ sc_status sci_sim_check_budget(sim_search *s) {
     double t = sc_seconds();
     if (sci_sim_clock_expired(&s->clock))
       return sci_sim_out_of_time(s);
-    if (s->opts.progress && t - s->last_progress > 0.25) {
-      s->last_progress = t;
-      s->opts.progress(s->opts.progress_ctx, n, t - s->start);
-    }
+    sci_sim_progress(s, t);
   }
   return SC_OK;
+}
+
+void sci_sim_progress(sim_search *s, double now) {
+  if (s->opts.progress && now - s->last_progress > 0.25) {
+    s->last_progress = now;
+    s->opts.progress(s->opts.progress_ctx, s->r->candidates, now - s->start);
+  }
 }
 
 /* ---- One combination of traces as a candidate ------------------------------ */

@@ -101,6 +101,7 @@ typedef struct sim_search {
    * Only when nothing reported depends on the order executions are met
    * in (no drawings, no flags: states are sorted, counts are sums). */
   bool co_first;
+  bool model_flag_raised; /* the model raised a flag in an allowed execution */
   bool done;            /* -speedcheck fast: an execution decided the
                            condition, the search stops */
   sim_cut_stats stats;
@@ -165,6 +166,9 @@ sc_status sci_sim_out_of_time(sim_search *s);
 /* One more candidate: SIM_STOP once the search has its answer or the probe
  * its looks; SC_ERR_LIMIT past -max-executions or -timeout; progress. */
 sc_status sci_sim_check_budget(sim_search *s);
+/* The caller's progress callback, at most every quarter second (`now`:
+ * sc_seconds()). */
+void sci_sim_progress(sim_search *s, double now);
 
 /* ---- One combination of traces as a candidate ---- */
 

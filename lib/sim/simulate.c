@@ -36,6 +36,8 @@ static sc_status engine_combination(sim_search *s, sim_candidate *cd) {
     return SIM_STOP; /* -speedcheck fast has its verdict */
   if (s->r->liveness == SC_LIVE_FAIL)
     return SC_OK; /* one witness is the answer */
+  if (s->opts.progress) /* a combination may take the solver a while */
+    sci_sim_progress(s, sc_seconds());
   if (s->opts.liveness && (!s->may_deepen || s->r->candidates > SC_LIVE_DEEPEN_CANDIDATES) &&
       sci_live_refuted_by_model(s, cd))
     return SC_OK; /* a read fairness keeps on a last write the model refutes */
@@ -523,8 +525,10 @@ static sc_status search_once(const sc_test *t, const sc_model *m,
     all = sci_sim_shortest_first(all, t->nthreads);
   st = choose ? auto_search(&s, all) : each_trace_choice(&s, all);
   s.engine->finish(&s);
-  if (st == SIM_STOP || s.done)
+  if (st == SIM_STOP || s.done) {
     st = SC_OK; /* -speedcheck fast has its verdict */
+    s.r->stopped_early = s.done;
+  }
   if (!st && sci_sim_clock_expired(&s.clock))
     st = sci_sim_out_of_time(&s); /* an answer past the deadline is no answer */
   if (st) {

@@ -214,11 +214,21 @@ static const sc_cycle *forbidding_cycle(const sc_execution *x,
   return NULL;
 }
 
+/* SC_SPEEDCHECK_VERDICTS: whether each answer the search can have early
+ * is in (the condition decided; where the model may raise a flag, one
+ * raised): then it stops. */
+static void stop_when_answered(sim_search *s) {
+  if (s->opts.speedcheck == SC_SPEEDCHECK_VERDICTS && s->r->cond_witness &&
+      (!s->may_flag || s->model_flag_raised))
+    s->done = true;
+}
+
 /* Under -speedcheck, whether an execution ending where the condition's
  * proposition `holds` (or not) is counted; fast stops the search at the
  * first one counted. */
 static bool speedcheck_counts(sim_search *s, bool holds) {
-  if (s->opts.speedcheck == SC_SPEEDCHECK_FALSE)
+  if (s->opts.speedcheck == SC_SPEEDCHECK_FALSE ||
+      s->opts.speedcheck == SC_SPEEDCHECK_VERDICTS)
     return true;
   if (!sci_sim_decides(s->t, holds))
     return false;
@@ -311,14 +321,19 @@ bool sci_sim_sink_execution(sim_search *s, sc_execution *x, const sc_cat_outcome
   count_state(s, s->values, holds);
   count_symmetric_states(s, holds);
   keep_cond_witness(s, x, holds);
-  if (!out)
+  if (!out) {
+    stop_when_answered(s);
     return true;
+  }
   for (int i = 0; i < out->nflags; i++)
     record_flag(s->r, out->flags[i]);
-  if (out->nflags)
+  if (out->nflags) {
     keep_flag_witnesses(s->r, x, out);
+    s->model_flag_raised = true;
+  }
   if (!s->engine->counts_states)
     keep_picture(s, x, out, holds);
+  stop_when_answered(s);
   return true;
 }
 
@@ -327,6 +342,8 @@ void sci_sim_sink_flag(sim_search *s, const char *name, const sc_execution *x,
   record_flag(s->r, name);
   if (x && out)
     keep_flag_witnesses(s->r, x, out);
+  s->model_flag_raised = true;
+  stop_when_answered(s);
 }
 
 bool sci_sim_sink_wants_checks(const sim_search *s, const sc_cat_outcome *out) {
@@ -352,4 +369,6 @@ bool sci_sim_sink_state_known(sim_search *s, const sc_execution *x) {
 
 void sci_sim_sink_liveness_witness(sim_search *s, const sc_execution *x) {
   sci_live_witness(s->r, x, s->opts.show != SC_SHOW_NONE);
+  if (s->opts.speedcheck == SC_SPEEDCHECK_VERDICTS)
+    s->done = true; /* one witness is the answer: no combination after it */
 }

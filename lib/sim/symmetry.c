@@ -339,7 +339,8 @@ static void place(sym_finder *f, int i) {
 /* Whether symmetry may be used at all with these options and this test
  * (module comment: nothing may depend on the order beyond the first). */
 static bool symmetry_allowed(const sc_test *t, const sc_sim_options *o) {
-  if (o->symmetry_off || o->show != SC_SHOW_NONE || o->speedcheck != SC_SPEEDCHECK_FALSE ||
+  if (o->symmetry_off || o->show != SC_SHOW_NONE ||
+      (o->speedcheck != SC_SPEEDCHECK_FALSE && o->speedcheck != SC_SPEEDCHECK_VERDICTS) ||
       o->through || t->filter || t->nthreads < 2)
     return false;
   for (int l = 0; l < SC_PROGRESS_LEVELS; l++)

@@ -67,6 +67,41 @@ has "$tmp/out" "Inputs generalise"
 expect 1 "$scopecat" kernel -config '1, 1, 1, A' "$k/fill.ptx"
 has "$tmp/err" "-config:1:10: expected a scalar parameter that @Input gives a value (a launch parameter), found A (an array: its contents are data)"
 
+# -speedcheck fast: mp's search stops once the condition is decided (the
+# stale read) and a flag raised (the race on data): those two FAIL as
+# without it, with a witness; what the stopped search had not found is
+# UNKNOWN, never PASS; the States are those found by then (at most mp's 3)
+expect 0 "$scopecat" kernel -speedcheck fast "$k/mp.ptx"
+same "Property assertion FAIL|Property data-race FAIL|Property shared-race UNKNOWN|Property bounds UNKNOWN|Inputs these-inputs-only|"
+has "$tmp/out" "Property assertion FAIL: an allowed execution violates it (told below); -speedcheck fast: States lists those found before it stopped"
+has "$tmp/out" "Property shared-race UNKNOWN: not found before -speedcheck fast stopped the search"
+has "$tmp/out" "Flag data-race"
+has "$tmp/out" "    mp.cu:24  ld.global.u32 %r3, [%rd1]  reads data[0]=0"
+# the progress line goes to a terminal only: none here
+if [ -s "$tmp/err" ]; then fail "stderr not a terminal, yet: $(cat "$tmp/err")"; else ok; fi
+expect 0 "$scopecat" kernel -json -speedcheck fast "$k/mp.ptx"
+has "$tmp/out" '"stopped_early":true'
+# -norace: the condition alone decides when it stops
+expect 0 "$scopecat" kernel -norace -speedcheck fast "$k/mp.ptx"
+same "Property assertion FAIL|Property bounds UNKNOWN|Inputs these-inputs-only|"
+# nothing to find early (every property passes): the whole search, the
+# same bytes as without it (Time aside)
+expect 0 "$scopecat" kernel "$k/mp-fence.ptx"
+grep -v '^Time' "$tmp/out" >"$tmp/full"
+expect 0 "$scopecat" kernel -speedcheck fast "$k/mp-fence.ptx"
+if grep -v '^Time' "$tmp/out" | cmp -s - "$tmp/full"; then ok; else fail "-speedcheck fast changed mp-fence's answer"; fi
+# exists: decided by the first execution that satisfies it, a PASS
+expect 0 "$scopecat" kernel -unroll 4 -norace -speedcheck fast -output 'exists (A[3] == 3)' "$k/fill.ptx"
+has "$tmp/out" "Property assertion PASS: an allowed execution satisfies it; -speedcheck fast: States lists those found before it stopped"
+# -liveness: the first witness is the answer
+expect 0 "$scopecat" kernel -liveness -speedcheck fast "$k/wait.ptx"
+has "$tmp/out" "Property liveness FAIL: T0 spins for ever"
+expect 0 "$scopecat" kernel -liveness -speedcheck fast -input 'flag = {1}' "$k/wait.ptx"
+has "$tmp/out" "Property liveness PASS"
+# herd's true counts only deciding executions: no kernel verdict reads that
+expect 2 "$scopecat" kernel -speedcheck true "$k/mp.ptx"
+has "$tmp/err" "-speedcheck expects false or fast, found 'true'"
+
 # -liveness: the spin never ends with flag 0, never starts with flag 1
 expect 0 "$scopecat" kernel -liveness "$k/wait.ptx"
 has "$tmp/out" "Property liveness FAIL: T0 spins for ever"
