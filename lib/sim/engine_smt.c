@@ -129,10 +129,15 @@ static bool may_refute_by_reads(const sim_search *s) {
 }
 
 /* Whether the reads' looks go before the enumerator's budget (auto): not
- * under -liveness, whose deepening reads the candidates counted, which the
- * budget's looks are part of (simulate.c's cut_pass). */
+ * while the candidates counted may still decide a liveness search's
+ * deepening (simulate.c's cut_pass: at most SC_LIVE_DEEPEN_CANDIDATES),
+ * a count the budget's complete candidates are part of; past it the count
+ * only grows, and the same searches are deepened as with the budget first
+ * (as live_refute.c's cut waits). */
 static bool reads_before_budget(const sim_search *s) {
-  return may_refute_by_reads(s) && !s->opts.liveness;
+  return may_refute_by_reads(s) &&
+         (!s->opts.liveness || !s->may_deepen ||
+          s->r->candidates > SC_LIVE_DEEPEN_CANDIDATES);
 }
 
 /* rf and co for the traces in cd->x as solver choices, unless the reads'
