@@ -197,18 +197,18 @@ static sc_status enumerate_first(sim_search *s, sim_candidate *cd, road *way) {
   double solver = sci_sim_cost_solver(states_at_most(s, cd));
   long most = sci_sim_cost_enumerate_at_most(solver);
   sc_status st;
-  bool settled;
+  bool settled, looks = reads_before_budget(s); /* the budget's count may pass the deepening's */
   if (sci_sim_choices_upto(s, cd, most) <= most) {
     settled = true;
     st = sci_sim_engine_enum.combination(s, cd);
-  } else if (reads_before_budget(s) && sci_sim_enum_refutes_by_reads(s, cd)) {
+  } else if (looks && sci_sim_enum_refutes_by_reads(s, cd)) {
     *way = ROAD_REFUTED;
     return SC_OK;
   } else {
     bool first_only = state_fixed(s, cd) && !s->opts.through;
     st = sci_sim_enum_within(s, cd, sci_sim_cost_enum_budget(), first_only, &settled);
   }
-  *way = settled ? ROAD_ENUMERATED : reads_before_budget(s) ? ROAD_LOOKED : ROAD_SOLVER;
+  *way = settled ? ROAD_ENUMERATED : looks ? ROAD_LOOKED : ROAD_SOLVER;
   return st;
 }
 
