@@ -4,8 +4,9 @@
  * one by one.  Under -engine auto (hybrid) a combination with few choices
  * is enumerated instead (few next to the solver's calls), and where the
  * traces fix the final state a quick probe of the enumerator may settle it
- * before the solver is asked; one with more is first enumerated within a
- * budget of looks, and goes to the solver only when that runs out.  Which
+ * before the solver is asked; one with more is first looked at read by
+ * read (the reads' looks refute many), then enumerated within a budget of
+ * looks, and goes to the solver only when that runs out.  Which
  * road a combination takes is the cost model's (engine.h): the solver's
  * calls (one per final state, one more) against the rf and co choices. */
 #include "sim/engine.h"
@@ -117,20 +118,35 @@ static sc_sym_problem *problem_of(sim_search *s, sim_candidate *cd, double left)
  * (sci_sim_enum_refutes_by_reads): where no execution the solver picks
  * is shown, so that a question not asked (which changes the solver's
  * context, and so which execution it picks of those it may) changes no
- * output: not under -show (the witness drawn, with its rf and co), with
- * a flag the model may raise (a flag's witness pair depends on rf and
- * co) or -liveness (its witness). */
+ * output: not under -show (the witness drawn, with its rf and co) or with
+ * a flag the model may raise (a flag's witness pair depends on rf and co).
+ * Under -liveness the looks are sound too: a witness is an allowed
+ * execution (fairness only narrows it), and a combination the looks refute
+ * has none; without -show what is told of a witness (which threads are
+ * stuck, and how) is its combination's, which the looks never pass over. */
 static bool may_refute_by_reads(const sim_search *s) {
-  return s->opts.show == SC_SHOW_NONE && !s->may_flag && !s->opts.liveness &&
-         !s->opts.through;
+  return s->opts.show == SC_SHOW_NONE && !s->may_flag && !s->opts.through;
+}
+
+/* Whether the reads' looks go before the enumerator's budget (auto): not
+ * while the candidates counted may still decide a liveness search's
+ * deepening (simulate.c's cut_pass: at most SC_LIVE_DEEPEN_CANDIDATES),
+ * a count the budget's complete candidates are part of; past it the count
+ * only grows, and the same searches are deepened as with the budget first
+ * (as live_refute.c's cut waits). */
+static bool reads_before_budget(const sim_search *s) {
+  return may_refute_by_reads(s) &&
+         (!s->opts.liveness || !s->may_deepen ||
+          s->r->candidates > SC_LIVE_DEEPEN_CANDIDATES);
 }
 
 /* rf and co for the traces in cd->x as solver choices, unless the reads'
  * looks refute every completion (the question counted all the same: the
- * candidates reported are the combinations that came to the solver). */
-static sc_status solve(sim_search *s, sim_candidate *cd) {
+ * candidates reported are the combinations that came to the solver).
+ * `looked`: the looks were taken already (enumerate_first), in vain. */
+static sc_status solve(sim_search *s, sim_candidate *cd, bool looked) {
   s->r->candidates++;
-  if (may_refute_by_reads(s) && sci_sim_enum_refutes_by_reads(s, cd))
+  if (!looked && may_refute_by_reads(s) && sci_sim_enum_refutes_by_reads(s, cd))
     return SC_OK;
   sci_exec_bind_dynamic(cd->x, cd->env); /* syncbar, sync_fence */
   if (!s->smt.session)
@@ -156,31 +172,49 @@ static double states_at_most(const sim_search *s, const sim_candidate *cd) {
   return n;
 }
 
+/* The road a combination takes under -engine auto. */
+typedef enum {
+  ROAD_ENUMERATED, /* settled by the enumerator */
+  ROAD_SOLVER,     /* to the solver, the reads' looks not taken yet */
+  ROAD_LOOKED,     /* to the solver, the reads' looks taken in vain */
+  ROAD_REFUTED     /* refuted by the reads' looks: to neither engine */
+} road;
+
 /* Under -engine auto (engine.h's cost model): cd enumerated whole when its
  * rf and co choices cost less than the solver's calls for its states, else
  * within a budget of looks worth half of one solver call (the estimate
- * counts every choice, the enumerator cuts most).  *settled unless that budget ran out;
- * then the solver finishes cd: the states found on the way are real ones,
- * and an engine that counts states counts each once (sink.c), so the
- * States and counts are the solver's alone.  Where the state is fixed, the
- * first allowed execution settles cd, as settle_fixed_state's probe. */
-static sc_status enumerate_first(sim_search *s, sim_candidate *cd, bool *settled) {
+ * counts every choice, the enumerator cuts most).  ROAD_ENUMERATED unless
+ * that budget ran out; then the solver finishes cd: the states found on
+ * the way are real ones, and an engine that counts states counts each once
+ * (sink.c), so the States and counts are the solver's alone.  Where the
+ * state is fixed, the first allowed execution settles cd, as
+ * settle_fixed_state's probe.  Before the budget, the reads' looks (a model
+ * run per candidate write, on the bounds): a combination they refute has
+ * no allowed execution, which the budget would look for in vain before the
+ * solver refuted it (ticketlock-dv2wg-2.2.1: two in five of its
+ * combinations; the budget was a third of the run). */
+static sc_status enumerate_first(sim_search *s, sim_candidate *cd, road *way) {
   double solver = sci_sim_cost_solver(states_at_most(s, cd));
   long most = sci_sim_cost_enumerate_at_most(solver);
   sc_status st;
+  bool settled, looks = reads_before_budget(s); /* the budget's count may pass the deepening's */
   if (sci_sim_choices_upto(s, cd, most) <= most) {
-    *settled = true;
+    settled = true;
     st = sci_sim_engine_enum.combination(s, cd);
+  } else if (looks && sci_sim_enum_refutes_by_reads(s, cd)) {
+    *way = ROAD_REFUTED;
+    return SC_OK;
   } else {
     bool first_only = state_fixed(s, cd) && !s->opts.through;
-    st = sci_sim_enum_within(s, cd, sci_sim_cost_enum_budget(), first_only, settled);
+    st = sci_sim_enum_within(s, cd, sci_sim_cost_enum_budget(), first_only, &settled);
   }
-  if (*settled)
-    s->smt.enumerated++;
+  *way = settled ? ROAD_ENUMERATED : looks ? ROAD_LOOKED : ROAD_SOLVER;
   return st;
 }
 
-/* rf and co for the traces in cd->x: enumerated, or left to the solver. */
+/* rf and co for the traces in cd->x: enumerated, or left to the solver.
+ * A combination the reads' looks refute is counted as one for the solver,
+ * as when the looks came after the budget. */
 static sc_status smt_combination(sim_search *s, sim_candidate *cd) {
   bool may;
   sc_status st = sci_sim_enum_root_look(s, cd, &may); /* the enumerator's first look */
@@ -190,13 +224,20 @@ static sc_status smt_combination(sim_search *s, sim_candidate *cd) {
   st = settle_fixed_state(s, cd, &settled);
   if (st || settled)
     return st;
+  road way = ROAD_SOLVER;
   if (s->smt.hybrid) {
-    st = enumerate_first(s, cd, &settled);
-    if (st || settled)
+    st = enumerate_first(s, cd, &way);
+    if (way == ROAD_ENUMERATED)
+      s->smt.enumerated++;
+    if (st || way == ROAD_ENUMERATED)
       return st;
     s->smt.solved++;
+    if (way == ROAD_REFUTED) {
+      s->r->candidates++;
+      return SC_OK;
+    }
   }
-  return solve(s, cd);
+  return solve(s, cd, way == ROAD_LOOKED);
 }
 
 /* Under -engine auto, the result's reason says which road the combinations
