@@ -8,26 +8,13 @@
 # count states); and `sim -liveness` the same verdicts and stuck threads
 # on the seeds and the tests of Dat3M's liveness CSVs.  Skipped (77) only
 # where configure found no Z3.
-set -u
-srcdir=${SC_SRCDIR:-.}
-scopecat=${SC_SCOPECAT:-./tools/scopecat}
+. "${SC_SRCDIR:-.}/tests/sh/lib.sh"
 jobs=$(nproc 2>/dev/null || echo 2)
 # a guard against a hang, not a speed bound (that is the benchmark's): the
 # suite also runs under ASan on loaded machines, where random-8 under smt
 # took over 20 s
 limit=${ENGINES_TIMEOUT:-300}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
-
-if ! "$scopecat" -engine smt "$srcdir/ptx/seeds/coRR.litmus" >"$tmp/probe" 2>&1; then
-  if grep -q 'built without Z3' "$tmp/probe"; then
-    echo "no Z3 in this build: skipped"
-    exit 77
-  fi
-  fail "-engine smt on coRR: $(cat "$tmp/probe")"
-fi
+needs_z3
 
 # the parts of herd's block both engines must agree on
 verdicts() {
@@ -121,5 +108,4 @@ liveness dat3m-v6.0 -model "$srcdir/cat/ptx-v6.0.cat" -timeout "$limit" $live
 # shellcheck disable=SC2086
 liveness dat3m-v7.5 -model "$srcdir/cat/ptx-v7.5.cat" -timeout "$limit" $live
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -28,6 +28,18 @@ lacks() {
   if grep -qF -- "$2" "$1"; then fail "$1 has: $2"; else ok; fi
 }
 
+# needs_z3: the test is skipped (exit 77) when this build has no symbolic
+# engine; a symbolic engine that fails on coRR is a failure
+needs_z3() {
+  if ! "$scopecat" -engine smt "$srcdir/ptx/seeds/coRR.litmus" >"$tmp/probe" 2>&1; then
+    if grep -q 'built without Z3' "$tmp/probe"; then
+      echo "no Z3 in this build: skipped"
+      exit 77
+    fi
+    fail "-engine smt on coRR: $(cat "$tmp/probe")"
+  fi
+}
+
 # finish: the summary line, and the exit status of the test
 finish() {
   echo "$passed passed, $failed failed"

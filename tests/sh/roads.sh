@@ -10,21 +10,8 @@
 # under -liveness, before the solver, are checked by engines.sh's liveness
 # part, `-engine smt` against the enumerator: made to refute as above, it
 # fails twice, on XF-Barrier-weak.)  Skipped (77) only without Z3.
-set -u
-srcdir=${SC_SRCDIR:-.}
-scopecat=${SC_SCOPECAT:-./tools/scopecat}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
-
-if ! "$scopecat" -engine smt "$srcdir/ptx/seeds/coRR.litmus" >"$tmp/probe" 2>&1; then
-  if grep -q 'built without Z3' "$tmp/probe"; then
-    echo "no Z3 in this build: skipped"
-    exit 77
-  fi
-  fail "-engine smt on coRR: $(cat "$tmp/probe")"
-fi
+. "${SC_SRCDIR:-.}/tests/sh/lib.sh"
+needs_z3
 
 # what both engines must agree on: herd's states and verdict, and the
 # properties (the failing execution told may differ: either is one)
@@ -52,7 +39,7 @@ row() {
   kept "$tmp/auto" >"$tmp/auto.v"
   kept "$tmp/enum" >"$tmp/enum.v"
   if cmp -s "$tmp/auto.v" "$tmp/enum.v"; then
-    passed=$((passed + 1))
+    ok
   else
     fail "$name: auto and the enumerator disagree:"
     diff "$tmp/enum.v" "$tmp/auto.v" | head -n 20
@@ -72,5 +59,4 @@ done
 # four threads, 240 combinations to the solver, failing
 row xf-barrier-fail1 ptx-v6.0 0
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish
