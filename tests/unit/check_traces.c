@@ -10,37 +10,12 @@
 
 #include <check.h>
 
+#include "check_corpus_kernel.h"
 #include "check_run.h"
 #include "check_traces_of.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char *srcdir(void) {
-  return getenv("SC_SRCDIR") ? getenv("SC_SRCDIR") : ".";
-}
-
-/* The corpus kernel ptx/kernels/NAME.ptx, its launch from its header. */
-static sc_test *corpus_kernel(const char *name) {
-  char path[1024];
-  snprintf(path, sizeof path, "%s/ptx/kernels/%s.ptx", srcdir(), name);
-  FILE *f = fopen(path, "rb");
-  ck_assert_msg(f != NULL, "cannot open %s", path);
-  static char text[1 << 20];
-  size_t n = fread(text, 1, sizeof text - 1, f);
-  fclose(f);
-  text[n] = '\0';
-  sc_kernel_launch l;
-  const char *cond;
-  int line, col;
-  sc_error *err;
-  ck_assert_msg(sc_kernel_parse_header(text, path, NULL, &l, &cond, &line, &col, &err) ==
-                    SC_OK, "%s", sc_error_message(err));
-  sc_test *t;
-  ck_assert_msg(sc_kernel_load_string(text, path, &l, NULL, &t, &err) == SC_OK, "%s",
-                sc_error_message(err));
-  return t;
-}
 
 /* The traces of t under `unroll`, cut at a spin's first repeat as a
  * kernel's run is. */
