@@ -7,13 +7,14 @@
  * Race flags.  A flag raised on the longer execution X may not be raised
  * on the shorter X': a read that races may be in the iteration cut alone
  * (a spin whose failing turn reads a plain x, whose last turn does not:
- * tests/data/race-in-spin.litmus).  cat/ptx-race.cat's flags survive a
- * narrower cut, sem.h's repeat_twins: the iteration has no fence, and each
- * of its reads e has a twin e', an earlier read of the run by the same
- * instruction of the same location, with no write, fence or barrier of
- * its thread after e'.  Then, for the PTX models as Dat3M wrote them
- * (ptx-v7.5.cat, ptx-v6.0.cat), a race (e, w) of X (w is a write: writes
- * are never cut, so w is in X') gives the race (e', w) of X':
+ * tests/data/repeat-races/race-in-spin.ptx).  cat/ptx-race.cat's flags
+ * survive a narrower cut, sem.h's repeat_twins: the iteration has no
+ * fence, and each of its reads e has a twin e', an earlier read of the run
+ * by the same instruction of the same location, with no write, fence or
+ * barrier of its thread after e' (or the twin after it, below).  Then, for
+ * the PTX models as Dat3M wrote them (ptx-v7.5.cat, ptx-v6.0.cat), a
+ * race (e, w) of X (w is a write: writes are never cut, so w is in X')
+ * gives the race (e', w) of X':
  *  - conflict, morally-strong: e and e' have the same thread, location,
  *    tags, scope and proxy; w is of another thread, so po plays no part.
  *  - X' has no pair of cause that X lacks (its names are X's restricted,
@@ -30,12 +31,45 @@
  *    forms end with po? or po-loc; e' and e have one location).
  *  - shared-race: a barrier po-after e' is po-after e (none between), one
  *    po-before e' is po-before e; [shared], scta and RMW are e's as e''s.
+ * A twin after it.  The iteration's first event e may instead have its
+ * twin e'' in what follows the cut, when e is a plain load (no atom), not
+ * acquiring (its tag is not ACQ: ptx_names.c).  The registers live at the
+ * loop head are as they were when the iteration began, and they alone
+ * lead to its first event, so X is P.I.S (P before the iteration I, S
+ * after it) and X' is P.S, S's first event e'' the instruction of e at
+ * its location, of its tags, scope and proxy.  A race (e, w) of X gives
+ * the race (e'', w) of X':
+ *  - conflict, morally-strong, [shared], scta: as above; RMW: neither e
+ *    nor e'' has an rmw pair (a plain load).
+ *  - (e'', w) in cause of X' gives (e, w) in cause of X: e'' has no rmw
+ *    pair and observation starts at a write or an rmw pair, so the path
+ *    is a proxy-preserved-cause-base (7.5) or cause-base (6.0) one from
+ *    e''; po ; cause-base is in cause-base, and each bound the proxy forms
+ *    put on the pair or its first step (vloc, loc, GEN, M, same-proxy,
+ *    scta, proxy-fence-ops) holds of e as of e''.
+ *  - (w, e'') in cause of X' gives (w, e) in cause of X.  Every event of
+ *    the path is in X' (X' binds only its own events), and it reaches
+ *    e'' by a last step of cause-base (or po-loc, 6.0), which is po (7.5's
+ *    cause-base has po alone; po-loc) from an event c, or a sync,
+ *    sync_fence or sync_barrier ending at c then po?.  Such an end is an
+ *    R & ACQ read (an acquire pattern's end), a fence or a barrier, so c
+ *    is not e'' (a plain load, not acquiring); c is po-before e'' and in
+ *    X', so in P: po-before e.  The same path with c po e (po-loc: the
+ *    same location) reaches e; the bounds on the pair hold of e as of e''.
+ *    An acquiring e would not do: e'' may read the release that e missed,
+ *    then w po-before that release is ordered before e'' and not e
+ *    (tests/data/repeat-races/acquire-spin.ptx).  An atom's e would not:
+ *    its failed read is no RMW event, the next turn's may be, and two RMW
+ *    events make no shared-race (cas-spin-shared.ptx).
+ *  - shared-race: a barrier po-after e'' is po-after e; one po-before e''
+ *    is in X' and so in P: po-before e.
  * So the flag is raised on X' too, X' is allowed (the checks, as above),
- * and the search meets X'.  The proof reads those files' definitions of
- * morally-strong, cause and the flags: any other text (an edited copy, a
- * name rebound between them) might break it, so the gate takes them by
- * their MD5 and nothing else (tests/unit/check_sem.c checks the digests
- * against the files). */
+ * and the search meets X' (or cuts it again: then the same holds of
+ * X''s race, with fewer events).  The proof reads those files'
+ * definitions of morally-strong, cause and the flags: any other text (an
+ * edited copy, a name rebound between them) might break it, so the gate
+ * takes them by their MD5 and nothing else (tests/unit/check_sem.c checks
+ * the digests against the files). */
 #include "sim/repeat_gate.h"
 
 #include "sim/dynamic.h"

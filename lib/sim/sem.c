@@ -263,11 +263,24 @@ static bool orders_later(sc_event_kind kind) {
   return kind == SC_EV_WRITE || kind == SC_EV_FENCE || kind == SC_EV_BARRIER;
 }
 
+/* Whether a read may be the iteration's first event without a twin
+ * before it: its twin is then the first event of what follows the cut,
+ * the same instruction of the same location (the registers live at the
+ * head decide the way there).  A plain load neither acquiring (no
+ * acquire pattern ends at it: ptx_names.c's ACQ) nor of an atom (no rmw
+ * pair, as its twin has none): sim/repeat_gate.c says why that is enough. */
+static bool has_twin_after(const sc_trace_event *e) {
+  const sc_instr *in = e->instr;
+  return in->op == SC_OP_LD && (in->sem == SC_SEM_NONE || in->sem == SC_SEM_WEAK ||
+                                in->sem == SC_SEM_RELAXED || in->sem == SC_SEM_VOLATILE);
+}
+
 /* For limits' repeat_twins (the race flags' cut, sim/repeat_gate.c): the
  * iteration from event `from` on has no fence, and each of its reads has
- * a twin before it, an earlier read of the run by the same instruction of
- * the same location, with no write, fence or barrier after the twin.  A
- * race of the iteration's read is then one of its twin's, which the
+ * a twin: an earlier read of the run by the same instruction of the same
+ * location, with no write, fence or barrier after the twin; or, for the
+ * iteration's first event, the next iteration's first (has_twin_after).
+ * A race of the iteration's read is then one of its twin's, which the
  * shorter run keeps. */
 static bool reads_have_twins(const run *r, int from) {
   int since = from; /* the first event after the run's last ordering one */
@@ -277,7 +290,7 @@ static bool reads_have_twins(const run *r, int from) {
     const sc_trace_event *e = &r->ev[i];
     if (e->kind == SC_EV_FENCE)
       return false;
-    if (e->kind != SC_EV_READ)
+    if (e->kind != SC_EV_READ || (i == from && has_twin_after(e)))
       continue;
     int j = from - 1;
     while (j >= since && !(r->ev[j].kind == SC_EV_READ && r->ev[j].pc == e->pc &&

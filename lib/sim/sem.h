@@ -122,7 +122,9 @@ typedef struct sc_sem_limits {
   /* with repeat_cut: cut only an iteration that meets no fence and whose
    * every read has a twin, an earlier read of the run by the same
    * instruction of the same location with no write, fence or barrier after
-   * it (the cut that keeps the race flags: sim/repeat_gate.c) */
+   * it, or, for the iteration's first event when it is a plain load neither
+   * acquiring nor of an atom, the next iteration's first (the cut that
+   * keeps the race flags: sim/repeat_gate.c) */
   bool repeat_twins;
   int max_run_events; /* events of one run, 1..SC_TRACE_MAX, 0: SC_TRACE_MAX */
 } sc_sem_limits;

@@ -10,6 +10,12 @@
 #    twin cut never cuts: data-race UNKNOWN at -unroll 3 and 5 (the runs
 #    are followed up to the bound), while -norace (the model alone, the
 #    plain cut) says PASS;
+#  - acquire-spin.ptx: the racing read is an acquiring spin's failing
+#    turn's only read; the next turn's read, which reads the release, is
+#    no twin of it: data-race FAIL (a cut taking it for one: PASS);
+#  - cas-spin-shared.ptx: the racing read is a failed cas's (no RMW event);
+#    the next turn's cas, which writes, is no twin of it: shared-race FAIL
+#    (a cut taking it for one: PASS);
 #  - caslock-2.1.1.ptx of the corpus: race free, data-race PASS at -unroll 3
 #    (the gate used to close for the flags: UNKNOWN at every bound), and
 #    still UNKNOWN at -unroll 2, which cuts the second failing turn first.
@@ -36,6 +42,11 @@ for model in ptx-v7.5 ptx-v6.0; do
     verdict_is "$data/race-in-spin.ptx" $model 3 $engine data-race FAIL
     has "$tmp/out" "race-in-spin.ptx:45 ld x[0]=0 / T1"
     has "$tmp/out" "race-in-spin.ptx:36 st x[0]=1"
+    verdict_is "$data/acquire-spin.ptx" $model 3 $engine data-race FAIL
+    has "$tmp/out" "acquire-spin.ptx:41 ld flag[0]=0 / T1"
+    has "$tmp/out" "acquire-spin.ptx:35 st flag[0]=1"
+    verdict_is "$data/cas-spin-shared.ptx" $model 3 $engine shared-race FAIL
+    has "$tmp/out" "cas-spin-shared.ptx:31 atom s@cta0=0 / T1"
     verdict_is "$data/fence-in-spin.ptx" $model 3 $engine data-race UNKNOWN
     verdict_is "$data/fence-in-spin.ptx" $model 5 $engine data-race UNKNOWN
     verdict_is "$data/fence-in-spin.ptx" $model 3 $engine assertion PASS -norace

@@ -311,25 +311,67 @@ START_TEST(twins_not_cut_through_fence) {
 END_TEST
 
 /* A twin must come after the thread's last write: test-and-test-and-set,
- * whose failed exchange (reads 1, writes 1) goes back to the inner spin.
- * Each stretch between exchanges may hold one failed turn of the inner
- * spin (its read's twin would be before the write), a second is cut.
- * Under -unroll 2, k = 0..2 failed exchanges make k + 1 stretches, each
- * with a failed turn or not, at most 2 failed turns in all (the bound of
- * the inner branch): 2 + 4 + 7 = 13 runs.  A twin found before the write
- * would cut every stretch's turn but the first: 2 + 2 + 2 = 6.  Cut at
- * once, every failed turn goes: k = 0..2, 3 runs. */
+ * whose failed exchange (reads 1, writes 1) goes back to the inner spin,
+ * here an acquiring one (ld.acquire: its read has no twin after it, see
+ * twins_first_read_after).  Each stretch between exchanges may hold one
+ * failed turn of the inner spin (its read's twin would be before the
+ * write), a second is cut.  Under -unroll 2, k = 0..2 failed exchanges
+ * make k + 1 stretches, each with a failed turn or not, at most 2 failed
+ * turns in all (the bound of the inner branch): 2 + 4 + 7 = 13 runs.  A
+ * twin found before the write would cut every stretch's turn but the
+ * first: 2 + 2 + 2 = 6.  Cut at once, every failed turn goes: k = 0..2,
+ * 3 runs. */
+#define TTAS(load)                                                \
+  "PTX ttas\n{ m=0; }\n"                                           \
+  " P0@cta 0,gpu 0                  ;\n"                           \
+  " LC0:                            ;\n"                           \
+  " " load " r0, m            ;\n"                                 \
+  " bne r0, 0, LC0                  ;\n"                           \
+  " atom.relaxed.gpu.exch r0, m, 1  ;\n"                           \
+  " bne r0, 0, LC0                  ;\n"                           \
+  "exists (m=1)\n"
+
 START_TEST(twins_after_last_write) {
-  const char *t = "PTX ttas\n{ m=0; }\n"
-                  " P0@cta 0,gpu 0                  ;\n"
-                  " LC0:                            ;\n"
-                  " ld.relaxed.gpu r0, m            ;\n"
-                  " bne r0, 0, LC0                  ;\n"
-                  " atom.relaxed.gpu.exch r0, m, 1  ;\n"
-                  " bne r0, 0, LC0                  ;\n"
-                  "exists (m=1)\n";
-  ck_assert_int_eq(twin_runs(t, "m=1", 2, false), 3);
-  ck_assert_int_eq(twin_runs(t, "m=1", 2, true), 13);
+  ck_assert_int_eq(twin_runs(TTAS("ld.acquire.gpu"), "m=1", 2, false), 3);
+  ck_assert_int_eq(twin_runs(TTAS("ld.acquire.gpu"), "m=1", 2, true), 13);
+}
+END_TEST
+
+/* A turn's first read, a plain load neither acquiring nor of an atom, has
+ * its twin after it: the next turn's first read, which the shorter run
+ * keeps (sim/repeat_gate.c).  The same test-and-test-and-set with a
+ * relaxed inner spin (ttaslock's): every failed turn of it is cut, as
+ * without twins, 3 runs.  A failed cas is an atom's read (its twin may
+ * write): SPINLOCK's relaxed twin keeps one failed turn as the acquiring
+ * one does, 2 runs. */
+START_TEST(twins_first_read_after) {
+  ck_assert_int_eq(twin_runs(TTAS("ld.relaxed.gpu"), "m=1", 2, true), 3);
+  ck_assert_int_eq(twin_runs(TTAS("ld.volatile"), "m=1", 2, true), 3);
+  ck_assert_int_eq(twin_runs(TTAS("ld.weak"), "m=1", 2, true), 3);
+  const char *relaxed_cas = "PTX spinlock\n{ m=0; }\n"
+                            " P0@cta 0,gpu 0                   ;\n"
+                            " LC00:                            ;\n"
+                            " atom.relaxed.gpu.cas r0, m, 0, 1 ;\n"
+                            " bne r0, 0, LC00                  ;\n"
+                            "exists (m=1)\n";
+  ck_assert_int_eq(twin_runs(relaxed_cas, "m=1", 10, true), 2);
+}
+END_TEST
+
+/* Only the first read of a turn has its twin after it: a relaxed spin
+ * whose failing turn then reads x (tests/data/repeat-races/race-in-spin's
+ * shape) keeps one failing turn (its read of x has no twin before it),
+ * k = 0, 1; without twins k = 0 alone. */
+START_TEST(twins_after_only_first_read) {
+  const char *t = "PTX spinread\n{ m=0; x=0; }\n"
+                  " P0@cta 0,gpu 0          ;\n"
+                  " LC0:                    ;\n"
+                  " ld.relaxed.gpu r0, m    ;\n"
+                  " ld.weak r1, x           ;\n"
+                  " bne r0, 0, LC0          ;\n"
+                  "exists (m=0)\n";
+  ck_assert_int_eq(twin_runs(t, "m=1", 10, false), 1);
+  ck_assert_int_eq(twin_runs(t, "m=1", 10, true), 2);
 }
 END_TEST
 
@@ -408,6 +450,8 @@ int main(void) {
   tcase_add_test(tc, twins_keep_one_failed_turn);
   tcase_add_test(tc, twins_not_cut_through_fence);
   tcase_add_test(tc, twins_after_last_write);
+  tcase_add_test(tc, twins_first_read_after);
+  tcase_add_test(tc, twins_after_only_first_read);
   tcase_add_test(tc, race_gate_models);
   tcase_add_loop_test(tc, repeat_gate_models, 0,
                       (int)(sizeof gate_cases / sizeof gate_cases[0]));
