@@ -554,6 +554,9 @@ static sc_lval read_location(cond_parser *c) {
   sc_lval lv = {.kind = SC_LVAL_LOC, .loc = sci_test_find_location(c->t, name)};
   if (lv.loc >= 0)
     return lv;
+  if (indexed && sci_test_find_location(c->t, base) >= 0)
+    scan_fail(s, col, SC_ERR_SEMANTIC, "expected %s without an index (a scalar), "
+              "found %s", base, name);
   int n = array_length(c->t, base);
   if (n > 0 && indexed)
     scan_fail(s, col, SC_ERR_SEMANTIC, "expected an element of %s (%s[0] to "
@@ -563,7 +566,7 @@ static sc_lval read_location(cond_parser *c) {
               "%s[%d]), found %s without an index", base, base, base, n - 1, base);
   scan_fail(s, col, SC_ERR_SEMANTIC, "expected a location of the kernel (a "
             "parameter's element as A[0], a CTA's .shared variable as "
-            "s@cta0[0]), found %s", name);
+            "s@cta0, an element of a .shared array as s@cta0[0]), found %s", name);
 }
 
 static sc_lval read_term(cond_parser *c) {

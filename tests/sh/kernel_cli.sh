@@ -277,6 +277,32 @@ cp "$k/mp.ptx" "$tmp/badout.ptx"
 sed -i 's|^// @Output: .*|// @Output: forall (out[0] = 1)|' "$tmp/badout.ptx"
 expect 1 "$scopecat" kernel "$tmp/badout.ptx"
 has "$tmp/err" "$tmp/badout.ptx:2:28: expected a comparison (==, !=, <, <=, > or >=), found '='"
+# a scalar .shared variable is named without an index (s@cta0): one
+# thread writes 1 to it, so the condition holds; with an index, or a name
+# the kernel lacks, the error says which forms there are
+cat >"$tmp/scalar.ptx" <<'EOF'
+// @Config: 1, 1, 1
+// @Output: forall (s@cta0 == 1)
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k()
+{
+	.shared .align 4 .u32 s;
+	.reg .b32 %r<2>;
+	mov.u32 %r1, 1;
+	st.shared.u32 [s], %r1;
+	ret;
+}
+EOF
+expect 0 "$scopecat" kernel "$tmp/scalar.ptx"
+has "$tmp/out" "Property assertion PASS"
+expect 0 "$scopecat" kernel -output 'exists (s@cta0 == 0)' "$tmp/scalar.ptx"
+has "$tmp/out" "Property assertion FAIL"
+expect 1 "$scopecat" kernel -output 'forall (s@cta0[0] == 1)' "$tmp/scalar.ptx"
+has "$tmp/err" "-output:1:9: expected s@cta0 without an index (a scalar), found s@cta0[0]"
+expect 1 "$scopecat" kernel -output 'forall (t@cta0 == 1)' "$tmp/scalar.ptx"
+has "$tmp/err" "-output:1:9: expected a location of the kernel (a parameter's element as A[0], a CTA's .shared variable as s@cta0, an element of a .shared array as s@cta0[0]), found t@cta0"
 printf '// @Config: 1, 1, 100000000000000000000\n' >"$tmp/huge.ptx"
 expect 1 "$scopecat" kernel "$tmp/huge.ptx"
 has "$tmp/err" "$tmp/huge.ptx:1:19: expected a number of CTAs in 64 bits"

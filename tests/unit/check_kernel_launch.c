@@ -374,7 +374,7 @@ START_TEST(condition_errors) {
   ck_assert_str_eq(condition_error("exists (B[0] == 1)"),
                    "k.cu:3:20: expected a location of the kernel (a "
                    "parameter's element as A[0], a CTA's .shared variable as "
-                   "s@cta0[0]), found B[0]");
+                   "s@cta0, an element of a .shared array as s@cta0[0]), found B[0]");
   ck_assert_str_eq(condition_error("exists (X[0] == 1"),
                    "k.cu:3:29: expected ')' closing the parenthesis (or and, "
                    "or), found the end of the line");
