@@ -90,6 +90,35 @@ static void location_writes(const sim_candidate *cd, sc_sym_problem *p) {
   p->nwrites = nwrites;
 }
 
+/* Whether the solver's answer for cd may be left to the reads' looks
+ * (sci_sim_enum_refutes_by_reads): where no execution the solver picks
+ * is shown, so that a question not asked (which changes the solver's
+ * context, and so which execution it picks of those it may) changes no
+ * output: not under -show (the witness drawn, with its rf and co) or with
+ * a flag the model may raise (a flag's witness pair depends on rf and co).
+ * Under -liveness the looks are sound too: a witness is an allowed
+ * execution (fairness only narrows it), and a combination the looks refute
+ * has none; without -show what is told of a witness (which threads are
+ * stuck, and how) is its combination's, which the looks never pass over. */
+static bool may_refute_by_reads(const sim_search *s) {
+  return s->opts.show == SC_SHOW_NONE && !s->may_flag && !s->opts.through;
+}
+
+/* Whether the solver may answer in the scope of cd's layout (symbolic.c),
+ * where it may give another of a combination's executions than cd's own
+ * encoding would: where none is shown (as may_refute_by_reads) and every
+ * state of a combination is counted (the States are a set; the condition's
+ * witness is told by its events and values, the combination's), not where
+ * -speedcheck fast or verdicts stop at the first state deciding the
+ * condition (which one of a combination's comes first is the solver's);
+ * under -liveness, whose one question per combination is whether it has
+ * a fair execution (what is told of it is its combination's), always. */
+static bool may_reuse_scope(const sim_search *s) {
+  return may_refute_by_reads(s) &&
+         (s->opts.liveness || s->opts.speedcheck == SC_SPEEDCHECK_FALSE ||
+          s->opts.speedcheck == SC_SPEEDCHECK_TRUE);
+}
+
 /* The solver's problem for cd, within `left` seconds (0: no limit). */
 static sc_sym_problem *problem_of(sim_search *s, sim_candidate *cd, double left) {
   sc_cat_run_options *eval = sci_alloc(sizeof *eval);
@@ -103,7 +132,8 @@ static sc_sym_problem *problem_of(sim_search *s, sim_candidate *cd, double left)
     .through = s->opts.through != 0, .final_locs = s->smt.final_locs,
     .timeout = left, .limit = s->opts.timeout, .found = sink_found,
     .flag = sink_flag, .flag_known = sink_flag_known, .ctx = s,
-    .most_refuted = s->smt.hybrid ? MOST_REFUTED : 0, .stop = &s->done};
+    .most_refuted = s->smt.hybrid ? MOST_REFUTED : 0, .stop = &s->done,
+    .reuse = may_reuse_scope(s)};
   location_writes(cd, p);
   if (s->opts.liveness) {
     sc_live_clause *fairness;
@@ -112,20 +142,6 @@ static sc_sym_problem *problem_of(sim_search *s, sim_candidate *cd, double left)
     p->witness = sink_liveness_witness;
   }
   return p;
-}
-
-/* Whether the solver's answer for cd may be left to the reads' looks
- * (sci_sim_enum_refutes_by_reads): where no execution the solver picks
- * is shown, so that a question not asked (which changes the solver's
- * context, and so which execution it picks of those it may) changes no
- * output: not under -show (the witness drawn, with its rf and co) or with
- * a flag the model may raise (a flag's witness pair depends on rf and co).
- * Under -liveness the looks are sound too: a witness is an allowed
- * execution (fairness only narrows it), and a combination the looks refute
- * has none; without -show what is told of a witness (which threads are
- * stuck, and how) is its combination's, which the looks never pass over. */
-static bool may_refute_by_reads(const sim_search *s) {
-  return s->opts.show == SC_SHOW_NONE && !s->may_flag && !s->opts.through;
 }
 
 /* Whether the reads' looks go before the enumerator's budget (auto): not
