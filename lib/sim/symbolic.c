@@ -724,6 +724,7 @@ static sc_status solve(const sc_sym_problem *p, zctx *c, sc_error **err) {
  * a context and the problems answered in them before it is made again
  * (a problem in a scope adds only its candidates' and states' terms). */
 #define SCOPES_KEPT 8
+#define SEEN_KEPT 16
 #define SCOPES_PER_CONTEXT 64
 #define SCOPED_PER_CONTEXT 4096
 
@@ -740,6 +741,10 @@ struct sc_sym_session {
    * solver of z, so they go with it. */
   struct layout_scope *scopes[SCOPES_KEPT];
   int nscopes;
+  /* The layouts met once lately (their keys, no solver): a scope is built
+   * for a layout met again, not for one met once. */
+  struct layout_scope *seen[SEEN_KEPT];
+  int nseen;
   int built;   /* scopes built in this context */
   long scoped; /* problems answered in them */
   bool unscoped; /* the model's encoding over-approximates: no scopes */
@@ -973,21 +978,42 @@ static void scopes_drop(sc_sym_session *ss) {
   ss->nscopes = 0;
 }
 
-/* Scope i becomes the most recently used. */
-static void scope_to_front(sc_sym_session *ss, int i) {
-  layout_scope *used = ss->scopes[i];
-  memmove(&ss->scopes[1], &ss->scopes[0], sizeof(layout_scope *) * (size_t)i);
-  ss->scopes[0] = used;
+/* Entry i of list[0..n-1] becomes the first (the most recently used). */
+static void to_front(layout_scope **list, int i) {
+  layout_scope *used = list[i];
+  memmove(&list[1], &list[0], sizeof(layout_scope *) * (size_t)i);
+  list[0] = used;
 }
 
 /* The scope kept for p's layout, NULL when none fits it. */
 static layout_scope *scope_find(sc_sym_session *ss, const sc_sym_problem *p) {
   for (int i = 0; i < ss->nscopes; i++)
     if (scope_fits(ss->scopes[i], p)) {
-      scope_to_front(ss, i);
+      to_front(ss->scopes, i);
       return ss->scopes[0];
     }
   return NULL;
+}
+
+/* Whether p's layout was met before (then forgotten as met once: its
+ * scope is built next); if not, it is remembered as met once.  A layout
+ * met once does not pay for a scope: the encoding over every write of
+ * each read's location costs several times p's own (the liveness
+ * searches of Dat3M's litmus tests meet a new layout at nearly every
+ * problem). */
+static bool met_again(sc_sym_session *ss, const sc_sym_problem *p) {
+  for (int i = 0; i < ss->nseen; i++)
+    if (scope_fits(ss->seen[i], p)) {
+      memmove(&ss->seen[i], &ss->seen[i + 1],
+              sizeof(layout_scope *) * (size_t)(ss->nseen - i - 1));
+      ss->nseen--;
+      return true;
+    }
+  if (ss->nseen < SEEN_KEPT)
+    ss->nseen++;
+  ss->seen[ss->nseen - 1] = scope_key(p);
+  to_front(ss->seen, ss->nseen - 1);
+  return false;
 }
 
 /* The zctx of a problem in the session's context, asking solver s. */
@@ -1027,7 +1053,7 @@ static layout_scope *scope_build(sc_sym_session *ss, const sc_sym_problem *p) {
   if (ss->nscopes == SCOPES_KEPT)
     scope_free(ss, ss->scopes[--ss->nscopes]);
   ss->scopes[ss->nscopes++] = sc;
-  scope_to_front(ss, ss->nscopes - 1);
+  to_front(ss->scopes, ss->nscopes - 1);
   return sc;
 }
 
@@ -1057,6 +1083,8 @@ static sc_status solve_scoped(sc_sym_session *ss, const sc_sym_problem *p, bool 
   if (!ss->z)
     return SC_OK;
   layout_scope *sc = scope_find(ss, p);
+  if (!sc && !met_again(ss, p))
+    return SC_OK;
   if (!sc && !(sc = scope_build(ss, p))) {
     if (z3_failed)
       session_drop(ss); /* made again for p's own encoding */
