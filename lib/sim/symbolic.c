@@ -725,6 +725,15 @@ static sc_status solve(const sc_sym_problem *p, zctx *c, sc_error **err) {
  * (a problem in a scope adds only its candidates' and states' terms). */
 #define SCOPES_KEPT 8
 #define SEEN_KEPT 16
+
+/* A layout's scope is built at its problems' SCOPE_AFTER-th: the encoding
+ * over every write of each read's location costs several times one
+ * problem's own (the lock grids' liveness searches under ptx-v6.0 meet
+ * hundreds of layouts a few times each; built at the second, 199 scopes
+ * served 299 problems and the row took a fifth longer), and a layout met
+ * this often is mostly met many more times (ticketlock-dv2wg-2.2.1: two
+ * layouts, thousands of problems). */
+#define SCOPE_AFTER 5
 #define SCOPES_PER_CONTEXT 64
 #define SCOPED_PER_CONTEXT 4096
 
@@ -741,8 +750,8 @@ struct sc_sym_session {
    * solver of z, so they go with it. */
   struct layout_scope *scopes[SCOPES_KEPT];
   int nscopes;
-  /* The layouts met once lately (their keys, no solver): a scope is built
-   * for a layout met again, not for one met once. */
+  /* The layouts met lately that have no scope yet (their keys, no
+   * solver): a scope is built for a layout met SCOPE_AFTER times. */
   struct layout_scope *seen[SEEN_KEPT];
   int nseen;
   int built;   /* scopes built in this context */
@@ -874,6 +883,7 @@ typedef struct layout_scope {
   const bool *final_locs;
   bool partial_co, through, witness;
   int **universe, *nuniverse; /* per read: the writes it may read */
+  int met; /* a key of ss->seen: the problems of its layout met */
   encoding enc;
 } layout_scope;
 
@@ -995,15 +1005,18 @@ static layout_scope *scope_find(sc_sym_session *ss, const sc_sym_problem *p) {
   return NULL;
 }
 
-/* Whether p's layout was met before (then forgotten as met once: its
- * scope is built next); if not, it is remembered as met once.  A layout
- * met once does not pay for a scope: the encoding over every write of
- * each read's location costs several times p's own (the liveness
- * searches of Dat3M's litmus tests meet a new layout at nearly every
- * problem). */
+/* Whether p's layout has been met SCOPE_AFTER times with this one (then
+ * forgotten as met: its scope is built next); if not, this meeting is
+ * counted.  A layout met once or a few times does not pay for a scope
+ * (the liveness searches of Dat3M's litmus tests meet a new layout at
+ * nearly every problem). */
 static bool met_again(sc_sym_session *ss, const sc_sym_problem *p) {
   for (int i = 0; i < ss->nseen; i++)
     if (scope_fits(ss->seen[i], p)) {
+      if (++ss->seen[i]->met < SCOPE_AFTER) {
+        to_front(ss->seen, i);
+        return false;
+      }
       memmove(&ss->seen[i], &ss->seen[i + 1],
               sizeof(layout_scope *) * (size_t)(ss->nseen - i - 1));
       ss->nseen--;
@@ -1012,6 +1025,7 @@ static bool met_again(sc_sym_session *ss, const sc_sym_problem *p) {
   if (ss->nseen < SEEN_KEPT)
     ss->nseen++;
   ss->seen[ss->nseen - 1] = scope_key(p);
+  ss->seen[ss->nseen - 1]->met = 1;
   to_front(ss->seen, ss->nseen - 1);
   return false;
 }
