@@ -6,7 +6,8 @@
  * traces fix the final state a quick probe of the enumerator may settle it
  * before the solver is asked; one with more is first looked at read by
  * read (the reads' looks refute many), then enumerated within a budget of
- * looks, and goes to the solver only when that runs out.  Which
+ * looks, and goes to the solver only when that runs out (at once, past
+ * the looks, when its layout's solver scope is kept: symbolic.c).  Which
  * road a combination takes is the cost model's (engine.h): the solver's
  * calls (one per final state, one more) against the rf and co choices. */
 #include "sim/engine.h"

@@ -1,7 +1,9 @@
 /* symbolic.c: the symbolic engine with Z3 (only here, behind HAVE_Z3): rf
  * and co as Boolean choice variables over one combination of traces, the
  * model's formula from cat/symbolic.c, acyclicity by integer clocks, and
- * the final states of allowed executions found by blocking each in turn. */
+ * the final states of allowed executions found by blocking each in turn.
+ * The combinations of a layout met often share one encoding, each asking
+ * in a scope of its own (One scope per layout, below). */
 #include "config.h"
 #include "sim/symbolic.h"
 
