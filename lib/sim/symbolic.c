@@ -1,7 +1,9 @@
 /* symbolic.c: the symbolic engine with Z3 (only here, behind HAVE_Z3): rf
  * and co as Boolean choice variables over one combination of traces, the
  * model's formula from cat/symbolic.c, acyclicity by integer clocks, and
- * the final states of allowed executions found by blocking each in turn. */
+ * the final states of allowed executions found by blocking each in turn.
+ * The combinations of a layout met often share one encoding, each asking
+ * in a scope of its own (One scope per layout, below). */
 #include "config.h"
 #include "sim/symbolic.h"
 
@@ -33,6 +35,10 @@ void sci_sym_close(sc_sym_session *ss) {
 }
 sc_sym_session *sci_sym_mark(void) { return NULL; }
 void sci_sym_close_since(sc_sym_session *mark) { (void)mark; }
+bool sci_sym_scope_fits(const sc_sym_session *ss, const sc_sym_problem *p) {
+  (void)ss, (void)p; /* no session is ever made here */
+  return false;
+}
 
 sc_status sci_sym_solve(sc_sym_session *ss, const sc_sym_problem *p, sc_error **err) {
   (void)ss;
@@ -503,23 +509,41 @@ static sc_status live_witness(const sc_sym_problem *p, zctx *c, const choices *c
   return SC_OK;
 }
 
-static sc_status solve(const sc_sym_problem *p, zctx *c, sc_error **err) {
-  sc_execution *x = p->x;
-  int n = x->nevents;
-  /* rf: one write per read, among those of its value */
+/* ---- The encoding, and the answers asked of it ------------------------------ */
+
+/* What the encoding over one choice of candidate writes per read holds: rf,
+ * co and FW over the solver's choices, the model's outcome over them, and
+ * per observed location with writes the selectors of the write it ends
+ * with (none when a liveness witness is asked for). */
+typedef struct encoding {
+  sc_cat_bool *rf, *co, *fw;
+  sc_cat_sym_outcome out;
+  Z3_ast **sel;
+} encoding;
+
+/* rf: read reads[k] reads one write of cands[k][0..ncands[k]-1] (the one,
+ * when there is one). */
+static sc_cat_bool *rf_over(const sc_sym_problem *p, zctx *c, int *const *cands,
+                            const int *ncands) {
+  int n = p->x->nevents;
   sc_cat_bool *rf = sci_alloc(sizeof(sc_cat_bool) * (size_t)(n * n + 1));
   for (int k = 0; k < p->nreads; k++) {
-    int nc = p->ncands[k];
+    int nc = ncands[k];
     if (nc == 1) {
-      rf[p->cands[k][0] * n + p->reads[k]] = SC_CAT_TRUE;
+      rf[cands[k][0] * n + p->reads[k]] = SC_CAT_TRUE;
       continue;
     }
     Z3_ast *v = sci_alloc(sizeof(Z3_ast) * (size_t)nc);
     for (int j = 0; j < nc; j++)
-      rf[p->cands[k][j] * n + p->reads[k]] = v[j] = choice(c, "rf");
+      rf[cands[k][j] * n + p->reads[k]] = v[j] = choice(c, "rf");
     exactly_one(c, v, nc);
   }
-  /* co: the initial write first, then a strict order (total or partial) */
+  return rf;
+}
+
+/* co: the initial write first, then a strict order (total or partial). */
+static sc_cat_bool *co_over(const sc_sym_problem *p, zctx *c) {
+  int n = p->x->nevents;
   sc_cat_bool *co = sci_alloc(sizeof(sc_cat_bool) * (size_t)(n * n + 1));
   for (int l = 0; l < p->nlocs; l++) {
     for (int a = 0; a < p->nwrites[l] && p->init[l] >= 0; a++)
@@ -529,49 +553,12 @@ static sc_status solve(const sc_sym_problem *p, zctx *c, sc_error **err) {
     else
       order_total(c, co, n, p->writes[l], p->nwrites[l]);
   }
-  sc_cat_bool_ops ops = {.ctx = c, .and_ = z_and, .or_ = z_or, .not_ = z_not,
-                         .acyclic = z_acyclic, .equivalent = z_equivalent};
-  /* fr = rf^-1; co, and FW: the writes with no co successor */
-  sc_cat_bool *fr = sci_alloc(sizeof(sc_cat_bool) * (size_t)(n * n + 1));
-  for (int w = 0; w < n; w++)
-    for (int r = 0; r < n; r++) {
-      if (rf[w * n + r] == SC_CAT_FALSE)
-        continue;
-      for (int v = 0; v < n; v++)
-        fr[r * n + v] = sci_cat_bool_or(&ops, fr[r * n + v],
-                                       sci_cat_bool_and(&ops, rf[w * n + r], co[w * n + v]));
-    }
-  sc_cat_bool *fw = sci_alloc(sizeof(sc_cat_bool) * (size_t)(n + 1));
-  for (int w = 0; w < n; w++) {
-    if (x->events[w].kind != SC_EV_WRITE)
-      continue;
-    sc_cat_bool last = SC_CAT_TRUE;
-    for (int v = 0; v < n; v++)
-      last = sci_cat_bool_and(&ops, last, sci_cat_bool_not(&ops, co[w * n + v]));
-    fw[w] = last;
-  }
-  sc_cat_sym_input in[SIM_NDYNAMIC];
-  int nin = symbolic_inputs(x, rf, co, fr, fw, in);
-  sc_cat_sym_outcome out;
-  sc_status st = sci_cat_run_symbolic(p->m->cat, p->env, p->eval, &ops, in, nin, &out, err);
-  if (st)
-    return st;
-  if (out_of_order(p, c, &st, err))
-    return st;
-  if (c->failed)
-    return sci_fail(err, SC_ERR_LIMIT, p->t->file, 0, 0,
-                   "expected the solver to decide a let rec's fixpoint, found it gave up");
-  choices ch = {.rf = rf, .co = co, .approximate = out.approximate};
-  if (p->witness) {
-    Z3_solver_assert(c->z, c->s, lift(c, out.allowed));
-    return live_witness(p, c, &ch, fw, err);
-  }
-  /* -through keeps the executions the model forbids: its states need no
-   * verdict (its flags do) */
-  choices states = {.rf = rf, .co = co, .approximate = out.approximate && !p->through};
-  if (!p->through)
-    Z3_solver_assert(c->z, c->s, lift(c, out.allowed));
-  /* per observed location: which maximal write it ends with */
+  return co;
+}
+
+/* Per observed location with writes: which one it ends with, one of the
+ * writes with no co successor. */
+static Z3_ast **final_selectors(const sc_sym_problem *p, zctx *c, const sc_cat_bool *fw) {
   Z3_ast **sel = sci_alloc(sizeof(Z3_ast *) * (size_t)(p->nlocs + 1));
   for (int l = 0; l < p->nlocs; l++) {
     int nw = p->nwrites[l];
@@ -585,67 +572,172 @@ static sc_status solve(const sc_sym_problem *p, zctx *c, sc_error **err) {
     }
     exactly_one(c, sel[l], nw);
   }
+  return sel;
+}
+
+/* The model's encoding where read k may read cands[k] (p's own, or a
+ * layout's every write of its location), asserted in c->s: the choices
+ * well formed, the model's `allowed` (unless -through asks for states),
+ * the final states' selectors. */
+static sc_status encode(const sc_sym_problem *p, zctx *c, int *const *cands,
+                        const int *ncands, encoding *e, sc_error **err) {
+  sc_execution *x = p->x;
+  int n = x->nevents;
+  memset(e, 0, sizeof *e);
+  sc_cat_bool *rf = e->rf = rf_over(p, c, cands, ncands);
+  sc_cat_bool *co = e->co = co_over(p, c);
+  sc_cat_bool_ops ops = {.ctx = c, .and_ = z_and, .or_ = z_or, .not_ = z_not,
+                         .acyclic = z_acyclic, .equivalent = z_equivalent};
+  /* fr = rf^-1; co, and FW: the writes with no co successor */
+  sc_cat_bool *fr = sci_alloc(sizeof(sc_cat_bool) * (size_t)(n * n + 1));
+  for (int w = 0; w < n; w++)
+    for (int r = 0; r < n; r++) {
+      if (rf[w * n + r] == SC_CAT_FALSE)
+        continue;
+      for (int v = 0; v < n; v++)
+        fr[r * n + v] = sci_cat_bool_or(&ops, fr[r * n + v],
+                                       sci_cat_bool_and(&ops, rf[w * n + r], co[w * n + v]));
+    }
+  sc_cat_bool *fw = e->fw = sci_alloc(sizeof(sc_cat_bool) * (size_t)(n + 1));
+  for (int w = 0; w < n; w++) {
+    if (x->events[w].kind != SC_EV_WRITE)
+      continue;
+    sc_cat_bool last = SC_CAT_TRUE;
+    for (int v = 0; v < n; v++)
+      last = sci_cat_bool_and(&ops, last, sci_cat_bool_not(&ops, co[w * n + v]));
+    fw[w] = last;
+  }
+  sc_cat_sym_input in[SIM_NDYNAMIC];
+  int nin = symbolic_inputs(x, rf, co, fr, fw, in);
+  sc_status st = sci_cat_run_symbolic(p->m->cat, p->env, p->eval, &ops, in, nin, &e->out, err);
+  if (st)
+    return st;
+  if (out_of_order(p, c, &st, err))
+    return st;
+  if (c->failed)
+    return sci_fail(err, SC_ERR_LIMIT, p->t->file, 0, 0,
+                   "expected the solver to decide a let rec's fixpoint, found it gave up");
+  /* -through keeps the executions the model forbids: its states need no
+   * verdict (its flags do) */
+  if (p->witness || !p->through)
+    Z3_solver_assert(c->z, c->s, lift(c, e->out.allowed));
+  if (!p->witness)
+    e->sel = final_selectors(p, c, fw);
+  return SC_OK;
+}
+
+/* Each flag the model may raise in the state just found (not known yet):
+ * one execution that raises it, handed on. */
+static sc_status flags_of_state(const sc_sym_problem *p, zctx *c, const encoding *e,
+                                const choices *ch, Z3_ast state, sc_error **err) {
+  for (int f = 0; f < e->out.nflags; f++) {
+    if (e->out.flags[f].when == SC_CAT_FALSE || p->flag_known(p->ctx, e->out.flags[f].name))
+      continue;
+    Z3_solver_push(c->z, c->s);
+    Z3_solver_assert(c->z, c->s, state);
+    Z3_solver_assert(c->z, c->s, lift(c, e->out.flags[f].when));
+    if (p->through) /* as herd, only allowed executions raise flags */
+      Z3_solver_assert(c->z, c->s, lift(c, e->out.allowed));
+    Z3_model fm;
+    sc_status fst;
+    bool raised = ask_allowed(p, c, ch, e->out.flags[f].name, &fm, &fst, err);
+    if (raised) {
+      fst = report_flag(p, c, fm, ch, e->out.flags[f].name, err);
+      Z3_model_dec_ref(c->z, fm);
+    }
+    Z3_solver_pop(c->z, c->s, 1);
+    if (fst)
+      return fst;
+  }
+  return SC_OK;
+}
+
+/* The final state of the execution in mo, set in x->final_write; the
+ * formula of every execution ending with the same values (any selected
+ * write of the same value, per observed location), to block it. */
+static Z3_ast state_of(const sc_sym_problem *p, zctx *c, const encoding *e, Z3_model mo) {
+  sc_execution *x = p->x;
+  int k = 0;
+  Z3_ast *same = sci_alloc(sizeof(Z3_ast) * (size_t)(p->nlocs + 1));
+  for (int l = 0; l < p->nlocs; l++) {
+    if (!e->sel[l])
+      continue;
+    int nw = p->nwrites[l], chosen = 0;
+    for (int a = 0; a < nw; a++)
+      if (is_true(c, mo, e->sel[l][a]))
+        chosen = a;
+    x->final_write[l] = p->writes[l][chosen];
+    int64_t v = x->events[p->writes[l][chosen]].value;
+    Z3_ast *alts = sci_alloc(sizeof(Z3_ast) * (size_t)nw);
+    int na = 0;
+    for (int a = 0; a < nw; a++)
+      if (x->events[p->writes[l][a]].value == v)
+        alts[na++] = e->sel[l][a];
+    same[k++] = checked(c, Z3_mk_or(c->z, (unsigned)na, alts));
+  }
+  return k ? checked(c, Z3_mk_and(c->z, (unsigned)k, same)) : NULL;
+}
+
+/* What p asks of the encoding e asserted in c->s: the liveness witness,
+ * or every final state of the allowed executions, each blocked in turn. */
+static sc_status answer(const sc_sym_problem *p, zctx *c, const encoding *e,
+                        sc_error **err) {
+  sc_execution *x = p->x;
+  choices ch = {.rf = e->rf, .co = e->co, .approximate = e->out.approximate};
+  if (p->witness)
+    return live_witness(p, c, &ch, e->fw, err);
+  choices states = {.rf = e->rf, .co = e->co,
+                    .approximate = e->out.approximate && !p->through};
   for (;;) {
     Z3_model mo;
     sc_status st;
     if (!ask_allowed(p, c, &states, NULL, &mo, &st, err))
       return st;
-    int k = 0;
-    Z3_ast *same = sci_alloc(sizeof(Z3_ast) * (size_t)(p->nlocs + 1));
-    for (int l = 0; l < p->nlocs; l++) {
-      if (!sel[l])
-        continue;
-      int nw = p->nwrites[l], chosen = 0;
-      for (int a = 0; a < nw; a++)
-        if (is_true(c, mo, sel[l][a]))
-          chosen = a;
-      x->final_write[l] = p->writes[l][chosen];
-      /* the state's value here: any selected write of the same value */
-      int64_t v = x->events[p->writes[l][chosen]].value;
-      Z3_ast *alts = sci_alloc(sizeof(Z3_ast) * (size_t)nw);
-      int na = 0;
-      for (int a = 0; a < nw; a++)
-        if (x->events[p->writes[l][a]].value == v)
-          alts[na++] = sel[l][a];
-      same[k++] = checked(c, Z3_mk_or(c->z, (unsigned)na, alts));
-    }
-    Z3_ast state = k ? checked(c, Z3_mk_and(c->z, (unsigned)k, same)) : c->true_;
+    Z3_ast state = state_of(p, c, e, mo);
     sc_rel *saved[2]; /* found keeps the first execution deciding the condition */
     set_choices(p, c, mo, &ch, saved);
     bool kept = p->found(p->ctx, x);
     restore_choices(p, saved);
     Z3_model_dec_ref(c->z, mo);
-    for (int f = 0; f < out.nflags && kept; f++) {
-      if (out.flags[f].when == SC_CAT_FALSE || p->flag_known(p->ctx, out.flags[f].name))
-        continue;
-      Z3_solver_push(c->z, c->s);
-      Z3_solver_assert(c->z, c->s, state);
-      Z3_solver_assert(c->z, c->s, lift(c, out.flags[f].when));
-      if (p->through) /* as herd, only allowed executions raise flags */
-        Z3_solver_assert(c->z, c->s, lift(c, out.allowed));
-      Z3_model fm;
-      sc_status fst;
-      bool raised = ask_allowed(p, c, &ch, out.flags[f].name, &fm, &fst, err);
-      if (raised) {
-        fst = report_flag(p, c, fm, &ch, out.flags[f].name, err);
-        Z3_model_dec_ref(c->z, fm);
-      }
-      Z3_solver_pop(c->z, c->s, 1);
-      if (fst)
-        return fst;
-    }
+    if (kept && (st = flags_of_state(p, c, e, &ch, state ? state : c->true_, err)))
+      return st;
     for (int l = 0; l < p->nlocs; l++)
-      if (sel[l])
+      if (e->sel[l])
         x->final_write[l] = -1;
-    if (k == 0 || (p->stop && *p->stop))
+    if (!state || (p->stop && *p->stop))
       return SC_OK; /* one state only, or the search has its answer */
     Z3_solver_assert(c->z, c->s, checked(c, Z3_mk_not(c->z, state)));
   }
 }
 
+/* p's own encoding, in a scope of the session's solver. */
+static sc_status solve(const sc_sym_problem *p, zctx *c, sc_error **err) {
+  encoding e;
+  sc_status st = encode(p, c, p->cands, p->ncands, &e, err);
+  return st ? st : answer(p, c, &e, err);
+}
+
 /* A context serves this many problems, then is made again (its terms are
  * only freed with it). */
 #define PROBLEMS_PER_CONTEXT 64
+
+/* The layouts whose scopes a session keeps (the odometer's fastest thread
+ * takes turns between a few: search.c keeps as many), the scopes built in
+ * a context and the problems answered in them before it is made again
+ * (a problem in a scope adds only its candidates' and states' terms). */
+#define SCOPES_KEPT 8
+#define SEEN_KEPT 16
+
+/* A layout's scope is built at its problems' SCOPE_AFTER-th: the encoding
+ * over every write of each read's location costs several times one
+ * problem's own (the lock grids' liveness searches under ptx-v6.0 meet
+ * hundreds of layouts a few times each; built at the second, 199 scopes
+ * served 299 problems and the row took a fifth longer), and a layout met
+ * this often is mostly met many more times (ticketlock-dv2wg-2.2.1: two
+ * layouts, thousands of problems). */
+#define SCOPE_AFTER 5
+#define SCOPES_PER_CONTEXT 64
+#define SCOPED_PER_CONTEXT 4096
 
 /* One context and one solver for the problems of a test: each problem is a
  * scope of the solver (push, pop), which costs less than a fresh solver. */
@@ -656,13 +748,27 @@ struct sc_sym_session {
   Z3_sort bool_sort, int_sort;
   int used;
   struct sc_sym_session *outer; /* the session opened before, still open */
+  /* The layouts' scopes (below), most recently used first; each holds a
+   * solver of z, so they go with it. */
+  struct layout_scope *scopes[SCOPES_KEPT];
+  int nscopes;
+  /* The layouts met lately that have no scope yet (their keys, no
+   * solver): a scope is built for a layout met SCOPE_AFTER times. */
+  struct layout_scope *seen[SEEN_KEPT];
+  int nseen;
+  int built;   /* scopes built in this context */
+  long scoped; /* problems answered in them */
+  bool unscoped; /* the model's encoding over-approximates: no scopes */
 };
 
 /* The innermost open session of this thread (sci_sym_mark). */
 static _Thread_local sc_sym_session *open_sessions;
 
+static void scopes_drop(sc_sym_session *ss);
+
 static void session_drop(sc_sym_session *ss) {
   if (ss->z) {
+    scopes_drop(ss);
     if (ss->s)
       Z3_solver_dec_ref(ss->z, ss->s);
     Z3_del_context(ss->z);
@@ -684,7 +790,8 @@ static void set_memory_limit(void) {
 /* A fresh context and solver; ss->z NULL when Z3 cannot make them. */
 static void session_reset(sc_sym_session *ss) {
   session_drop(ss);
-  ss->used = 0;
+  ss->used = ss->built = 0;
+  ss->scoped = 0;
   set_memory_limit();
   Z3_config cfg = Z3_mk_config();
   if (!cfg)
@@ -747,20 +854,298 @@ static void set_timeout(zctx *c, double seconds) {
   Z3_params_dec_ref(c->z, prm);
 }
 
+/* ---- One scope per layout ------------------------------------------------ */
+
+/* The combinations of one layout (search.c: the same events, the relations
+ * the traces fix, the same environment) differ only in the values read and
+ * written, and so in each read's candidate writes.  A layout's scope is the
+ * model's encoding built once in a solver of its own, each read free to
+ * read any write of its location (its universe); a problem of that layout
+ * then asserts, in a scope of that solver (push, pop), that each read reads
+ * none of the others (its own candidates are a part of its universe), and
+ * asks its questions there.  Under those assertions the encoding is p's
+ * own: rf is one candidate per read in both, co, fr and FW the same, and a
+ * let rec's fixpoint, reached where every completion of the universe's
+ * choices agrees, is reached for each of them.  The key is everything the
+ * encoding reads but the candidates and the values: the model and its
+ * options, the environment (the layout's: held, so that no other one gets
+ * its address), the events' relations that are not rf or co (`int`, and
+ * syncbar and sync_fence, which the driver binds per combination), the
+ * reads, each location's writes, the observed locations, and what is
+ * asked (states, -through's, a liveness witness). */
+typedef struct layout_scope {
+  Z3_solver s;
+  const sc_model *m;
+  sc_cat_run_options eval;
+  const sc_cat_env *env;
+  const sc_rel *internal;
+  sc_rel *syncbar, *sync_fence; /* copies: the execution's are rebound */
+  int nevents, nreads, nlocs;
+  int *reads, *init, **writes, *nwrites;
+  const bool *final_locs;
+  bool partial_co, through, witness;
+  int **universe, *nuniverse; /* per read: the writes it may read */
+  int met; /* a key of ss->seen: the problems of its layout met */
+  encoding enc;
+} layout_scope;
+
+static int *ints_copy(const int *a, int n) {
+  int *c = sci_alloc_atomic(sizeof(int) * (size_t)(n + 1));
+  memcpy(c, a, sizeof(int) * (size_t)n);
+  return c;
+}
+
+static bool same_ints(const int *a, const int *b, int n) {
+  return memcmp(a, b, sizeof(int) * (size_t)n) == 0;
+}
+
+static bool same_eval(const sc_cat_run_options *a, const sc_cat_run_options *b) {
+  return a->skipchecks == b->skipchecks && a->nskip == b->nskip &&
+         a->max_fixpoint_iterations == b->max_fixpoint_iterations &&
+         a->variants == b->variants && a->nvariants == b->nvariants &&
+         a->keep_going == b->keep_going && a->analysis == b->analysis &&
+         a->only == b->only && a->nonly == b->nonly;
+}
+
+static bool same_rel(const sc_rel *a, const sc_rel *b) {
+  return a && b ? sci_rel_equal(a, b) : a == b;
+}
+
+/* Whether w is one of list[0..n-1]. */
+static bool among(int w, const int *list, int n) {
+  for (int i = 0; i < n; i++)
+    if (list[i] == w)
+      return true;
+  return false;
+}
+
+/* Whether the encoding kept in sc is p's layout's, and each of p's reads
+ * reads only writes of its universe. */
+static bool scope_fits(const layout_scope *sc, const sc_sym_problem *p) {
+  const sc_execution *x = p->x;
+  if (sc->m != p->m || sc->env != p->env || !same_eval(&sc->eval, p->eval) ||
+      sc->internal != x->internal || sc->nevents != x->nevents ||
+      sc->partial_co != p->partial_co || sc->through != p->through ||
+      sc->witness != (p->witness != NULL) || sc->final_locs != p->final_locs ||
+      sc->nreads != p->nreads || sc->nlocs != p->nlocs ||
+      !same_rel(sc->syncbar, x->syncbar) || !same_rel(sc->sync_fence, x->sync_fence) ||
+      !same_ints(sc->reads, p->reads, p->nreads) || !same_ints(sc->init, p->init, p->nlocs))
+    return false;
+  for (int l = 0; l < p->nlocs; l++)
+    if (sc->nwrites[l] != p->nwrites[l] || !same_ints(sc->writes[l], p->writes[l], p->nwrites[l]))
+      return false;
+  for (int k = 0; k < p->nreads; k++)
+    for (int j = 0; j < p->ncands[k]; j++)
+      if (!among(p->cands[k][j], sc->universe[k], sc->nuniverse[k]))
+        return false;
+  return true;
+}
+
+/* Per read of p, every write of its location: the initial one, the
+ * others. */
+static void universe_of(const sc_sym_problem *p, layout_scope *sc) {
+  const sc_execution *x = p->x;
+  sc->universe = sci_alloc(sizeof(int *) * (size_t)(p->nreads + 1));
+  sc->nuniverse = sci_alloc_atomic(sizeof(int) * (size_t)(p->nreads + 1));
+  for (int k = 0; k < p->nreads; k++) {
+    int l = x->events[p->reads[k]].loc, n = 0;
+    int *u = sci_alloc_atomic(sizeof(int) * (size_t)(p->nwrites[l] + 2));
+    if (p->init[l] >= 0)
+      u[n++] = p->init[l];
+    for (int a = 0; a < p->nwrites[l]; a++)
+      u[n++] = p->writes[l][a];
+    sc->universe[k] = u;
+    sc->nuniverse[k] = n;
+  }
+}
+
+/* p's key, kept in a new scope (its solver not made yet). */
+static layout_scope *scope_key(const sc_sym_problem *p) {
+  const sc_execution *x = p->x;
+  layout_scope *sc = sci_alloc(sizeof *sc);
+  *sc = (layout_scope){
+    .m = p->m, .eval = *p->eval, .env = p->env, .internal = x->internal,
+    .syncbar = x->syncbar ? sci_rel_copy(x->syncbar) : NULL,
+    .sync_fence = x->sync_fence ? sci_rel_copy(x->sync_fence) : NULL,
+    .nevents = x->nevents, .nreads = p->nreads, .nlocs = p->nlocs,
+    .reads = ints_copy(p->reads, p->nreads), .init = ints_copy(p->init, p->nlocs),
+    .nwrites = ints_copy(p->nwrites, p->nlocs), .final_locs = p->final_locs,
+    .partial_co = p->partial_co, .through = p->through, .witness = p->witness != NULL};
+  sc->writes = sci_alloc(sizeof(int *) * (size_t)(p->nlocs + 1));
+  for (int l = 0; l < p->nlocs; l++)
+    sc->writes[l] = ints_copy(p->writes[l], p->nwrites[l]);
+  universe_of(p, sc);
+  return sc;
+}
+
+static void scope_free(sc_sym_session *ss, layout_scope *sc) {
+  if (sc->s)
+    Z3_solver_dec_ref(ss->z, sc->s);
+  sc->s = NULL;
+}
+
+static void scopes_drop(sc_sym_session *ss) {
+  for (int i = 0; i < ss->nscopes; i++)
+    scope_free(ss, ss->scopes[i]);
+  ss->nscopes = 0;
+}
+
+/* Entry i of list[0..n-1] becomes the first (the most recently used). */
+static void to_front(layout_scope **list, int i) {
+  layout_scope *used = list[i];
+  memmove(&list[1], &list[0], sizeof(layout_scope *) * (size_t)i);
+  list[0] = used;
+}
+
+/* The scope kept for p's layout, NULL when none fits it. */
+static layout_scope *scope_find(sc_sym_session *ss, const sc_sym_problem *p) {
+  for (int i = 0; i < ss->nscopes; i++)
+    if (scope_fits(ss->scopes[i], p)) {
+      to_front(ss->scopes, i);
+      return ss->scopes[0];
+    }
+  return NULL;
+}
+
+/* Whether p's layout has been met SCOPE_AFTER times with this one (then
+ * forgotten as met: its scope is built next); if not, this meeting is
+ * counted.  A layout met once or a few times does not pay for a scope
+ * (the liveness searches of Dat3M's litmus tests meet a new layout at
+ * nearly every problem). */
+static bool met_again(sc_sym_session *ss, const sc_sym_problem *p) {
+  for (int i = 0; i < ss->nseen; i++)
+    if (scope_fits(ss->seen[i], p)) {
+      if (++ss->seen[i]->met < SCOPE_AFTER) {
+        to_front(ss->seen, i);
+        return false;
+      }
+      memmove(&ss->seen[i], &ss->seen[i + 1],
+              sizeof(layout_scope *) * (size_t)(ss->nseen - i - 1));
+      ss->nseen--;
+      return true;
+    }
+  if (ss->nseen < SEEN_KEPT)
+    ss->nseen++;
+  ss->seen[ss->nseen - 1] = scope_key(p);
+  ss->seen[ss->nseen - 1]->met = 1;
+  to_front(ss->seen, ss->nseen - 1);
+  return false;
+}
+
+/* The zctx of a problem in the session's context, asking solver s. */
+static void context_of(sc_sym_session *ss, Z3_solver s, zctx *c) {
+  memset(c, 0, sizeof *c);
+  c->z = ss->z;
+  c->s = s;
+  c->true_ = ss->true_;
+  c->false_ = c->poison = ss->false_;
+  c->bool_sort = ss->bool_sort;
+  c->int_sort = ss->int_sort;
+}
+
+/* p's layout's scope, built and kept (the least recently used one dropped
+ * when all are taken); NULL when it cannot serve: the encoding failed (p's
+ * own, asked next, reports why if it fails too) or over-approximates (the
+ * concrete runs that refute its executions would see those of a universe,
+ * and the session keeps no scopes from then on). */
+static layout_scope *scope_build(sc_sym_session *ss, const sc_sym_problem *p) {
+  layout_scope *sc = scope_key(p);
+  sc->s = Z3_mk_simple_solver(ss->z);
+  if (!sc->s)
+    return NULL;
+  Z3_solver_inc_ref(ss->z, sc->s);
+  ss->built++;
+  zctx c;
+  context_of(ss, sc->s, &c);
+  if (p->timeout > 0)
+    set_timeout(&c, p->timeout);
+  sc_error *ignored = NULL;
+  if (encode(p, &c, sc->universe, sc->nuniverse, &sc->enc, &ignored) || z3_failed ||
+      sc->enc.out.approximate) {
+    ss->unscoped |= sc->enc.out.approximate;
+    scope_free(ss, sc);
+    return NULL;
+  }
+  if (ss->nscopes == SCOPES_KEPT)
+    scope_free(ss, ss->scopes[--ss->nscopes]);
+  ss->scopes[ss->nscopes++] = sc;
+  to_front(ss->scopes, ss->nscopes - 1);
+  return sc;
+}
+
+/* Read k reads none of its universe's writes but its candidates. */
+static void restrict_reads(const sc_sym_problem *p, zctx *c, const layout_scope *sc) {
+  int n = p->x->nevents;
+  for (int k = 0; k < p->nreads; k++) {
+    if (sc->nuniverse[k] == 1)
+      continue; /* its one write, a candidate (scope_fits) */
+    for (int j = 0; j < sc->nuniverse[k]; j++) {
+      int w = sc->universe[k][j];
+      if (!among(w, p->cands[k], p->ncands[k]))
+        Z3_solver_assert(c->z, c->s,
+                         neg(c, (Z3_ast)sc->enc.rf[w * n + p->reads[k]]));
+    }
+  }
+}
+
+/* p answered in its layout's scope (built when none is kept); *done false
+ * when there is none to answer it in (p's own encoding then). */
+static sc_status solve_scoped(sc_sym_session *ss, const sc_sym_problem *p, bool *done,
+                              sc_error **err) {
+  *done = false;
+  if (!ss->z || ss->built == SCOPES_PER_CONTEXT || ss->scoped == SCOPED_PER_CONTEXT)
+    session_reset(ss);
+  z3_failed = z3_memout = false;
+  if (!ss->z)
+    return SC_OK;
+  layout_scope *sc = scope_find(ss, p);
+  if (!sc && !met_again(ss, p))
+    return SC_OK;
+  if (!sc && !(sc = scope_build(ss, p))) {
+    if (z3_failed)
+      session_drop(ss); /* made again for p's own encoding */
+    return SC_OK;
+  }
+  *done = true;
+  ss->scoped++;
+  zctx c;
+  context_of(ss, sc->s, &c);
+  Z3_solver_push(c.z, c.s);
+  if (p->timeout > 0) {
+    c.deadline = sc_seconds() + p->timeout;
+    set_timeout(&c, p->timeout);
+  }
+  restrict_reads(p, &c, sc);
+  sc_status st = answer(p, &c, &sc->enc, err);
+  if (!st)
+    out_of_order(p, &c, &st, err);
+  Z3_solver_pop(c.z, c.s, 1);
+  if (z3_failed)
+    session_drop(ss); /* made again for the next problem */
+  return st;
+}
+
+bool sci_sym_scope_fits(const sc_sym_session *ss, const sc_sym_problem *p) {
+  for (int i = 0; ss && ss->z && i < ss->nscopes; i++)
+    if (scope_fits(ss->scopes[i], p))
+      return true;
+  return false;
+}
+
 sc_status sci_sym_solve(sc_sym_session *ss, const sc_sym_problem *p, sc_error **err) {
+  if (p->reuse && !ss->unscoped) {
+    bool done;
+    sc_status st = solve_scoped(ss, p, &done, err);
+    if (done)
+      return st;
+  }
   if (ss->used++ == PROBLEMS_PER_CONTEXT || !ss->z)
     session_reset(ss);
   z3_failed = z3_memout = false;
   if (!ss->z) /* no context: Z3 could not allocate one */
     return sci_oom_fail_outside(p->t->file, "the solver (Z3)", err);
   zctx c;
-  memset(&c, 0, sizeof c);
-  c.z = ss->z;
-  c.s = ss->s;
-  c.true_ = ss->true_;
-  c.false_ = c.poison = ss->false_;
-  c.bool_sort = ss->bool_sort;
-  c.int_sort = ss->int_sort;
+  context_of(ss, ss->s, &c);
   Z3_solver_push(c.z, c.s);
   if (p->timeout > 0) {
     c.deadline = sc_seconds() + p->timeout;

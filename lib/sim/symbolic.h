@@ -53,6 +53,12 @@ typedef struct sc_sym_problem {
   /* When set, *stop says the search needs no more states (-speedcheck
    * fast has its verdict). */
   const bool *stop;
+  /* The answer may come from the scope of p's layout (symbolic.c: the
+   * model's encoding built once for the combinations of a layout, each
+   * one's candidates asserted in a scope of its own): where which of a
+   * combination's executions the solver gives is never told (it may be
+   * another than p's own encoding would give), as engine_smt.c decides. */
+  bool reuse;
 } sc_sym_problem;
 
 /* Whether this build has the symbolic engine; *why says why not. */
@@ -73,5 +79,10 @@ void sci_sym_close_since(sc_sym_session *mark);
 
 /* Every final state of the allowed executions of p's traces. */
 sc_status sci_sym_solve(sc_sym_session *ss, const sc_sym_problem *p, sc_error **err);
+/* Whether ss keeps a layout's scope that p fits (sci_sym_solve answers p
+ * there when p->reuse): the same events and everything the encoding reads
+ * but the values and candidates, each read's candidates among its
+ * location's writes. */
+bool sci_sym_scope_fits(const sc_sym_session *ss, const sc_sym_problem *p);
 
 #endif
