@@ -107,17 +107,17 @@ static bool may_refute_by_reads(const sim_search *s) {
 
 /* Whether the solver may answer in the scope of cd's layout (symbolic.c),
  * where it may give another of a combination's executions than cd's own
- * encoding would: where none is shown (as may_refute_by_reads) and every
+ * encoding would: where none is shown (as may_refute_by_reads).  Every
  * state of a combination is counted (the States are a set; the condition's
- * witness is told by its events and values, the combination's), not where
- * -speedcheck fast or verdicts stop at the first state deciding the
- * condition (which one of a combination's comes first is the solver's);
- * under -liveness, whose one question per combination is whether it has
- * a fair execution (what is told of it is its combination's), always. */
+ * witness is told by its events and values, the combination's); under
+ * -speedcheck fast or verdicts, which stop at the first state deciding the
+ * condition, which of a combination's states come before it is the
+ * solver's either way, and the output says that the States are those found
+ * before the stop; under -liveness, whose one question per combination is
+ * whether it has a fair execution (what is told of it is its
+ * combination's), always. */
 static bool may_reuse_scope(const sim_search *s) {
-  return may_refute_by_reads(s) &&
-         (s->opts.liveness || s->opts.speedcheck == SC_SPEEDCHECK_FALSE ||
-          s->opts.speedcheck == SC_SPEEDCHECK_TRUE);
+  return may_refute_by_reads(s);
 }
 
 /* The solver's problem for cd, within `left` seconds (0: no limit). */
