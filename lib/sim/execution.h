@@ -66,6 +66,14 @@ void sci_exec_bind_ptx(const sc_execution *x, sc_cat_env *env);
 /* Events a and b are in sr: both carry a scope, and each one's scope
  * instance holds the other's thread. */
 bool sci_exec_same_scope(const sc_execution *x, int a, int b);
+/* Accesses a and b, of different threads, are morally strong under both
+ * ptx-v7.5.cat and ptx-v6.0.cat: both strong (strong-m: a write RLX or
+ * REL, a read RLX or ACQ), in sr, of one proxy of same-proxy's (GEN, SUR,
+ * TEX or CON: ALIAS is none of them), at one location (6.0's loc) and one
+ * generic address (7.5's vloc).  False for any other pair (the caller
+ * takes that as "may race"). */
+bool sci_exec_morally_strong_accesses(const sc_test *t, const sc_event *a,
+                                      const sc_event *b);
 /* Event e is a fence.sc (or a membar, which the ISA says is one). */
 bool sci_exec_is_fence_sc(const sc_execution *x, int e);
 

@@ -136,13 +136,15 @@ static bool in_scope_of(const sc_test *t, int a, int b, sc_scope scope) {
   }
 }
 
-bool sci_exec_same_scope(const sc_execution *x, int a, int b) {
-  const sc_event *ea = &x->events[a], *eb = &x->events[b];
+static bool same_scope(const sc_test *t, const sc_event *ea, const sc_event *eb) {
   sc_scope sa = event_scope(ea), sb = event_scope(eb);
   if (ea->thread < 0 || eb->thread < 0 || !sa || !sb)
     return false;
-  return in_scope_of(x->test, ea->thread, eb->thread, sa) &&
-         in_scope_of(x->test, eb->thread, ea->thread, sb);
+  return in_scope_of(t, ea->thread, eb->thread, sa) && in_scope_of(t, eb->thread, ea->thread, sb);
+}
+
+bool sci_exec_same_scope(const sc_execution *x, int a, int b) {
+  return same_scope(x->test, &x->events[a], &x->events[b]);
 }
 
 /* The location whose generic address an access uses: a name that aliases
@@ -173,6 +175,24 @@ static void bind_relations(const sc_execution *x, sc_cat_env *env) {
   sci_cat_env_bind_rel(env, "sr", sr);
   sci_cat_env_bind_rel(env, "scta", scta);
   sci_cat_env_bind_rel(env, "vloc", vloc);
+}
+
+/* strong-m of both models: a write RLX or REL, a read RLX or ACQ. */
+static bool strong_access(const sc_event *e) {
+  ptx_order o = event_order(e);
+  return e->kind == SC_EV_WRITE ? o == ORD_RLX || o == ORD_REL
+                                : e->kind == SC_EV_READ && (o == ORD_RLX || o == ORD_ACQ);
+}
+
+bool sci_exec_morally_strong_accesses(const sc_test *t, const sc_event *a,
+                                      const sc_event *b) {
+  return a->thread != b->thread && strong_access(a) && strong_access(b) &&
+         same_scope(t, a, b) &&                                 /* ms1 */
+         event_proxy(a) == event_proxy(b) &&                    /* 7.5's ms2 */
+         event_proxy(a) != SC_PROXY_ALIAS && event_proxy(a) >= 0 &&
+         a->loc >= 0 && a->loc == b->loc &&                     /* 6.0's ms2 */
+         a->vloc >= 0 && b->vloc >= 0 &&
+         generic_loc(t, a->vloc) == generic_loc(t, b->vloc);   /* 7.5's ms3 */
 }
 
 void sci_exec_bind_ptx(const sc_execution *x, sc_cat_env *env) {

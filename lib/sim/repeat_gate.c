@@ -63,6 +63,40 @@
  *    events make no shared-race (cas-spin-shared.ptx).
  *  - shared-race: a barrier po-after e'' is po-after e; one po-before e''
  *    is in X' and so in P: po-before e.
+ * A race-free read.  An iteration's read e needs no twin when no write
+ * can race with it: its location is not .shared, and every write w of
+ * another thread to its location, in every execution, is morally strong
+ * with e (both strong, in sr, one proxy of same-proxy's, one location and
+ * generic address: ptx_names.c's sci_exec_morally_strong_accesses, the
+ * conjunction of both models' definitions).  Then e is in no pair of
+ * data-race-pairs (its race-conflict pairs are such (e, w), (w, e), all
+ * morally strong) nor of shared-race-pairs ([shared] holds no such e):
+ * no race is lost with it.  A race (a, b) of X whose events are not cut
+ * is one of X': both are in X'; conflict, morally-strong, [shared], scta
+ * and RMW are the events' or the pair's; X''s cause is X's restricted, so
+ * it orders a and b no more than X's did; race-bar-separated is made of
+ * po, barriers and syncbar, all kept.  The iteration still meets no fence
+ * and its other reads have twins, as above.
+ *  - Every write of every execution is one of the runs that the full cut
+ *    (no twins) keeps, so sci_sim_race_free_reads looks at theirs
+ *    (simulate.c's first pass, its own value fixpoint).  The cut removes
+ *    no write: an iteration that writes never repeats a state (sem.c's
+ *    repeats_state).  A run that the full cut drops at an iteration I
+ *    goes on from the state it began I in (the live registers, their
+ *    reads), so what follows is what the shorter run does from there: the
+ *    same writes, by the same instructions at the same addresses with the
+ *    same values, and a run the twin cut keeps is so a shorter one with
+ *    its writes, down to one the full cut keeps (fewer backward jumps: the
+ *    bound cuts it no sooner).  Its reads are a subset of the longer
+ *    run's, so the value fixpoints meet the same values.  simulate.c
+ *    checks the claim on the second pass's runs all the same
+ *    (sci_sim_race_free_reads_hold) and, were it broken, cuts with twins
+ *    alone.
+ *  - An atom's failed read (no rmw pair: no RMW event, cas-spin-shared's
+ *    point) may be race-free too: off .shared memory no shared-race is at
+ *    stake.  An acquiring read may be: acquire-spin.ptx's race needs a weak write,
+ *    scope-spin.ptx's a .cta write of another CTA (tests/data/repeat-races,
+ *    both FAIL); strong-spin.ptx's writes are all morally strong with it.
  * So the flag is raised on X' too, X' is allowed (the checks, as above),
  * and the search meets X' (or cuts it again: then the same holds of
  * X''s race, with fewer events).  The proof reads those files'
@@ -160,4 +194,109 @@ bool sci_sim_repeat_cut_safe(const sc_test *t, const sc_cat_model *m,
 bool sci_sim_repeat_cut_keeps_races(const sc_test *t, const sc_cat_model *m,
                                 const sc_cat_run_options *eval) {
   return proved_race_model(m) && drop_safe(t, m, eval, &twin_removal);
+}
+
+/* ---- Reads no write can race with ---------------------------------------- */
+
+/* The index of (pc, vloc) in a thread's row of race-free marks. */
+static size_t key_of(const sc_test *t, int pc, int vloc) {
+  return (size_t)pc * (size_t)t->nlocs + (size_t)vloc;
+}
+
+/* Per thread, a mark per (pc, vloc): one bool row of ninstrs * nlocs. */
+static bool **new_marks(const sc_test *t) {
+  bool **marks = sci_alloc(sizeof *marks * (size_t)(t->nthreads + 1));
+  for (int th = 0; th < t->nthreads; th++) {
+    size_t n = key_of(t, t->threads[th].ninstrs, 0) + 1;
+    marks[th] = sci_alloc_atomic(n);
+    memset(marks[th], 0, n);
+  }
+  return marks;
+}
+
+/* The accesses of one kind of `all`'s runs, traces and the runs the bound
+ * cut alike, each (thread, instruction, vloc) once, as sc_events. */
+typedef struct access_list {
+  sc_event *ev;
+  int n, cap;
+} access_list;
+
+static void add_run_accesses(const sc_test *t, int th, const sc_trace *tr,
+                             sc_event_kind kind, bool **seen, access_list *out) {
+  for (int i = 0; i < tr->nevents; i++) {
+    const sc_trace_event *e = &tr->events[i];
+    if (e->kind != kind || e->vloc < 0 || seen[th][key_of(t, e->pc, e->vloc)])
+      continue;
+    seen[th][key_of(t, e->pc, e->vloc)] = true;
+    sci_grow(&out->ev, &out->cap, out->n + 1, sizeof *out->ev);
+    out->ev[out->n++] = (sc_event){.kind = kind, .thread = th, .pc = e->pc,
+                                   .instr = e->instr, .loc = e->loc, .vloc = e->vloc,
+                                   .value = e->value};
+  }
+}
+
+static access_list distinct_accesses(const sc_test *t, const sc_thread_traces *all,
+                                     sc_event_kind kind) {
+  access_list out = {0};
+  bool **seen = new_marks(t);
+  for (int th = 0; th < t->nthreads; th++) {
+    for (int i = 0; i < all[th].ntraces; i++)
+      add_run_accesses(t, th, &all[th].traces[i], kind, seen, &out);
+    for (int i = 0; i < all[th].ncut; i++)
+      add_run_accesses(t, th, &all[th].cut[i], kind, seen, &out);
+  }
+  return out;
+}
+
+/* Whether read r may be in a shared-race pair: [shared] holds it when its
+ * instruction says .shared or, saying no space, its location lies in
+ * shared memory (execution.c's in_region); both are taken as shared
+ * here, which is the safe side. */
+static bool maybe_shared(const sc_test *t, const sc_event *r) {
+  return r->instr->space == SC_SPACE_SHARED || t->locs[r->loc].region == SC_SPACE_SHARED;
+}
+
+/* Whether read r is in no data-race and no shared-race pair of any
+ * execution whose writes are among `writes`: r is not shared, and each
+ * write of another thread to its location is morally strong with it. */
+static bool race_free(const sc_test *t, const access_list *writes, const sc_event *r) {
+  if (r->loc < 0 || maybe_shared(t, r))
+    return false;
+  for (int i = 0; i < writes->n; i++) {
+    const sc_event *w = &writes->ev[i];
+    if (w->thread != r->thread && w->loc == r->loc &&
+        !sci_exec_morally_strong_accesses(t, r, w))
+      return false;
+  }
+  return true;
+}
+
+bool **sci_sim_race_free_reads(const sc_test *t, const sc_thread_traces *all) {
+  access_list writes = distinct_accesses(t, all, SC_EV_WRITE);
+  access_list reads = distinct_accesses(t, all, SC_EV_READ);
+  bool **marks = new_marks(t);
+  bool any = false;
+  for (int i = 0; i < reads.n; i++) {
+    const sc_event *r = &reads.ev[i];
+    if (race_free(t, &writes, r))
+      any = marks[r->thread][key_of(t, r->pc, r->vloc)] = true;
+  }
+  return any ? marks : NULL;
+}
+
+bool sci_sim_race_free_reads_hold(const sc_test *t, const sc_thread_traces *all,
+                                  bool *const *marks) {
+  access_list writes = distinct_accesses(t, all, SC_EV_WRITE);
+  for (int th = 0; th < t->nthreads; th++)
+    for (int pc = 0; pc < t->threads[th].ninstrs; pc++)
+      for (int l = 0; l < t->nlocs; l++) {
+        if (!marks[th][key_of(t, pc, l)])
+          continue;
+        sc_event r = {.kind = SC_EV_READ, .thread = th, .pc = pc,
+                      .instr = &t->threads[th].code[pc], .loc = sci_physical_loc(t, l),
+                      .vloc = l};
+        if (!race_free(t, &writes, &r))
+          return false;
+      }
+  return true;
 }

@@ -8,6 +8,7 @@
 
 #include "cat/cat.h"
 #include "litmus/litmus.h"
+#include "sim/sem.h"
 
 #include <stdbool.h>
 
@@ -26,5 +27,19 @@ bool sci_sim_repeat_cut_safe(const sc_test *t, const sc_cat_model *m,
  * with repeat_twins loses no final state and no race flag. */
 bool sci_sim_repeat_cut_keeps_races(const sc_test *t, const sc_cat_model *m,
                                 const sc_cat_run_options *eval);
+
+/* Under sci_sim_repeat_cut_keeps_races: the reads that no write can race
+ * with, given `all`, the runs of the full repeated-state cut (every write
+ * of every execution is one of theirs: repeat_gate.c).  A read of thread
+ * th by instruction pc of location (as addressed) l is race-free,
+ * marks[th][pc * t->nlocs + l], when its location is not .shared and
+ * every write of another thread to it in those runs is morally strong
+ * with it.  NULL when there is none.  For sc_sem_limits' race_free. */
+bool **sci_sim_race_free_reads(const sc_test *t, const sc_thread_traces *all);
+/* Whether every read `marks` calls race-free still is, given the runs
+ * `all` (those of the cut that took the marks: a check of the claim that
+ * the writes are the same). */
+bool sci_sim_race_free_reads_hold(const sc_test *t, const sc_thread_traces *all,
+                                  bool *const *marks);
 
 #endif

@@ -275,13 +275,20 @@ static bool has_twin_after(const sc_trace_event *e) {
                                 in->sem == SC_SEM_RELAXED || in->sem == SC_SEM_VOLATILE);
 }
 
+/* Whether limits' race_free marks read e: no write of another thread can
+ * race with it, so cutting it loses no race and it needs no twin. */
+static bool race_free_read(const run *r, const sc_trace_event *e) {
+  return r->lim->race_free && e->vloc >= 0 &&
+         r->lim->race_free[r->thread][(size_t)e->pc * (size_t)r->t->nlocs + (size_t)e->vloc];
+}
+
 /* For limits' repeat_twins (the race flags' cut, sim/repeat_gate.c): the
  * iteration from event `from` on has no fence, and each of its reads has
  * a twin: an earlier read of the run by the same instruction of the same
  * location, with no write, fence or barrier after the twin; or, for the
- * iteration's first event, the next iteration's first (has_twin_after).
- * A race of the iteration's read is then one of its twin's, which the
- * shorter run keeps. */
+ * iteration's first event, the next iteration's first (has_twin_after);
+ * or is race-free (race_free_read).  A race of the iteration's read is
+ * then one of its twin's, which the shorter run keeps. */
 static bool reads_have_twins(const run *r, int from) {
   int since = from; /* the first event after the run's last ordering one */
   while (since > 0 && !orders_later(r->ev[since - 1].kind))
@@ -290,7 +297,7 @@ static bool reads_have_twins(const run *r, int from) {
     const sc_trace_event *e = &r->ev[i];
     if (e->kind == SC_EV_FENCE)
       return false;
-    if (e->kind != SC_EV_READ || (i == from && has_twin_after(e)))
+    if (e->kind != SC_EV_READ || (i == from && has_twin_after(e)) || race_free_read(r, e))
       continue;
     int j = from - 1;
     while (j >= since && !(r->ev[j].kind == SC_EV_READ && r->ev[j].pc == e->pc &&
@@ -314,7 +321,11 @@ static bool reads_have_twins(const run *r, int from) {
  * checks get no stronger with fewer events allows it when it allowed the
  * longer (cat/removal.c's condition; the caller sets limits' repeat_cut
  * only for such a model).  So cutting the run here loses no final state:
- * the shorter run is met anyway (see sci_sem_traces). */
+ * the shorter run is met anyway (see sci_sem_traces).  The cut takes out
+ * reads and fences only, never a write (nor a barrier): an iteration with
+ * one is no repeat (the loop below), and what the dropped run would do
+ * after it the shorter run does, writes included; sim/repeat_gate.c's
+ * race-free reads rest on that. */
 static bool repeats_state(const run *r, int head) {
   int h = r->head_of[head];
   if (h < 0 || r->head_nev[h] < 0)
@@ -1193,6 +1204,7 @@ sc_status sci_sem_traces_timed(const sc_test *t, const sc_sem_limits *limits,
     b.lim.repeat_cut = limits->repeat_cut;
     b.lim.repeat_at_once = limits->repeat_at_once;
     b.lim.repeat_twins = limits->repeat_twins;
+    b.lim.race_free = limits->race_free;
   }
   if (limits && limits->unroll >= 0)
     b.lim.unroll = limits->unroll;

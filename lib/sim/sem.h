@@ -126,6 +126,11 @@ typedef struct sc_sem_limits {
    * acquiring nor of an atom, the next iteration's first (the cut that
    * keeps the race flags: sim/repeat_gate.c) */
   bool repeat_twins;
+  /* with repeat_twins: per thread, the reads that need no twin, each
+   * (pc, location as addressed) marked at [pc * nlocs + loc]: no write of
+   * another thread can race with them (sim/repeat_gate.h's
+   * sci_sim_race_free_reads); NULL: none */
+  bool *const *race_free;
   int max_run_events; /* events of one run, 1..SC_TRACE_MAX, 0: SC_TRACE_MAX */
 } sc_sem_limits;
 

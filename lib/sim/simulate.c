@@ -487,6 +487,29 @@ static void note_how(sim_search *s, const long *cuts) {
     sci_live_writing_loop(s->t, s->opts.unroll, &s->r->unchecked_thread, &s->r->unchecked_branch);
 }
 
+/* The traces under the race flags' cut (lim: repeat_twins), where the
+ * reads that no write can race with need no twin.  Which those are needs
+ * every write of every execution: those of the runs the full cut keeps (a
+ * first pass, its value fixpoint its own; sim/repeat_gate.c says why they
+ * are all).  The second pass's writes are checked against the claim; were
+ * it ever wrong, or the first pass failed, the traces are the plain twin
+ * cut's, as without this. */
+static sc_status find_traces_race_free(const sc_test *t, sc_sem_limits *lim, sim_clock *clock,
+                                       sc_thread_traces **out, sc_error **err) {
+  sc_sem_limits full = *lim;
+  full.repeat_twins = false;
+  sc_thread_traces *first;
+  sc_error *ignored = NULL;
+  if (sci_sim_find_traces(t, &full, clock, &first, &ignored) == SC_OK &&
+      (lim->race_free = sci_sim_race_free_reads(t, first)) != NULL) {
+    sc_status st = sci_sim_find_traces(t, lim, clock, out, err);
+    if (st || sci_sim_race_free_reads_hold(t, *out, lim->race_free))
+      return st;
+  }
+  lim->race_free = NULL;
+  return sci_sim_find_traces(t, lim, clock, out, err);
+}
+
 /* One search with engine e, or, when `choose` (-engine auto), with the one
  * auto_search picks. */
 static sc_status search_once(const sc_test *t, const sc_model *m,
@@ -507,7 +530,8 @@ static sc_status search_once(const sc_test *t, const sc_model *m,
   if (st)
     return st;
   sc_thread_traces *all;
-  st = sci_sim_find_traces(t, &lim, &s.clock, &all, err);
+  st = twins && !lim.liveness ? find_traces_race_free(t, &lim, &s.clock, &all, err)
+                              : sci_sim_find_traces(t, &lim, &s.clock, &all, err);
   if (st)
     return st;
   const long *cuts = cut_runs(all, t->nthreads);

@@ -16,6 +16,14 @@
 #  - cas-spin-shared.ptx: the racing read is a failed cas's (no RMW event);
 #    the next turn's cas, which writes, is no twin of it: shared-race FAIL
 #    (a cut taking it for one: PASS);
+#  - scope-spin.ptx: an acquiring spin whose failing turns race with a
+#    strong write of too narrow a scope (.cta, another CTA): the read is
+#    not race-free (sim/repeat_gate.c), so no twin: data-race FAIL (a cut
+#    that took every strong write for morally strong: PASS);
+#  - strong-spin.ptx: the same with every write of the spin's location
+#    morally strong with its read: race-free, the failing turns are cut
+#    as in the -norace run, which counts the same executions (Positive:
+#    1, where the twin cut alone counts 3), and data-race PASS;
 #  - caslock-2.1.1.ptx of the corpus: race free, data-race PASS at -unroll 3
 #    (the gate used to close for the flags: UNKNOWN at every bound), and
 #    still UNKNOWN at -unroll 2, which cuts the second failing turn first.
@@ -47,6 +55,13 @@ for model in ptx-v7.5 ptx-v6.0; do
     has "$tmp/out" "acquire-spin.ptx:35 st flag[0]=1"
     verdict_is "$data/cas-spin-shared.ptx" $model 3 $engine shared-race FAIL
     has "$tmp/out" "cas-spin-shared.ptx:31 atom s@cta0=0 / T1"
+    verdict_is "$data/scope-spin.ptx" $model 3 $engine data-race FAIL
+    has "$tmp/out" "scope-spin.ptx:41 ld flag[0]=0 / T1"
+    has "$tmp/out" "scope-spin.ptx:35 st flag[0]=1"
+    verdict_is "$data/strong-spin.ptx" $model 3 $engine data-race PASS
+    has "$tmp/out" "Positive: 1 Negative: 0"
+    verdict_is "$data/strong-spin.ptx" $model 3 $engine assertion PASS -norace
+    has "$tmp/out" "Positive: 1 Negative: 0"
     verdict_is "$data/fence-in-spin.ptx" $model 3 $engine data-race UNKNOWN
     verdict_is "$data/fence-in-spin.ptx" $model 5 $engine data-race UNKNOWN
     verdict_is "$data/fence-in-spin.ptx" $model 3 $engine assertion PASS -norace

@@ -375,6 +375,95 @@ START_TEST(twins_after_only_first_read) {
 }
 END_TEST
 
+/* The first instruction of thread th that `op` names. */
+static int first_pc(const sc_test *t, int th, sc_opcode op) {
+  for (int pc = 0; pc < t->threads[th].ninstrs; pc++)
+    if (t->threads[th].code[pc].op == op)
+      return pc;
+  ck_abort_msg("no such instruction");
+  return -1;
+}
+
+/* Thread 0's runs, as twin_runs with twins, where the reads of location
+ * `loc` by thread 0's first ld are marked race-free (sc_sem_limits'
+ * race_free), as sci_sim_race_free_reads would mark them. */
+static int race_free_runs(const char *text, const char *vals, int unroll, const char *loc) {
+  sc_test *t = load(text);
+  bool *marks = sci_alloc_atomic((size_t)(t->threads[0].ninstrs * t->nlocs + 1));
+  memset(marks, 0, (size_t)(t->threads[0].ninstrs * t->nlocs + 1));
+  marks[first_pc(t, 0, SC_OP_LD) * t->nlocs + loc_named(t, loc)] = true;
+  bool *const by_thread[] = {marks};
+  sc_sem_limits lim = {.unroll = unroll, .repeat_cut = true, .repeat_at_once = true,
+                       .repeat_twins = true, .race_free = by_thread};
+  sc_thread_traces *all;
+  sc_error *err = NULL;
+  ck_assert_msg(sci_sem_traces(t, &lim, values(t, vals), &all, &err) == SC_OK, "%s",
+                err ? sc_error_message(err) : "");
+  return all[0].ntraces;
+}
+
+/* A race-free read needs no twin: twins_after_last_write's acquiring
+ * test-and-test-and-set, 13 runs with twins, loses every failed turn of
+ * its inner spin when that ld's reads of m are race-free, 3 runs as
+ * without twins; marks on another location change nothing. */
+START_TEST(race_free_reads_need_no_twin) {
+  const char *ttas = "PTX ttas\n{ m=0; x=0; }\n"
+                     " P0@cta 0,gpu 0                  ;\n"
+                     " LC0:                            ;\n"
+                     " ld.acquire.gpu r0, m            ;\n"
+                     " bne r0, 0, LC0                  ;\n"
+                     " atom.relaxed.gpu.exch r0, m, 1  ;\n"
+                     " bne r0, 0, LC0                  ;\n"
+                     "exists (m=1)\n";
+  ck_assert_int_eq(race_free_runs(ttas, "m=1", 2, "m"), 3);
+  ck_assert_int_eq(race_free_runs(ttas, "m=1", 2, "x"), 13);
+}
+END_TEST
+
+/* Whether sci_sim_race_free_reads, over the runs of the full cut, marks
+ * P0's spinning read of m (by the instruction `read`)
+ * when P1 (of CTA `cta1`) writes m with `store` and P0 itself writes m
+ * plainly after the spin (its own writes never race with it). */
+static bool spin_read_race_free(const char *read, const char *store, int cta1) {
+  sc_test *t = load(sci_printf("PTX rf\n{ m=0; }\n"
+                               " P0@cta 0,gpu 0      | P1@cta %d,gpu 0 ;\n"
+                               " LC0:                | %s m, 1 ;\n"
+                               " %s r0, m            | ;\n"
+                               " beq r0, 0, LC0      | ;\n"
+                               " st.weak m, 2        | ;\n"
+                               "exists (m=1)\n",
+                               cta1, store, read));
+  sc_sem_limits lim = {.unroll = 2, .repeat_cut = true, .repeat_at_once = true};
+  sc_thread_traces *all;
+  sc_error *err = NULL;
+  ck_assert_msg(sci_sem_traces(t, &lim, values(t, "m=1 m=2"), &all, &err) == SC_OK, "%s",
+                err ? sc_error_message(err) : "");
+  bool **marks = sci_sim_race_free_reads(t, all);
+  if (!marks)
+    return false;
+  ck_assert(sci_sim_race_free_reads_hold(t, all, marks));
+  return marks[0][first_pc(t, 0, SC_OP_LD) * t->nlocs + loc_named(t, "m")];
+}
+
+/* Race-free as morally-strong says (ptx-v7.5.cat, ptx-v6.0.cat): both
+ * accesses strong (relaxed, acquire, release, volatile: relaxed.sys), each
+ * one's scope holding the other's thread; not for a weak write or read,
+ * a .cta write of another CTA, or .shared memory (shared-race: even two
+ * morally strong accesses race there, but for two RMW events). */
+START_TEST(race_free_reads_decided) {
+  ck_assert(spin_read_race_free("ld.acquire.gpu", "st.release.gpu", 1));
+  ck_assert(spin_read_race_free("ld.acquire.gpu", "st.relaxed.gpu", 1));
+  ck_assert(spin_read_race_free("ld.acquire.cta", "st.release.cta", 0));
+  ck_assert(spin_read_race_free("ld.relaxed.gpu", "st.volatile", 1));
+  ck_assert(spin_read_race_free("ld.acquire.gpu", "atom.relaxed.gpu.exch r1,", 1));
+  ck_assert(!spin_read_race_free("ld.acquire.gpu", "st.weak", 1));
+  ck_assert(!spin_read_race_free("ld.acquire.gpu", "st.release.cta", 1));
+  ck_assert(!spin_read_race_free("ld.acquire.cta", "st.release.gpu", 1));
+  ck_assert(!spin_read_race_free("ld.weak", "st.release.gpu", 1));
+  ck_assert(!spin_read_race_free("ld.acquire.gpu.shared", "st.release.gpu.shared", 0));
+}
+END_TEST
+
 /* The race flags' gate takes cat/ptx-v7.5.cat and cat/ptx-v6.0.cat, each
  * followed by cat/ptx-race.cat, byte for byte (repeat_gate.c's digests:
  * an edit of one of these files fails here until the digest and the proof
@@ -452,6 +541,8 @@ int main(void) {
   tcase_add_test(tc, twins_after_last_write);
   tcase_add_test(tc, twins_first_read_after);
   tcase_add_test(tc, twins_after_only_first_read);
+  tcase_add_test(tc, race_free_reads_need_no_twin);
+  tcase_add_test(tc, race_free_reads_decided);
   tcase_add_test(tc, race_gate_models);
   tcase_add_loop_test(tc, repeat_gate_models, 0,
                       (int)(sizeof gate_cases / sizeof gate_cases[0]));
