@@ -1043,6 +1043,30 @@ static void context_of(sc_sym_session *ss, Z3_solver s, zctx *c) {
   c->int_sort = ss->int_sort;
 }
 
+/* A problem's scope of solver s opened: its zctx, a push, its deadline. */
+static void problem_open(sc_sym_session *ss, Z3_solver s, const sc_sym_problem *p,
+                         zctx *c) {
+  context_of(ss, s, c);
+  Z3_solver_push(c->z, c->s);
+  if (p->timeout > 0) {
+    c->deadline = sc_seconds() + p->timeout;
+    set_timeout(c, p->timeout);
+  }
+}
+
+/* The scope problem_open opened, closed: what Z3 failed at reported (st
+ * then), the pop, and a context Z3 failed in dropped, made again for the
+ * next problem. */
+static sc_status problem_close(sc_sym_session *ss, const sc_sym_problem *p, zctx *c,
+                               sc_status st, sc_error **err) {
+  if (!st)
+    out_of_order(p, c, &st, err);
+  Z3_solver_pop(c->z, c->s, 1);
+  if (z3_failed)
+    session_drop(ss);
+  return st;
+}
+
 /* p's layout's scope, built and kept (the least recently used one dropped
  * when all are taken); NULL when it cannot serve: the encoding failed (p's
  * own, asked next, reports why if it fails too) or over-approximates (the
@@ -1109,20 +1133,9 @@ static sc_status solve_scoped(sc_sym_session *ss, const sc_sym_problem *p, bool 
   *done = true;
   ss->scoped++;
   zctx c;
-  context_of(ss, sc->s, &c);
-  Z3_solver_push(c.z, c.s);
-  if (p->timeout > 0) {
-    c.deadline = sc_seconds() + p->timeout;
-    set_timeout(&c, p->timeout);
-  }
+  problem_open(ss, sc->s, p, &c);
   restrict_reads(p, &c, sc);
-  sc_status st = answer(p, &c, &sc->enc, err);
-  if (!st)
-    out_of_order(p, &c, &st, err);
-  Z3_solver_pop(c.z, c.s, 1);
-  if (z3_failed)
-    session_drop(ss); /* made again for the next problem */
-  return st;
+  return problem_close(ss, p, &c, answer(p, &c, &sc->enc, err), err);
 }
 
 bool sci_sym_scope_fits(const sc_sym_session *ss, const sc_sym_problem *p) {
@@ -1145,19 +1158,8 @@ sc_status sci_sym_solve(sc_sym_session *ss, const sc_sym_problem *p, sc_error **
   if (!ss->z) /* no context: Z3 could not allocate one */
     return sci_oom_fail_outside(p->t->file, "the solver (Z3)", err);
   zctx c;
-  context_of(ss, ss->s, &c);
-  Z3_solver_push(c.z, c.s);
-  if (p->timeout > 0) {
-    c.deadline = sc_seconds() + p->timeout;
-    set_timeout(&c, p->timeout);
-  }
-  sc_status st = solve(p, &c, err);
-  if (!st)
-    out_of_order(p, &c, &st, err);
-  Z3_solver_pop(c.z, c.s, 1);
-  if (z3_failed)
-    session_drop(ss); /* made again for the next problem */
-  return st;
+  problem_open(ss, ss->s, p, &c);
+  return problem_close(ss, p, &c, solve(p, &c, err), err);
 }
 
 #endif
