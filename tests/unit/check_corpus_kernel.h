@@ -8,19 +8,17 @@
 #include "scopecat.h"
 
 #include <check.h>
+
+#include "check_srcdir.h"
 #include <stdio.h>
 #include <stdlib.h>
 
 static inline sc_test *corpus_kernel(const char *name) {
-  const char *srcdir = getenv("SC_SRCDIR") ? getenv("SC_SRCDIR") : ".";
-  char path[1024];
-  snprintf(path, sizeof path, "%s/ptx/kernels/%s.ptx", srcdir, name);
-  FILE *f = fopen(path, "rb");
-  ck_assert_msg(f != NULL, "cannot open %s", path);
-  static char text[1 << 20];
-  size_t n = fread(text, 1, sizeof text - 1, f);
-  fclose(f);
-  text[n] = '\0';
+  char rel[256];
+  snprintf(rel, sizeof rel, "ptx/kernels/%s.ptx", name);
+  char *path = srcdir_path(rel); /* kept, as the text: the launch and the test may
+                                  * point into them */
+  char *text = file_text(path);
   sc_kernel_launch l;
   const char *cond;
   int line, col;

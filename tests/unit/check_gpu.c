@@ -17,6 +17,7 @@
 #include <check.h>
 
 #include "check_run.h"
+#include "check_litmus_of.h"
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -24,14 +25,6 @@
 #include <string.h>
 
 /* ---- Programs -------------------------------------------------------------- */
-
-static sc_test *load(const char *text) {
-  sc_test *t;
-  sc_error *e;
-  ck_assert_msg(sc_test_load_string(text, "t.litmus", NULL, &t, &e) == SC_OK,
-                "%s", sc_error_message(e));
-  return t;
-}
 
 static const char *const mp_inter =
     "GPU_PTX MP-inter\n{\nx=0; y=0;\n0:.reg .s32 r0; 1:.reg .s32 r0;\n"
@@ -56,7 +49,7 @@ static const char *line_of(const char *text, int n) {
 START_TEST(program_of_mp) {
   sc_gpu_program *p;
   sc_error *e;
-  ck_assert_int_eq(sc_gpu_generate(load(mp_inter), &p, &e), SC_OK);
+  ck_assert_int_eq(sc_gpu_generate(litmus_of(mp_inter), &p, &e), SC_OK);
   const char *text = sc_gpu_program_text(p);
   /* two CTAs, one warp each; the condition both as C and as text */
   ck_assert_ptr_nonnull(strstr(text, "#define NC 2\n"));
@@ -100,7 +93,7 @@ START_TEST(program_of_many_observed_values) {
   snprintf(text + n, sizeof text - (size_t)n, ")\n");
   sc_gpu_program *p;
   sc_error *e;
-  ck_assert_int_eq(sc_gpu_generate(load(text), &p, &e), SC_OK);
+  ck_assert_int_eq(sc_gpu_generate(litmus_of(text), &p, &e), SC_OK);
   const char *prog = sc_gpu_program_text(p);
   ck_assert_ptr_nonnull(strstr(prog, "#define NOBS 14\n"));
   ck_assert_ptr_nonnull(strstr(prog, "#define RADIX 1\n#define NBUCKETS 1\n"));
@@ -117,7 +110,7 @@ START_TEST(barrier_counts_warps) {
       "exists (x=1)\n";
   sc_gpu_program *p;
   sc_error *e;
-  ck_assert_int_eq(sc_gpu_generate(load(bar), &p, &e), SC_OK);
+  ck_assert_int_eq(sc_gpu_generate(litmus_of(bar), &p, &e), SC_OK);
   const char *prog = sc_gpu_program_text(p);
   ck_assert_ptr_nonnull(strstr(prog, "barrier.sync 0, 32;"));
   ck_assert_ptr_nonnull(strstr(prog, "#define BARRIERS 1\n#define BAR_WARPS 1\n"));
@@ -134,7 +127,7 @@ START_TEST(refusals_say_where) {
       " st.relaxed.cta.shared.s32 [x], 1 ;\n bar.sync 0 ;\n"
       "scopeTree\n(device (kernel (cta (warp P0))))\nx: shared\n"
       "exists (x=1)\n";
-  ck_assert_int_eq(sc_gpu_generate(load(bar), &p, &e), SC_ERR_UNSUPPORTED);
+  ck_assert_int_eq(sc_gpu_generate(litmus_of(bar), &p, &e), SC_ERR_UNSUPPORTED);
   ck_assert_ptr_null(p);
   ck_assert_int_eq(sc_error_line(e), 8);
   ck_assert_ptr_nonnull(strstr(sc_error_message(e), "t.litmus:8:"));
@@ -147,7 +140,7 @@ START_TEST(refusals_say_where) {
       "ld.relaxed.cta.shared.s32 r0, [x] ;\n"
       "scopeTree\n(device (kernel (cta (warp P0)) (cta (warp P1))))\n"
       "x: shared\nexists (1:r0=1)\n";
-  ck_assert_int_eq(sc_gpu_generate(load(shared), &p, &e), SC_ERR_UNSUPPORTED);
+  ck_assert_int_eq(sc_gpu_generate(litmus_of(shared), &p, &e), SC_ERR_UNSUPPORTED);
   ck_assert_str_eq(sc_error_message(e), "t.litmus: shared location x is used "
                                         "by threads of different CTAs");
 }
@@ -332,7 +325,7 @@ static bool drf_allowed(const char *text) {
   sc_error *e;
   ck_assert_msg(sc_model_load_file(path, NULL, 0, &m, &e) == SC_OK, "%s",
                 sc_error_message(e));
-  sc_test *t = load(text);
+  sc_test *t = litmus_of(text);
   sc_sim_options o;
   memset(&o, 0, sizeof o);
   sc_result *res;

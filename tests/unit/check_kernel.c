@@ -10,6 +10,7 @@
 #include <check.h>
 
 #include "check_run.h"
+#include "check_srcdir.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,30 +20,24 @@
 #define INPUT(p, v, n, arr, l, c) \
   {.param = (p), .values = (v), .nvalues = (n), .is_array = (arr), .line = (l), .col = (c)}
 
-static const char *srcdir(void) {
-  return getenv("SC_SRCDIR") ? getenv("SC_SRCDIR") : ".";
-}
-
+/* The text of tests/data/kernel/NAME. */
 static char *read_data(const char *name) {
-  char path[1024];
-  snprintf(path, sizeof path, "%s/tests/data/kernel/%s", srcdir(), name);
-  FILE *f = fopen(path, "rb");
-  ck_assert_msg(f != NULL, "cannot open %s", path);
-  static char buf[1 << 20];
-  size_t n = fread(buf, 1, sizeof buf - 1, f);
-  fclose(f);
-  buf[n] = '\0';
-  return strdup(buf);
+  char rel[256];
+  snprintf(rel, sizeof rel, "tests/data/kernel/%s", name);
+  char *path = srcdir_path(rel);
+  char *text = file_text(path);
+  free(path);
+  return text;
 }
 
 static sc_model *model(void) {
   static sc_model *m;
   if (!m) {
-    char path[1024];
+    char *path = srcdir_path("cat/ptx-v7.5.cat");
     sc_error *err;
-    snprintf(path, sizeof path, "%s/cat/ptx-v7.5.cat", srcdir());
     ck_assert_msg(sc_model_load_file(path, NULL, 0, &m, &err) == SC_OK, "%s",
                   sc_error_message(err));
+    free(path);
   }
   return m;
 }

@@ -14,16 +14,10 @@
 #include <check.h>
 
 #include "check_run.h"
+#include "check_litmus_of.h"
+#include "check_search_of.h"
 #include "check_traces_of.h"
 #include <string.h>
-
-static sc_test *load(const char *text) {
-  sc_test *t;
-  sc_error *err;
-  ck_assert_msg(sc_test_load_string(text, "t.litmus", NULL, &t, &err) == SC_OK, "%s",
-                sc_error_message(err));
-  return t;
-}
 
 static sc_thread_traces *traces_of(const sc_test *t) {
   sc_sem_limits lim = {.unroll = 2};
@@ -33,30 +27,7 @@ static sc_thread_traces *traces_of(const sc_test *t) {
 /* A search of t under a model that only names what every execution has:
  * what sci_sim_prepare needs of one. */
 static sim_search search_of(const sc_test *t) {
-  sc_model *m;
-  sc_error *err;
-  ck_assert_msg(sc_model_load_string("PTX\nlet z = po | rf | co\nacyclic z as c\n",
-                                     "m.cat", NULL, 0, &m, &err) == SC_OK,
-                "%s", sc_error_message(err));
-  sim_search s;
-  memset(&s, 0, sizeof s);
-  s.t = t;
-  s.m = m;
-  s.prune = true;
-  return s;
-}
-
-/* The trace of `thread` whose event `i` has `value`. */
-static const sc_trace *trace_with(const sc_thread_traces *all, int thread, int i,
-                                  int64_t value) {
-  for (int k = 0; k < all[thread].ntraces; k++) {
-    const sc_trace *tr = &all[thread].traces[k];
-    if (tr->nevents > i && tr->events[i].value == value)
-      return tr;
-  }
-  ck_abort_msg("thread %d has no trace whose event %d has value %lld", thread, i,
-               (long long)value);
-  return NULL;
+  return search_of_model(t, "PTX\nlet z = po | rf | co\nacyclic z as c\n");
 }
 
 /* The combination of chosen in cd, prepared as the driver prepares it. */
@@ -100,7 +71,7 @@ static bool same_fixed(const sc_execution *a, const sc_execution *b) {
  * read's candidate writes are the new value's (P0's write, not the
  * initial one), and the earlier execution keeps its own. */
 START_TEST(values_differ_layout_shared) {
-  sc_test *t = load(VALUES_TEST);
+  sc_test *t = litmus_of(VALUES_TEST);
   sc_thread_traces *all = traces_of(t);
   sim_search s = search_of(t);
   const sc_trace *chosen[2] = {&all[0].traces[0], trace_with(all, 1, 0, 0)};
@@ -144,7 +115,7 @@ END_TEST
   "exists 0==0\n"
 
 START_TEST(barrier_operands_differ_not_shared) {
-  sc_test *t = load(BARRIER_TEST);
+  sc_test *t = litmus_of(BARRIER_TEST);
   sc_thread_traces *all = traces_of(t);
   sim_search s = search_of(t);
   const sc_trace *chosen[2] = {&all[0].traces[0], trace_with(all, 1, 0, 1)};
@@ -195,7 +166,7 @@ END_TEST
   "exists 0==0\n"
 
 START_TEST(events_differ_not_shared) {
-  sc_test *t = load(BRANCH_TEST);
+  sc_test *t = litmus_of(BRANCH_TEST);
   sc_thread_traces *all = traces_of(t);
   sim_search s = search_of(t);
   const sc_trace *chosen[2] = {&all[0].traces[0], trace_with(all, 1, 0, 0)};
@@ -216,7 +187,7 @@ END_TEST
  * after A, then B, a combination of A's layout shares A's environment and
  * relations, never B's (the last one prepared); one of B's then B's. */
 START_TEST(layouts_taking_turns) {
-  sc_test *t = load(BRANCH_TEST);
+  sc_test *t = litmus_of(BRANCH_TEST);
   sc_thread_traces *all = traces_of(t);
   sim_search s = search_of(t);
   const sc_trace *chosen[2] = {&all[0].traces[0], trace_with(all, 1, 0, 0)};

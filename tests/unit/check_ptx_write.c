@@ -16,22 +16,13 @@
 #include <string.h>
 
 #include "check_run.h"
+#include "check_srcdir.h"
 
+/* The path of tests/data/kernel/NAME (kept for the run: the tests name it). */
 static const char *data_file(const char *name) {
-  const char *dir = getenv("SC_SRCDIR");
-  static char path[4096];
-  snprintf(path, sizeof path, "%s/tests/data/kernel/%s", dir ? dir : ".", name);
-  return path;
-}
-
-static char *read_all(const char *path) {
-  FILE *f = fopen(path, "rb");
-  ck_assert_ptr_nonnull(f);
-  static char buf[1 << 20];
-  size_t n = fread(buf, 1, sizeof buf - 1, f);
-  fclose(f);
-  buf[n] = '\0';
-  return strdup(buf);
+  char rel[256];
+  snprintf(rel, sizeof rel, "tests/data/kernel/%s", name);
+  return srcdir_path(rel);
 }
 
 static int count(const char *hay, const char *needle) {
@@ -44,7 +35,7 @@ static int count(const char *hay, const char *needle) {
 /* mp.cu's kernel (tests/data/kernel/mp.cu): its global accesses, in the
  * PTX's order, with the .cu line each comes from. */
 START_TEST(mp_sites_by_hand) {
-  char *text = read_all(data_file("mp.ptx"));
+  char *text = file_text(data_file("mp.ptx"));
   ptx_site *s;
   int n;
   sc_error *err = NULL;
@@ -244,7 +235,7 @@ END_TEST
  * named by the module's `.file`s, a fenced text as the library's writer
  * gives it, a body the text cuts short, and Alg. 1 with int flags. */
 START_TEST(public_api) {
-  char *text = read_all(data_file("mp.ptx"));
+  char *text = file_text(data_file("mp.ptx"));
   sc_ptx_access *a;
   int n;
   sc_error *err = NULL;

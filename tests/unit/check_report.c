@@ -8,6 +8,7 @@
 #include <check.h>
 
 #include "check_run.h"
+#include "check_litmus_of.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -346,14 +347,6 @@ END_TEST
 
 /* ---- Finding a log's test ------------------------------------------------ */
 
-static sc_test *test_of(const char *text) {
-  sc_test *t;
-  sc_error *err;
-  ck_assert_msg(sc_test_load_string(text, "t.litmus", NULL, &t, &err) == SC_OK,
-                "%s", sc_error_message(err));
-  return t;
-}
-
 /* `text` with its first `from` replaced by `to` (of the same length). */
 static const char *replaced(const char *text, const char *from, const char *to) {
   static char buf[4096];
@@ -397,7 +390,7 @@ START_TEST(source_in_file_order) {
   sc_error *err;
   ck_assert_msg(sc_hist_find_test(b[0], NULL, 0, &t, &err) == SC_OK, "%s",
                 sc_error_message(err));
-  ck_assert(sc_test_equal(t, test_of(corr_test)));
+  ck_assert(sc_test_equal(t, litmus_of(corr_test)));
 }
 END_TEST
 
@@ -415,11 +408,11 @@ START_TEST(source_without_initial_state) {
                                                       "state"));
   /* a candidate of another name, or of the name but other code, won't do */
   const sc_test *cands[3];
-  cands[0] = test_of("GPU_PTX other\n{ 0:.reg .s32 r0; 0:.reg .b64 r1 = x; }\n"
+  cands[0] = litmus_of("GPU_PTX other\n{ 0:.reg .s32 r0; 0:.reg .b64 r1 = x; }\n"
                      " P0 ;\n ld.cg.s32 r0, [r1] ;\nexists (0:r0=0)\n");
-  cands[1] = test_of(replaced(corr_test, "ld.cg.s32 r2", "ld.ca.s32 r2"));
+  cands[1] = litmus_of(replaced(corr_test, "ld.cg.s32 r2", "ld.ca.s32 r2"));
   ck_assert_int_ne(sc_hist_find_test(b[0], cands, 2, &t, &err), SC_OK);
-  cands[2] = test_of(corr_test);
+  cands[2] = litmus_of(corr_test);
   ck_assert_int_eq(sc_hist_find_test(b[0], cands, 3, &t, &err), SC_OK);
   ck_assert_ptr_eq(t, cands[2]);
 }
@@ -430,17 +423,17 @@ START_TEST(by_name) {
   sc_hist **b = load(herd_log, &n); /* no source printed */
   const sc_test *t;
   sc_error *err;
-  const sc_test *cands[3] = {test_of(corr_test), NULL, NULL};
+  const sc_test *cands[3] = {litmus_of(corr_test), NULL, NULL};
   ck_assert_int_eq(sc_hist_find_test(b[1], cands, 1, &t, &err), SC_ERR_SEMANTIC);
   ck_assert_ptr_nonnull(strstr(sc_error_message(err), "h.txt:14:1: expected a "
                                                       "test named MP"));
-  cands[1] = test_of("GPU_PTX MP\n{ 1:.reg .s32 r0; 1:.reg .s32 r2; }\n"
+  cands[1] = litmus_of("GPU_PTX MP\n{ 1:.reg .s32 r0; 1:.reg .s32 r2; }\n"
                      " P0 | P1 ;\n | mov.s32 r0, 0 ;\n | mov.s32 r2, 0 ;\n"
                      "exists (1:r0=0 /\\ 1:r2=0)\n");
   ck_assert_int_eq(sc_hist_find_test(b[1], cands, 2, &t, &err), SC_OK);
   ck_assert_ptr_eq(t, cands[1]);
   /* two different tests of that name: ambiguous */
-  cands[2] = test_of("GPU_PTX MP\n{ 1:.reg .s32 r0; 1:.reg .s32 r2; }\n"
+  cands[2] = litmus_of("GPU_PTX MP\n{ 1:.reg .s32 r0; 1:.reg .s32 r2; }\n"
                      " P0 | P1 ;\n | mov.s32 r0, 1 ;\n | mov.s32 r2, 0 ;\n"
                      "exists (1:r0=0 /\\ 1:r2=0)\n");
   ck_assert_int_eq(sc_hist_find_test(b[1], cands, 3, &t, &err), SC_ERR_SEMANTIC);
@@ -462,7 +455,7 @@ START_TEST(unknown_names) {
       {"1:r0=x; 1:r2=0;", "h.txt:3:6: expected an integer or a location of "
                           "test MP, found 'x'"},
   };
-  const sc_test *mp = test_of("GPU_PTX MP\n{ 1:.reg .s32 r0; 1:.reg .s32 r2; }\n"
+  const sc_test *mp = litmus_of("GPU_PTX MP\n{ 1:.reg .s32 r0; 1:.reg .s32 r2; }\n"
                               " P0 | P1 ;\n | mov.s32 r0, 0 ;\n"
                               " | mov.s32 r2, 0 ;\nexists (1:r0=0 /\\ 1:r2=0)\n");
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -512,7 +505,7 @@ static sc_result *simulate(const sc_test *t, const char *model) {
 START_TEST(sb_unsound_under_sc) {
   int n;
   sc_hist **b = load(litmus7_log, &n);
-  sc_test *t = test_of(SB_TEST);
+  sc_test *t = litmus_of(SB_TEST);
   sc_compare *c = sc_compare_new();
   ck_assert_int_eq(sc_compare_add_hist(c, "gpu", b[0], t), 0);
   int m = sc_compare_add_model(c, "sc");
@@ -541,10 +534,10 @@ END_TEST
 START_TEST(merged_sources) {
   int n;
   sc_hist **b = load(litmus7_log, &n);
-  sc_test *t = test_of(SB_TEST);
+  sc_test *t = litmus_of(SB_TEST);
   sc_compare *c = sc_compare_new();
   sc_compare_add_hist(c, "titan", b[0], t);
-  ck_assert_int_eq(sc_compare_add_hist(c, "h100", b[0], test_of(SB_TEST)), 0);
+  ck_assert_int_eq(sc_compare_add_hist(c, "h100", b[0], litmus_of(SB_TEST)), 0);
   ck_assert_int_eq(sc_compare_test_count(c), 1);
   ck_assert_int_eq(sc_compare_source_count(c), 2);
   ck_assert_str_eq(sc_compare_source(c, 1), "h100");
@@ -567,7 +560,7 @@ START_TEST(variables_and_unseen) {
                      "7 :>0:r2=1; 1:r2=1; x=1;\n"
                      "3 :>0:r2=0; 1:r2=1; x=1;\n"
                      "Ok\n", &n);
-  sc_test *t = test_of(SB_TEST);
+  sc_test *t = litmus_of(SB_TEST);
   sc_compare *c = sc_compare_new();
   sc_compare_add_hist(c, "gpu", b[0], t);
   int m = sc_compare_add_model(c, "sc");
@@ -588,7 +581,7 @@ START_TEST(verdicts_from_herd_log) {
   sc_compare *c = sc_compare_new();
   sc_compare_add_hist(c, "gpu", b[0], NULL); /* test unknown */
   sc_hist **b2 = load(titan_log, &n);
-  sc_compare_add_hist(c, "gpu", b2[0], test_of(corr_test));
+  sc_compare_add_hist(c, "gpu", b2[0], litmus_of(corr_test));
   int m = sc_compare_add_model(c, "herd");
   sc_compare_set_verdicts(c, m, v, nv);
   ck_assert_int_eq(sc_compare_verdict(c, m, 0), SC_VERDICT_UNSOUND);
@@ -596,8 +589,8 @@ START_TEST(verdicts_from_herd_log) {
   ck_assert_str_eq(sc_compare_failure(c, m, 1),
                    "the verdict log has no block for test CoRR");
   /* two tests named SB: only the hash tells which block is whose */
-  sc_test *t = test_of(SB_TEST);
-  sc_test *other = test_of(replaced(SB_TEST, "st.cg.s32 [r1], 1  | ",
+  sc_test *t = litmus_of(SB_TEST);
+  sc_test *other = litmus_of(replaced(SB_TEST, "st.cg.s32 [r1], 1  | ",
                                     "st.cg.s32 [r1], 2  | "));
   sc_compare *c2 = sc_compare_new();
   sc_compare_add_hist(c2, "gpu", b[0], t);
@@ -618,10 +611,10 @@ START_TEST(name_clash) {
   int n;
   sc_hist **b = load(titan_log, &n);
   sc_compare *c = sc_compare_new();
-  sc_compare_add_hist(c, "gpu", b[0], test_of(corr_test));
+  sc_compare_add_hist(c, "gpu", b[0], litmus_of(corr_test));
   sc_hist **other = load("Test CoRR Allowed\nHistogram (1 states)\n"
                          "4 :>1:r0=0; 1:r2=0;\nNo\n", &n);
-  sc_test *t2 = test_of(replaced(corr_test, "mov.s32 r0, 1", "mov.s32 r0, 2"));
+  sc_test *t2 = litmus_of(replaced(corr_test, "mov.s32 r0, 1", "mov.s32 r0, 2"));
   ck_assert_int_eq(sc_compare_add_hist(c, "gpu", other[0], t2), 1);
   ck_assert_str_eq(sc_compare_test_name(c, 0), "CoRR [h.txt]");
   int m = sc_compare_add_model(c, "any");
@@ -633,7 +626,7 @@ END_TEST
 START_TEST(html_report) {
   int n;
   sc_hist **b = load(litmus7_log, &n);
-  sc_test *t = test_of(SB_TEST);
+  sc_test *t = litmus_of(SB_TEST);
   sc_compare *c = sc_compare_new();
   sc_compare_add_hist(c, "gpu", b[0], t);
   int m = sc_compare_add_model(c, "sc <strict>");
@@ -673,7 +666,7 @@ static sc_result *drawn_once(void) {
   sc_result *r;
   sc_error *err;
   ck_assert_int_eq(sc_model_load_string(model_sc, "m.cat", NULL, 0, &m, &err), SC_OK);
-  ck_assert_int_eq(sc_simulate(test_of(mp_membar), m, &o, &r, &err), SC_OK);
+  ck_assert_int_eq(sc_simulate(litmus_of(mp_membar), m, &o, &r, &err), SC_OK);
   ck_assert_int_eq(sc_result_shown(r), 1);
   return r;
 }

@@ -16,18 +16,11 @@
 #include <check.h>
 
 #include "check_run.h"
+#include "check_litmus_of.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static sc_test *load(const char *text) {
-  sc_test *t;
-  sc_error *err;
-  ck_assert_msg(sc_test_load_string(text, "t.litmus", NULL, &t, &err) == SC_OK,
-                "%s", sc_error_message(err));
-  return t;
-}
 
 static int loc_named(const sc_test *t, const char *name) {
   for (int l = 0; l < t->nlocs; l++)
@@ -54,7 +47,7 @@ static sc_value_sets *values(const sc_test *t, const char *list) {
  * the repeated-state cut (for a model that allows it). */
 static sc_thread_traces *runs(const char *text, const char *vals, int unroll,
                               bool liveness) {
-  sc_test *t = load(text);
+  sc_test *t = litmus_of(text);
   sc_sem_limits lim = {.unroll = unroll, .liveness = liveness, .repeat_cut = true};
   sc_thread_traces *all;
   sc_error *err = NULL;
@@ -189,7 +182,7 @@ END_TEST
  * message, well within a second (it ran to the end before: Check's
  * time limit fails this test then). */
 START_TEST(deadline_in_long_loop) {
-  sc_test *t = load("PTX counter\n{ x=0; P0:r0=0; }\n"
+  sc_test *t = litmus_of("PTX counter\n{ x=0; P0:r0=0; }\n"
                     " P0@cta 0,gpu 0 ;\n"
                     " LC0:           ;\n"
                     " add r0, r0, 1  ;\n"
@@ -212,7 +205,7 @@ END_TEST
  * spin lock's runs are herd7's full unrolling: -unroll 10 keeps k = 0..10,
  * 11 runs (the cut kept 3 whatever the model). */
 START_TEST(no_repeat_cut_unrolls_fully) {
-  sc_test *t = load(SPINLOCK);
+  sc_test *t = litmus_of(SPINLOCK);
   sc_sem_limits lim = {.unroll = 10};
   sc_thread_traces *all;
   sc_error *err = NULL;
@@ -271,7 +264,7 @@ END_TEST
  * iteration (a kernel's), narrowed to iterations whose reads have twins
  * when `twins` (the cut that keeps the race flags). */
 static int twin_runs(const char *text, const char *vals, int unroll, bool twins) {
-  sc_test *t = load(text);
+  sc_test *t = litmus_of(text);
   sc_sem_limits lim = {.unroll = unroll, .repeat_cut = true, .repeat_at_once = true,
                        .repeat_twins = twins};
   sc_thread_traces *all;
@@ -388,7 +381,7 @@ static int first_pc(const sc_test *t, int th, sc_opcode op) {
  * `loc` by thread 0's first ld are marked race-free (sc_sem_limits'
  * race_free), as sci_sim_race_free_reads would mark them. */
 static int race_free_runs(const char *text, const char *vals, int unroll, const char *loc) {
-  sc_test *t = load(text);
+  sc_test *t = litmus_of(text);
   bool *marks = sci_alloc_atomic((size_t)(t->threads[0].ninstrs * t->nlocs + 1));
   memset(marks, 0, (size_t)(t->threads[0].ninstrs * t->nlocs + 1));
   marks[first_pc(t, 0, SC_OP_LD) * t->nlocs + loc_named(t, loc)] = true;
@@ -425,7 +418,7 @@ END_TEST
  * when P1 (of CTA `cta1`) writes m with `store` and P0 itself writes m
  * plainly after the spin (its own writes never race with it). */
 static bool spin_read_race_free(const char *read, const char *store, int cta1) {
-  sc_test *t = load(sci_printf("PTX rf\n{ m=0; }\n"
+  sc_test *t = litmus_of(sci_printf("PTX rf\n{ m=0; }\n"
                                " P0@cta 0,gpu 0      | P1@cta %d,gpu 0 ;\n"
                                " LC0:                | %s m, 1 ;\n"
                                " %s r0, m            | ;\n"

@@ -18,6 +18,8 @@
 #include <check.h>
 
 #include "check_run.h"
+#include "check_litmus_of.h"
+#include "check_search_of.h"
 #include "check_traces_of.h"
 #include <string.h>
 
@@ -34,35 +36,7 @@
  * read of 1 (rf from that write closes a cycle). */
 #define MODEL "PTX\nlet z = po | rf | co | fr | syncbar\nacyclic z as c\n"
 
-static sc_test *load(const char *text) {
-  sc_test *t;
-  sc_error *err;
-  ck_assert_msg(sc_test_load_string(text, "t.litmus", NULL, &t, &err) == SC_OK, "%s",
-                sc_error_message(err));
-  return t;
-}
-
-static sim_search search_of(const sc_test *t) {
-  sc_model *m;
-  sc_error *err;
-  ck_assert_msg(sc_model_load_string(MODEL, "m.cat", NULL, 0, &m, &err) == SC_OK, "%s",
-                sc_error_message(err));
-  sim_search s;
-  memset(&s, 0, sizeof s);
-  s.t = t;
-  s.m = m;
-  s.prune = true;
-  return s;
-}
-
-/* The trace of P1 that reads `value`. */
-static const sc_trace *reading(const sc_thread_traces *all, int64_t value) {
-  for (int k = 0; k < all[1].ntraces; k++)
-    if (all[1].traces[k].events[0].value == value)
-      return &all[1].traces[k];
-  ck_abort_msg("P1 has no trace reading %lld", (long long)value);
-  return NULL;
-}
+static sim_search search_of(const sc_test *t) { return search_of_model(t, MODEL); }
 
 /* The combination of P0's trace and P1's reading `value`, prepared as the
  * driver prepares it. */
@@ -70,7 +44,7 @@ static void prepare(sim_search *s, const sc_thread_traces *all, int64_t value,
                     sim_candidate *cd) {
   const sc_trace **chosen = sci_alloc(sizeof(sc_trace *) * 2);
   chosen[0] = &all[0].traces[0];
-  chosen[1] = reading(all, value);
+  chosen[1] = trace_with(all, 1, 0, value); /* P1 reading value */
   memset(cd, 0, sizeof *cd);
   cd->x = sci_sim_execution(s, chosen);
   ck_assert(sci_sim_rf_choices(cd));
@@ -139,7 +113,7 @@ static void solve_until_scoped(sc_sym_session *ss, const sim_search *s, sim_cand
 }
 
 START_TEST(values_differ_scope_reused) {
-  sc_test *t = load(READ_TEST);
+  sc_test *t = litmus_of(READ_TEST);
   sc_thread_traces *all = traces_under(t, (sc_sem_limits){.unroll = 2});
   sim_search s = search_of(t);
   sim_candidate zero, one;
@@ -173,7 +147,7 @@ END_TEST
  * execution).  The scope built without it answers the read of 1 with an
  * allowed one (above): the key must refuse it, and does. */
 START_TEST(fixed_relation_differs_scope_refused) {
-  sc_test *t = load(READ_TEST);
+  sc_test *t = litmus_of(READ_TEST);
   sc_thread_traces *all = traces_under(t, (sc_sem_limits){.unroll = 2});
   sim_search s = search_of(t);
   sim_candidate one, synced;
