@@ -91,18 +91,39 @@ static void location_writes(const sim_candidate *cd, sc_sym_problem *p) {
   p->nwrites = nwrites;
 }
 
+/* Whether the search stops at what it finds first, and the output says
+ * so (-speedcheck fast, and verdicts, `scopecat kernel -speedcheck
+ * fast`'s): which of a combination's executions the solver gives is then
+ * told as the first found, for a flag's witness as for the states found
+ * before the stop.  Whether a flag is raised is not the solver's choice:
+ * for each state a combination may end in, flags_of_state (symbolic.c)
+ * asks whether an allowed execution raises each flag not raised yet, in
+ * a layout's scope as in the combination's own encoding (the scope holds
+ * the combination's reads to its candidate writes for that question too:
+ * tests/unit/check_sym_scope.c); only which witness is told may differ.
+ * A search that raises no flag (a PASS row) tells none. */
+static bool stops_at_first_found(const sim_search *s) {
+  return s->opts.speedcheck == SC_SPEEDCHECK_FAST ||
+         s->opts.speedcheck == SC_SPEEDCHECK_VERDICTS;
+}
+
 /* Whether the solver's answer for cd may be left to the reads' looks
  * (sci_sim_enum_refutes_by_reads): where no execution the solver picks
  * is shown, so that a question not asked (which changes the solver's
  * context, and so which execution it picks of those it may) changes no
- * output: not under -show (the witness drawn, with its rf and co) or with
- * a flag the model may raise (a flag's witness pair depends on rf and co).
+ * output: not under -show (the witness drawn, with its rf and co), nor
+ * with a flag the model may raise (a flag's witness pair depends on rf
+ * and co) unless the search stops at what it finds first
+ * (stops_at_first_found).  Flags are raised on allowed executions only,
+ * as herd raises them (-through, which raises them on the others, takes
+ * no looks), so a combination the looks refute raises none.
  * Under -liveness the looks are sound too: a witness is an allowed
  * execution (fairness only narrows it), and a combination the looks refute
  * has none; without -show what is told of a witness (which threads are
  * stuck, and how) is its combination's, which the looks never pass over. */
 static bool may_refute_by_reads(const sim_search *s) {
-  return s->opts.show == SC_SHOW_NONE && !s->may_flag && !s->opts.through;
+  return s->opts.show == SC_SHOW_NONE && (!s->may_flag || stops_at_first_found(s)) &&
+         !s->opts.through;
 }
 
 /* Whether the solver may answer in the scope of cd's layout (symbolic.c),
@@ -113,9 +134,10 @@ static bool may_refute_by_reads(const sim_search *s) {
  * -speedcheck fast or verdicts, which stop at the first state deciding the
  * condition, which of a combination's states come before it is the
  * solver's either way, and the output says that the States are those found
- * before the stop; under -liveness, whose one question per combination is
- * whether it has a fair execution (what is told of it is its
- * combination's), always. */
+ * before the stop, as a flag's witness is the first found
+ * (stops_at_first_found); under -liveness, whose one question per
+ * combination is whether it has a fair execution (what is told of it is
+ * its combination's), always. */
 static bool may_reuse_scope(const sim_search *s) {
   return may_refute_by_reads(s);
 }

@@ -300,3 +300,18 @@ bool sci_sim_race_free_reads_hold(const sc_test *t, const sc_thread_traces *all,
       }
   return true;
 }
+
+bool sci_sim_twin_cut_same(const sc_test *t, const sc_thread_traces *all,
+                           bool *const *marks) {
+  for (int th = 0; th < t->nthreads; th++) {
+    if (all[th].twin_refused)
+      return false;
+    if (!all[th].twinless)
+      continue;
+    size_t n = key_of(t, t->threads[th].ninstrs, 0);
+    for (size_t k = 0; k < n; k++)
+      if (all[th].twinless[k] && !(marks && marks[th][k]))
+        return false;
+  }
+  return true;
+}

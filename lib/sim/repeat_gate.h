@@ -41,5 +41,13 @@ bool **sci_sim_race_free_reads(const sc_test *t, const sc_thread_traces *all);
  * the writes are the same). */
 bool sci_sim_race_free_reads_hold(const sc_test *t, const sc_thread_traces *all,
                                   bool *const *marks);
+/* Whether the twin cut with race-free reads `marks` (NULL: none) takes
+ * exactly the iterations that the full cut took in `all`, runs found with
+ * sem.h's note_twinless: none of them met a fence, and each read of them
+ * with no twin is marked.  Then, from the same values, the twin cut's
+ * search is the full cut's step by step (sem.c decides each iteration
+ * the same), and so are its runs and its value fixpoint. */
+bool sci_sim_twin_cut_same(const sc_test *t, const sc_thread_traces *all,
+                           bool *const *marks);
 
 #endif

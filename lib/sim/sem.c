@@ -282,31 +282,77 @@ static bool race_free_read(const run *r, const sc_trace_event *e) {
          r->lim->race_free[r->thread][(size_t)e->pc * (size_t)r->t->nlocs + (size_t)e->vloc];
 }
 
-/* For limits' repeat_twins (the race flags' cut, sim/repeat_gate.c): the
- * iteration from event `from` on has no fence, and each of its reads has
- * a twin: an earlier read of the run by the same instruction of the same
- * location, with no write, fence or barrier after the twin; or, for the
- * iteration's first event, the next iteration's first (has_twin_after);
- * or is race-free (race_free_read).  A race of the iteration's read is
- * then one of its twin's, which the shorter run keeps. */
-static bool reads_have_twins(const run *r, int from) {
-  int since = from; /* the first event after the run's last ordering one */
+/* The first event of the run after its last write, fence or barrier
+ * before event `from`: a twin of the iteration's read lies from there. */
+static int twins_since(const run *r, int from) {
+  int since = from;
   while (since > 0 && !orders_later(r->ev[since - 1].kind))
     since--;
+  return since;
+}
+
+/* Whether the iteration's read at event i (the iteration from event
+ * `from` on) has a twin: an earlier read of the run by the same
+ * instruction of the same location, from `since` on (twins_since); or,
+ * for the iteration's first event, the next iteration's first
+ * (has_twin_after). */
+static bool read_has_twin(const run *r, int from, int since, int i) {
+  const sc_trace_event *e = &r->ev[i];
+  if (i == from && has_twin_after(e))
+    return true;
+  for (int j = from - 1; j >= since; j--)
+    if (r->ev[j].kind == SC_EV_READ && r->ev[j].pc == e->pc && r->ev[j].loc == e->loc)
+      return true;
+  return false;
+}
+
+/* For limits' repeat_twins (the race flags' cut, sim/repeat_gate.c): the
+ * iteration from event `from` on has no fence, and each of its reads has
+ * a twin (read_has_twin) or is race-free (race_free_read).  A race of the
+ * iteration's read is then one of its twin's, which the shorter run
+ * keeps. */
+static bool reads_have_twins(const run *r, int from) {
+  int since = twins_since(r, from);
   for (int i = from; i < r->nev; i++) {
     const sc_trace_event *e = &r->ev[i];
     if (e->kind == SC_EV_FENCE)
       return false;
-    if (e->kind != SC_EV_READ || (i == from && has_twin_after(e)) || race_free_read(r, e))
-      continue;
-    int j = from - 1;
-    while (j >= since && !(r->ev[j].kind == SC_EV_READ && r->ev[j].pc == e->pc &&
-                           r->ev[j].loc == e->loc))
-      j--;
-    if (j < since)
+    if (e->kind == SC_EV_READ && !race_free_read(r, e) && !read_has_twin(r, from, since, i))
       return false;
   }
   return true;
+}
+
+/* For limits' note_twinless, at an iteration (from event `from` on) that
+ * the cut without twins takes: what would make repeat_twins refuse it,
+ * noted in the thread's sc_thread_traces: a fence (twin_refused), and
+ * each read with no twin, marked in twinless (twin_refused when it has no
+ * location as addressed, which no race-free mark can cover).  The twin
+ * cut, race-free reads or not, takes exactly the iterations that this cut
+ * takes and reads_have_twins passes: the same with these notes covered
+ * by the race-free marks. */
+static void note_twinless(const run *r, int from) {
+  if (!r->lim->note_twinless)
+    return;
+  sc_thread_traces *o = r->out;
+  int since = twins_since(r, from);
+  for (int i = from; i < r->nev; i++) {
+    const sc_trace_event *e = &r->ev[i];
+    if (e->kind == SC_EV_FENCE)
+      o->twin_refused = true;
+    if (e->kind != SC_EV_READ || read_has_twin(r, from, since, i))
+      continue;
+    if (e->vloc < 0) {
+      o->twin_refused = true;
+      continue;
+    }
+    if (!o->twinless) {
+      size_t n = (size_t)(r->th->ninstrs + 1) * (size_t)r->t->nlocs;
+      o->twinless = sci_alloc_atomic(n);
+      memset(o->twinless, 0, n);
+    }
+    o->twinless[(size_t)e->pc * (size_t)r->t->nlocs + (size_t)e->vloc] = true;
+  }
 }
 
 /* Whether the iteration that a backward jump to `head` closes repeats a
@@ -644,8 +690,10 @@ static run_result jump(run *r, int pc, int target_label, int *next) {
     return RUN_CUT;
   int repeat_from = r->lim->repeat_at_once ? 0 : SC_SEM_REPEAT_UNROLL;
   if (to <= pc && r->backjumps[pc] > repeat_from && r->nheads > 0 &&
-      repeats_state(r, to)) /* nheads: prepare_repeats ran */
+      repeats_state(r, to)) { /* nheads: prepare_repeats ran */
+    note_twinless(r, r->head_nev[r->head_of[to]]);
     return repeat_lost(r) ? RUN_CUT : RUN_REPEAT; /* either feeds values (keep_cut_run) */
+  }
   *next = to;
   return RUN_DONE;
 }
@@ -1205,6 +1253,7 @@ sc_status sci_sem_traces_timed(const sc_test *t, const sc_sem_limits *limits,
     b.lim.repeat_at_once = limits->repeat_at_once;
     b.lim.repeat_twins = limits->repeat_twins;
     b.lim.race_free = limits->race_free;
+    b.lim.note_twinless = limits->note_twinless;
   }
   if (limits && limits->unroll >= 0)
     b.lim.unroll = limits->unroll;

@@ -131,6 +131,11 @@ typedef struct sc_sem_limits {
    * another thread can race with them (sim/repeat_gate.h's
    * sci_sim_race_free_reads); NULL: none */
   bool *const *race_free;
+  /* with repeat_cut and not repeat_twins: note in each thread's
+   * sc_thread_traces what would make repeat_twins refuse an iteration
+   * this cut takes (twinless, twin_refused), so that a caller may tell
+   * whether the twin cut would take the same iterations */
+  bool note_twinless;
   int max_run_events; /* events of one run, 1..SC_TRACE_MAX, 0: SC_TRACE_MAX */
 } sc_sem_limits;
 
@@ -172,6 +177,12 @@ typedef struct sc_thread_traces {
   int ncut, cut_cap;
   long cut_runs; /* every run the bound cut, counted (cut keeps the
                     distinct ones that write) */
+  /* With limits' note_twinless, over the iterations the cut took: the
+   * reads with no twin (repeat_twins' rule), each (pc, location as
+   * addressed) marked at [pc * nlocs + loc], NULL when none; and whether
+   * one met a fence or a read with no location (no mark covers it). */
+  bool *twinless;
+  bool twin_refused;
 } sc_thread_traces;
 
 sc_status sci_sem_traces(const sc_test *t, const sc_sem_limits *limits,

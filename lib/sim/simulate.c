@@ -487,27 +487,51 @@ static void note_how(sim_search *s, const long *cuts) {
     sci_live_writing_loop(s->t, s->opts.unroll, &s->r->unchecked_thread, &s->r->unchecked_branch);
 }
 
+/* The value fixpoint's traces under lim's twin cut, given `first`, the
+ * full cut's, found with note_twinless.  Where the twin cut would take
+ * every iteration the full cut took (sci_sim_twin_cut_same), its search
+ * would be the first one's step by step: each round from the same values
+ * makes the same runs (sem.c decides each iteration alike, and every run
+ * of a round is one of the last round's, from fewer values, whose
+ * iterations the notes cover), so the same combinations are fed in the
+ * same order and the same values are added in the same order, round
+ * after round, to the same traces; those are the first pass's, taken as
+ * they are.  Else the twin cut's own fixpoint, from the initial values. */
+static sc_status twin_cut_pass(const sc_test *t, const sc_sem_limits *lim,
+                               sc_thread_traces *first, sim_clock *clock,
+                               sc_thread_traces **out, sc_error **err) {
+  if (sci_sim_twin_cut_same(t, first, lim->race_free)) {
+    *out = first;
+    return SC_OK;
+  }
+  return sci_sim_find_traces(t, lim, clock, out, err);
+}
+
 /* The traces under the race flags' cut (lim: repeat_twins), where the
  * reads that no write can race with need no twin.  Which those are needs
  * every write of every execution: those of the runs the full cut keeps (a
  * first pass, its value fixpoint its own; sim/repeat_gate.c says why they
  * are all).  The second pass's writes are checked against the claim; were
  * it ever wrong, or the first pass failed, the traces are the plain twin
- * cut's, as without this. */
+ * cut's, as without this.  A later pass is not run where it would be the
+ * first one again (twin_cut_pass). */
 static sc_status find_traces_race_free(const sc_test *t, sc_sem_limits *lim, sim_clock *clock,
                                        sc_thread_traces **out, sc_error **err) {
   sc_sem_limits full = *lim;
   full.repeat_twins = false;
+  full.note_twinless = true;
   sc_thread_traces *first;
   sc_error *ignored = NULL;
-  if (sci_sim_find_traces(t, &full, clock, &first, &ignored) == SC_OK &&
-      (lim->race_free = sci_sim_race_free_reads(t, first)) != NULL) {
-    sc_status st = sci_sim_find_traces(t, lim, clock, out, err);
+  lim->race_free = NULL;
+  if (sci_sim_find_traces(t, &full, clock, &first, &ignored) != SC_OK)
+    return sci_sim_find_traces(t, lim, clock, out, err);
+  if ((lim->race_free = sci_sim_race_free_reads(t, first)) != NULL) {
+    sc_status st = twin_cut_pass(t, lim, first, clock, out, err);
     if (st || sci_sim_race_free_reads_hold(t, *out, lim->race_free))
       return st;
+    lim->race_free = NULL;
   }
-  lim->race_free = NULL;
-  return sci_sim_find_traces(t, lim, clock, out, err);
+  return twin_cut_pass(t, lim, first, clock, out, err);
 }
 
 /* One search with engine e, or, when `choose` (-engine auto), with the one

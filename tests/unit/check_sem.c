@@ -413,6 +413,81 @@ START_TEST(race_free_reads_need_no_twin) {
 }
 END_TEST
 
+/* Whether the twin cut, with the reads of `loc` by thread 0's first ld
+ * race-free (NULL: none), would take every iteration that the full cut
+ * takes in thread 0's runs (sci_sim_twin_cut_same, over the notes of
+ * sem.h's note_twinless): simulate.c then takes the full cut's runs for
+ * the twin cut's.  *full: the full cut's run count. */
+static bool twin_cut_same(const char *text, const char *vals, int unroll, const char *loc,
+                          int *full) {
+  sc_test *t = litmus_of(text);
+  sc_sem_limits lim = {.unroll = unroll, .repeat_cut = true, .repeat_at_once = true,
+                       .note_twinless = true};
+  sc_thread_traces *all;
+  sc_error *err = NULL;
+  ck_assert_msg(sci_sem_traces(t, &lim, values(t, vals), &all, &err) == SC_OK, "%s",
+                err ? sc_error_message(err) : "");
+  *full = all[0].ntraces;
+  bool **marks = NULL;
+  if (loc) {
+    marks = sci_alloc(sizeof *marks * (size_t)(t->nthreads + 1));
+    for (int th = 0; th < t->nthreads; th++) {
+      size_t n = (size_t)(t->threads[th].ninstrs * t->nlocs + 1);
+      marks[th] = sci_alloc_atomic(n);
+      memset(marks[th], 0, n);
+    }
+    marks[0][first_pc(t, 0, SC_OP_LD) * t->nlocs + loc_named(t, loc)] = true;
+  }
+  return sci_sim_twin_cut_same(t, all, marks);
+}
+
+/* The notes say "the same" exactly where the twin cut keeps the full
+ * cut's runs (the counts of the tests above): a relaxed inner spin, whose
+ * first read has its twin after it (3 runs both ways), and the acquiring
+ * one whose read is race-free (3); not the acquiring one without the
+ * marks or marked at another location (13 with twins), the failed cas
+ * (2 for 1), a turn's second read (2 for 1), or a turn through a fence
+ * (11 for 1), race-free marks or not. */
+START_TEST(twinless_notes_tell_same_cut) {
+  int full;
+  ck_assert(twin_cut_same(TTAS("ld.relaxed.gpu"), "m=1", 2, NULL, &full));
+  ck_assert_int_eq(full, twin_runs(TTAS("ld.relaxed.gpu"), "m=1", 2, true));
+  ck_assert(twin_cut_same(TTAS("ld.acquire.gpu"), "m=1", 2, "m", &full));
+  ck_assert_int_eq(full, race_free_runs(TTAS("ld.acquire.gpu"), "m=1", 2, "m"));
+  ck_assert(!twin_cut_same(TTAS("ld.acquire.gpu"), "m=1", 2, NULL, &full));
+  ck_assert_int_eq(full, 3);
+  const char *ttas_x = "PTX ttas\n{ m=0; x=0; }\n"
+                       " P0@cta 0,gpu 0                  ;\n"
+                       " LC0:                            ;\n"
+                       " ld.acquire.gpu r0, m            ;\n"
+                       " bne r0, 0, LC0                  ;\n"
+                       " atom.relaxed.gpu.exch r0, m, 1  ;\n"
+                       " bne r0, 0, LC0                  ;\n"
+                       "exists (m=1)\n";
+  ck_assert(!twin_cut_same(ttas_x, "m=1", 2, "x", &full));
+  ck_assert(!twin_cut_same(SPINLOCK, "m=1", 10, NULL, &full));
+  ck_assert_int_eq(full, 1);
+  const char *second_read = "PTX spinread\n{ m=0; x=0; }\n"
+                            " P0@cta 0,gpu 0          ;\n"
+                            " LC0:                    ;\n"
+                            " ld.relaxed.gpu r0, m    ;\n"
+                            " ld.weak r1, x           ;\n"
+                            " bne r0, 0, LC0          ;\n"
+                            "exists (m=0)\n";
+  ck_assert(!twin_cut_same(second_read, "m=1", 10, NULL, &full));
+  ck_assert(!twin_cut_same(second_read, "m=1", 10, "m", &full));
+  const char *fence = "PTX fencespin\n{ m=0; }\n"
+                      " P0@cta 0,gpu 0          ;\n"
+                      " LC0:                    ;\n"
+                      " ld.relaxed.gpu r0, m    ;\n"
+                      " membar.gl               ;\n"
+                      " bne r0, 0, LC0          ;\n"
+                      "exists (m=0)\n";
+  ck_assert(!twin_cut_same(fence, "m=1", 10, "m", &full));
+  ck_assert_int_eq(full, 1);
+}
+END_TEST
+
 /* Whether sci_sim_race_free_reads, over the runs of the full cut, marks
  * P0's spinning read of m (by the instruction `read`)
  * when P1 (of CTA `cta1`) writes m with `store` and P0 itself writes m
@@ -535,6 +610,7 @@ int main(void) {
   tcase_add_test(tc, twins_first_read_after);
   tcase_add_test(tc, twins_after_only_first_read);
   tcase_add_test(tc, race_free_reads_need_no_twin);
+  tcase_add_test(tc, twinless_notes_tell_same_cut);
   tcase_add_test(tc, race_free_reads_decided);
   tcase_add_test(tc, race_gate_models);
   tcase_add_loop_test(tc, repeat_gate_models, 0,

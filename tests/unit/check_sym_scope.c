@@ -65,6 +65,14 @@ static bool no_flag_known(void *ctx, const char *name) {
   return false;
 }
 
+static int flags_raised;
+
+static void count_flag(void *ctx, const char *name, const sc_execution *x,
+                       const sc_cat_outcome *out) {
+  (void)ctx, (void)name, (void)x, (void)out;
+  flags_raised++;
+}
+
 static const sc_cat_run_options eval; /* one for every problem, as a search has */
 
 /* The solver's problem for cd, as engine_smt.c makes it (no location
@@ -87,15 +95,15 @@ static sc_sym_problem *problem_of(const sim_search *s, const sim_candidate *cd,
     .t = s->t, .m = s->m, .x = cd->x, .env = cd->env, .eval = &eval,
     .nreads = cd->nreads, .reads = cd->reads, .cands = cd->cands, .ncands = cd->ncands,
     .nlocs = nl, .init = init, .writes = writes, .nwrites = nwrites,
-    .final_locs = observed, .found = count_state, .flag_known = no_flag_known,
-    .reuse = reuse};
+    .final_locs = observed, .found = count_state, .flag = count_flag,
+    .flag_known = no_flag_known, .reuse = reuse};
   return p;
 }
 
 /* The states the solver finds for cd in session ss. */
 static int solve(sc_sym_session *ss, const sim_search *s, sim_candidate *cd, bool reuse) {
   sci_exec_bind_dynamic(cd->x, cd->env); /* syncbar, as engine_smt.c binds it */
-  states_found = 0;
+  states_found = flags_raised = 0;
   sc_error *err = NULL;
   ck_assert_msg(sci_sym_solve(ss, problem_of(s, cd, reuse), &err) == SC_OK, "%s",
                 sc_error_message(err));
@@ -170,6 +178,40 @@ START_TEST(fixed_relation_differs_scope_refused) {
 }
 END_TEST
 
+/* A flag in the scope (engine_smt.c lets a model that may raise one use
+ * the scopes under -speedcheck fast and verdicts): raised when the read
+ * reads P0's write.  The scope lets the read read any write of x; each
+ * combination's restriction to its candidates must hold for its flags as
+ * for its states: the read of 1 raises it, the read of 0 does not (a
+ * question asked over the scope's wider choices would raise it for both),
+ * as their own encodings say. */
+#define FLAG_MODEL "PTX\nflag ~empty ([W \\ IW] ; rf) as from-write\n"
+
+START_TEST(flag_in_scope_is_the_combination_s) {
+  sc_test *t = litmus_of(READ_TEST);
+  sc_thread_traces *all = traces_under(t, (sc_sem_limits){.unroll = 2});
+  sim_search s = search_of_model(t, FLAG_MODEL);
+  sim_candidate zero, one;
+  prepare(&s, all, 0, &zero);
+  prepare(&s, all, 1, &one);
+  sc_sym_session *own = sci_sym_open();
+  ck_assert_int_eq(solve(own, &s, &one, false), 1);
+  ck_assert_int_eq(flags_raised, 1);
+  ck_assert_int_eq(solve(own, &s, &zero, false), 1);
+  ck_assert_int_eq(flags_raised, 0);
+  sci_sym_close(own);
+  sc_sym_session *ss = sci_sym_open();
+  solve_until_scoped(ss, &s, &one, 1);
+  ck_assert_int_eq(flags_raised, 1);
+  ck_assert(sci_sym_scope_fits(ss, problem_of(&s, &zero, true)));
+  ck_assert_int_eq(solve(ss, &s, &zero, true), 1);
+  ck_assert_int_eq(flags_raised, 0);
+  ck_assert_int_eq(solve(ss, &s, &one, true), 1);
+  ck_assert_int_eq(flags_raised, 1);
+  sci_sym_close(ss);
+}
+END_TEST
+
 int main(void) {
   if (!sc_engine_smt_available(NULL))
     return 77;
@@ -177,6 +219,7 @@ int main(void) {
   TCase *tc = tcase_create("scope");
   tcase_add_test(tc, values_differ_scope_reused);
   tcase_add_test(tc, fixed_relation_differs_scope_refused);
+  tcase_add_test(tc, flag_in_scope_is_the_combination_s);
   suite_add_tcase(s, tc);
   return sc_check_run(s);
 }
