@@ -3,7 +3,8 @@
  * values (a run stops at the first read it has no value for, and is
  * replayed once per value the location may hold).  A run is cut where
  * the unroll bound says, where a loop iteration repeats a state (past
- * SC_SEM_REPEAT_UNROLL), and the search stops at its deadline. */
+ * SC_SEM_REPEAT_UNROLL; in a liveness search where live_repeat_cut lets
+ * it), and the search stops at its deadline. */
 #include "sim/sem.h"
 
 #include "util/error.h"
@@ -148,6 +149,7 @@ typedef struct run {
   int npath, cappath, cappath_on;
   bool *live, *written; /* per register: scratch of spin_iteration */
   sc_thread_traces *out; /* where stuck runs are kept as they are met */
+  bool iteration_wrote; /* liveness: some iteration closed by a jump wrote */
 } run;
 
 static sc_status keep_trace(run *r, sc_stuck stuck, int spin_from, int infix_from);
@@ -686,6 +688,9 @@ static run_result jump(run *r, int pc, int target_label, int *next) {
   int to = r->th->labels[target_label].pc;
   if (to <= pc && r->lim->liveness && keep_if_spinning(r, to) == RUN_ERROR)
     return RUN_ERROR;
+  if (to <= pc && r->lim->liveness && r->arrival_step[to] >= 0 &&
+      has_event(r, r->arrival_nev[to], SC_EV_WRITE))
+    r->iteration_wrote = true; /* a recurrence may be near: live_repeat_cut */
   if (to <= pc && ++r->backjumps[pc] > r->lim->unroll)
     return RUN_CUT;
   int repeat_from = r->lim->repeat_at_once ? 0 : SC_SEM_REPEAT_UNROLL;
@@ -915,14 +920,14 @@ static run_result run_thread(run *r) {
     memset(r->arrival_step, 0xff, sizeof(int) * (size_t)(th->ninstrs + 1));
     memset(r->hist_n, 0, sizeof(int) * (size_t)(th->ninstrs + 1));
   }
-  else if (r->nheads > 0)
+  if (r->nheads > 0) /* a liveness run too, where live_repeat_cut lets it */
     memset(r->head_nev, 0xff, sizeof(int) * (size_t)r->nheads);
   for (int pc = 0; pc < th->ninstrs;) {
     if (past_deadline(r))
       return out_of_time(r);
     if (r->lim->liveness)
       arrive(r, pc);
-    else if (r->nheads > 0 && r->head_of[pc] >= 0)
+    if (r->nheads > 0 && r->head_of[pc] >= 0)
       arrive_at_head(r, r->head_of[pc]);
     run_result rr = step(r, pc, &pc);
     if (rr != RUN_DONE)
@@ -1168,6 +1173,65 @@ static run_result prepare_repeats(run *r) {
   return live_at_heads(r);
 }
 
+/* Whether a liveness run of thread `th` may take the repeated-state cut
+ * (repeats_state) as other searches do: when its loops are simple, the
+ * regions [head, branch] of its backward jumps pairwise disjoint (no loop
+ * in another, one backward jump per head).  Then each iteration, the path
+ * between two arrivals at its head, stays in its head's region (a path
+ * that left it would need a backward jump from outside into or over it,
+ * whose region would overlap), and iterations of two heads never
+ * interleave.  explore_thread adds a condition met only once the runs are
+ * known: no iteration closed by a backward jump wrote (a recurrence's
+ * suffix writes: liveness.c), else the thread is explored again uncut.
+ *
+ * Then cutting a run at an iteration R that repeats a state loses no
+ * liveness witness.  Let X be a witness whose run rho of this thread goes
+ * on past R.  rho ends finished, waiting at a bar.sync, or spinning with
+ * a suffix that is its last iteration and writes nothing (no iteration
+ * writes, so no recurrence).  R is not that suffix (no jump closes the
+ * suffix before rho ends) nor in it (an iteration of another head lies
+ * outside the suffix's head's region), so R's events are prefix events:
+ * reads and fences (R writes nothing and meets no barrier).  rho without
+ * R, rho', is a run the search meets anyway (the cut's own argument,
+ * repeats_state): what rho does after R it does from R's start, every
+ * register read afterwards before being written being live at R's head
+ * and so as it was; so rho' ends as rho does, finished, at the same
+ * barrier, or spinning with the same suffix, whose registers at its start
+ * and end are rho's (spin_iteration holds again), kept stuck the same way
+ * (jump keeps the stuck copy before it cuts).  So X' = X without R's
+ * events is a candidate of the cut search (by induction, every repeated
+ * iteration gone): the model allows it (the cut is taken only under a
+ * model whose checks allow an execution with fewer reads and fences,
+ * sim/repeat_gate.c); it is fair (liveness.c's clauses are over rf and co
+ * pairs whose reads are suffix reads, or prefix reads that must not read
+ * suffix writes: dropping prefix reads drops clauses only); its stuck
+ * threads are X's, and a thread that started in X and not in X' (rho was
+ * R, then its end) asks less of a progress model, never more.  Were there
+ * a writing iteration W in some run of the uncut search, the cut search
+ * would meet it too (the same argument takes the repeats out of the run
+ * up to W, which writes and so is no repeat), and falls back.  Conversely
+ * the runs the cut keeps are runs of the uncut search, and the values
+ * they feed are the same (a repeat writes nothing, what follows it the
+ * shorter run writes): a witness of the cut search is one of the uncut
+ * search, and the verdicts are the same.  tests/unit/check_sem.c counts
+ * the runs kept (a loop in a loop, a loop that writes: all of them);
+ * tests/sh/kernel_cli.sh's wait.ptx under -norace is a FAIL only if the
+ * stuck copy is kept before the cut. */
+static bool live_repeat_cut(const sc_thread *th) {
+  int last_branch = -1; /* the end of the last region met */
+  for (int pc = 0; pc < th->ninstrs; pc++) {
+    int succ[2], nsucc = successors(th, pc, succ);
+    for (int k = 0; k < nsucc; k++) {
+      if (succ[k] > pc)
+        continue; /* a forward edge */
+      if (succ[k] <= last_branch)
+        return false; /* regions overlap: a loop in a loop, or two jumps to a head */
+      last_branch = pc;
+    }
+  }
+  return true;
+}
+
 /* What bounds a search: the limits, and its deadline (0: none) with the
  * -timeout it comes from. */
 typedef struct bounds {
@@ -1207,10 +1271,15 @@ static sc_status explore_thread(const sc_test *t, int thread, const bounds *b,
   x.r.out = out;
   x.values = values;
   x.given = sci_alloc_atomic(sizeof(int64_t) * SC_TRACE_MAX);
-  bool repeats = lim->repeat_cut && !lim->liveness;
+  bool repeats = lim->repeat_cut && (!lim->liveness || live_repeat_cut(th));
   sc_status st = repeats && prepare_repeats(&x.r) == RUN_ERROR
                      ? x.r.err->status
                      : explore(&x, 0);
+  if (!st && repeats && lim->liveness && x.r.iteration_wrote) {
+    memset(out, 0, sizeof *out); /* a recurrence may need the iterations cut */
+    x.r.nheads = 0;                /* the runs without the cut */
+    st = explore(&x, 0);
+  }
   if (st && err)
     *err = x.r.err;
   return st;

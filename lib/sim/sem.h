@@ -147,7 +147,9 @@ typedef struct sc_sem_limits {
 /* All traces of every thread, each read taking any value of its location's
  * set in `values`.  A path that jumps backwards more than `unroll` times
  * from one branch is cut, as herd7's -unroll does.  With `repeat_cut`
- * it is also cut (but for liveness searches) at a backward jump past the
+ * it is also cut (in a liveness search, only in a thread whose loops are
+ * simple and whose iterations never write: sem.c's live_repeat_cut, the
+ * run kept stuck there first) at a backward jump past the
  * SC_SEM_REPEAT_UNROLL-th from its branch that closes an iteration which
  * repeats a state: it wrote nothing, met no barrier, and left each
  * register live at the loop head (one that some path from there reads

@@ -546,9 +546,12 @@ static sc_status search_once(const sc_test *t, const sc_model *m,
   bool twins = !fewer_events_safe && sci_sim_repeat_cut_keeps_races(t, m->cat, &s.eval);
   sc_sem_limits lim = {.unroll = s.opts.unroll, .max_traces = 0,
                        .liveness = s.opts.liveness != 0,
-                       .repeat_cut = fewer_events_safe || twins,
+                       /* -liveness: the full cut alone, for threads whose
+                        * loops are simple and silent (sem.c); twins keep
+                        * race flags, which a liveness search does not ask */
+                       .repeat_cut = fewer_events_safe || (twins && !s.opts.liveness),
                        .repeat_at_once = t->ptx_file != NULL, /* a kernel */
-                       .repeat_twins = twins,
+                       .repeat_twins = twins && !s.opts.liveness,
                        .max_run_events = s.opts.max_run_events};
   sc_status st = check_declarations(t, m->cat, err);
   if (st)

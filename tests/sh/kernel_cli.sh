@@ -107,6 +107,10 @@ expect 0 "$scopecat" kernel -liveness "$k/wait.ptx"
 has "$tmp/out" "Property liveness FAIL: T0 spins for ever"
 expect 0 "$scopecat" kernel -liveness -input 'flag = {1}' "$k/wait.ptx"
 has "$tmp/out" "Property liveness PASS"
+# -norace: the liveness search cuts the repeated spin turn (sem.c's
+# live_repeat_cut) only after it kept the run stuck there (PASS if not)
+expect 0 "$scopecat" kernel -norace -liveness "$k/wait.ptx"
+has "$tmp/out" "Property liveness FAIL: T0 spins for ever"
 expect 0 "$scopecat" kernel "$k/wait.ptx"
 lacks "$tmp/out" "Property liveness"
 has "$tmp/out" "Property assertion PASS: nothing asserted (no @Output, no -output)"
