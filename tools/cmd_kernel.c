@@ -544,11 +544,6 @@ static bool liveness(const kernel_cli *c, const char *path, const sc_test *t,
   return true;
 }
 
-/* Why the simulation has no state (States 0), or NULL when it has one.
- * No candidate and no run cut: the only runs that complete are dropped
- * because their barriers never release some thread (a deadlock); runs cut
- * by the bound may be the ones that would have completed; candidates all
- * forbidden: the model allows none. */
 /* Over no execution every verdict is vacuous, a PASS as much as a FAIL
  * for want of a witness: each property that looked at executions (the
  * assertion only when one was asked) is UNKNOWN, saying why. */

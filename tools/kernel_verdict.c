@@ -29,8 +29,13 @@ const char *kernel_no_execution(const sc_test *t, const sc_result *r, int unroll
     return cli_format("no complete execution (%ld run%s cut by the bound "
                       "-unroll %d, none completed)", cut, cut == 1 ? "" : "s",
                       unroll);
-  return "no complete execution (a deadlock: in every run some thread waits "
-         "at a barrier for ever; -liveness names it)";
+  /* no run cut by the bound and no candidate: every run that completes is
+   * in some combination none of whose executions exists, so in each
+   * execution some thread never completes: it waits at a barrier that
+   * never releases it, or turns in a loop no write lets it leave (such
+   * runs are dropped, or cut as repeats of a state: sem.c) */
+  return "no complete execution (a hang: in every execution some thread waits "
+         "for ever, at a barrier or in a loop no write ends; -liveness names it)";
 }
 
 kernel_verdict kernel_assertion(const sc_test *t, const sc_result *r, int unroll,

@@ -21,7 +21,7 @@ long kernel_cut_runs(const sc_test *t, const sc_result *r);
 const char *kernel_up_to(int unroll, const char *what, long cut);
 
 /* Why r has no execution to judge (none allowed, none complete within the
- * bound, a deadlock), NULL when it has one.  `unroll` is the bound used. */
+ * bound, a hang), NULL when it has one.  `unroll` is the bound used. */
 const char *kernel_no_execution(const sc_test *t, const sc_result *r, int unroll);
 
 /* The verdict of t's condition over r: an execution that decides it (a

@@ -123,7 +123,7 @@ has "$tmp/out" "Property bounds UNKNOWN: no complete execution (1 run cut by the
 # ---- Over no complete execution: UNKNOWN, saying why ---------------------------
 # barriers met in crossed orders deadlock: the forall holds of no
 # execution, which is no PASS (it was one); -liveness names the threads
-deadlock="no complete execution (a deadlock: in every run some thread waits at a barrier for ever; -liveness names it)"
+deadlock="no complete execution (a hang: in every execution some thread waits for ever, at a barrier or in a loop no write ends; -liveness names it)"
 for engine in enum smt; do
   [ "$engine" = smt ] && ! "$scopecat" -engine smt "$srcdir/ptx/seeds/coRR.litmus" >/dev/null 2>&1 && continue
   expect 0 "$scopecat" kernel -engine "$engine" "$k/crossed.ptx"
@@ -134,6 +134,13 @@ for engine in enum smt; do
 done
 expect 0 "$scopecat" kernel -norace -liveness "$k/crossed.ptx"
 has "$tmp/out" "Property liveness FAIL: T0 waits at a barrier for ever, T1 waits at a barrier for ever"
+# a hang in a spin, no barrier (spin-hang.ptx, worked out in its header):
+# the same words, which say a loop may be where it waits
+expect 0 "$scopecat" kernel -norace -unroll 3 "$k/spin-hang.ptx"
+has "$tmp/out" "States 0"
+has "$tmp/out" "Property assertion UNKNOWN: $deadlock"
+expect 0 "$scopecat" kernel -norace -unroll 3 -liveness "$k/spin-hang.ptx"
+has "$tmp/out" "Property liveness FAIL: T1 spins for ever"
 expect 0 "$scopecat" kernel -json "$k/crossed.ptx"
 has "$tmp/out" "{\"property\":\"assertion\",\"verdict\":\"UNKNOWN\",\"detail\":\"$deadlock\"}"
 # a model that forbids every execution: no allowed one, each of 3 candidates
@@ -219,7 +226,7 @@ expect 0 "$scopecat" kernel -fences -unroll 4 "$k/fill.ptx"
 has "$tmp/out" "Fences in $k/fill.ptx: 1 global access, "
 has "$tmp/out" "  no fence needed"
 expect 1 "$scopecat" kernel -fences "$k/crossed.ptx"
-has "$tmp/out" "the condition is UNKNOWN: no complete execution (a deadlock"
+has "$tmp/out" "the condition is UNKNOWN: no complete execution (a hang"
 # what -fences needs and refuses
 expect 1 "$scopecat" kernel -fences "$k/wait.ptx"
 has "$tmp/err" "$k/wait.ptx:1:1: expected '// @Output: ...' (or -output): -fences finds the fences that make it hold"
