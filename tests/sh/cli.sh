@@ -111,6 +111,23 @@ if cmp -s "$tmp/j1" "$tmp/j2"; then ok; else fail "-j 2 output differs from -j 1
 expect 1 "$scopecat" sim -j 2 "$tmp/no-such.litmus"
 has "$tmp/err" "no-such.litmus: no such file or directory"
 lacks "$tmp/err" "cannot start a worker"
+# The -j pool's workers of background job $1 once it has $2 of them, or
+# what it has after 5 s.  $1 may be libtool's wrapper script until it
+# execs the program, and the wrapper's own subshells are no workers:
+# stopping one hung the batch (or missed the pool) on a loaded machine, so
+# children count only once $1 runs no shell (where /proc tells).
+pool_workers() {
+  found=
+  for i in $(seq 50); do
+    sleep 0.1
+    case $(readlink "/proc/$1/exe" 2>/dev/null) in
+      */bash | */sh | */dash) continue ;;
+    esac
+    found=$(pgrep -P "$1" | tr '\n' ' ')
+    [ "$(echo "$found" | wc -w)" -ge "$2" ] && break
+  done
+  echo "$found"
+}
 # -j runs a pool: a worker stopped (SIGSTOP) past its test's deadline is
 # killed and replaced; its test gets its timeout line, the others their
 # blocks, in order.  The batch must outlast the 0.1 s before the worker is
@@ -123,12 +140,7 @@ done
 "$scopecat" sim -nohash -model ptx-v6.0.cat $manual 2>/dev/null | grep '^Test ' >"$tmp/order1"
 "$scopecat" sim -nohash -j 2 -timeout 1 -model ptx-v6.0.cat $manual >"$tmp/out" 2>"$tmp/err" &
 pid=$!
-worker=
-for i in 1 2 3 4 5 6 7 8 9 10; do
-  sleep 0.1
-  worker=$(pgrep -P "$pid" | head -1)
-  [ -n "$worker" ] && break
-done
+worker=$(pool_workers "$pid" 1 | cut -d" " -f1)
 [ -n "$worker" ] && kill -STOP "$worker"
 wait "$pid"
 rc=$?
@@ -147,12 +159,7 @@ if kill -0 "$worker" 2>/dev/null; then fail "the stuck worker $worker was left";
 # line, every other test its block
 "$scopecat" sim -nohash -j 2 -model ptx-v6.0.cat $manual >"$tmp/out" 2>"$tmp/err" &
 pid=$!
-worker=
-for i in 1 2 3 4 5 6 7 8 9 10; do
-  sleep 0.1
-  worker=$(pgrep -P "$pid" | head -1)
-  [ -n "$worker" ] && break
-done
+worker=$(pool_workers "$pid" 1 | cut -d" " -f1)
 [ -n "$worker" ] && kill -KILL "$worker"
 wait "$pid"
 blocks=$(grep -c '^Test ' "$tmp/out")
@@ -164,12 +171,7 @@ else fail "-j 2 with a killed worker: $blocks blocks and $lines lines for $(wc -
 # then 0.09 s)
 "$scopecat" sim -nohash -j 2 -model ptx-v6.0.cat $manual >/dev/null 2>&1 &
 pid=$!
-workers=
-for i in 1 2 3 4 5 6 7 8 9 10; do
-  sleep 0.1
-  workers=$(pgrep -P "$pid" | tr '\n' ' ')
-  [ "$(echo $workers | wc -w)" -eq 2 ] && break
-done
+workers=$(pool_workers "$pid" 2)
 kill -TERM "$pid"
 wait "$pid"
 rc=$?
