@@ -215,6 +215,18 @@ int sci_cat_analysis_nchecks(const sc_cat_analysis *a);
 const struct sc_cat_test *sci_cat_analysis_check(const sc_cat_analysis *a, int i,
                                                 sc_cat_dep *dep);
 
+/* The checks found that order pairs (i < norders): each a check (not a
+ * flag: a flag never forbids), not negated, whose lowered form is
+ * `empty (E \ (c | c^-1))` with c the caller's relation *input or its
+ * closure input+, and E depending on none of the inputs (its value is
+ * fixed by the other names).  An execution the model allows has every
+ * pair of E in c or c^-1; the interpreter's value of the check on an
+ * execution where *input is empty is E itself (empty+ is empty).  None
+ * when the lowering took a `with ... from` as holding. */
+int sci_cat_analysis_norders(const sc_cat_analysis *a);
+const struct sc_cat_test *sci_cat_analysis_order(const sc_cat_analysis *a, int i,
+                                                const char **input);
+
 /* What the caller knows of its names when events are taken out of an
  * execution, the remaining ones keeping their pairs of every name but
  * those of `shrinking`, which may lose some; the names of `kept` hold

@@ -48,6 +48,10 @@ struct sc_cat_analysis {
   /* bindings that depend on no choice: an open-addressing set of pointers */
   const sc_cat_bind **statics;
   int nstatics, capstatics; /* capstatics: a power of two, or 0 */
+  /* the checks `empty (E \ (r | r^-1))` of order_check, with r's name */
+  const struct sc_cat_test **orders;
+  const char **order_inputs;
+  int norders, caporders, capinputs;
 };
 
 /* ---- The visitor ---------------------------------------------------------- */
@@ -217,6 +221,82 @@ int sci_cat_choice_inputs(const sc_cat_env *base, const sc_cat_dynamic *dyn, int
   return n;
 }
 
+/* ---- Checks that order pairs ------------------------------------------------ */
+
+/* The input r when x is r or r+ (r a relation of the caller's), else NULL. */
+static const sc_cat_node *input_or_closure(const sc_cat_node *x) {
+  if (x && x->kind == CN_PLUS)
+    x = x->a;
+  return x && x->kind == CN_INPUT && !x->is_set ? x : NULL;
+}
+
+/* The input r when u is c | c^-1 (either order), c being r or r+. */
+static const sc_cat_node *both_ways(const sc_cat_node *u) {
+  if (!u || u->kind != CN_UNION || !u->b)
+    return NULL;
+  for (int k = 0; k < 2; k++) {
+    const sc_cat_node *c = k ? u->b : u->a, *inv = k ? u->a : u->b;
+    if (inv->kind == CN_INV && inv->a == c && input_or_closure(c))
+      return input_or_closure(c); /* nodes are shared: the same c twice */
+  }
+  return NULL;
+}
+
+/* The input r when axiom ax is a check of the form `empty (E \ (c |
+ * c^-1))`, c being r or r+ and E depending on no input: an execution the
+ * model allows passes every check, so it has every pair of E in c or in
+ * c^-1.  Only a check: a flag (or undefined_unless) that fails leaves the
+ * execution allowed, flagged, and a negated check (~empty) asks the
+ * opposite.  The form is read off the lowered graph, after the lowering
+ * has followed lets, includes, procedure calls and variants, so that it
+ * is what every run of the model evaluates; E's value, fixed by the
+ * names the caller does not choose, is the check's own value on an
+ * execution where r is empty.  NULL for any other axiom. */
+static const sc_cat_node *order_check(analyser *a, const sc_cat_axiom *ax) {
+  const sc_cat_test *t = ax->test;
+  const sc_cat_node *x = ax->node;
+  if (t->type != TT_CHECK || t->negated || t->kind != TEST_EMPTY || !x ||
+      x->is_set || x->kind != CN_DIFF || !x->a)
+    return NULL;
+  return is_none(node_dep(a, x->a)) ? both_ways(x->b) : NULL;
+}
+
+static int find_order(const sc_cat_analysis *out, const sc_cat_test *t) {
+  for (int i = 0; i < out->norders; i++)
+    if (out->orders[i] == t)
+      return i;
+  return -1;
+}
+
+static void add_order(sc_cat_analysis *out, const sc_cat_test *t, const char *input) {
+  if (find_order(out, t) >= 0)
+    return;
+  sci_grow(&out->orders, &out->caporders, out->norders + 1, sizeof *out->orders);
+  sci_grow(&out->order_inputs, &out->capinputs, out->norders + 1,
+           sizeof *out->order_inputs);
+  out->orders[out->norders] = t;
+  out->order_inputs[out->norders++] = input;
+}
+
+/* A check met more than once (a procedure called twice) orders pairs
+ * only if each time it has the form, over the same input: a run with
+ * only that check evaluates it each time, and every value must be an E. */
+static void drop_mixed_orders(sc_cat_analysis *out, const sc_cat_graph *g, analyser *a) {
+  for (int i = 0; i < g->naxioms; i++) {
+    int k = find_order(out, g->axioms[i].test);
+    if (k < 0)
+      continue;
+    const sc_cat_node *r = order_check(a, &g->axioms[i]);
+    if (!r || strcmp(r->name, out->order_inputs[k]) != 0) {
+      out->norders--;
+      memmove(&out->orders[k], &out->orders[k + 1],
+              sizeof *out->orders * (size_t)(out->norders - k));
+      memmove(&out->order_inputs[k], &out->order_inputs[k + 1],
+              sizeof *out->order_inputs * (size_t)(out->norders - k));
+    }
+  }
+}
+
 sc_cat_analysis *sci_cat_analyse(const sc_cat_model *m, const sc_cat_env *base,
                                 const sc_cat_dynamic *dyn, int ndyn,
                                 const sc_cat_run_options *opts) {
@@ -234,7 +314,11 @@ sc_cat_analysis *sci_cat_analyse(const sc_cat_model *m, const sc_cat_env *base,
     sc_cat_dep d = node_dep(&a, ax->node);
     /* ~acyclic r fails when r is acyclic: as r shrinks */
     add_check(out, ax->test, ax->test->negated ? flip(d) : d);
+    const sc_cat_node *r = g->approximate ? NULL : order_check(&a, ax);
+    if (r)
+      add_order(out, ax->test, r->name);
   }
+  drop_mixed_orders(out, g, &a);
   for (int i = 0; i < g->nlets; i++)
     if (is_none(node_dep(&a, g->lets[i].node)))
       add_static(out, g->lets[i].bind);
@@ -247,6 +331,14 @@ const struct sc_cat_test *sci_cat_analysis_check(const sc_cat_analysis *a, int i
                                                 sc_cat_dep *dep) {
   *dep = a->deps[i];
   return a->checks[i];
+}
+
+int sci_cat_analysis_norders(const sc_cat_analysis *a) { return a ? a->norders : 0; }
+
+const struct sc_cat_test *sci_cat_analysis_order(const sc_cat_analysis *a, int i,
+                                                const char **input) {
+  *input = a->order_inputs[i];
+  return a->orders[i];
 }
 
 bool sci_cat_analysis_is_static(const sc_cat_analysis *a, const sc_cat_bind *b) {

@@ -103,11 +103,24 @@ sc_status sci_sim_enum_root_look(sim_search *s, sim_candidate *cd, bool *may);
  * w has no co successor fails a check that only gets worse as rf and co
  * grow (or as co shrinks), on the bounds: rf from the reads with one
  * candidate and (w, r) up to every candidate; co from the initial writes
- * (and, co being total, every other write of w's location before w) up to
- * every order that leaves w last.  The enumerator's cut at its root, with
+ * (and, co being total, every other write of w's location before w; co
+ * being partial, those that `ordered` pairs with w, ordered from
+ * sci_sim_enum_co_ordered or NULL) up to every order that leaves w last.  The enumerator's cut at its root, with
  * w's place in co fixed.  false when the model has no such check (or
  * -noprune). */
-bool sci_sim_enum_refutes_maximal_read(sim_search *s, sim_candidate *cd, int w, int r);
+bool sci_sim_enum_refutes_maximal_read(sim_search *s, sim_candidate *cd,
+                                       const sc_rel *ordered, int w, int r);
+
+/* The pairs of events that co orders one way or the other in every
+ * execution of cd's combination that the model allows: the union of E
+ * over the model's checks `empty (E \ (co | co^-1))` (co or co+ there,
+ * E reading none of the per-candidate names: cat.h's
+ * sci_cat_analysis_order), evaluated once on cd's fixed names.  With co
+ * partial, sci_sim_enum_refutes_maximal_read puts every write w' that
+ * such a pair joins to the co-maximal write w before it (a pair ordered
+ * w first would give w a successor).  NULL when the model has no such
+ * check or its evaluation fails. */
+sc_rel *sci_sim_enum_co_ordered(sim_search *s, sim_candidate *cd);
 
 /* Whether no completion of cd is allowed, by the reads one at a time: a
  * candidate write of a read is dead when the bounds with it read (and

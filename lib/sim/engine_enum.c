@@ -379,7 +379,77 @@ sc_status sci_sim_enum_root_look(sim_search *s, sim_candidate *cd, bool *may) {
   return may_complete(s, cd, 0, may);
 }
 
-bool sci_sim_enum_refutes_maximal_read(sim_search *s, sim_candidate *cd, int w, int r) {
+/* The name dynamic.h gives the whole of co. */
+static const char *whole_co_name(void) {
+  for (int i = 0; i < SIM_NDYNAMIC; i++)
+    if (sci_sim_dynamic_names[i].source == SIM_DYN_CO &&
+        sci_sim_dynamic_names[i].part == SIM_DYN_WHOLE)
+      return sci_sim_dynamic_names[i].name;
+  return NULL;
+}
+
+sc_rel *sci_sim_enum_co_ordered(sim_search *s, sim_candidate *cd) {
+  const sc_cat_analysis *an = cd->eval.analysis;
+  const char *co = whole_co_name();
+  const struct sc_cat_test **only =
+      sci_alloc(sizeof *only * (size_t)(sci_cat_analysis_norders(an) + 1));
+  int n = 0;
+  for (int i = 0; i < sci_cat_analysis_norders(an); i++) {
+    const char *input;
+    const struct sc_cat_test *t = sci_cat_analysis_order(an, i, &input);
+    if (co && strcmp(input, co) == 0)
+      only[n++] = t;
+  }
+  if (!n)
+    return NULL;
+  /* each check's value with co empty is its E (cat.h): rf and the other
+   * names as at the root, which E does not read */
+  sc_execution *x = cd->x;
+  root_bounds(cd);
+  sc_rel *none = sci_rel_new(x->nevents);
+  x->co = none;
+  sci_exec_bind_dynamic(x, cd->env);
+  sc_cat_run_options eval = cd->eval;
+  eval.only = only;
+  eval.nonly = n;
+  eval.keep_going = true; /* every E, though the first already fails */
+  eval.transient = false;
+  sc_cat_outcome out;
+  sc_error *err = NULL;
+  sc_rel *ordered = NULL;
+  if (sci_cat_run(s->m->cat, cd->env, &eval, &out, &err) == SC_OK) {
+    ordered = sci_rel_new(x->nevents);
+    for (int i = 0; i < out.nchecks; i++) {
+      const sc_rel *e = out.checks[i].value && !out.checks[i].skipped
+                            ? sci_cat_value_rel(out.checks[i].value, x->nevents)
+                            : NULL;
+      if (e)
+        sci_rel_union(ordered, ordered, e);
+    }
+  }
+  x->co = cd->co_low;
+  return ordered;
+}
+
+/* Add to co's lower bound (w', w) for every other write w' of w's location
+ * that every allowed execution orders with w in co (ordered, from
+ * sci_sim_enum_co_ordered): w having no co successor, w' comes first.
+ * The model's c there is co or co+, and both engines' co is transitive
+ * (the enumerator's partial orders, the solver's asserted order): c is
+ * co itself, so the pair is in co, not only in its closure. */
+static void order_before_last(sim_candidate *cd, const sc_rel *ordered, int w) {
+  for (int l = 0; l < cd->nlocs; l++)
+    for (int i = 0; i < cd->co[l].n; i++)
+      if (cd->co[l].writes[i] == w)
+        for (int j = 0; j < cd->co[l].n; j++) {
+          int v = cd->co[l].writes[j];
+          if (j != i && (sc_rel_has(ordered, v, w) || sc_rel_has(ordered, w, v)))
+            sc_rel_add(cd->co_low, v, w);
+        }
+}
+
+bool sci_sim_enum_refutes_maximal_read(sim_search *s, sim_candidate *cd,
+                                       const sc_rel *ordered, int w, int r) {
   if (!cd->ngroups)
     return false;
   root_bounds(cd);
@@ -391,6 +461,8 @@ bool sci_sim_enum_refutes_maximal_read(sim_search *s, sim_candidate *cd, int w, 
           for (int j = 0; j < cd->co[l].n; j++)
             if (j != i)
               sc_rel_add(cd->co_low, cd->co[l].writes[j], w);
+  if (s->partial_co && ordered)
+    order_before_last(cd, ordered, w);
   bool refuted = fails_on_bounds(s, cd, w);
   root_bounds(cd); /* the root look's bounds again */
   return refuted;

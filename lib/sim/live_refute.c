@@ -15,7 +15,16 @@
  * followed by its release, is never co-maximal: a thread spinning on a
  * lock that every holder releases is refuted here; a model without such a
  * check refutes nothing, and the combination goes to the engine as
- * before).  Only whole combinations are dropped, never one candidate
+ * before).  With co partial (`let co = co+`, as Dat3M's ptx-v6.0.cat),
+ * a write w left co-maximal is first put after every write w' of its
+ * location that a check `empty (E \ (co | co^-1))` of the model orders
+ * with it (E, fixed by the combination, holding (w, w') or (w', w)): an
+ * allowed execution has that pair in co one way or the other, and w
+ * having no successor, w' comes first (engine_enum.c's
+ * order_before_last).  ptx-v6.0.cat's axiom-Coherence2 so orders a
+ * lock's taking write and its release, morally strong as po makes them,
+ * and axiom-ScPerLocation then refutes the taking write as last.  Only
+ * whole combinations are dropped, never one candidate
  * write of a read, so the problems the engines see, and the witness they
  * find first, are those of the search without this cut. */
 #include "sim/live_refute.h"
@@ -34,13 +43,17 @@ static bool asks_last(const sc_live_clause *cl, int ncl, int w, int r) {
 /* Whether read k of cd may read only writes the model refutes as its
  * co-maximal source. */
 static bool read_refuted(sim_search *s, sim_candidate *cd, const sc_live_clause *cl,
-                         int ncl, int k) {
+                         int ncl, int k, const sc_rel **ordered, bool *known) {
   int r = cd->reads[k];
   for (int j = 0; j < cd->ncands[k]; j++)
     if (!asks_last(cl, ncl, cd->cands[k][j], r))
       return false; /* a write of the loop's own, or one fairness leaves free */
+  if (!*known && s->partial_co) { /* once per combination, where it may help */
+    *ordered = sci_sim_enum_co_ordered(s, cd);
+    *known = true;
+  }
   for (int j = 0; j < cd->ncands[k]; j++)
-    if (!sci_sim_enum_refutes_maximal_read(s, cd, cd->cands[k][j], r))
+    if (!sci_sim_enum_refutes_maximal_read(s, cd, *ordered, cd->cands[k][j], r))
       return false;
   return true;
 }
@@ -50,8 +63,10 @@ bool sci_live_refuted_by_model(sim_search *s, sim_candidate *cd) {
     return false; /* no check cuts on the bounds (or -noprune) */
   sc_live_clause *cl;
   int ncl = sci_live_fairness(cd->x, &cl);
+  const sc_rel *ordered = NULL;
+  bool known = false;
   for (int k = 0; k < cd->nreads; k++)
-    if (read_refuted(s, cd, cl, ncl, k))
+    if (read_refuted(s, cd, cl, ncl, k, &ordered, &known))
       return true;
   return false;
 }

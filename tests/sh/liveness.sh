@@ -7,7 +7,9 @@
 # gives it back: no fair execution leaves P1 turning, Pass), under the
 # bundled PTX models and sc.cat and both engines; the witness is drawn.
 # stale-flag: a spin whose only source the model refutes as a co-maximal
-# write, dropped before the search (lib/sim/live_refute.c).
+# write, dropped before the search (lib/sim/live_refute.c), also where co
+# is partial and a check orders the spin's source with a later write
+# (partial-coherence.cat, ordered-writes.cat, ordered-flag.cat beside it).
 . "${SC_SRCDIR:-.}/tests/sh/lib.sh"
 data="$srcdir/tests/data/liveness"
 
@@ -50,6 +52,33 @@ for e in $engines; do
     expect 0 "$scopecat" -liveness -json -model "$data/no-coherence.cat" -engine "$e" $np "$data/stale-flag.litmus"
     has "$tmp/out" '"liveness":"Fail","stuck":[{"thread":"P1","how":"spin"}]'
   done
+done
+# stale-flag under models that leave co partial (`let co = co+`): a check
+# `empty (E \ (co | co^-1))` with E fixed by the program orders W1 and W2
+# (ordered-writes.cat: E the pairs of writes in po at one location;
+# ptx-v6.0.cat's axiom-Coherence2, E the morally strong ones, which po
+# makes them), so W1, never co-maximal, is refuted before the engine
+# (lib/sim/live_refute.c; the search without the cut took 9 and 3
+# candidates).  Without the check (partial-coherence.cat), or with it a
+# flag (ordered-flag.cat: a flag forbids nothing), W1 and W2 may stay
+# unordered and P1 spins on W1 for ever: Fail.  -unroll 2 makes the cut
+# run from the first combination (no deeper search waits for its count);
+# ordering W1 last of every write of f whatever E says, or taking the
+# flag for a check, turns those Fails into Pass
+for e in $engines; do
+  for u in "" "-unroll 2"; do
+    for m in "$srcdir/cat/ptx-v6.0" "$data/ordered-writes"; do
+      expect 0 "$scopecat" -liveness -json $u -model "$m.cat" -engine "$e" "$data/stale-flag.litmus"
+      has "$tmp/out" '"liveness":"Pass","stuck":[]'
+      has "$tmp/out" '"candidates":0,'
+    done
+    for m in partial-coherence ordered-flag; do
+      expect 0 "$scopecat" -liveness -json $u -model "$data/$m.cat" -engine "$e" "$data/stale-flag.litmus"
+      has "$tmp/out" '"liveness":"Fail","stuck":[{"thread":"P1","how":"spin"}]'
+    done
+  done
+  expect 0 "$scopecat" -liveness -json -noprune -model "$data/ordered-writes.cat" -engine "$e" "$data/stale-flag.litmus"
+  has "$tmp/out" '"liveness":"Pass","stuck":[]'
 done
 # with -unroll 0 no second turn runs: the loop is not checked, and says so
 expect 0 "$scopecat" -liveness -unroll 0 "$data/exch-held.litmus"

@@ -1258,6 +1258,52 @@ START_TEST(analysis_walks_the_graph) {
 }
 END_TEST
 
+/* The checks that order pairs (sci_cat_analysis_order): `empty (E \ (c |
+ * c^-1))`, c being co or co+ (the model's `let co = co+`), either order
+ * of the union, E depending on no choice.  Not: a flag (it forbids
+ * nothing), a negated check, E reading rf, c | rf^-1 (not one relation
+ * both ways), c^-1 over another relation, acyclic, a procedure's check
+ * called once with E fixed and once with E = rf (a run evaluates both). */
+START_TEST(analysis_finds_ordering_checks) {
+  sc_cat_model *m = load_ok(
+      "\"t\"\nlet w2 = (W * W) & po\n"
+      "empty w2 \\ (co | co^-1) as o1\n"
+      "flag ~empty w2 \\ (co | co^-1) as f1\n"
+      "~empty w2 \\ (co | co^-1) as n1\n"
+      "empty (w2 | rf) \\ (co | co^-1) as n2\n"
+      "empty w2 \\ (co | rf^-1) as n3\n"
+      "empty w2 \\ (co | po^-1) as n4\n"
+      "acyclic w2 \\ (co | co^-1) as n5\n"
+      "procedure p(x) = empty x \\ (co | co^-1) as n6 end\n"
+      "call p(w2)\ncall p(rf)\n"
+      "let co = co+\n"
+      "empty w2 \\ (co^-1 | co) as o2\n");
+  sc_cat_env *env = sci_cat_env_new(3);
+  bind_rel(env, "po", (int[]){0, 1, -1});
+  bind_set(env, "W", (int[]){0, 1, -1});
+  bind_rel(env, "rf", NONE);
+  bind_rel(env, "co", NONE);
+  const sc_cat_dynamic dyn[] = {{"rf", {1, 0}}, {"co", {2, 0}}};
+  sc_cat_analysis *a = sci_cat_analyse(m, env, dyn, 2, NULL);
+  ck_assert_int_eq(sci_cat_analysis_norders(a), 2);
+  const char *want[] = {"o1", "o2"};
+  for (int i = 0; i < 2; i++) {
+    const char *input;
+    ck_assert_str_eq(sci_cat_analysis_order(a, i, &input)->name, want[i]);
+    ck_assert_str_eq(input, "co");
+  }
+  /* with co empty, the check's value is E: the pair (0, 1) */
+  const struct sc_cat_test *only[] = {sci_cat_analysis_order(a, 0, &(const char *){0})};
+  sc_cat_run_options o = {.only = only, .nonly = 1};
+  sc_cat_outcome out;
+  sc_error *err = NULL;
+  ck_assert_int_eq(sci_cat_run(m, env, &o, &out, &err), SC_OK);
+  ck_assert_int_eq(out.nchecks, 1);
+  const sc_rel *e = sci_cat_value_rel(out.checks[0].value, 3);
+  ck_assert(sc_rel_has(e, 0, 1) && !sc_rel_has(e, 1, 0) && !sc_rel_has(e, 0, 2));
+}
+END_TEST
+
 /* The symbolic run's errors for a model are those of enumeration, at the
  * same file:line:col with the same words, wherever the symbolic engine
  * can encode the construct (the rest is SC_ERR_UNSUPPORTED). */
@@ -1428,6 +1474,7 @@ static Suite *cat_suite(void) {
   tcase_add_test(graph, lowering_let_rec);
   tcase_add_test(graph, lowering_unsupported);
   tcase_add_test(graph, analysis_walks_the_graph);
+  tcase_add_test(graph, analysis_finds_ordering_checks);
   tcase_add_loop_test(graph, removal_gate, 0,
                       (int)(sizeof removal_cases / sizeof removal_cases[0]));
   suite_add_tcase(s, graph);
