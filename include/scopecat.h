@@ -94,6 +94,9 @@ sc_dialect sc_test_dialect(const sc_test *t);
 int sc_test_thread_count(const sc_test *t);
 int sc_test_instruction_count(const sc_test *t, int thread);
 int sc_test_location_count(const sc_test *t);
+/* The condition's quantifier as herd7 writes it: "exists", "~exists" or
+ * "forall" (a test with no condition: "forall", of `forall true`). */
+const char *sc_test_quantifier(const sc_test *t);
 
 /* The canonical text of a test in its own dialect (sc_test_to_dialect with
  * sc_test_dialect): it parses again to an equal test, of the same meaning. */

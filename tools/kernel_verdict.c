@@ -6,6 +6,8 @@
 
 #include "cli.h"
 
+#include <string.h>
+
 long kernel_cut_runs(const sc_test *t, const sc_result *r) {
   long n = 0;
   for (int i = 0; i < sc_test_thread_count(t); i++)
@@ -50,7 +52,11 @@ kernel_verdict kernel_assertion(const sc_test *t, const sc_result *r, int unroll
   }
   long cut = kernel_cut_runs(t, r);
   if (!*decided && cut > 0) {
-    *detail = kernel_up_to(unroll, "no execution decides the condition", cut);
+    /* the witness it lacks: a counterexample of forall (or ~exists), or
+     * an execution where exists holds */
+    bool exists = strcmp(sc_test_quantifier(t), "exists") == 0;
+    *detail = kernel_up_to(unroll, exists ? "no execution satisfies the condition"
+                                          : "no execution violates the condition", cut);
     return KERNEL_UNKNOWN;
   }
   if (sc_result_validated(r))

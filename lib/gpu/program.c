@@ -174,9 +174,6 @@ static void put_prop(sc_strbuf *o, sc_gpu_gen *g, const sc_prop *p) {
   }
 }
 
-static const char *quantifier(sc_quantifier q) {
-  return q == SC_EXISTS ? "exists" : q == SC_NOT_EXISTS ? "~exists" : "forall";
-}
 
 /* cond_holds() and CONDITION, the condition as the library prints it
  * (quoted for a C string). */
@@ -197,7 +194,7 @@ static void put_condition(writer *w, sc_gpu_gen *g) {
     sci_sb_putc(&quoted, *s);
   }
   wr_printf(w, "static const char *const CONDITION = \"%s (%s)\";\n",
-            quantifier(t->quant), quoted.data);
+            sci_quantifier_name(t->quant), quoted.data);
 }
 
 /* One test thread's case of run_thread: the asm block, then its observed

@@ -257,6 +257,9 @@ typedef enum sc_quantifier {
   SC_EXISTS, SC_NOT_EXISTS, SC_FORALL
 } sc_quantifier;
 
+/* How herd7 writes a quantifier: "exists", "~exists", "forall". */
+const char *sci_quantifier_name(sc_quantifier q);
+
 /* ---- The test ------------------------------------------------------------ */
 
 struct sc_test {

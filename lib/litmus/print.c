@@ -338,7 +338,7 @@ void sci_print_prop(sc_strbuf *sb, const sc_test *t, const sc_prop *p) {
   }
 }
 
-static const char *quantifier_name(sc_quantifier q) {
+const char *sci_quantifier_name(sc_quantifier q) {
   return q == SC_EXISTS ? "exists" : q == SC_FORALL ? "forall" : "~exists";
 }
 
@@ -377,7 +377,7 @@ static void put_tail(sc_strbuf *sb, const sc_test *t, sc_dialect d) {
     sci_print_prop(sb, t, t->filter);
     sci_sb_puts(sb, ")\n");
   }
-  sci_sb_printf(sb, "\n%s (", quantifier_name(t->quant));
+  sci_sb_printf(sb, "\n%s (", sci_quantifier_name(t->quant));
   sci_print_prop(sb, t, t->cond);
   sci_sb_puts(sb, ")\n");
 }
@@ -432,7 +432,7 @@ const char *sci_litmus_summary(const sc_test *t) {
                t->dialect == SC_DIALECT_GPU_PTX ? "GPU_PTX" : "PTX",
                t->nthreads, t->nthreads == 1 ? "" : "s", ninstrs,
                ninstrs == 1 ? "" : "s", t->nlocs, t->nlocs == 1 ? "" : "s",
-               quantifier_name(t->quant));
+               sci_quantifier_name(t->quant));
   put_placement(&sb, t);
   return sb.data;
 }

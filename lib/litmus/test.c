@@ -68,6 +68,7 @@ const char *sc_test_name(const sc_test *t) { return t->name; }
 sc_dialect sc_test_dialect(const sc_test *t) { return t->dialect; }
 int sc_test_thread_count(const sc_test *t) { return t->nthreads; }
 int sc_test_location_count(const sc_test *t) { return t->nlocs; }
+const char *sc_test_quantifier(const sc_test *t) { return sci_quantifier_name(t->quant); }
 int sc_test_instruction_count(const sc_test *t, int thread) {
   return thread >= 0 && thread < t->nthreads ? t->threads[thread].ninstrs : -1;
 }

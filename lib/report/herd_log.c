@@ -85,10 +85,6 @@ const char *sci_live_unroll_note(const sc_result *r) {
   return *where ? sci_printf("Unroll %s %s %s\n", r->test->name, verdict, where) : "";
 }
 
-static const char *quantifier(sc_quantifier q) {
-  return q == SC_EXISTS ? "exists" : q == SC_FORALL ? "forall" : "~exists";
-}
-
 
 const char *sci_herd_log(const sc_result *r, unsigned flags) {
   const sc_test *t = r->test;
@@ -106,7 +102,7 @@ const char *sci_herd_log(const sc_result *r, unsigned flags) {
                sci_sim_validated(r) ? "Ok" : "No", positive, negative);
   for (int i = 0; i < r->nflags; i++)
     sci_sb_printf(&sb, "Flag %s\n", r->flags[i]);
-  sci_sb_printf(&sb, "Condition %s (", quantifier(t->quant));
+  sci_sb_printf(&sb, "Condition %s (", sci_quantifier_name(t->quant));
   sci_print_prop(&sb, t, t->cond);
   sci_sb_puts(&sb, ")\n");
   sci_sb_printf(&sb, "Observation %s %s %ld %ld\n", t->name,

@@ -180,8 +180,7 @@ const char *sci_json_result(const sc_result *r, unsigned flags) {
   put_json_string(&sb, t->file);
   sci_sb_printf(&sb, ",\"kind\":\"%s\",\"quantifier\":\"%s\",\"condition\":",
                sci_sim_kind(r),
-               t->quant == SC_EXISTS ? "exists"
-               : t->quant == SC_FORALL ? "forall" : "~exists");
+               sci_quantifier_name(t->quant));
   put_json_string(&sb, cond.data);
   sci_sb_putc(&sb, ',');
   put_states(&sb, r);

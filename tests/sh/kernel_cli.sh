@@ -5,8 +5,9 @@
 # reader may see the flag and stale data: the assertion and a data race)
 # and passes with __threadfence() on both sides; a loop of 4 turns is
 # UNKNOWN under -unroll 2 and passes under -unroll 4; a spin on a flag
-# nobody raises fails -liveness; two threads meeting barriers in crossed
-# orders deadlock, and a verdict over no complete execution is UNKNOWN,
+# nobody raises fails -liveness; a CAS lock's spinning runs, cut at
+# -unroll 2, leave it UNKNOWN, saying which witness none gave; two
+# threads meeting barriers in crossed orders deadlock, and a verdict over no complete execution is UNKNOWN,
 # saying why.  The .ptx files run everywhere; the .cu
 # files need nvcc (skipped without it).  Then the launch's errors, each
 # at its file:line:col, a batch whose bad file lets the others run, and
@@ -48,6 +49,23 @@ has "$tmp/out" "Condition forall (A[3]=3 /\\ A[0]<A[1])"
 expect 0 "$scopecat" kernel -unroll 4 "$k/fill.ptx"
 same "Property assertion PASS|Property data-race PASS|Property shared-race PASS|Property bounds PASS|Inputs these-inputs-only|"
 has "$tmp/out" "A[0]=0; A[1]=1; A[2]=2; A[3]=3;"
+
+# complete executions and runs the bound cuts (caslock: a CAS spin lock,
+# count[0] is 2 in every execution; the spinning runs are cut at -unroll 2,
+# taken as repeats from 3 on): the UNKNOWN says which witness is missing,
+# a counterexample of forall or an execution where exists holds; one found
+# decides whatever the bound cut
+expect 0 "$scopecat" kernel "$k/caslock.ptx"
+same "Property assertion UNKNOWN|Property data-race UNKNOWN|Property shared-race UNKNOWN|Property bounds UNKNOWN|Inputs these-inputs-only|"
+has "$tmp/out" "Property assertion UNKNOWN: no execution violates the condition up to -unroll 2 (2 runs cut by the bound)"
+has "$tmp/out" "count[0]=2; mutex[0]=0;"
+expect 0 "$scopecat" kernel -output 'exists (count[0] == 1)' "$k/caslock.ptx"
+has "$tmp/out" "Property assertion UNKNOWN: no execution satisfies the condition up to -unroll 2 (2 runs cut by the bound)"
+expect 0 "$scopecat" kernel -output 'exists (count[0] == 2)' "$k/caslock.ptx"
+has "$tmp/out" "Property assertion PASS"
+expect 0 "$scopecat" kernel -unroll 3 "$k/caslock.ptx"
+same "Property assertion PASS|Property data-race PASS|Property shared-race PASS|Property bounds PASS|Inputs these-inputs-only|"
+lacks "$tmp/out" "Unroll"
 
 # -output over @Output, relational comparisons: A[i] = i in the one execution
 expect 0 "$scopecat" kernel -unroll 4 -output 'forall (A[0] < A[1] and A[2] <= 2 and not (A[3] > 3) and A[3] >= -1)' "$k/fill.ptx"

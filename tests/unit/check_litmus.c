@@ -389,6 +389,20 @@ START_TEST(summary_line) {
 }
 END_TEST
 
+/* The quantifier as herd7 writes it, for each of the three. */
+START_TEST(quantifier_names) {
+  ck_assert_str_eq(sc_test_quantifier(parse_ok(fig12)), "exists");
+  const char *tail = strstr(fig12, "exists (");
+  char *text = malloc(strlen(fig12) + 8);
+  const char *as[] = {"forall", "~exists"};
+  for (int i = 0; i < 2; i++) {
+    sprintf(text, "%.*s%s%s", (int)(tail - fig12), fig12, as[i], tail + strlen("exists"));
+    ck_assert_str_eq(sc_test_quantifier(parse_ok(text)), as[i]);
+  }
+  free(text);
+}
+END_TEST
+
 START_TEST(select_pattern) {
   sc_select *sel;
   sc_error *err;
@@ -547,6 +561,7 @@ static Suite *litmus_suite(void) {
   Suite *s = suite_create("litmus");
   TCase *tc = tcase_create("parse");
   tcase_add_test(tc, fig12_structure);
+  tcase_add_test(tc, quantifier_names);
   tcase_add_test(tc, fig12_round_trip);
   tcase_add_test(tc, dat3m_structure);
   tcase_add_test(tc, dialect_is_part_of_the_meaning);
