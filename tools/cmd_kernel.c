@@ -236,8 +236,7 @@ static const char *nvcc_command(const kernel_cli *c, const char *nvcc,
     cmd = cli_format("%s -I%s", cmd, cli_shell_quote(c->includes.items[i]));
   if (c->nvcc_flags)
     cmd = cli_format("%s %s", cmd, c->nvcc_flags); /* several words: as given */
-  return cli_format("%s -o %s %s 1>&2", cmd, cli_shell_quote(ptx),
-                    cli_shell_quote(path));
+  return cli_format("%s -o %s %s", cmd, cli_shell_quote(ptx), cli_shell_quote(path));
 }
 
 /* The PTX nvcc makes of the .cu file `path`, in a temporary folder; NULL
@@ -251,7 +250,8 @@ static char *compile_cu(const kernel_cli *c, const char *path) {
     return NULL;
   }
   const char *ptx = cli_format("%s/kernel.ptx", dir);
-  int rc = cli_run(nvcc_command(c, nvcc, path, ptx), NULL, c->opts.timeout);
+  int rc = cli_run(cli_format("%s 1>&2", nvcc_command(c, nvcc, path, ptx)), NULL,
+                   c->opts.timeout);
   char *text = rc == 0 ? cli_read_file(ptx) : NULL;
   cli_temp_remove(dir);
   if (rc == 127)
@@ -380,6 +380,10 @@ static sc_test *kernel_test(const kernel_cli *c, const char *path, bool *asked) 
       (k.cond.text && sc_kernel_set_condition(t, k.cond.text, k.cond.file, k.cond.line,
                                               k.cond.col, &err) != SC_OK)) {
     fprintf(stderr, "%s\n", sc_error_message(err));
+    const char *in = sc_error_file(err);
+    if (k.ptx_file != path && in && strcmp(in, k.ptx_file) == 0)
+      fprintf(stderr, "%s: the PTX nvcc made of %s (not kept; to read it: %s)\n",
+              k.ptx_file, path, nvcc_command(c, gpu_nvcc(c->nvcc), path, k.ptx_file));
     return NULL;
   }
   *asked = k.cond.text != NULL;

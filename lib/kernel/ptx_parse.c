@@ -486,6 +486,7 @@ static void parse_body(reader *rd) {
       parse_instruction(rd, &pend, &npend, &cappend);
     }
   }
+  rd->loc_file = -1; /* past the body: no source line in force */
   sc_thread *th = &rd->p.t->threads[0];
   for (int i = 0; i < npend; i++) {
     int k = -1;
@@ -678,6 +679,16 @@ static void parse_module(reader *rd) {
   }
 }
 
+/* An error met in an entry's body where a .loc is in force also names
+ * the source line it gives: nvcc's PTX of a .cu is a file the user may
+ * never have seen, the .cu line is where to look. */
+static sc_error *with_source_line(const reader *rd, sc_error *e) {
+  if (rd->loc_file < 0 || e->line <= 0)
+    return e;
+  return sci_error_new(e->status, e->file, e->line, e->col, "%s (source line %d, by .loc)",
+                      e->what, rd->loc_line);
+}
+
 sc_status sci_ptx_parse(const char *text, const char *file,
                        const sc_parse_limits *limits, ptx_module **out,
                        sc_error **err) {
@@ -685,6 +696,7 @@ sc_status sci_ptx_parse(const char *text, const char *file,
   reader rd;
   memset(&rd, 0, sizeof rd);
   rd.p.file = file;
+  rd.loc_file = -1;
   sci_parser_limits(&rd.p.limits, limits);
   if (strlen(text) > rd.p.limits.max_file_bytes)
     return sci_fail(err, SC_ERR_LIMIT, file, 0, 0,
@@ -698,7 +710,7 @@ sc_status sci_ptx_parse(const char *text, const char *file,
   rd.p.t = new_template(file);
   if (setjmp(rd.p.on_error)) {
     if (err)
-      *err = rd.p.err;
+      *err = with_source_line(&rd, rd.p.err);
     return rd.p.err->status;
   }
   parse_module(&rd);

@@ -283,6 +283,13 @@ if command -v "$nvcc" >/dev/null 2>&1; then
   printf '// @Config: 1, 1, 1\n__global__ void k(int *a) { a[0] = ; }\n' >"$tmp/bad.cu"
   expect 1 "$scopecat" kernel -nvcc "$nvcc" "$tmp/bad.cu"
   has "$tmp/err" "$tmp/bad.cu: expected nvcc to compile it, found it failed (exit status"
+  # a .cu nvcc compiles to an instruction the front end lacks (popc, at
+  # the .cu's line 3): the PTX's position, the .cu line its .loc gives,
+  # and how to make the PTX, which is not kept
+  printf '// @Input: a = {1}\n// @Config: 1, 1, 1\n__global__ void k(int *a) {\n  a[0] = __popc(a[0]); }\n' >"$tmp/popc.cu"
+  expect 1 "$scopecat" kernel -nvcc "$nvcc" -D X=1 "$tmp/popc.cu"
+  has "$tmp/err" "found unknown instruction 'popc' (source line 4, by .loc)"
+  has "$tmp/err" "$tmp/popc.cu.ptx: the PTX nvcc made of $tmp/popc.cu (not kept; to read it: '$nvcc' -ptx -arch=sm_90 -O3 -lineinfo -D'X=1' -o '$tmp/popc.cu.ptx' '$tmp/popc.cu')"
 else
   echo "kernel_cli.sh: no nvcc: the .cu files are not checked"
 fi

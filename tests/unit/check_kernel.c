@@ -379,6 +379,18 @@ START_TEST(malformed) {
   expect_error(ENTRY_HEAD "\tmov.u32 %r1, nothing;\n}\n",
                "bad.ptx:10:15: expected a register, a parameter or a variable");
   expect_error(".version 9.0 /* open\n", "bad.ptx:1:14: expected '*/'");
+  /* in a body where a .loc is in force, the source line it gives too
+   * (nvcc's PTX of a .cu is a file the user has not seen); none before
+   * the first .loc, nor past the body */
+  expect_error(ENTRY_HEAD "\t.loc 1 7 3\n\tpopc.b32 %r2, %r1;\n}\n",
+               "found unknown instruction 'popc' "
+               "(source line 7, by .loc)");
+  sc_kernel_launch l = {NULL, 1, 1, 1, NULL, 0, NULL, 0, "header"};
+  ck_assert_ptr_null(strstr(load_error(ENTRY_HEAD "\tpopc.b32 %r2, %r1;\n}\n", &l), "by .loc"));
+  ck_assert_ptr_null(strstr(load_error(ENTRY_HEAD "\t.loc 1 7 3\n\tbra $L__missing;\n}\n"
+                                       ".bogus 3\n", &l), "by .loc"));
+  ck_assert_ptr_null(strstr(load_error(ENTRY_HEAD "\t.loc 1 7 3\n\tret;\n}\n.bogus 3\n", &l),
+                            "by .loc"));
 }
 END_TEST
 
