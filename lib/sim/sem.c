@@ -69,10 +69,16 @@ int sci_physical_loc(const sc_test *t, int l) {
   return l;
 }
 
-bool sci_values_add(sc_value_sets *vs, int loc, int64_t v) {
+bool sci_values_hold(const sc_value_sets *vs, int loc, int64_t v) {
   for (int i = 0; i < vs->n[loc]; i++)
     if (vs->vals[loc][i] == v)
-      return false;
+      return true;
+  return false;
+}
+
+bool sci_values_add(sc_value_sets *vs, int loc, int64_t v) {
+  if (sci_values_hold(vs, loc, v))
+    return false;
   sci_grow(&vs->vals[loc], &vs->cap[loc], vs->n[loc] + 1, sizeof(int64_t));
   vs->vals[loc][vs->n[loc]++] = v;
   return true;

@@ -93,6 +93,8 @@ typedef struct sc_value_sets {
 
 /* Each location's initial value (aliases share their target's set). */
 sc_value_sets *sci_values_initial(const sc_test *t);
+/* Whether loc's set holds v. */
+bool sci_values_hold(const sc_value_sets *vs, int loc, int64_t v);
 /* Add v to loc's set; true when it was new. */
 bool sci_values_add(sc_value_sets *vs, int loc, int64_t v);
 /* The memory cell behind a location name: aliases resolved. */

@@ -51,13 +51,19 @@ bool sci_sim_may_feed(const sc_trace *tw, int wi, const sc_trace *tr, int ri) {
 }
 
 
-/* The next choice of one trace per thread (an odometer); false after the
- * last, when `pick` is back to all zeros. */
-bool sci_sim_next_choice(int *pick, const sc_thread_traces *all, int nthreads) {
+/* The odometer's turn: the highest digit it turned, nthreads after the
+ * last combination (every digit back to zero). */
+static int turn_digits(int *pick, const sc_thread_traces *all, int nthreads) {
   int th = 0;
   while (th < nthreads && ++pick[th] == all[th].ntraces)
     pick[th++] = 0;
-  return th < nthreads;
+  return th;
+}
+
+/* The next choice of one trace per thread (an odometer); false after the
+ * last, when `pick` is back to all zeros. */
+bool sci_sim_next_choice(int *pick, const sc_thread_traces *all, int nthreads) {
+  return turn_digits(pick, all, nthreads) < nthreads;
 }
 
 void sci_sim_choose(const sc_trace **chosen, const int *pick,
@@ -134,6 +140,12 @@ struct sim_feed_odometer {
   uint64_t *suffix_writes, *suffix_needs;
   uint64_t *scratch;
   int *per_loc; /* scratch: needs per location */
+  /* The value fixpoint's sets (sci_sim_feed_odometer_values), NULL when
+   * none are attached; known: the pairs they hold; fresh[th][i]: the
+   * pairs trace i of thread th writes that they lack. */
+  sc_value_sets *vs;
+  uint64_t *known;
+  int **fresh;
 };
 
 static int by_loc_value(const void *a, const void *b) {
@@ -335,9 +347,18 @@ static bool all_fed(sim_feed_odometer *o, const int *pick) {
 /* Move pick, in the odometer's order (thread 0 turning fastest), to the
  * first combination from it on that is fed, every prefix on the way
  * checked first; false when none is left, or past the deadline (the
- * caller's clock then says so: no combination it is given is unfed). */
-static bool settle(sim_feed_odometer *o, int *pick) {
-  int k = o->n - 1;
+ * caller's clock then says so: no combination it is given is unfed).
+ * `from`: the highest digit that turned since the combination given
+ * last (n - 1 for the first).  When settle gave it, every level had been
+ * entered and had passed its check with the digits it still has above
+ * `from`, and a level's sets and check depend only on the digits at and
+ * above it: those levels stand, and the descent starts at `from` (as,
+ * within one call, a digit that turns at level k is entered again from
+ * k).  The next combination mostly turns thread 0 alone: one level
+ * entered, not n (entering them all was most of the value fixpoint's
+ * time once its additions were cheap). */
+static bool settle(sim_feed_odometer *o, int *pick, int from) {
+  int k = from;
   while (k >= 0) {
     if ((++o->ticks & 1023) == 0 && o->clock && sci_sim_clock_expired(o->clock))
       return false;
@@ -361,11 +382,83 @@ bool sci_sim_first_fed_choice(sim_feed_odometer *o, int *pick) {
   memset(pick, 0, sizeof(int) * (size_t)(o->n + 1));
   if (sci_sim_any_thread_without_traces(o->all, o->n))
     return false;
-  return settle(o, pick);
+  return settle(o, pick, o->n - 1);
 }
 
 bool sci_sim_next_fed_choice(sim_feed_odometer *o, int *pick) {
-  return sci_sim_next_choice(pick, o->all, o->n) && settle(o, pick);
+  int turned = turn_digits(pick, o->all, o->n);
+  return turned < o->n && settle(o, pick, turned);
+}
+
+/* ---- The value fixpoint's additions --------------------------------------- */
+
+/* A round of the value fixpoint adds the writes of every fed combination
+ * to the value sets, in the odometer's order (the order of a location's
+ * values orders the next round's traces, and so the witness told).
+ * sci_values_add looks for each value in its location's set, and the
+ * rows that walk 10^7 combinations a round spent 40% of their time there
+ * (performance.md), nearly always finding it.  Here each pair some trace
+ * writes is a bit (the odometer's), the bits the sets hold are known, and
+ * each trace keeps how many of its pairs the sets lack: a combination's
+ * trace with none adds nothing and is passed over in O(1); the others
+ * add their writes in order, as before, each new one once. */
+
+static bool holds_bit(const uint64_t *set, int bit) {
+  return (set[bit / 64] >> (bit % 64)) & 1;
+}
+
+/* The pairs trace i of thread th writes that the sets lack. */
+static int fresh_pairs(const sim_feed_odometer *o, int th, int i) {
+  int n = 0;
+  for (int w = 0; w < o->words; w++)
+    n += __builtin_popcountll(o->sets[th][i].writes[w] & ~o->known[w]);
+  return n;
+}
+
+void sci_sim_feed_odometer_values(sim_feed_odometer *o, sc_value_sets *vs) {
+  o->vs = vs;
+  o->known = sci_alloc_atomic(sizeof(uint64_t) * (size_t)o->words);
+  memset(o->known, 0, sizeof(uint64_t) * (size_t)o->words);
+  for (int b = 0; b < o->npairs; b++)
+    if (sci_values_hold(vs, o->pairs[b].loc, o->pairs[b].value))
+      set_bit(o->known, b);
+  o->fresh = sci_alloc(sizeof(int *) * (size_t)(o->n + 1));
+  for (int th = 0; th < o->n; th++) {
+    o->fresh[th] = sci_alloc_atomic(sizeof(int) * (size_t)(o->all[th].ntraces + 1));
+    for (int i = 0; i < o->all[th].ntraces; i++)
+      o->fresh[th][i] = fresh_pairs(o, th, i);
+  }
+}
+
+/* The sets now hold pair `bit`: each trace that writes it lacks one pair
+ * fewer.  Once per pair found (at most npairs times a round: a bound as
+ * the odometer's own sets, made over every trace without the clock). */
+static void learn_pair(sim_feed_odometer *o, int bit) {
+  set_bit(o->known, bit);
+  for (int th = 0; th < o->n; th++)
+    for (int i = 0; i < o->all[th].ntraces; i++)
+      o->fresh[th][i] -= holds_bit(o->sets[th][i].writes, bit);
+}
+
+bool sci_sim_feed_odometer_add_values(sim_feed_odometer *o, const int *pick) {
+  bool grew = false;
+  for (int a = 0; a < o->n; a++) {
+    if (o->fresh[a][pick[a]] == 0)
+      continue; /* the sets hold every pair it writes: sci_values_add adds none */
+    const sc_trace *tr = &o->all[a].traces[pick[a]];
+    for (int i = 0; i < tr->nevents; i++) {
+      const sc_trace_event *w = &tr->events[i];
+      if (w->kind != SC_EV_WRITE)
+        continue;
+      int bit = pair_bit(o, w->loc, w->value);
+      if (holds_bit(o->known, bit))
+        continue;
+      sci_values_add(o->vs, w->loc, w->value);
+      learn_pair(o, bit);
+      grew = true;
+    }
+  }
+  return grew;
 }
 
 /* The runs whose writes may grow the values: each thread's traces, the
@@ -441,7 +534,6 @@ sc_status sci_sim_find_traces(const sc_test *t, const sc_sem_limits *lim,
                           sim_clock *clock, sc_thread_traces **out, sc_error **err) {
   sc_value_sets *vs = sci_values_initial(t);
   int *pick = sci_alloc_atomic(sizeof(int) * (size_t)(t->nthreads + 1));
-  const sc_trace **chosen = sci_alloc(sizeof(sc_trace *) * (size_t)(t->nthreads + 1));
   for (;;) {
     sc_thread_traces *all;
     sc_status st = sci_sem_traces_timed(t, lim, clock->start, clock->timeout, vs,
@@ -453,12 +545,12 @@ sc_status sci_sim_find_traces(const sc_test *t, const sc_sem_limits *lim,
     bool grew = false;
     long fed = 0;
     sim_feed_odometer *odo = sci_sim_feed_odometer(t, all, clock);
+    sci_sim_feed_odometer_values(odo, vs);
     for (bool more = sci_sim_first_fed_choice(odo, pick); more;
          more = sci_sim_next_fed_choice(odo, pick)) {
       st = sci_sim_clock_step(clock, 0, NULL, err);
       if (st)
         return st;
-      sci_sim_choose(chosen, pick, all, t->nthreads);
       /* traces only grow from one round to the next: each combination of
        * whole traces fed here is one of the last round's, each a candidate
        * execution the engines will count */
@@ -467,12 +559,7 @@ sc_status sci_sim_find_traces(const sc_test *t, const sc_sem_limits *lim,
         if (st)
           return st;
       }
-      for (int a = 0; a < t->nthreads; a++)
-        for (int i = 0; i < chosen[a]->nevents; i++) {
-          const sc_trace_event *w = &chosen[a]->events[i];
-          if (w->kind == SC_EV_WRITE)
-            grew |= sci_values_add(vs, w->loc, w->value);
-        }
+      grew |= sci_sim_feed_odometer_add_values(odo, pick);
     }
     if (sci_sim_clock_expired(clock))
       return sci_sim_clock_timeout(clock, err); /* the odometer stopped early */

@@ -46,13 +46,20 @@ bool sci_sim_next_choice(int *pick, const sc_thread_traces *all, int nthreads);
  * reads need more values than the remaining threads can write is skipped
  * whole).  first: pick zeroed, then moved to the first such; both false
  * when none is left, and past the clock's deadline (the caller looks at
- * it).  With 4 spinning threads of 125 traces each, this visits millions
- * of prefixes instead of 244 million combinations. */
+ * it); next takes the pick the odometer gave last, unchanged.  With 4
+ * spinning threads of 125 traces each, this visits millions of prefixes
+ * instead of 244 million combinations. */
 typedef struct sim_feed_odometer sim_feed_odometer;
 sim_feed_odometer *sci_sim_feed_odometer(const sc_test *t, const sc_thread_traces *all,
                                          const sim_clock *clock);
 bool sci_sim_first_fed_choice(sim_feed_odometer *o, int *pick);
 bool sci_sim_next_fed_choice(sim_feed_odometer *o, int *pick);
+/* The value fixpoint's round: attach its value sets `vs`; add_values
+ * then adds the writes of the combination at pick to vs, in the order of
+ * its threads and events, as sci_values_add of each would (true when one
+ * was new), passing over in O(1) each trace whose pairs vs holds. */
+void sci_sim_feed_odometer_values(sim_feed_odometer *o, sc_value_sets *vs);
+bool sci_sim_feed_odometer_add_values(sim_feed_odometer *o, const int *pick);
 /* Some thread has no trace (every path cut by the unroll bound): no
  * combination at all. */
 bool sci_sim_any_thread_without_traces(const sc_thread_traces *all, int n);
