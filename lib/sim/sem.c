@@ -1323,8 +1323,10 @@ static bool live_repeat_cut(const sc_thread *th) {
  *     same argument: what rho does after R it does from R's start, the
  *     registers read being live at h), and at L's jump it repeats I with
  *     m - 1 iterations: L, I, the registers where I ended (before R) and
- *     at L's end are rho's, and S without R still writes (R does not) and
- *     meets no barrier.  X without R's events is then a candidate of the
+ *     at L's start and end are rho's (so L is no spin there either, and
+ *     keep_if_spinning keeps the recurrence), and S without R still
+ *     writes (R does not) and meets no barrier.  X without R's events is
+ *     then a candidate of the
  *     cut search whose parts (liveness.c's parts_of) are X's but for R's
  *     reads and fences gone from the suffix: the infix, its twins in L and
  *     the infix and suffix writes are the same, so every fairness clause
@@ -1342,8 +1344,8 @@ static bool live_repeat_cut(const sc_thread *th) {
  *     (watched_jump); rho, with the repeats before R taken out by the
  *     first case, is among them, its infix and suffix unchanged, so X is
  *     a candidate of the cut search as it is.
- * By induction on the repeats in rho, every witness has one in the cut
- * search.  Conversely every run the cut search keeps is a run the uncut
+ * By induction on the repeats in rho (the iterations the cut search
+ * cuts), every witness has one in the cut search.  Conversely every run the cut search keeps is a run the uncut
  * search keeps, stuck the same way (the watched copies too), and the
  * values they feed are the same (a repeat writes nothing, what follows it
  * the shorter run writes): the verdicts are the same.
