@@ -104,10 +104,13 @@ sc_value_sets *sci_values_initial(const sc_test *t) {
 
 /* RUN_CUT: the -unroll bound cut the run (a loss the result reports);
  * RUN_REPEAT: an iteration that repeats a state was not followed (no
- * state is lost: see repeats_state). */
+ * state is lost: see repeats_state); RUN_WATCHED: the end of a run
+ * followed past such a cut only to find recurrences whose infix is the
+ * cut iteration (watch_as_infix), which keeps nothing more. */
 typedef enum run_result {
   RUN_DONE, RUN_NEED_VALUE, RUN_CUT, RUN_REPEAT, RUN_ERROR,
-  RUN_FAULT /* a kernel's access outside its memory: the thread stops there */
+  RUN_FAULT, /* a kernel's access outside its memory: the thread stops there */
+  RUN_WATCHED
 } run_result;
 
 typedef struct run {
@@ -156,9 +159,16 @@ typedef struct run {
   bool *live, *written; /* per register: scratch of spin_iteration */
   sc_thread_traces *out; /* where stuck runs are kept as they are met */
   bool iteration_wrote; /* liveness: some iteration closed by a jump wrote */
+  /* liveness, loops unnested but not simple (live_repeat_cut): a repeat
+   * cut goes on watching the cut iteration as an infix (watch_as_infix):
+   * the head it closed (-1: not watching) and the arrival there that
+   * began it (its number among hist_n's) */
+  bool infix_watch;
+  int watch_head, watch_arrival;
 } run;
 
 static sc_status keep_trace(run *r, sc_stuck stuck, int spin_from, int infix_from);
+static sc_status keep_cut_run(run *r, bool by_bound);
 
 /* Arrivals at a pc a liveness run remembers: a recurrence's suffix may be
  * up to ARRIVALS_KEPT - 1 iterations long (the default -unroll 2 runs
@@ -678,6 +688,8 @@ static run_result do_barrier(run *r, const sc_instr *in, int pc, uint64_t guard)
     e->bar_ops[e->nbar_ops++] = operand(r, in->src[i], &taint);
   if (in->barmode == SC_BAR_ARRIVE)
     return RUN_DONE;
+  if (r->watch_head >= 0)
+    return RUN_WATCHED; /* a recurrence meets no barrier */
   return keep_stuck(r, SC_STUCK_BARRIER, 0, 0); /* waiting here for ever */
 }
 
@@ -690,8 +702,52 @@ static bool repeat_lost(const run *r) {
   return r->lim->repeat_at_once && r->lim->unroll <= SC_SEM_REPEAT_UNROLL;
 }
 
+/* The repeat cut of an iteration R that a backward jump to `head` closes,
+ * in a liveness run of a thread whose loops are unnested but not simple
+ * (live_repeat_cut says why): the cut run is kept as explore keeps one
+ * (`cut` says how), once, by the replay that first gets here; then the
+ * run goes on, uncut, only to meet the recurrences whose infix is R
+ * (watched_jump). */
+static run_result watch_as_infix(run *r, int head, run_result cut, int *next) {
+  if (r->nreads == r->ngiven && keep_cut_run(r, cut == RUN_CUT))
+    return RUN_ERROR;
+  r->watch_head = head;
+  r->watch_arrival = r->hist_n[head] - 1;
+  *next = head;
+  return RUN_DONE;
+}
+
+/* A jump of a run that watches the cut iteration R as an infix: a
+ * recurrence's suffix is its last m < ARRIVALS_KEPT iterations and its
+ * infix the one before, all of one head; so the run keeps the stuck copy
+ * whose infix is R, if the m-th iteration after R closes one and is no
+ * spin (keep_if_spinning keeps a spin as such, never as a recurrence:
+ * the cut search keeps that spin without R, its prefix), and ends
+ * past the (ARRIVALS_KEPT - 1)-th, at the bound, or where it leaves R's
+ * loop (a backward jump to another head: it never comes back, the
+ * regions being disjoint). */
+static run_result watched_jump(run *r, int pc, int to, int *next) {
+  if (to > pc) {
+    *next = to;
+    return RUN_DONE;
+  }
+  if (to != r->watch_head)
+    return RUN_WATCHED;
+  int n = r->hist_n[to], m = n - 1 - r->watch_arrival;
+  if (!spin_iteration(r, to) && recurring_iterations(r, to, m) && /* as keep_if_spinning */
+      keep_stuck(r, SC_STUCK_SPIN, r->hist_nev[arrival_slot(to, n - m)],
+                 r->hist_nev[arrival_slot(to, n - 1 - m)]) == RUN_ERROR)
+    return RUN_ERROR;
+  if (m >= ARRIVALS_KEPT - 1 || ++r->backjumps[pc] > r->lim->unroll)
+    return RUN_WATCHED;
+  *next = to;
+  return RUN_DONE;
+}
+
 static run_result jump(run *r, int pc, int target_label, int *next) {
   int to = r->th->labels[target_label].pc;
+  if (r->watch_head >= 0)
+    return watched_jump(r, pc, to, next);
   if (to <= pc && r->lim->liveness && keep_if_spinning(r, to) == RUN_ERROR)
     return RUN_ERROR;
   if (to <= pc && r->lim->liveness && r->arrival_step[to] >= 0 &&
@@ -703,7 +759,8 @@ static run_result jump(run *r, int pc, int target_label, int *next) {
   if (to <= pc && r->backjumps[pc] > repeat_from && r->nheads > 0 &&
       repeats_state(r, to)) { /* nheads: prepare_repeats ran */
     note_twinless(r, r->head_nev[r->head_of[to]]);
-    return repeat_lost(r) ? RUN_CUT : RUN_REPEAT; /* either feeds values (keep_cut_run) */
+    run_result cut = repeat_lost(r) ? RUN_CUT : RUN_REPEAT; /* either feeds values (keep_cut_run) */
+    return r->infix_watch ? watch_as_infix(r, to, cut, next) : cut;
   }
   *next = to;
   return RUN_DONE;
@@ -922,6 +979,7 @@ static run_result run_thread(run *r) {
   r->nreads = 0;
   r->fault = NULL;
   r->npath = 0;
+  r->watch_head = -1;
   if (r->lim->liveness) { /* -1: not arrived at yet in this run */
     memset(r->arrival_step, 0xff, sizeof(int) * (size_t)(th->ninstrs + 1));
     memset(r->hist_n, 0, sizeof(int) * (size_t)(th->ninstrs + 1));
@@ -937,9 +995,9 @@ static run_result run_thread(run *r) {
       arrive_at_head(r, r->head_of[pc]);
     run_result rr = step(r, pc, &pc);
     if (rr != RUN_DONE)
-      return rr;
+      return rr == RUN_FAULT && r->watch_head >= 0 ? RUN_WATCHED : rr;
   }
-  return RUN_DONE;
+  return r->watch_head >= 0 ? RUN_WATCHED : RUN_DONE;
 }
 
 /* ---- Every path of a thread ---------------------------------------------- */
@@ -1025,6 +1083,8 @@ static sc_status explore(explorer *x, int ngiven) {
     return keep_cut_run(r, rr == RUN_CUT);
   case RUN_ERROR:
     return r->err->status;
+  case RUN_WATCHED:
+    return SC_OK; /* its cut was kept, and any recurrence it watched for */
   case RUN_NEED_VALUE:
     break;
   }
@@ -1238,6 +1298,87 @@ static bool live_repeat_cut(const sc_thread *th) {
   return true;
 }
 
+/* Whether thread th's loops are unnested: the regions [head, last
+ * branch] of the backward jumps to different heads pairwise disjoint, a
+ * head having any number of jumps back (ttaslock's `while (1) { while
+ * (load(l)) {} if (!exchange(l, 1)) return; }`, the spin and the failed
+ * exchange jumping to one head).  Then, as for simple loops, an iteration
+ * of head h (the path between two arrivals at h) stays in h's region and
+ * meets no other head, and a run that leaves the region never arrives at
+ * h again (a jump back to h from past it would widen the region; one to
+ * an earlier head h2 would make h2's region hold h's).
+ *
+ * A liveness run of such a thread takes the repeated-state cut too, the
+ * loops writing or not (no fall-back to the uncut search), if the cut
+ * watches the iteration it cuts as a possible infix (watch_as_infix):
+ * then no witness is lost.  Let X be a witness of the uncut search whose
+ * run rho of this thread goes on past an iteration R that a backward jump
+ * to h closes, R repeating a state (repeats_state: no write, no barrier,
+ * the registers live at h as at R's start).  rho ends finished, at a
+ * barrier, or spinning with a suffix S, the last m iterations of one head
+ * h', m < ARRIVALS_KEPT, and either no infix (S is one iteration that
+ * writes nothing) or an infix I, the iteration of h' just before S, which
+ * the last iteration of S, L, repeats step for step and value for value
+ * (recurring_iterations), S writing.  R is not L (no jump closes L before
+ * rho ends; the stuck copy at R's own jump is kept before the cut).  If
+ * h' is not h, R is in no iteration of h' (unnested), so, as when rho
+ * does not spin, R is in the prefix.  Three cases:
+ *   - R in the prefix: live_repeat_cut's argument as it stands; what it
+ *     uses of simple loops is only that R's events are prefix events.
+ *   - R in S, not L: rho without R, rho', is met by the cut search (the
+ *     same argument: what rho does after R it does from R's start, the
+ *     registers read being live at h), and at L's jump it repeats I with
+ *     m - 1 iterations: L, I, the registers where I ended (before R) and
+ *     at L's start and end are rho's (so L is no spin there either, and
+ *     keep_if_spinning keeps the recurrence), and S without R still
+ *     writes (R does not) and meets no barrier.  X without R's events is
+ *     then a candidate of the
+ *     cut search whose parts (liveness.c's parts_of) are X's but for R's
+ *     reads and fences gone from the suffix: the infix, its twins in L and
+ *     the infix and suffix writes are the same, so every fairness clause
+ *     is one of X's, and the clauses of R's reads are dropped; the model
+ *     allows it (sim/repeat_gate.c, fewer reads and fences), the other
+ *     threads are X's.
+ *   - R is I: L repeats R, so L writes nothing, S writes before L, and
+ *     L is no spin (keep_if_spinning keeps a spin as one, never as a
+ *     recurrence: then rho's stuck copy is that spin, and R is in its
+ *     prefix).  Dropping R loses the infix (rho' may have no iteration
+ *     before S that L repeats), so the cut search keeps such runs another
+ *     way: at R's cut it goes on from R's end, uncut, for at most
+ *     ARRIVALS_KEPT - 1 more iterations of h, keeping only the stuck
+ *     copies whose infix is R and whose last iteration is no spin
+ *     (watched_jump); rho, with the repeats before R taken out by the
+ *     first case, is among them, its infix and suffix unchanged, so X is
+ *     a candidate of the cut search as it is.
+ * By induction on the repeats in rho (the iterations the cut search
+ * cuts), every witness has one in the cut search.  Conversely every run the cut search keeps is a run the uncut
+ * search keeps, stuck the same way (the watched copies too), and the
+ * values they feed are the same (a repeat writes nothing, what follows it
+ * the shorter run writes): the verdicts are the same.
+ * tests/unit/check_sem.c counts the runs kept (ttaslock's loop, one run
+ * kept by the watch alone); tests/data/kernel-cli/infix-spin.ptx FAILs at
+ * -unroll 1 only through a recurrence whose infix is a cut spin turn
+ * (PASS without the watch). */
+static bool loops_unnested(const sc_thread *th) {
+  int *last = sci_alloc_atomic(sizeof(int) * (size_t)(th->ninstrs + 1));
+  memset(last, 0xff, sizeof(int) * (size_t)(th->ninstrs + 1)); /* -1: no head */
+  for (int pc = 0; pc < th->ninstrs; pc++) {
+    int succ[2], nsucc = successors(th, pc, succ);
+    for (int k = 0; k < nsucc; k++)
+      if (succ[k] <= pc)
+        last[succ[k]] = pc; /* the last jump back to a head, pcs rising */
+  }
+  int region_end = -1;
+  for (int pc = 0; pc < th->ninstrs; pc++) {
+    if (last[pc] < 0)
+      continue;
+    if (pc <= region_end)
+      return false; /* in an earlier head's region: nested or overlapping */
+    region_end = last[pc];
+  }
+  return true;
+}
+
 /* What bounds a search: the limits, and its deadline (0: none) with the
  * -timeout it comes from. */
 typedef struct bounds {
@@ -1277,11 +1418,13 @@ static sc_status explore_thread(const sc_test *t, int thread, const bounds *b,
   x.r.out = out;
   x.values = values;
   x.given = sci_alloc_atomic(sizeof(int64_t) * SC_TRACE_MAX);
-  bool repeats = lim->repeat_cut && (!lim->liveness || live_repeat_cut(th));
+  bool simple = live_repeat_cut(th);
+  bool repeats = lim->repeat_cut && (!lim->liveness || simple || loops_unnested(th));
+  x.r.infix_watch = repeats && lim->liveness && !simple;
   sc_status st = repeats && prepare_repeats(&x.r) == RUN_ERROR
                      ? x.r.err->status
                      : explore(&x, 0);
-  if (!st && repeats && lim->liveness && x.r.iteration_wrote) {
+  if (!st && repeats && lim->liveness && simple && x.r.iteration_wrote) {
     memset(out, 0, sizeof *out); /* a recurrence may need the iterations cut */
     x.r.nheads = 0;                /* the runs without the cut */
     st = explore(&x, 0);

@@ -159,6 +159,17 @@ has "$tmp/out" "States 0"
 has "$tmp/out" "Property assertion UNKNOWN: $deadlock"
 expect 0 "$scopecat" kernel -norace -unroll 3 -liveness "$k/spin-hang.ptx"
 has "$tmp/out" "Property liveness FAIL: T1 spins for ever"
+# a recurrence whose infix is a spin turn the liveness search cuts
+# (infix-spin.ptx, worked out in its header): found only because the cut
+# turn is watched as an infix (sem.c's watch_as_infix; PASS without),
+# under each engine and the bundled PTX models
+for engine in enum smt; do
+  [ "$engine" = smt ] && ! "$scopecat" -engine smt "$srcdir/ptx/seeds/coRR.litmus" >/dev/null 2>&1 && continue
+  for m in ptx-v6.0 ptx-v7.5; do
+    expect 0 "$scopecat" kernel -norace -unroll 1 -liveness -engine "$engine" -model "$srcdir/cat/$m.cat" "$k/infix-spin.ptx"
+    has "$tmp/out" "Property liveness FAIL: T0 spins for ever, T1 spins for ever"
+  done
+done
 expect 0 "$scopecat" kernel -json "$k/crossed.ptx"
 has "$tmp/out" "{\"property\":\"assertion\",\"verdict\":\"UNKNOWN\",\"detail\":\"$deadlock\"}"
 # a model that forbids every execution: no allowed one, each of 3 candidates

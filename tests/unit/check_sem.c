@@ -168,6 +168,71 @@ START_TEST(liveness_nested_loops_uncut) {
 }
 END_TEST
 
+/* ttaslock's loop as nvcc lays it out: the spin (S: m reads 1) and the
+ * lost exchange (E: m reads 0, the exch reads 1 and writes 1) jump back
+ * to one head (unnested, not simple: sem.c's loops_unnested).  r0 and r1
+ * are set before they are read; r2 is live at the head (S and E read it:
+ * and r2, r2, 1), 1 at the start, and E sets it to 3.  So an S from r2 =
+ * 1 repeats the state (and is a spin), an S from r2 = 3 (after an E)
+ * leaves 1: neither; E writes.  -unroll 1 with the kernel's cut at once
+ * (repeat_at_once), m holding 0 and 1; X: the exchange wins, the run
+ * ends.  Without the cut (by hand): 5 complete runs (X, SX, SEX, EX,
+ * ESX) and 7 stuck copies: the spins S, SS, ESS, the recurrences EE, SEE
+ * (infix E, suffix E), ESE (infix E, suffix SE) and SES (infix the first
+ * S, suffix E S: its last S, from 3, is no spin, and repeats the first
+ * S's steps and values, r2 = 1 at its end as where that S ended).
+ * With it: X, EX, ESX and the stuck S, ESS, ESE, EE, and SES with infix
+ * S: the first S is cut (a repeat) and watched as an infix, which keeps
+ * SES; the runs after a cut S lose it (SS, SEE to S and EE; SX, SEX to X
+ * and EX).  Without the watch SES would be lost: rho' = E S keeps no
+ * stuck copy (its S is no spin, and E S no recurrence). */
+static sc_thread_traces *runs_at_once(const char *text, const char *vals, int unroll,
+                                      bool cut) {
+  sc_test *t = litmus_of(text);
+  sc_sem_limits lim = {.unroll = unroll, .liveness = true, .repeat_cut = cut,
+                       .repeat_at_once = true};
+  sc_thread_traces *all;
+  sc_error *err = NULL;
+  ck_assert_msg(sci_sem_traces(t, &lim, values(t, vals), &all, &err) == SC_OK, "%s",
+                err ? sc_error_message(err) : "");
+  return &all[0];
+}
+
+/* The stuck runs whose infix (a recurrence's first copy) is one read. */
+static int read_infixes(const sc_thread_traces *a) {
+  int n = 0;
+  for (int i = 0; i < a->ntraces; i++) {
+    const sc_trace *tr = &a->traces[i];
+    n += tr->stuck == SC_STUCK_SPIN && tr->spin_from - tr->infix_from == 1 &&
+         tr->events[tr->infix_from].kind == SC_EV_READ;
+  }
+  return n;
+}
+
+#define TTAS_ONE_HEAD                                             \
+  "PTX ttas1\n{ m=0; P0:r0=0; P0:r1=0; P0:r2=1; }\n"               \
+  " P0@cta 0,gpu 0                 ;\n"                           \
+  " LC0:                           ;\n"                           \
+  " ld.relaxed.gpu r0, m           ;\n"                           \
+  " and r2, r2, 1                  ;\n"                           \
+  " bne r0, 0, LC0                 ;\n"                           \
+  " atom.relaxed.gpu.exch r1, m, 1 ;\n"                           \
+  " mov r2, 3                      ;\n"                           \
+  " bne r1, 0, LC0                 ;\n"                           \
+  "exists (m=1)\n"
+
+START_TEST(liveness_cuts_spin_of_shared_head) {
+  const sc_thread_traces *a = runs_at_once(TTAS_ONE_HEAD, "m=1", 1, false);
+  ck_assert_int_eq(a->ntraces - stuck_runs(a), 5);
+  ck_assert_int_eq(stuck_runs(a), 7);
+  ck_assert_int_eq(read_infixes(a), 1);
+  a = runs_at_once(TTAS_ONE_HEAD, "m=1", 1, true);
+  ck_assert_int_eq(a->ntraces - stuck_runs(a), 3);
+  ck_assert_int_eq(stuck_runs(a), 5);
+  ck_assert_int_eq(read_infixes(a), 1); /* SES, infix S: the watch's */
+}
+END_TEST
+
 /* r1 counts the iterations: it is read (add) before it is written, live
  * at the head, and differs each time round: no iteration repeats a state.
  * x holds 0 and 1: runs read 0 k times then 1, k = 0..10 under -unroll 10. */
@@ -658,6 +723,7 @@ int main(void) {
   tcase_add_test(tc, liveness_cuts_silent_loop);
   tcase_add_test(tc, liveness_writing_loop_uncut);
   tcase_add_test(tc, liveness_nested_loops_uncut);
+  tcase_add_test(tc, liveness_cuts_spin_of_shared_head);
   tcase_add_test(tc, changed_register_not_cut);
   tcase_add_test(tc, writing_iteration_not_cut);
   tcase_add_test(tc, register_read_after_loop_not_cut);
