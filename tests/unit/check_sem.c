@@ -23,11 +23,9 @@
 #include <unistd.h>
 
 static int loc_named(const sc_test *t, const char *name) {
-  for (int l = 0; l < t->nlocs; l++)
-    if (strcmp(t->locs[l].name, name) == 0)
-      return l;
-  ck_abort_msg("no location %s", name);
-  return -1;
+  int l = sci_test_find_location(t, name);
+  ck_assert_msg(l >= 0, "no location %s", name);
+  return l;
 }
 
 /* Each location's initial value and those listed as "loc=value ..." */

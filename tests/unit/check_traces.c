@@ -157,11 +157,9 @@ static const char *LATE_PAIR =
     "exists (P3:r0 == 1)\n";
 
 static int loc_named(const sc_test *t, const char *name) {
-  for (int l = 0; l < t->nlocs; l++)
-    if (strcmp(t->locs[l].name, name) == 0)
-      return l;
-  ck_abort_msg("no location %s", name);
-  return -1;
+  int l = sci_test_find_location(t, name);
+  ck_assert_msg(l >= 0, "no location %s", name);
+  return l;
 }
 
 START_TEST(late_pair_is_added) {
