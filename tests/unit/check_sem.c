@@ -41,16 +41,23 @@ static sc_value_sets *values(const sc_test *t, const char *list) {
   return vs;
 }
 
+/* Every thread's runs of t under lim, reading the values `vals` lists. */
+static sc_thread_traces *traces_under(const sc_test *t, const char *vals,
+                                      const sc_sem_limits *lim) {
+  sc_thread_traces *all;
+  sc_error *err = NULL;
+  ck_assert_msg(sci_sem_traces(t, lim, values(t, vals), &all, &err) == SC_OK, "%s",
+                err ? sc_error_message(err) : "");
+  return all;
+}
+
 /* The runs of thread 0 under `unroll` (liveness searches or not), with
  * the repeated-state cut (for a model that allows it) or without. */
 static sc_thread_traces *runs_cut(const char *text, const char *vals, int unroll,
                                   bool liveness, bool cut) {
   sc_test *t = litmus_of(text);
   sc_sem_limits lim = {.unroll = unroll, .liveness = liveness, .repeat_cut = cut};
-  sc_thread_traces *all;
-  sc_error *err = NULL;
-  ck_assert_msg(sci_sem_traces(t, &lim, values(t, vals), &all, &err) == SC_OK, "%s",
-                err ? sc_error_message(err) : "");
+  sc_thread_traces *all = traces_under(t, vals, &lim);
   return &all[0];
 }
 
@@ -189,10 +196,7 @@ static sc_thread_traces *runs_at_once(const char *text, const char *vals, int un
   sc_test *t = litmus_of(text);
   sc_sem_limits lim = {.unroll = unroll, .liveness = true, .repeat_cut = cut,
                        .repeat_at_once = true};
-  sc_thread_traces *all;
-  sc_error *err = NULL;
-  ck_assert_msg(sci_sem_traces(t, &lim, values(t, vals), &all, &err) == SC_OK, "%s",
-                err ? sc_error_message(err) : "");
+  sc_thread_traces *all = traces_under(t, vals, &lim);
   return &all[0];
 }
 
@@ -388,10 +392,7 @@ static int twin_runs(const char *text, const char *vals, int unroll, bool twins)
   sc_test *t = litmus_of(text);
   sc_sem_limits lim = {.unroll = unroll, .repeat_cut = true, .repeat_at_once = true,
                        .repeat_twins = twins};
-  sc_thread_traces *all;
-  sc_error *err = NULL;
-  ck_assert_msg(sci_sem_traces(t, &lim, values(t, vals), &all, &err) == SC_OK, "%s",
-                err ? sc_error_message(err) : "");
+  sc_thread_traces *all = traces_under(t, vals, &lim);
   return all[0].ntraces;
 }
 
@@ -509,10 +510,7 @@ static int race_free_runs(const char *text, const char *vals, int unroll, const 
   bool *const by_thread[] = {marks};
   sc_sem_limits lim = {.unroll = unroll, .repeat_cut = true, .repeat_at_once = true,
                        .repeat_twins = true, .race_free = by_thread};
-  sc_thread_traces *all;
-  sc_error *err = NULL;
-  ck_assert_msg(sci_sem_traces(t, &lim, values(t, vals), &all, &err) == SC_OK, "%s",
-                err ? sc_error_message(err) : "");
+  sc_thread_traces *all = traces_under(t, vals, &lim);
   return all[0].ntraces;
 }
 
@@ -544,10 +542,7 @@ static bool twin_cut_same(const char *text, const char *vals, int unroll, const 
   sc_test *t = litmus_of(text);
   sc_sem_limits lim = {.unroll = unroll, .repeat_cut = true, .repeat_at_once = true,
                        .note_twinless = true};
-  sc_thread_traces *all;
-  sc_error *err = NULL;
-  ck_assert_msg(sci_sem_traces(t, &lim, values(t, vals), &all, &err) == SC_OK, "%s",
-                err ? sc_error_message(err) : "");
+  sc_thread_traces *all = traces_under(t, vals, &lim);
   *full = all[0].ntraces;
   bool **marks = NULL;
   if (loc) {
