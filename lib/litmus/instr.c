@@ -153,6 +153,12 @@ static int classify(qualifier_state *q, sc_instr *in, const part *pt,
   } else if ((allowed & Q_BAR) && strcmp(w, "aligned") == 0) {
     once(q, Q_ALIGNED, pt);
     in->aligned = true;
+  } else if ((allowed & Q_BAR) && strcmp(w, "warp") == 0) {
+    /* a warp's barrier waits for the non-exited threads of its mask, a
+     * quorum no barrier group here has: refused by name, not as a typo */
+    sci_parse_error_at(q->p, q->tk->line, pt->col, SC_ERR_UNSUPPORTED,
+                      "expected a barrier of a CTA (bar.sync, bar.arrive, barrier), "
+                      "found bar.warp.sync (CUDA's __syncwarp()), which is not supported");
   } else if ((allowed & Q_UNI) && strcmp(w, "uni") == 0) {
     once(q, Q_UNI, pt);
     in->uni = true;

@@ -366,6 +366,10 @@ START_TEST(malformed) {
                "bad.ptx:10:12: unknown qualifier '.nc' for ld");
   expect_error(ENTRY_HEAD "\tmul.hi.s32 %r1, %r2, %r3;\n}\n",
                "bad.ptx:10:6: unsupported qualifier '.hi' for mul");
+  /* __syncwarp(): refused by name */
+  expect_error(ENTRY_HEAD "\tbar.warp.sync -1;\n}\n",
+               "bad.ptx:10:6: expected a barrier of a CTA (bar.sync, bar.arrive, barrier), "
+               "found bar.warp.sync (CUDA's __syncwarp()), which is not supported");
   /* malformed directives */
   expect_error(".version 9.0\n.bogus 3\n", "bad.ptx:2:1: expected a module directive");
   expect_error(".version\n.target sm_90\n", "bad.ptx:1:1: expected a value after .version");
