@@ -459,6 +459,13 @@ typedef struct sc_sim_options {
                             up to this bound (sc_result_unroll says where
                             the answer was reached); 0: SC_LIVE_UNROLL_MAX
                             when unroll is the default, else no deepening */
+  int liveness_only;     /* with liveness: the caller reads the liveness
+                            verdict alone, not the states; under a model
+                            that forbids every cycle of rf and data, the
+                            memory cells whose values decide nothing then
+                            keep their initial value (the result's states
+                            and witness show that value for them), which
+                            shrinks the search to the runs' shapes */
 } sc_sim_options;
 
 /* sc_sim_options.liveness_unroll_max's default: the deepest bound a

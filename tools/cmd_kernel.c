@@ -431,12 +431,14 @@ static property unless_stopped(const sc_result *r, property p) {
   return p;
 }
 
+#define NOTHING_ASSERTED "nothing asserted (no @Output, no -output)"
+
 /* The condition's verdict (kernel_verdict.c: what -fences checks too). */
 static property assertion(const kernel_cli *c, const sc_test *t,
                           const sc_result *r, bool asked) {
   property p = {"assertion", PASS, NULL, NULL, false};
   if (!asked) {
-    p.detail = "nothing asserted (no @Output, no -output)";
+    p.detail = NOTHING_ASSERTED;
     return p;
   }
   bool decided;
@@ -519,6 +521,7 @@ static bool liveness(const kernel_cli *c, const char *path, const sc_test *t,
                      const sc_model *m, property *p) {
   sc_sim_options opts = c->opts;
   opts.liveness = 1;
+  opts.liveness_only = 1; /* its states are not printed */
   opts.show = SC_SHOW_NONE;
   sc_result *r;
   sc_error *err;
@@ -634,7 +637,7 @@ static const char *json_string(const char *s) {
  * "why"}. */
 static bool print_json(const kernel_cli *c, const char *path, const sc_result *r,
                        const answer *a, FILE *out) {
-  const char *result = sc_result_json(r, c->log_flags);
+  const char *result = r ? sc_result_json(r, c->log_flags) : "null";
   if (!result) {
     fprintf(stderr, "%s: %s\n", path, cli_no_memory());
     return false;
@@ -653,6 +656,34 @@ static bool print_json(const kernel_cli *c, const char *path, const sc_result *r
   return true;
 }
 
+/* -liveness when the states search stopped at a limit: the liveness
+ * search reads no final state (and collapses the values that decide
+ * nothing: sc_sim_options.liveness_only), so it may still answer.  The
+ * other properties are UNKNOWN, saying which limit stopped them; no herd
+ * block is printed, as there are no states to tell. */
+static bool liveness_alone(const kernel_cli *c, const sc_model *m, const char *path,
+                           const sc_test *t, bool asked, const sc_error *why,
+                           FILE *out) {
+  const char *stopped = cli_format("the states search stopped: %s",
+                                   sc_error_message(why));
+  answer a = {0};
+  a.props[a.n++] = (property){"assertion", UNKNOWN, stopped, NULL, false};
+  if (!asked)
+    a.props[0] = (property){"assertion", PASS, NOTHING_ASSERTED, NULL, false};
+  if (!c->norace) {
+    a.props[a.n++] = (property){"data-race", UNKNOWN, stopped, NULL, false};
+    a.props[a.n++] = (property){"shared-race", UNKNOWN, stopped, NULL, false};
+  }
+  a.props[a.n++] = (property){"bounds", UNKNOWN, stopped, NULL, false};
+  if (!liveness(c, path, t, m, &a.props[a.n++]))
+    return false;
+  a.generalises = sc_kernel_generalises(t, &a.why) == 1;
+  if (c->json)
+    return print_json(c, path, NULL, &a, out);
+  print_answer(c, NULL, &a, out);
+  return true;
+}
+
 /* Check the kernel in `path`, printing its answer on `out`; false when it
  * could not (said on stderr). */
 static bool run_one(const kernel_cli *c, const sc_model *m, const char *path,
@@ -667,6 +698,8 @@ static bool run_one(const kernel_cli *c, const sc_model *m, const char *path,
   sc_result *r;
   sc_error *err;
   if (simulate(c, path, "states", t, m, opts, &r, &err) != SC_OK) {
+    if (c->opts.liveness && sc_error_status(err) == SC_ERR_LIMIT)
+      return liveness_alone(c, m, path, t, asked, err, out);
     fprintf(stderr, "%s: %s\n", path, sc_error_message(err));
     const char *file = sc_error_file(err);
     if (!c->norace && file && ends_with(file, "/" SC_RACE_INCLUDE))

@@ -255,6 +255,17 @@ bool sci_cat_model_drop_events_safe(const sc_cat_model *m, const sc_cat_env *bas
                                    const sc_cat_removal *how,
                                    const sc_cat_run_options *opts);
 
+/* Whether some check of m (a plain `acyclic`, not negated, not a flag)
+ * forbids every cycle of the union of the caller's relations `names`
+ * (over base's names, dyn's being the choices, as for
+ * sci_cat_model_drop_events_safe): its value holds each of them, through
+ * unions and closures (cycles.c).  False for a model that cannot be
+ * lowered. */
+bool sci_cat_model_forbids_cycles(const sc_cat_model *m, const sc_cat_env *base,
+                                  const sc_cat_dynamic *dyn, int ndyn,
+                                  const char *const *names, int nnames,
+                                  const sc_cat_run_options *opts);
+
 /* Whether some flag or undefined_unless test of the model (its includes,
  * procedures and branches too) may raise a flag; skipped ones do not. */
 bool sci_cat_model_may_flag(const sc_cat_model *m, const sc_cat_run_options *opts);

@@ -281,23 +281,110 @@ static bool interleave(schedule *s, int p) {
   return true;
 }
 
+/* ---- Each CTA on its own ------------------------------------------------- */
+
+/* Barriers of different CTAs never share a group, so whether an order of
+ * arrival leaves a thread waiting, and the syncbar it makes, are those of
+ * each CTA's barriers in the order's restriction to them; and any order
+ * of each CTA's barriers is the restriction of a whole order (one CTA's
+ * after another's).  So the syncbars of the whole are the unions of one
+ * syncbar of each CTA: the orders of CTAs of k1, k2 ... barriers are
+ * tried as k1! k2! ... orders at most, not (k1 + k2 + ...)!, which a
+ * grid barrier of three CTAs (15 barriers) could not be. */
+
+static int cta_of(const sc_execution *x, const barrier *b) {
+  return x->test->threads[b->thread].place[SC_LEVEL_CTA];
+}
+
+/* Move the barriers of the CTA of all[from] to the front of the
+ * remaining ones (stable), returning how many they are. */
+static int take_cta(const sc_execution *x, barrier *all, int from, int n,
+                    barrier *scratch) {
+  int cta = cta_of(x, &all[from]), k = 0, rest = 0;
+  for (int i = from; i < n; i++)
+    if (cta_of(x, &all[i]) == cta)
+      all[from + k++] = all[i];
+    else
+      scratch[rest++] = all[i];
+  memcpy(&all[from + k], scratch, sizeof(barrier) * (size_t)rest);
+  return k;
+}
+
+/* Every order of arrival of s->bars (s->nbars of them), the distinct
+ * syncbars kept in *out, *n; false past the limit or the deadline. */
+static bool try_orders(schedule *s, sc_rel ***out, int *n) {
+  memset(s->placed, 0, sizeof(int) * (size_t)(s->x->test->nthreads + 1));
+  *out = NULL;
+  *n = 0;
+  s->found = out;
+  s->nfound = n;
+  s->capfound = 0;
+  return interleave(s, 0);
+}
+
+/* The unions of one syncbar per CTA (per[c][0..nper[c]-1]), into *out. */
+static bool combine(schedule *s, sc_rel ***per, const int *nper, int nctas,
+                    sc_rel ***out, int *n) {
+  int *pick = sci_alloc_atomic(sizeof(int) * (size_t)(nctas + 1));
+  memset(pick, 0, sizeof(int) * (size_t)(nctas + 1));
+  int cap = 0;
+  for (;;) {
+    if (++s->tried > s->limit)
+      return false;
+    if ((s->tried & 255) == 0 && s->clock && sci_sim_clock_expired(s->clock)) {
+      s->late = true;
+      return false;
+    }
+    sc_rel *r = sci_rel_new(s->x->nevents);
+    for (int c = 0; c < nctas; c++)
+      sci_rel_union(r, r, per[c][pick[c]]);
+    sci_grow(out, &cap, *n + 1, sizeof(sc_rel *));
+    (*out)[(*n)++] = r;
+    int c = 0;
+    while (c < nctas && ++pick[c] == nper[c])
+      pick[c++] = 0;
+    if (c == nctas)
+      return true;
+  }
+}
+
 sc_status sci_barrier_syncs(const sc_execution *x, const sim_clock *clock,
                            long limit, sc_rel ***out, int *n, sc_error **err) {
   schedule s;
   memset(&s, 0, sizeof s);
   s.x = x;
-  s.bars = sci_alloc_atomic(sizeof(barrier) * (size_t)(x->nevents + 1));
-  s.nbars = collect(x, s.bars);
-  s.order = sci_alloc_atomic(sizeof(int) * (size_t)(s.nbars + 1));
+  barrier *all = sci_alloc_atomic(sizeof(barrier) * (size_t)(x->nevents + 1));
+  barrier *scratch = sci_alloc_atomic(sizeof(barrier) * (size_t)(x->nevents + 1));
+  int nall = collect(x, all);
+  s.order = sci_alloc_atomic(sizeof(int) * (size_t)(nall + 1));
   s.placed = sci_alloc_atomic(sizeof(int) * (size_t)(x->test->nthreads + 1));
-  memset(s.placed, 0, sizeof(int) * (size_t)(x->test->nthreads + 1));
   s.limit = limit;
   s.clock = clock;
   *out = NULL;
   *n = 0;
-  s.found = out;
-  s.nfound = n;
-  if (!interleave(&s, 0) && s.late)
+  sc_rel ***per = sci_alloc(sizeof(sc_rel **) * (size_t)(nall + 1));
+  int *nper = sci_alloc_atomic(sizeof(int) * (size_t)(nall + 1));
+  int nctas = 0;
+  bool ok = true, none = false;
+  for (int from = 0; from < nall && ok && !none; nctas++) {
+    int k = take_cta(x, all, from, nall, scratch);
+    s.bars = &all[from];
+    s.nbars = k;
+    ok = try_orders(&s, &per[nctas], &nper[nctas]);
+    none = ok && nper[nctas] == 0; /* some thread waits in every order */
+    from += k;
+  }
+  if (ok && !none && nctas == 1) {
+    *out = per[0];
+    *n = nper[0];
+  } else if (ok && !none && nctas > 1) {
+    ok = combine(&s, per, nper, nctas, out, n);
+  } else if (ok && nctas == 0) {
+    s.bars = all;
+    s.nbars = 0;
+    ok = try_orders(&s, out, n); /* no barrier: the one empty order */
+  }
+  if (!ok && s.late)
     return sci_sim_clock_timeout(clock, err);
   if (s.tried > limit)
     return sci_fail(err, SC_ERR_LIMIT, x->test->file, 0, 0,

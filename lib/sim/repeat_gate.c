@@ -168,9 +168,7 @@ static bool proved_race_model(const sc_cat_model *m) {
   return false;
 }
 
-/* Whether m's checks allow the executions with fewer events, `how` said. */
-static bool drop_safe(const sc_test *t, const sc_cat_model *m,
-                      const sc_cat_run_options *eval, const sc_cat_removal *how) {
+sc_cat_env *sci_sim_signature_env(const sc_test *t, sc_cat_dynamic *deps) {
   /* the names and their kinds, as a candidate binds them (search.c's
    * sci_sim_prepare): those of an execution of no thread's event */
   static const sc_trace no_events = {0};
@@ -181,8 +179,15 @@ static bool drop_safe(const sc_test *t, const sc_cat_model *m,
   sc_cat_env *env = sci_cat_env_new(x->nevents);
   sci_exec_bind_static(x, env);
   sci_exec_bind_dynamic(x, env);
-  sc_cat_dynamic deps[SIM_NDYNAMIC];
   sci_sim_dynamic_deps(deps);
+  return env;
+}
+
+/* Whether m's checks allow the executions with fewer events, `how` said. */
+static bool drop_safe(const sc_test *t, const sc_cat_model *m,
+                      const sc_cat_run_options *eval, const sc_cat_removal *how) {
+  sc_cat_dynamic deps[SIM_NDYNAMIC];
+  sc_cat_env *env = sci_sim_signature_env(t, deps);
   return sci_cat_model_drop_events_safe(m, env, deps, SIM_NDYNAMIC, how, eval);
 }
 

@@ -12,6 +12,11 @@
 
 #include <stdbool.h>
 
+/* The names a candidate execution of t binds, and their kinds, as the
+ * model analyses see them (an execution of no event), with the choices'
+ * dependences in deps[SIM_NDYNAMIC] (sim/dynamic.h). */
+sc_cat_env *sci_sim_signature_env(const sc_test *t, sc_cat_dynamic *deps);
+
 /* Whether model m (run with eval's variants and skipped checks) allows
  * every execution of test t made from one it allows by taking out some
  * reads and fences, the rest keeping their pairs (ctrl and the membar

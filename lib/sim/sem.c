@@ -3,7 +3,7 @@
  * values (a run stops at the first read it has no value for, and is
  * replayed once per value the location may hold).  A run is cut where
  * the unroll bound says, where a loop iteration repeats a state (past
- * SC_SEM_REPEAT_UNROLL; in a liveness search where live_repeat_cut lets
+ * SC_SEM_REPEAT_UNROLL; in a liveness search where loops_unnested lets
  * it), and the search stops at its deadline. */
 #include "sim/sem.h"
 
@@ -158,8 +158,7 @@ typedef struct run {
   int npath, cappath, cappath_on;
   bool *live, *written; /* per register: scratch of spin_iteration */
   sc_thread_traces *out; /* where stuck runs are kept as they are met */
-  bool iteration_wrote; /* liveness: some iteration closed by a jump wrote */
-  /* liveness, loops unnested but not simple (live_repeat_cut): a repeat
+  /* liveness, loops unnested (loops_unnested): a repeat
    * cut goes on watching the cut iteration as an infix (watch_as_infix):
    * the head it closed (-1: not watching) and the arrival there that
    * began it (its number among hist_n's) */
@@ -439,6 +438,24 @@ static run_result fail_at(run *r, const sc_instr *in, const char *fmt,
   return RUN_ERROR;
 }
 
+/* With collapsed cells (sc_sem_limits.collapsed): the cells of the reads
+ * in `reads` (a taint) reached a decision, or a value written where it is
+ * kept; noted for sim/data_only.c, which un-collapses them. */
+static void note_deciding(run *r, uint64_t reads) {
+  if (!r->lim->collapsed || !reads)
+    return;
+  sc_thread_traces *o = r->out;
+  if (!o->deciding) {
+    o->deciding = sci_alloc_atomic(sizeof(bool) * (size_t)(r->t->nlocs + 1));
+    memset(o->deciding, 0, sizeof(bool) * (size_t)(r->t->nlocs + 1));
+  }
+  for (uint64_t b = reads; b; b &= b - 1) {
+    const sc_trace_event *e = &r->ev[__builtin_ctzll(b)];
+    if (e->kind == SC_EV_READ && e->loc >= 0)
+      o->deciding[e->loc] = true;
+  }
+}
+
 static int64_t operand(const run *r, sc_operand o, uint64_t *taint) {
   switch (o.kind) {
   case SC_OPND_REG:
@@ -463,6 +480,7 @@ static bool fits_element(const sc_test *t, const sc_instr *in, int l) {
  * outside every array or not on an element's start and width). */
 static int address(run *r, const sc_instr *in, uint64_t *taint, int *vloc) {
   int64_t a = operand(r, in->addr.base, taint) + in->addr.offset;
+  note_deciding(r, *taint);
   int l = sci_address_loc(r->t, a);
   if (r->t->byte_addresses && (l < 0 || !fits_element(r->t, in, l))) {
     r->fault = in;
@@ -639,6 +657,10 @@ static run_result do_write(run *r, const sc_instr *in, int pc, uint64_t guard,
   sc_trace_event *e = new_event(r, in, pc, SC_EV_WRITE, guard);
   if (!e)
     return RUN_ERROR;
+  if (r->lim->collapsed && r->lim->collapsed[loc])
+    value = sci_value_of(r->t->locs[loc].init); /* its one value */
+  else
+    note_deciding(r, data);
   e->loc = loc;
   e->vloc = vloc;
   e->value = value;
@@ -663,6 +685,8 @@ static run_result do_atomic(run *r, const sc_instr *in, int pc, uint64_t guard) 
   int64_t c = in->nsrc > 1 ? kernel_wrap(r, in->type, operand(r, in->src[1], &data)) : 0;
   if (in->op == SC_OP_ATOM)
     set_reg(r, in->dst, old, (uint64_t)1 << rd);
+  if (in->atomop != SC_ATOM_EXCH)
+    note_deciding(r, (uint64_t)1 << rd); /* whether it writes, or what */
   if (in->atomop == SC_ATOM_CAS && old != b)
     return RUN_DONE; /* a failing cas only reads */
   int64_t v = r->t->byte_addresses ? kernel_atomic(in, old, b)
@@ -686,6 +710,7 @@ static run_result do_barrier(run *r, const sc_instr *in, int pc, uint64_t guard)
   uint64_t taint = 0;
   for (int i = 0; i < in->nsrc && i < 3; i++)
     e->bar_ops[e->nbar_ops++] = operand(r, in->src[i], &taint);
+  note_deciding(r, taint);
   if (in->barmode == SC_BAR_ARRIVE)
     return RUN_DONE;
   if (r->watch_head >= 0)
@@ -703,8 +728,8 @@ static bool repeat_lost(const run *r) {
 }
 
 /* The repeat cut of an iteration R that a backward jump to `head` closes,
- * in a liveness run of a thread whose loops are unnested but not simple
- * (live_repeat_cut says why): the cut run is kept as explore keeps one
+ * in a liveness run of a thread whose loops are unnested (loops_unnested
+ * says why): the cut run is kept as explore keeps one
  * (`cut` says how), once, by the replay that first gets here; then the
  * run goes on, uncut, only to meet the recurrences whose infix is R
  * (watched_jump). */
@@ -750,9 +775,6 @@ static run_result jump(run *r, int pc, int target_label, int *next) {
     return watched_jump(r, pc, to, next);
   if (to <= pc && r->lim->liveness && keep_if_spinning(r, to) == RUN_ERROR)
     return RUN_ERROR;
-  if (to <= pc && r->lim->liveness && r->arrival_step[to] >= 0 &&
-      has_event(r, r->arrival_nev[to], SC_EV_WRITE))
-    r->iteration_wrote = true; /* a recurrence may be near: live_repeat_cut */
   if (to <= pc && ++r->backjumps[pc] > r->lim->unroll)
     return RUN_CUT;
   int repeat_from = r->lim->repeat_at_once ? 0 : SC_SEM_REPEAT_UNROLL;
@@ -845,6 +867,7 @@ static run_result step(run *r, int pc, int *next) {
   uint64_t guard = 0;
   if (in->guard >= 0) {
     guard = r->taint[in->guard];
+    note_deciding(r, guard);
     bool on = (r->regs[in->guard] != 0) != in->guard_negated;
     if (in->op == SC_OP_BRA)
       r->ctrl |= guard; /* the branch decided, taken or not */
@@ -915,6 +938,7 @@ static run_result step(run *r, int pc, int *next) {
     int64_t a = operand(r, in->src[0], &taint);
     int64_t b = operand(r, in->src[1], &taint);
     r->ctrl |= taint | guard;
+    note_deciding(r, taint);
     if ((a == b) == (in->op == SC_OP_BEQ))
       return jump(r, pc, in->target, next);
     return RUN_DONE;
@@ -984,7 +1008,7 @@ static run_result run_thread(run *r) {
     memset(r->arrival_step, 0xff, sizeof(int) * (size_t)(th->ninstrs + 1));
     memset(r->hist_n, 0, sizeof(int) * (size_t)(th->ninstrs + 1));
   }
-  if (r->nheads > 0) /* a liveness run too, where live_repeat_cut lets it */
+  if (r->nheads > 0) /* a liveness run too, where loops_unnested lets it */
     memset(r->head_nev, 0xff, sizeof(int) * (size_t)r->nheads);
   for (int pc = 0; pc < th->ninstrs;) {
     if (past_deadline(r))
@@ -1239,64 +1263,31 @@ static run_result prepare_repeats(run *r) {
   return live_at_heads(r);
 }
 
-/* Whether a liveness run of thread `th` may take the repeated-state cut
- * (repeats_state) as other searches do: when its loops are simple, the
- * regions [head, branch] of its backward jumps pairwise disjoint (no loop
- * in another, one backward jump per head).  Then each iteration, the path
- * between two arrivals at its head, stays in its head's region (a path
- * that left it would need a backward jump from outside into or over it,
- * whose region would overlap), and iterations of two heads never
- * interleave.  explore_thread adds a condition met only once the runs are
- * known: no iteration closed by a backward jump wrote (a recurrence's
- * suffix writes: liveness.c), else the thread is explored again uncut.
- *
- * Then cutting a run at an iteration R that repeats a state loses no
- * liveness witness.  Let X be a witness whose run rho of this thread goes
- * on past R.  rho ends finished, waiting at a bar.sync, or spinning with
- * a suffix that is its last iteration and writes nothing (no iteration
- * writes, so no recurrence).  R is not that suffix (no jump closes the
- * suffix before rho ends) nor in it (an iteration of another head lies
- * outside the suffix's head's region), so R's events are prefix events:
- * reads and fences (R writes nothing and meets no barrier).  rho without
- * R, rho', is a run the search meets anyway (the cut's own argument,
- * repeats_state): what rho does after R it does from R's start, every
- * register read afterwards before being written being live at R's head
- * and so as it was; so rho' ends as rho does, finished, at the same
- * barrier, or spinning with the same suffix, whose registers at its start
- * and end are rho's (spin_iteration holds again), kept stuck the same way
- * (jump keeps the stuck copy before it cuts).  So X' = X without R's
- * events is a candidate of the cut search (by induction, every repeated
- * iteration gone): the model allows it (the cut is taken only under a
- * model whose checks allow an execution with fewer reads and fences,
+/* Why a liveness run may take the repeated-state cut (repeats_state) at
+ * an iteration R in the prefix of a witness's run (loops_unnested's
+ * first case).  Let X be a witness whose run rho of this thread goes on
+ * past R, R's events being prefix events: reads and fences (R writes
+ * nothing and meets no barrier).  rho without R, rho', is a run the
+ * search meets anyway (the cut's own argument, repeats_state): what rho
+ * does after R it does from R's start, every register read afterwards
+ * before being written being live at R's head and so as it was; so rho'
+ * ends as rho does, finished, at the same barrier, or spinning with the
+ * same suffix, whose registers at its start and end are rho's
+ * (spin_iteration holds again), kept stuck the same way (jump keeps the
+ * stuck copy before it cuts).  So X' = X without R's events is a
+ * candidate of the cut search (by induction, every repeated iteration
+ * gone): the model allows it (the cut is taken only under a model whose
+ * checks allow an execution with fewer reads and fences,
  * sim/repeat_gate.c); it is fair (liveness.c's clauses are over rf and co
  * pairs whose reads are suffix reads, or prefix reads that must not read
  * suffix writes: dropping prefix reads drops clauses only); its stuck
  * threads are X's, and a thread that started in X and not in X' (rho was
- * R, then its end) asks less of a progress model, never more.  Were there
- * a writing iteration W in some run of the uncut search, the cut search
- * would meet it too (the same argument takes the repeats out of the run
- * up to W, which writes and so is no repeat), and falls back.  Conversely
- * the runs the cut keeps are runs of the uncut search, and the values
- * they feed are the same (a repeat writes nothing, what follows it the
- * shorter run writes): a witness of the cut search is one of the uncut
- * search, and the verdicts are the same.  tests/unit/check_sem.c counts
- * the runs kept (a loop in a loop, a loop that writes: all of them);
- * tests/sh/kernel_cli.sh's wait.ptx under -norace is a FAIL only if the
- * stuck copy is kept before the cut. */
-static bool live_repeat_cut(const sc_thread *th) {
-  int last_branch = -1; /* the end of the last region met */
-  for (int pc = 0; pc < th->ninstrs; pc++) {
-    int succ[2], nsucc = successors(th, pc, succ);
-    for (int k = 0; k < nsucc; k++) {
-      if (succ[k] > pc)
-        continue; /* a forward edge */
-      if (succ[k] <= last_branch)
-        return false; /* regions overlap: a loop in a loop, or two jumps to a head */
-      last_branch = pc;
-    }
-  }
-  return true;
-}
+ * R, then its end) asks less of a progress model, never more.
+ * tests/unit/check_sem.c counts the runs kept; tests/sh/kernel_cli.sh's
+ * wait.ptx under -norace is a FAIL only if the stuck copy is kept before
+ * the cut.  (Before loops_unnested, threads of simple loops took the cut
+ * only when no iteration wrote, and were explored again uncut otherwise:
+ * xf-barrier-3.1.3's counted sum loop made its spins unroll in full.) */
 
 /* Whether thread th's loops are unnested: the regions [head, last
  * branch] of the backward jumps to different heads pairwise disjoint, a
@@ -1323,8 +1314,7 @@ static bool live_repeat_cut(const sc_thread *th) {
  * rho ends; the stuck copy at R's own jump is kept before the cut).  If
  * h' is not h, R is in no iteration of h' (unnested), so, as when rho
  * does not spin, R is in the prefix.  Three cases:
- *   - R in the prefix: live_repeat_cut's argument as it stands; what it
- *     uses of simple loops is only that R's events are prefix events.
+ *   - R in the prefix: the argument above loops_unnested.
  *   - R in S, not L: rho without R, rho', is met by the cut search (the
  *     same argument: what rho does after R it does from R's start, the
  *     registers read being live at h), and at L's jump it repeats I with
@@ -1418,17 +1408,11 @@ static sc_status explore_thread(const sc_test *t, int thread, const bounds *b,
   x.r.out = out;
   x.values = values;
   x.given = sci_alloc_atomic(sizeof(int64_t) * SC_TRACE_MAX);
-  bool simple = live_repeat_cut(th);
-  bool repeats = lim->repeat_cut && (!lim->liveness || simple || loops_unnested(th));
-  x.r.infix_watch = repeats && lim->liveness && !simple;
+  bool repeats = lim->repeat_cut && (!lim->liveness || loops_unnested(th));
+  x.r.infix_watch = repeats && lim->liveness;
   sc_status st = repeats && prepare_repeats(&x.r) == RUN_ERROR
                      ? x.r.err->status
                      : explore(&x, 0);
-  if (!st && repeats && lim->liveness && simple && x.r.iteration_wrote) {
-    memset(out, 0, sizeof *out); /* a recurrence may need the iterations cut */
-    x.r.nheads = 0;                /* the runs without the cut */
-    st = explore(&x, 0);
-  }
   if (st && err)
     *err = x.r.err;
   return st;
@@ -1472,6 +1456,7 @@ sc_status sci_sem_traces_timed(const sc_test *t, const sc_sem_limits *limits,
     b.lim.repeat_twins = limits->repeat_twins;
     b.lim.race_free = limits->race_free;
     b.lim.note_twinless = limits->note_twinless;
+    b.lim.collapsed = limits->collapsed;
   }
   if (limits && limits->unroll >= 0)
     b.lim.unroll = limits->unroll;

@@ -138,6 +138,12 @@ typedef struct sc_sem_limits {
    * this cut takes (twinless, twin_refused), so that a caller may tell
    * whether the twin cut would take the same iterations */
   bool note_twinless;
+  /* per memory cell (alias resolved), whether its values are collapsed:
+   * every write there writes its initial value, so its reads read that
+   * alone, and each run notes in its sc_thread_traces' `deciding` the
+   * cells whose reads decided something (sim/data_only.h says when the
+   * collapse keeps a verdict); NULL: none */
+  const bool *collapsed;
   int max_run_events; /* events of one run, 1..SC_TRACE_MAX, 0: SC_TRACE_MAX */
 } sc_sem_limits;
 
@@ -187,6 +193,11 @@ typedef struct sc_thread_traces {
    * one met a fence or a read with no location (no mark covers it). */
   bool *twinless;
   bool twin_refused;
+  /* With limits' collapsed, per memory cell: a read there reached a
+   * decision in some run (a branch, a guard, an address, a barrier's
+   * operand, whether or what an atom other than exch writes) or the value
+   * of a write to a cell not collapsed; NULL when none did. */
+  bool *deciding;
 } sc_thread_traces;
 
 sc_status sci_sem_traces(const sc_test *t, const sc_sem_limits *limits,

@@ -12,6 +12,7 @@
 #include "sim/engine.h"
 
 #include "sim/barrier_classes.h"
+#include "sim/data_only.h"
 #include "sim/live_refute.h"
 #include "sim/liveness.h"
 #include "sim/progress.h"
@@ -557,8 +558,12 @@ static sc_status search_once(const sc_test *t, const sc_model *m,
   if (st)
     return st;
   sc_thread_traces *all;
-  st = twins && !lim.liveness ? find_traces_race_free(t, &lim, &s.clock, &all, err)
-                              : sci_sim_find_traces(t, &lim, &s.clock, &all, err);
+  if (twins && !lim.liveness)
+    st = find_traces_race_free(t, &lim, &s.clock, &all, err);
+  else if (lim.liveness && s.opts.liveness_only && sci_sim_data_only_safe(t, m->cat, &s.eval))
+    st = sci_sim_find_traces_data_only(t, &lim, &s.clock, &all, err);
+  else
+    st = sci_sim_find_traces(t, &lim, &s.clock, &all, err);
   if (st)
     return st;
   const long *cuts = cut_runs(all, t->nthreads);

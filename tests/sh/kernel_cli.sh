@@ -120,13 +120,31 @@ has "$tmp/out" "Property liveness PASS"
 expect 2 "$scopecat" kernel -speedcheck true "$k/mp.ptx"
 has "$tmp/err" "-speedcheck expects false or fast, found 'true'"
 
+# tally: four threads add to a plain tally, thread 0 waits for thread 1's
+# release (its header argues PASS).  The tally's values multiply the
+# states search's candidates past -max-executions 100; the liveness
+# search collapses them (they decide nothing) and still answers, the
+# other properties UNKNOWN with the limit that stopped them, no herd block
+expect 0 "$scopecat" kernel -liveness "$k/tally.ptx"
+has "$tmp/out" "Property liveness PASS"
+has "$tmp/out" "States "
+expect 1 "$scopecat" kernel -max-executions 100 "$k/tally.ptx"
+has "$tmp/err" "expected at most 100 candidate executions (the -max-executions limit)"
+expect 0 "$scopecat" kernel -max-executions 100 -liveness "$k/tally.ptx"
+has "$tmp/out" "Property liveness PASS"
+has "$tmp/out" "Property assertion UNKNOWN: the states search stopped: tally.cu: expected at most 100 candidate executions (the -max-executions limit)"
+has "$tmp/out" "Property data-race UNKNOWN: the states search stopped"
+lacks "$tmp/out" "States "
+expect 0 "$scopecat" kernel -json -max-executions 100 -liveness "$k/tally.ptx"
+has "$tmp/out" '"result":null'
+has "$tmp/out" '{"property":"liveness","verdict":"PASS","detail":null}'
 # -liveness: the spin never ends with flag 0, never starts with flag 1
 expect 0 "$scopecat" kernel -liveness "$k/wait.ptx"
 has "$tmp/out" "Property liveness FAIL: T0 spins for ever"
 expect 0 "$scopecat" kernel -liveness -input 'flag = {1}' "$k/wait.ptx"
 has "$tmp/out" "Property liveness PASS"
 # -norace: the liveness search cuts the repeated spin turn (sem.c's
-# live_repeat_cut) only after it kept the run stuck there (PASS if not)
+# loops_unnested) only after it kept the run stuck there (PASS if not)
 expect 0 "$scopecat" kernel -norace -liveness "$k/wait.ptx"
 has "$tmp/out" "Property liveness FAIL: T0 spins for ever"
 expect 0 "$scopecat" kernel "$k/wait.ptx"

@@ -6,6 +6,7 @@
  * odometer's order, as the simulator meets them, a combination the table calls deadlocked has no
  * barrier synchronisation when sci_barrier_syncs works it out itself, so
  * that no combination with one is ever skipped; and some are skipped. */
+#include "rel/rel.h"
 #include "sim/barrier_classes.h"
 #include "sim/execution.h"
 #include "sim/sem.h"
@@ -15,6 +16,7 @@
 #include <check.h>
 
 #include "check_corpus_kernel.h"
+#include "check_litmus_of.h"
 #include "check_run.h"
 #include "check_traces_of.h"
 #include <stdio.h>
@@ -129,6 +131,42 @@ START_TEST(same_runs_by_barriers_and_end) {
 }
 END_TEST
 
+/* Three CTAs of three threads, each meeting bar.sync 0 twice: orders of
+ * arrival are tried CTA by CTA (barrier.c), 3 x 6!/2!^3 = 270 of them
+ * and their one union (271 steps of the limit), not 18!/2!^9 (past any
+ * limit); every one synchronises each phase's
+ * three barriers pairwise, so the one syncbar holds 3 CTAs x 2 phases x
+ * 3 x 3 pairs. */
+START_TEST(ctas_ordered_apart) {
+  const char *text =
+      "PTX bars9\n{ x=0; }\n"
+      " P0@cta 0,gpu 0 | P1@cta 0,gpu 0 | P2@cta 0,gpu 0 | P3@cta 1,gpu 0 |"
+      " P4@cta 1,gpu 0 | P5@cta 1,gpu 0 | P6@cta 2,gpu 0 | P7@cta 2,gpu 0 |"
+      " P8@cta 2,gpu 0 ;\n"
+      " bar.sync 0 | bar.sync 0 | bar.sync 0 | bar.sync 0 | bar.sync 0 |"
+      " bar.sync 0 | bar.sync 0 | bar.sync 0 | bar.sync 0 ;\n"
+      " bar.sync 0 | bar.sync 0 | bar.sync 0 | bar.sync 0 | bar.sync 0 |"
+      " bar.sync 0 | bar.sync 0 | bar.sync 0 | bar.sync 0 ;\n"
+      "exists (x=0)\n";
+  sc_test *t = litmus_of(text);
+  sc_thread_traces *all = traces_under(t, (sc_sem_limits){.unroll = 0});
+  const sc_trace *chosen[9];
+  for (int th = 0; th < 9; th++) {
+    ck_assert_int_eq(all[th].ntraces, 1);
+    chosen[th] = &all[th].traces[0];
+  }
+  sc_execution *x = sci_exec_new(t, chosen);
+  sc_rel **syncs;
+  int nsyncs;
+  sc_error *err;
+  ck_assert_msg(sci_barrier_syncs(x, NULL, 271, &syncs, &nsyncs, &err) == SC_OK, "%s",
+                sc_error_message(err));
+  ck_assert_int_eq(nsyncs, 1);
+  ck_assert_int_eq(sci_rel_count(syncs[0]), 54);
+  ck_assert_int_eq(sci_barrier_syncs(x, NULL, 270, &syncs, &nsyncs, &err), SC_ERR_LIMIT);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("barrier_classes");
   TCase *tc = tcase_create("deadlock");
@@ -137,6 +175,7 @@ int main(void) {
   tcase_add_test(tc, xf_barrier_one_cta);
   tcase_add_test(tc, xf_barrier_two_ctas);
   tcase_add_test(tc, xf_barrier_two_by_two);
+  tcase_add_test(tc, ctas_ordered_apart);
   suite_add_tcase(s, tc);
   return sc_check_run(s);
 }

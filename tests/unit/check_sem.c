@@ -7,6 +7,7 @@
  * The runs are counted by hand in the comments, from the values each
  * location may hold (given to the builder, as enumerate.c's fixpoint
  * would). */
+#include "sim/data_only.h"
 #include "sim/repeat_gate.h"
 #include "sim/sem.h"
 #include "util/gcmem.h"
@@ -133,14 +134,50 @@ static void liveness_uncut(const char *text, const char *vals, int unroll) {
   ck_assert_int_eq(stuck_runs(a), stuck_runs(b));
 }
 
+/* Whether stuck run `tr`'s window (from its infix to its end: what
+ * liveness.c judges) is that of some stuck run of `b`, event for event. */
+static bool window_among(const sc_trace *tr, const sc_thread_traces *b) {
+  for (int i = 0; i < b->ntraces; i++) {
+    const sc_trace *u = &b->traces[i];
+    int n = tr->nevents - tr->infix_from;
+    if (u->stuck != tr->stuck || u->nevents - u->infix_from != n ||
+        u->spin_from - u->infix_from != tr->spin_from - tr->infix_from)
+      continue;
+    bool same = true;
+    for (int k = 0; k < n && same; k++) {
+      const sc_trace_event *x = &tr->events[tr->infix_from + k];
+      const sc_trace_event *y = &u->events[u->infix_from + k];
+      same = x->pc == y->pc && x->kind == y->kind && x->loc == y->loc &&
+             x->value == y->value;
+    }
+    if (same)
+      return true;
+  }
+  return false;
+}
+
+/* Whether a recurrence's suffix holds a turn that reads m = 1 and so
+ * writes nothing (the read at pc 0 of the test below): the cut search
+ * keeps that window without the turn (sem.c's loops_unnested, second
+ * case: the same fairness clauses but that turn's). */
+static bool silent_turn_in_suffix(const sc_trace *tr) {
+  for (int k = tr->spin_from; tr->infix_from < tr->spin_from && k < tr->nevents; k++)
+    if (tr->events[k].pc == 0 && tr->events[k].value == 1)
+      return true;
+  return false;
+}
+
 /* A simple loop some iteration of which writes: a test and test-and-set
  * lock with one backward jump.  An iteration that reads m = 1 skips the
  * exchange and repeats the state (r0, r1 are set before they are read);
  * one that reads 0 and loses the exchange writes 1 and goes round.  A
- * recurrence's window may hold both kinds, so the thread is explored
- * again without the cut: every run is kept (without the fall-back, 53 of
- * the 103 runs under -unroll 4, 38 of the 72 stuck ones). */
-START_TEST(liveness_writing_loop_uncut) {
+ * recurrence's window may hold both kinds: the cut watches each iteration
+ * it cuts as a possible infix (sem.c's loops_unnested), so the cut search
+ * keeps fewer runs than the uncut one (it once fell back to it), but
+ * every stuck run's window, infix to end, is one of the uncut search's,
+ * and every window of the uncut search is one of the cut search's, but
+ * those with a silent turn in their suffix, kept without it. */
+START_TEST(liveness_writing_loop_windows) {
   const char *t = "PTX ttas\n{ m=0; P0:r0=0; P0:r1=0; }\n"
                   " P0@cta 0,gpu 0                 ;\n"
                   " LC0:                           ;\n"
@@ -152,7 +189,20 @@ START_TEST(liveness_writing_loop_uncut) {
                   " goto LC0                       ;\n"
                   " LC2:                           ;\n"
                   "exists (m=1)\n";
-  liveness_uncut(t, "m=1", 4);
+  const sc_thread_traces *cut = runs(t, "m=1", 4, true);
+  const sc_thread_traces *uncut = runs_cut(t, "m=1", 4, true, false);
+  ck_assert_int_eq(uncut->ntraces, 103); /* as before the watch */
+  ck_assert_int_lt(cut->ntraces, uncut->ntraces);
+  int recurrences = 0;
+  for (int i = 0; i < cut->ntraces; i++)
+    if (cut->traces[i].stuck != SC_STUCK_NONE) {
+      ck_assert(window_among(&cut->traces[i], uncut));
+      recurrences += cut->traces[i].infix_from < cut->traces[i].spin_from;
+    }
+  for (int i = 0; i < uncut->ntraces; i++)
+    if (uncut->traces[i].stuck != SC_STUCK_NONE && !silent_turn_in_suffix(&uncut->traces[i]))
+      ck_assert(window_among(&uncut->traces[i], cut));
+  ck_assert_int_gt(recurrences, 0); /* the watch kept some */
 }
 END_TEST
 
@@ -709,12 +759,142 @@ START_TEST(race_gate_models) {
 }
 END_TEST
 
+/* ---- Collapsed values (sim/data_only.c) ------------------------------------ */
+
+/* A thread reads x and writes x + 1 to y, and r0 to w unless z reads
+ * nonzero.  With x, y, w collapsed (z not): each write there writes the
+ * initial value, whatever x read; z's read decided a branch, x's nothing.
+ * With w not collapsed, r0 written there makes x a deciding cell too. */
+static const char *const COLLAPSE =
+    "PTX collapse\n{ x=0; y=7; z=0; w=3; P0:r0=0; P0:r1=0; P0:r2=0; }\n"
+    " P0@cta 0,gpu 0         ;\n"
+    " ld.relaxed.gpu r0, x   ;\n"
+    " add r1, r0, 1          ;\n"
+    " st.relaxed.gpu y, r1   ;\n"
+    " ld.relaxed.gpu r2, z   ;\n"
+    " bne r2, 0, LC0         ;\n"
+    " st.relaxed.gpu w, r0   ;\n"
+    " LC0:                   ;\n"
+    "exists (y=1)\n";
+
+START_TEST(collapsed_writes_initial_values) {
+  sc_test *t = litmus_of(COLLAPSE);
+  int x = loc_named(t, "x"), y = loc_named(t, "y"), z = loc_named(t, "z"),
+      w = loc_named(t, "w");
+  bool collapsed[4] = {false};
+  collapsed[x] = collapsed[y] = collapsed[w] = true;
+  sc_sem_limits lim = {.unroll = 0, .collapsed = collapsed};
+  sc_thread_traces *all = traces_under(t, "x=5 z=1", &lim);
+  ck_assert_int_eq(all[0].ntraces, 4); /* x: 0, 5; z: 0, 1 */
+  for (int i = 0; i < all[0].ntraces; i++)
+    for (int e = 0; e < all[0].traces[i].nevents; e++) {
+      const sc_trace_event *ev = &all[0].traces[i].events[e];
+      if (ev->kind == SC_EV_WRITE)
+        ck_assert_int_eq(ev->value, ev->loc == y ? 7 : 3);
+    }
+  ck_assert_ptr_nonnull(all[0].deciding);
+  ck_assert(all[0].deciding[z]);
+  ck_assert(!all[0].deciding[x] && !all[0].deciding[y] && !all[0].deciding[w]);
+  collapsed[w] = false;
+  all = traces_under(t, "x=5 z=1", &lim);
+  ck_assert(all[0].deciding[x] && all[0].deciding[z]);
+  bool wrote5 = false; /* w holds r0 again */
+  for (int i = 0; i < all[0].ntraces; i++)
+    for (int e = 0; e < all[0].traces[i].nevents; e++)
+      wrote5 |= all[0].traces[i].events[e].loc == w && all[0].traces[i].events[e].value == 5;
+  ck_assert(wrote5);
+}
+END_TEST
+
+/* An atom other than exch decides from its read: its cell is never
+ * data-only (its write's value comes through rmw, which no check of
+ * rf and data covers). */
+START_TEST(atom_add_decides) {
+  sc_test *t = litmus_of("PTX add\n{ x=0; P0:r0=0; }\n P0@cta 0,gpu 0 ;\n"
+                         " atom.relaxed.gpu.add r0, x, 1 ;\nexists (x=1)\n");
+  int x = loc_named(t, "x");
+  bool collapsed[1] = {true};
+  sc_sem_limits lim = {.unroll = 0, .collapsed = collapsed};
+  sc_thread_traces *all = traces_under(t, "", &lim);
+  ck_assert(all[0].deciding && all[0].deciding[x]);
+}
+END_TEST
+
+/* Message passing whose data is copied on: P1 spins on f, then copies x
+ * to y.  x and y decide nothing, f decides P1's spin: the greatest
+ * data-only set is {x, y}.  When P0 also branches on y, y decides and so
+ * does x (its value is written to y): a second search un-collapses x. */
+static const char *mp_copy(bool branch_on_y) {
+  return sci_printf(
+      "PTX mpcopy\n{ x=0; y=0; f=0; P0:r0=0; P1:r0=0; P1:r1=0; }\n"
+      " P0@cta 0,gpu 0         | P1@cta 1,gpu 0         ;\n"
+      " st.relaxed.gpu x, 1    | LC0:                   ;\n"
+      " st.release.gpu f, 1    | ld.acquire.gpu r0, f   ;\n"
+      " %-22s | beq r0, 0, LC0         ;\n"
+      " %-22s | ld.relaxed.gpu r1, x   ;\n"
+      " LC1:                   | st.relaxed.gpu y, r1   ;\n"
+      "exists (y=1)\n",
+      branch_on_y ? "ld.relaxed.gpu r0, y" : "", branch_on_y ? "bne r0, 0, LC1" : "");
+}
+
+static bool *data_only_cells(const sc_test *t) {
+  sc_sem_limits lim = {.unroll = 1, .liveness = true};
+  sim_clock clock = {.file = t->file, .start = sc_seconds()};
+  sc_thread_traces *all;
+  sc_error *err = NULL;
+  ck_assert_msg(sci_sim_find_traces_data_only(t, &lim, &clock, &all, &err) == SC_OK, "%s",
+                err ? sc_error_message(err) : "");
+  return (bool *)lim.collapsed;
+}
+
+START_TEST(data_only_greatest_set) {
+  sc_test *t = litmus_of(mp_copy(false));
+  bool *c = data_only_cells(t);
+  ck_assert(c[loc_named(t, "x")] && c[loc_named(t, "y")] && !c[loc_named(t, "f")]);
+  t = litmus_of(mp_copy(true));
+  c = data_only_cells(t);
+  ck_assert(!c[loc_named(t, "x")] && !c[loc_named(t, "y")] && !c[loc_named(t, "f")]);
+}
+END_TEST
+
+/* The collapse needs a check that forbids every cycle of rf and data:
+ * the PTX models' `acyclic (rf | dep)`; not a flag, not a negated check,
+ * not a sequence, not one without data (sc.cat: po | rf | co | fr). */
+static const struct {
+  const char *model;
+  bool safe;
+} data_only_gates[] = {
+  {"cat/ptx-v7.5.cat", true},
+  {"cat/ptx-v6.0.cat", true},
+  {"cat/sc.cat", false},
+  {"\"t\"\nacyclic rf | data as thin\n", true},
+  {"\"t\"\nlet dep = addr | data\nacyclic (rf | dep)+\n", true},
+  {"\"t\"\nflag ~acyclic rf | data as thin\n", false},
+  {"\"t\"\n~acyclic rf | data\n", false},
+  {"\"t\"\nacyclic rf ; data\n", false},
+  {"\"t\"\nacyclic rf | addr\n", false},
+};
+
+START_TEST(data_only_gate_models) {
+  sc_test *t = litmus_of(mp_copy(false));
+  const char *name = data_only_gates[_i].model;
+  sc_cat_model *m = name[0] == '"' ? model_text(name) : NULL;
+  if (!m) {
+    sc_error *err = NULL;
+    ck_assert_msg(sci_cat_load_file(src_path(name), NULL, 0, &m, &err) == SC_OK, "%s",
+                  sc_error_message(err));
+  }
+  sc_cat_run_options eval = {0};
+  ck_assert_msg(sci_sim_data_only_safe(t, m, &eval) == data_only_gates[_i].safe, "%s", name);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("sem");
   TCase *tc = tcase_create("unroll");
   tcase_add_test(tc, spin_lock_repeats_cut);
   tcase_add_test(tc, liveness_cuts_silent_loop);
-  tcase_add_test(tc, liveness_writing_loop_uncut);
+  tcase_add_test(tc, liveness_writing_loop_windows);
   tcase_add_test(tc, liveness_nested_loops_uncut);
   tcase_add_test(tc, liveness_cuts_spin_of_shared_head);
   tcase_add_test(tc, changed_register_not_cut);
@@ -734,6 +914,11 @@ int main(void) {
   tcase_add_test(tc, race_gate_models);
   tcase_add_loop_test(tc, repeat_gate_models, 0,
                       (int)(sizeof gate_cases / sizeof gate_cases[0]));
+  tcase_add_test(tc, collapsed_writes_initial_values);
+  tcase_add_test(tc, atom_add_decides);
+  tcase_add_test(tc, data_only_greatest_set);
+  tcase_add_loop_test(tc, data_only_gate_models, 0,
+                      (int)(sizeof data_only_gates / sizeof data_only_gates[0]));
   suite_add_tcase(s, tc);
   return sc_check_run(s);
 }

@@ -1,0 +1,31 @@
+/* data_only.h: the traces of a search that reads no value of the memory
+ * cells whose values decide nothing (a liveness verdict: which threads
+ * may be stuck, not the final states).  Such a cell's values are
+ * collapsed to its initial one, which shrinks the value fixpoint to the
+ * runs' shapes: data_only.c says when that keeps the verdict. */
+#ifndef SC_SIM_DATA_ONLY_H
+#define SC_SIM_DATA_ONLY_H
+
+#include "cat/cat.h"
+#include "litmus/litmus.h"
+#include "sim/sem.h"
+#include "sim/traces.h"
+
+#include <stdbool.h>
+
+/* Whether model m (run with eval's variants and skipped checks) forbids
+ * every cycle of rf and data (a check `acyclic r` with r holding both):
+ * the condition of sci_sim_find_traces_data_only. */
+bool sci_sim_data_only_safe(const sc_test *t, const sc_cat_model *m,
+                            const sc_cat_run_options *eval);
+
+/* sci_sim_find_traces with every memory cell collapsed (lim->collapsed)
+ * whose reads decide nothing in any run: the greatest such set, found by
+ * collapsing all and un-collapsing, search after search, the cells whose
+ * reads reached a decision (sem.h's `deciding`).  lim->collapsed is left
+ * set to the set the traces were found with. */
+sc_status sci_sim_find_traces_data_only(const sc_test *t, sc_sem_limits *lim,
+                                        sim_clock *clock, sc_thread_traces **out,
+                                        sc_error **err);
+
+#endif

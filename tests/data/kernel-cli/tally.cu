@@ -1,0 +1,23 @@
+// Four threads add to a plain tally and each records what it read; then
+// thread 1 raises `done`, which thread 0 waits for.  The tally's values
+// multiply the states search's runs (each read may see any sum the others
+// made), but decide nothing: the liveness search collapses them
+// (doc/engines.md, "Values that decide nothing").  Liveness PASS: under
+// fairness thread 1's release is eventually seen, and nobody else waits.
+// @Input: tally = {0}, seen = {0, 0, 0, 0}, done = {0}
+// @Output: forall (seen[0] >= 0)
+// @Config: 4, 1, 1
+#include <cuda/atomic>
+
+__global__ void tally(int *tally, int *seen, int *done) {
+  int t = threadIdx.x;
+  int a = tally[0];
+  tally[0] = a + t + 1;
+  seen[t] = a;
+  cuda::atomic_ref<int, cuda::thread_scope_device> d(*done);
+  if (t == 1)
+    d.store(1, cuda::memory_order_release);
+  if (t == 0)
+    while (d.load(cuda::memory_order_acquire) == 0) {
+    }
+}
