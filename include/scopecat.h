@@ -459,13 +459,15 @@ typedef struct sc_sim_options {
                             up to this bound (sc_result_unroll says where
                             the answer was reached); 0: SC_LIVE_UNROLL_MAX
                             when unroll is the default, else no deepening */
-  int liveness_only;     /* with liveness: the caller reads the liveness
-                            verdict alone, not the states; under a model
-                            that forbids every cycle of rf and data, the
-                            memory cells whose values decide nothing then
-                            keep their initial value (the result's states
-                            and witness show that value for them), which
-                            shrinks the search to the runs' shapes */
+  int verdicts_only;     /* the caller reads the verdicts alone (the flags
+                            raised, the liveness verdict), not the
+                            states; under a model that forbids every
+                            cycle of rf and data, the memory cells whose
+                            values decide nothing then keep their initial
+                            value (the result's states show that value
+                            for them; a witness's accesses there say
+                            sc_access.value_unknown), which shrinks the
+                            search to the runs' shapes */
 } sc_sim_options;
 
 /* sc_sim_options.liveness_unroll_max's default: the deepest bound a
@@ -704,6 +706,9 @@ typedef struct sc_access {
   const char *instruction; /* as the test's printer writes it */
   const char *location;    /* its name, NULL for fences and barriers */
   long long value;         /* read or written */
+  int value_unknown;       /* 1: not computed, `value` being the initial
+                              one (a search with verdicts_only collapsed
+                              this cell: sc_sim_options) */
 } sc_access;
 /* 1 and *out filled for an event of x; 0 for no such event. */
 int sc_execution_access(const struct sc_execution *x, int e, sc_access *out);

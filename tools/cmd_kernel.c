@@ -521,7 +521,7 @@ static bool liveness(const kernel_cli *c, const char *path, const sc_test *t,
                      const sc_model *m, property *p) {
   sc_sim_options opts = c->opts;
   opts.liveness = 1;
-  opts.liveness_only = 1; /* its states are not printed */
+  opts.verdicts_only = 1; /* its states are not printed */
   opts.show = SC_SHOW_NONE;
   sc_result *r;
   sc_error *err;
@@ -656,31 +656,60 @@ static bool print_json(const kernel_cli *c, const char *path, const sc_result *r
   return true;
 }
 
-/* -liveness when the states search stopped at a limit: the liveness
- * search reads no final state (and collapses the values that decide
- * nothing: sc_sim_options.liveness_only), so it may still answer.  The
- * other properties are UNKNOWN, saying which limit stopped them; no herd
- * block is printed, as there are no states to tell. */
-static bool liveness_alone(const kernel_cli *c, const sc_model *m, const char *path,
+/* Every property UNKNOWN for the reason `why` (the assertion PASS when
+ * nothing was asserted). */
+static answer unknown_answer(const kernel_cli *c, const sc_test *t, bool asked,
+                             const char *why) {
+  answer a = {0};
+  a.props[a.n++] = asked ? (property){"assertion", UNKNOWN, why, NULL, false}
+                         : (property){"assertion", PASS, NOTHING_ASSERTED, NULL, false};
+  if (!c->norace) {
+    a.props[a.n++] = (property){"data-race", UNKNOWN, why, NULL, false};
+    a.props[a.n++] = (property){"shared-race", UNKNOWN, why, NULL, false};
+  }
+  a.props[a.n++] = (property){"bounds", UNKNOWN, why, NULL, false};
+  a.generalises = sc_kernel_generalises(t, &a.why) == 1;
+  return a;
+}
+
+/* When the states search stopped at a limit: the searches for the races
+ * and bounds (unless -norace) and for liveness read no final state, and
+ * collapse the values that decide nothing (sc_sim_options.verdicts_only),
+ * so they may still answer.  The assertion is UNKNOWN, saying which limit
+ * stopped it; no herd block is printed, as there are no states to tell
+ * (-json: "result" null). */
+static bool verdicts_alone(const kernel_cli *c, const sc_model *m, const char *path,
                            const sc_test *t, bool asked, const sc_error *why,
                            FILE *out) {
   const char *stopped = cli_format("the states search stopped: %s",
                                    sc_error_message(why));
-  answer a = {0};
-  a.props[a.n++] = (property){"assertion", UNKNOWN, stopped, NULL, false};
-  if (!asked)
-    a.props[0] = (property){"assertion", PASS, NOTHING_ASSERTED, NULL, false};
+  answer a = unknown_answer(c, t, asked, stopped);
+  sc_result *r = NULL;
   if (!c->norace) {
-    a.props[a.n++] = (property){"data-race", UNKNOWN, stopped, NULL, false};
-    a.props[a.n++] = (property){"shared-race", UNKNOWN, stopped, NULL, false};
+    sc_sim_options opts = c->opts;
+    opts.liveness = 0;
+    opts.verdicts_only = 1;
+    opts.show = (sc_show)c->show;
+    sc_error *err;
+    if (simulate(c, path, "verdicts", t, m, opts, &r, &err) != SC_OK) {
+      r = NULL;
+      const char *also = sc_error_message(err);
+      a = unknown_answer(c, t, asked,
+                         strcmp(also, sc_error_message(why)) == 0
+                             ? cli_format("%s; so did the search for the verdicts alone", stopped)
+                             : cli_format("%s; the search for the verdicts alone: %s", stopped,
+                                          also));
+    } else {
+      a = judge(c, t, r, asked);
+      if (asked)
+        a.props[0] = (property){"assertion", UNKNOWN, stopped, NULL, false};
+    }
   }
-  a.props[a.n++] = (property){"bounds", UNKNOWN, stopped, NULL, false};
-  if (!liveness(c, path, t, m, &a.props[a.n++]))
+  if (c->opts.liveness && !liveness(c, path, t, m, &a.props[a.n++]))
     return false;
-  a.generalises = sc_kernel_generalises(t, &a.why) == 1;
   if (c->json)
     return print_json(c, path, NULL, &a, out);
-  print_answer(c, NULL, &a, out);
+  print_answer(c, r, &a, out);
   return true;
 }
 
@@ -698,8 +727,8 @@ static bool run_one(const kernel_cli *c, const sc_model *m, const char *path,
   sc_result *r;
   sc_error *err;
   if (simulate(c, path, "states", t, m, opts, &r, &err) != SC_OK) {
-    if (c->opts.liveness && sc_error_status(err) == SC_ERR_LIMIT)
-      return liveness_alone(c, m, path, t, asked, err, out);
+    if ((c->opts.liveness || !c->norace) && sc_error_status(err) == SC_ERR_LIMIT)
+      return verdicts_alone(c, m, path, t, asked, err, out);
     fprintf(stderr, "%s: %s\n", path, sc_error_message(err));
     const char *file = sc_error_file(err);
     if (!c->norace && file && ends_with(file, "/" SC_RACE_INCLUDE))

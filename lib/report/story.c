@@ -79,7 +79,8 @@ int sc_execution_access(const sc_execution *x, int e, sc_access *out) {
       .mnemonic = init ? "init" : sci_opcode_name(ev->instr->op),
       .instruction = init ? "" : instruction_text(x, ev),
       .location = ev->vloc >= 0 ? t->locs[ev->vloc].name : NULL,
-      .value = (long long)ev->value};
+      .value = (long long)ev->value,
+      .value_unknown = ev->value_unknown};
   return 1;
 }
 
@@ -97,7 +98,7 @@ static const char *access_line(const sc_execution *x, int e) {
   if (!a.location)
     return sci_printf("%s %s %s", a.thread_name, where(&a), a.instruction);
   return sci_printf("%s %s %s %s=%s", a.thread_name, where(&a), a.mnemonic, a.location,
-                   sci_value_string(x->test, (int64_t)a.value));
+                   sci_exec_value_text(x, e));
 }
 
 static const char *pair_text(const sci_flag_witness *w) {
@@ -130,7 +131,7 @@ static void put_event(sc_strbuf *sb, const sc_execution *x, int e, const char *m
   sci_sb_printf(sb, "    %s  ", where(&a));
   if (a.location) /* instructions padded: what they read and wrote in a column */
     sci_sb_printf(sb, "%-24s  %s %s=%s", a.instruction, a.kind == 'R' ? "reads" : "writes",
-                 a.location, sci_value_string(x->test, (int64_t)a.value));
+                 a.location, sci_exec_value_text(x, e));
   else
     sci_sb_puts(sb, a.instruction);
   if (mark)

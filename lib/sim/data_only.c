@@ -4,15 +4,18 @@
  * whether or what to write (all but exch), or the value of a write to a
  * cell that is not data-only.  Then which instructions a run takes, and
  * every value of the other cells, are the same whatever data-only cells
- * hold: a search whose verdict reads no such value (which threads may be
- * stuck for ever) may give each of them its initial value alone, every
+ * hold: a search whose verdicts read no such value (which flags the
+ * model raises, which threads may be stuck for ever: sc_sim_options'
+ * verdicts_only) may give each of them its initial value alone, every
  * write there writing it too (sem.c, sc_sem_limits.collapsed).  Each
  * thread then has one run per path, not one per path and value read, and
  * the value fixpoint grows over the other cells only (ttaslock's counter
  * and its record of it: 8 runs a thread of ttaslock-dv2wg-2.2.2 become 2).
  *
- * Why the verdict stays.  A model reads no value: only the events, rf, co
- * and the relations sem.c's dependencies make; fairness (liveness.c)
+ * Why the verdicts stay.  A model reads no value, in its checks and its
+ * flags alike: only the events, rf, co and the relations sem.c's
+ * dependencies make (a witness's accesses there are told as values not
+ * computed: sc_trace_event.value_unknown); fairness (liveness.c)
  * reads the spin's reads, which decide the loop's exit, so are not
  * data-only.  A concrete execution forgets its data-only values into a
  * collapsed one with the same events and relations.  Conversely, a
@@ -65,15 +68,15 @@ static bool uncollapse_deciding(const sc_test *t, const sc_thread_traces *all,
   return any;
 }
 
-sc_status sci_sim_find_traces_data_only(const sc_test *t, sc_sem_limits *lim,
-                                        sim_clock *clock, sc_thread_traces **out,
-                                        sc_error **err) {
+sc_status sci_sim_find_traces_data_only(sim_trace_finder find, const sc_test *t,
+                                        sc_sem_limits *lim, sim_clock *clock,
+                                        sc_thread_traces **out, sc_error **err) {
   bool *collapsed = sci_alloc_atomic(sizeof(bool) * (size_t)(t->nlocs + 1));
   for (int l = 0; l < t->nlocs; l++)
     collapsed[l] = t->locs[l].alias_of < 0; /* the cells: events name those */
   lim->collapsed = collapsed;
   for (;;) { /* at most nlocs + 1 searches: each un-collapses a cell */
-    sc_status st = sci_sim_find_traces(t, lim, clock, out, err);
+    sc_status st = find(t, lim, clock, out, err);
     if (st || !uncollapse_deciding(t, *out, collapsed))
       return st;
   }

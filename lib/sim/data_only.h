@@ -1,6 +1,6 @@
 /* data_only.h: the traces of a search that reads no value of the memory
- * cells whose values decide nothing (a liveness verdict: which threads
- * may be stuck, not the final states).  Such a cell's values are
+ * cells whose values decide nothing (its verdicts alone: the flags
+ * raised, which threads may be stuck, not the final states).  Such a cell's values are
  * collapsed to its initial one, which shrinks the value fixpoint to the
  * runs' shapes: data_only.c says when that keeps the verdict. */
 #ifndef SC_SIM_DATA_ONLY_H
@@ -19,13 +19,19 @@
 bool sci_sim_data_only_safe(const sc_test *t, const sc_cat_model *m,
                             const sc_cat_run_options *eval);
 
-/* sci_sim_find_traces with every memory cell collapsed (lim->collapsed)
- * whose reads decide nothing in any run: the greatest such set, found by
- * collapsing all and un-collapsing, search after search, the cells whose
- * reads reached a decision (sem.h's `deciding`).  lim->collapsed is left
- * set to the set the traces were found with. */
-sc_status sci_sim_find_traces_data_only(const sc_test *t, sc_sem_limits *lim,
-                                        sim_clock *clock, sc_thread_traces **out,
-                                        sc_error **err);
+/* How a search finds its traces under lim (sci_sim_find_traces, or
+ * simulate.c's passes that keep the race flags). */
+typedef sc_status (*sim_trace_finder)(const sc_test *t, sc_sem_limits *lim,
+                                      sim_clock *clock, sc_thread_traces **out,
+                                      sc_error **err);
+
+/* The traces `find` finds with every memory cell collapsed
+ * (lim->collapsed) whose reads decide nothing in any run: the greatest
+ * such set, found by collapsing all and un-collapsing, search after
+ * search, the cells whose reads reached a decision (sem.h's `deciding`).
+ * lim->collapsed is left set to the set the traces were found with. */
+sc_status sci_sim_find_traces_data_only(sim_trace_finder find, const sc_test *t,
+                                        sc_sem_limits *lim, sim_clock *clock,
+                                        sc_thread_traces **out, sc_error **err);
 
 #endif

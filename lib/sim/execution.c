@@ -64,6 +64,7 @@ sc_execution *sci_exec_new(const sc_test *t, const sc_trace **traces) {
       ev->loc = te->loc;
       ev->vloc = te->vloc;
       ev->value = te->value;
+      ev->value_unknown = te->value_unknown;
       for (int j = 0; j < i; j++) {
         sc_rel_add(x->po, first + j, e);
         uint64_t bit = (uint64_t)1 << j;
@@ -391,6 +392,10 @@ static const char *event_name(const sc_execution *x, int i) {
   return k < 26 ? sci_printf("%c: ", 'a' + k) : sci_printf("%c%d: ", 'a' + k % 26, k / 26);
 }
 
+const char *sci_exec_value_text(const sc_execution *x, int e) {
+  return x->events[e].value_unknown ? "?" : sci_value_string(x->test, x->events[e].value);
+}
+
 const char *sci_exec_event_label(const sc_execution *x, int i) {
   sc_strbuf buf, *sb = &buf;
   sci_sb_init(sb);
@@ -401,7 +406,7 @@ const char *sci_exec_event_label(const sc_execution *x, int i) {
   case SC_EV_READ:
   case SC_EV_WRITE:
     sci_sb_printf(sb, "%s[%s]=%s", e->kind == SC_EV_READ ? "R" : "W",
-                 t->locs[e->vloc].name, sci_value_string(t, e->value));
+                 t->locs[e->vloc].name, sci_exec_value_text(x, i));
     if (e->instr && e->instr->cacheop)
       sci_sb_printf(sb, " %s", sci_cacheop_name(e->instr->cacheop));
     if (e->instr && e->instr->sem)

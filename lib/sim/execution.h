@@ -18,6 +18,7 @@ typedef struct sc_event {
   const sc_instr *instr; /* NULL for an initial write */
   int loc, vloc;         /* -1 for fences and barriers */
   int64_t value;
+  bool value_unknown;    /* the trace's (sem.h): a collapsed cell's */
 } sc_event;
 
 typedef struct sc_execution {
@@ -104,6 +105,9 @@ typedef struct sc_cycle {
 
 /* A copy that later choices of rf and co do not change (for results). */
 sc_execution *sci_exec_snapshot(const sc_execution *x);
+/* The value event e read or wrote as herd prints it, "?" when it was not
+ * computed (a collapsed cell's: sim/data_only.h). */
+const char *sci_exec_value_text(const sc_execution *x, int e);
 /* An event as herd labels it: "a: W[x]=1 cg" (initial writes: "W[x]=0"). */
 const char *sci_exec_event_label(const sc_execution *x, int e);
 

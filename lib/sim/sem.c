@@ -643,6 +643,7 @@ static run_result do_read(run *r, const sc_instr *in, int pc, uint64_t guard,
   e->loc = loc;
   e->vloc = vloc;
   e->value = r->given[r->nreads++];
+  e->value_unknown = r->lim->collapsed && r->lim->collapsed[loc];
   e->addr_deps = at;
   *out_event = r->nev - 1;
   return RUN_DONE;
@@ -657,7 +658,8 @@ static run_result do_write(run *r, const sc_instr *in, int pc, uint64_t guard,
   sc_trace_event *e = new_event(r, in, pc, SC_EV_WRITE, guard);
   if (!e)
     return RUN_ERROR;
-  if (r->lim->collapsed && r->lim->collapsed[loc])
+  e->value_unknown = r->lim->collapsed && r->lim->collapsed[loc];
+  if (e->value_unknown)
     value = sci_value_of(r->t->locs[loc].init); /* its one value */
   else
     note_deciding(r, data);

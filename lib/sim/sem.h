@@ -32,6 +32,8 @@ typedef struct sc_trace_event {
   uint64_t addr_deps, data_deps, ctrl_deps; /* reads it depends on */
   int64_t bar_ops[3];    /* a barrier's operands, evaluated (registers too) */
   int nbar_ops;
+  bool value_unknown;    /* at a collapsed cell (sc_sem_limits.collapsed):
+                            `value` is its initial one, not computed */
 } sc_trace_event;
 
 /* How a run of a liveness search (sc_sem_limits.liveness) may end besides

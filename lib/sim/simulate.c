@@ -535,6 +535,12 @@ static sc_status find_traces_race_free(const sc_test *t, sc_sem_limits *lim, sim
   return twin_cut_pass(t, lim, first, clock, out, err);
 }
 
+/* sci_sim_find_traces as a sim_trace_finder. */
+static sc_status find_traces(const sc_test *t, sc_sem_limits *lim, sim_clock *clock,
+                             sc_thread_traces **out, sc_error **err) {
+  return sci_sim_find_traces(t, lim, clock, out, err);
+}
+
 /* One search with engine e, or, when `choose` (-engine auto), with the one
  * auto_search picks. */
 static sc_status search_once(const sc_test *t, const sc_model *m,
@@ -558,12 +564,11 @@ static sc_status search_once(const sc_test *t, const sc_model *m,
   if (st)
     return st;
   sc_thread_traces *all;
-  if (twins && !lim.liveness)
-    st = find_traces_race_free(t, &lim, &s.clock, &all, err);
-  else if (lim.liveness && s.opts.liveness_only && sci_sim_data_only_safe(t, m->cat, &s.eval))
-    st = sci_sim_find_traces_data_only(t, &lim, &s.clock, &all, err);
+  sim_trace_finder find = twins && !lim.liveness ? find_traces_race_free : find_traces;
+  if (s.opts.verdicts_only && sci_sim_data_only_safe(t, m->cat, &s.eval))
+    st = sci_sim_find_traces_data_only(find, t, &lim, &s.clock, &all, err);
   else
-    st = sci_sim_find_traces(t, &lim, &s.clock, &all, err);
+    st = find(t, &lim, &s.clock, &all, err);
   if (st)
     return st;
   const long *cuts = cut_runs(all, t->nthreads);

@@ -121,23 +121,33 @@ expect 2 "$scopecat" kernel -speedcheck true "$k/mp.ptx"
 has "$tmp/err" "-speedcheck expects false or fast, found 'true'"
 
 # tally: four threads add to a plain tally, thread 0 waits for thread 1's
-# release (its header argues PASS).  The tally's values multiply the
-# states search's candidates past -max-executions 100; the liveness
-# search collapses them (they decide nothing) and still answers, the
-# other properties UNKNOWN with the limit that stopped them, no herd block
+# release (its header argues liveness PASS; the tally's accesses race).
+# The tally's values multiply the states search's candidates past
+# -max-executions 1000; the searches for the race flags and for liveness
+# collapse them (they decide nothing) and still answer, the race pair's
+# values told as ?, the assertion UNKNOWN with the limit that stopped it,
+# no herd block.  At 100 the race search stops too: UNKNOWN, said so.
+stopped="the states search stopped: tally.cu: expected at most"
 expect 0 "$scopecat" kernel -liveness "$k/tally.ptx"
 has "$tmp/out" "Property liveness PASS"
+has "$tmp/out" "Property data-race FAIL: T0 tally.cu:14 ld tally[0]=0 / T1 tally.cu:15 st tally[0]=2"
 has "$tmp/out" "States "
-expect 1 "$scopecat" kernel -max-executions 100 "$k/tally.ptx"
-has "$tmp/err" "expected at most 100 candidate executions (the -max-executions limit)"
+expect 0 "$scopecat" kernel -max-executions 1000 -liveness "$k/tally.ptx"
+has "$tmp/out" "Property liveness PASS"
+has "$tmp/out" "Property assertion UNKNOWN: $stopped 1000 candidate executions (the -max-executions limit)"
+has "$tmp/out" "Property data-race FAIL: T0 tally.cu:14 ld tally[0]=? / T1 tally.cu:15 st tally[0]=?"
+has "$tmp/out" "tally.cu:16  st.global.u32 [%rd7], %r2  writes seen[3]=?"
+has "$tmp/out" "reads done[0]=1"
+lacks "$tmp/out" "States "
 expect 0 "$scopecat" kernel -max-executions 100 -liveness "$k/tally.ptx"
 has "$tmp/out" "Property liveness PASS"
-has "$tmp/out" "Property assertion UNKNOWN: the states search stopped: tally.cu: expected at most 100 candidate executions (the -max-executions limit)"
-has "$tmp/out" "Property data-race UNKNOWN: the states search stopped"
-lacks "$tmp/out" "States "
+has "$tmp/out" "Property data-race UNKNOWN: $stopped 100 candidate executions (the -max-executions limit); so did the search for the verdicts alone"
 expect 0 "$scopecat" kernel -json -max-executions 100 -liveness "$k/tally.ptx"
 has "$tmp/out" '"result":null'
 has "$tmp/out" '{"property":"liveness","verdict":"PASS","detail":null}'
+# -norace without -liveness: nothing but the states to ask, the limit's error
+expect 1 "$scopecat" kernel -norace -max-executions 100 "$k/tally.ptx"
+has "$tmp/err" "expected at most 100 candidate executions (the -max-executions limit)"
 # -liveness: the spin never ends with flag 0, never starts with flag 1
 expect 0 "$scopecat" kernel -liveness "$k/wait.ptx"
 has "$tmp/out" "Property liveness FAIL: T0 spins for ever"

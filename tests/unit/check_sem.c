@@ -837,12 +837,18 @@ static const char *mp_copy(bool branch_on_y) {
       branch_on_y ? "ld.relaxed.gpu r0, y" : "", branch_on_y ? "bne r0, 0, LC1" : "");
 }
 
+static sc_status find_traces(const sc_test *t, sc_sem_limits *lim, sim_clock *clock,
+                             sc_thread_traces **out, sc_error **err) {
+  return sci_sim_find_traces(t, lim, clock, out, err);
+}
+
 static bool *data_only_cells(const sc_test *t) {
   sc_sem_limits lim = {.unroll = 1, .liveness = true};
   sim_clock clock = {.file = t->file, .start = sc_seconds()};
   sc_thread_traces *all;
   sc_error *err = NULL;
-  ck_assert_msg(sci_sim_find_traces_data_only(t, &lim, &clock, &all, &err) == SC_OK, "%s",
+  ck_assert_msg(sci_sim_find_traces_data_only(find_traces, t, &lim, &clock, &all, &err) ==
+                    SC_OK, "%s",
                 err ? sc_error_message(err) : "");
   return (bool *)lim.collapsed;
 }

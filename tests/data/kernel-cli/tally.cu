@@ -1,8 +1,8 @@
-// Four threads add to a plain tally and each records what it read; then
-// thread 1 raises `done`, which thread 0 waits for.  The tally's values
-// multiply the states search's runs (each read may see any sum the others
-// made), but decide nothing: the liveness search collapses them
-// (doc/engines.md, "Values that decide nothing").  Liveness PASS: under
+// Four threads add to a plain tally and record what they read; thread 1
+// raises `done`, which thread 0 waits for.  The tally's values multiply the
+// states search's runs, but decide nothing: the race and liveness searches
+// collapse them (doc/engines.md, "Values that decide nothing").  Data race
+// FAIL: the tally's plain ld and st of two threads.  Liveness PASS: under
 // fairness thread 1's release is eventually seen, and nobody else waits.
 // @Input: tally = {0}, seen = {0, 0, 0, 0}, done = {0}
 // @Output: forall (seen[0] >= 0)
