@@ -132,13 +132,19 @@ expect 0 "$scopecat" kernel -liveness "$k/tally.ptx"
 has "$tmp/out" "Property liveness PASS"
 has "$tmp/out" "Property data-race FAIL: T0 tally.cu:14 ld tally[0]=0 / T1 tally.cu:15 st tally[0]=2"
 has "$tmp/out" "States "
-expect 0 "$scopecat" kernel -max-executions 1000 -liveness "$k/tally.ptx"
-has "$tmp/out" "Property liveness PASS"
-has "$tmp/out" "Property assertion UNKNOWN: $stopped 1000 candidate executions (the -max-executions limit)"
-has "$tmp/out" "Property data-race FAIL: T0 tally.cu:14 ld tally[0]=? / T1 tally.cu:15 st tally[0]=?"
-has "$tmp/out" "tally.cu:16  st.global.u32 [%rd7], %r2  writes seen[3]=?"
-has "$tmp/out" "reads done[0]=1"
-lacks "$tmp/out" "States "
+# (-engine auto's symbolic road counts combinations of runs, which the
+# collapse makes fewer; the enumerator counts each rf choice too, and a
+# collapsed read may read any write of its cell: as many candidates, so
+# without Z3 the race search stops at 1000 as well)
+if "$scopecat" -engine smt "$srcdir/ptx/seeds/coRR.litmus" >/dev/null 2>&1; then
+  expect 0 "$scopecat" kernel -max-executions 1000 -liveness "$k/tally.ptx"
+  has "$tmp/out" "Property liveness PASS"
+  has "$tmp/out" "Property assertion UNKNOWN: $stopped 1000 candidate executions (the -max-executions limit)"
+  has "$tmp/out" "Property data-race FAIL: T0 tally.cu:14 ld tally[0]=? / T1 tally.cu:15 st tally[0]=?"
+  has "$tmp/out" "tally.cu:16  st.global.u32 [%rd7], %r2  writes seen[3]=?"
+  has "$tmp/out" "reads done[0]=1"
+  lacks "$tmp/out" "States "
+fi
 expect 0 "$scopecat" kernel -max-executions 100 -liveness "$k/tally.ptx"
 has "$tmp/out" "Property liveness PASS"
 has "$tmp/out" "Property data-race UNKNOWN: $stopped 100 candidate executions (the -max-executions limit); so did the search for the verdicts alone"
