@@ -374,15 +374,17 @@ sc_status sci_barrier_syncs(const sc_execution *x, const sim_clock *clock,
     none = ok && nper[nctas] == 0; /* some thread waits in every order */
     from += k;
   }
-  if (ok && !none && nctas == 1) {
-    *out = per[0];
-    *n = nper[0];
-  } else if (ok && !none && nctas > 1) {
-    ok = combine(&s, per, nper, nctas, out, n);
-  } else if (ok && nctas == 0) {
-    s.bars = all;
-    s.nbars = 0;
-    ok = try_orders(&s, out, n); /* no barrier: the one empty order */
+  if (ok && !none) {
+    if (nctas == 0) {
+      s.bars = all;
+      s.nbars = 0;
+      ok = try_orders(&s, out, n); /* no barrier: the one empty order */
+    } else if (nctas == 1) {
+      *out = per[0];
+      *n = nper[0];
+    } else {
+      ok = combine(&s, per, nper, nctas, out, n);
+    }
   }
   if (!ok && s.late)
     return sci_sim_clock_timeout(clock, err);

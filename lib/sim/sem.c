@@ -438,6 +438,11 @@ static run_result fail_at(run *r, const sc_instr *in, const char *fmt,
   return RUN_ERROR;
 }
 
+/* Whether cell `loc` is collapsed (sc_sem_limits.collapsed). */
+static bool collapsed_cell(const run *r, int loc) {
+  return r->lim->collapsed && r->lim->collapsed[loc];
+}
+
 /* With collapsed cells (sc_sem_limits.collapsed): the cells of the reads
  * in `reads` (a taint) reached a decision, or a value written where it is
  * kept; noted for sim/data_only.c, which un-collapses them. */
@@ -643,7 +648,7 @@ static run_result do_read(run *r, const sc_instr *in, int pc, uint64_t guard,
   e->loc = loc;
   e->vloc = vloc;
   e->value = r->given[r->nreads++];
-  e->value_unknown = r->lim->collapsed && r->lim->collapsed[loc];
+  e->value_unknown = collapsed_cell(r, loc);
   e->addr_deps = at;
   *out_event = r->nev - 1;
   return RUN_DONE;
@@ -658,7 +663,7 @@ static run_result do_write(run *r, const sc_instr *in, int pc, uint64_t guard,
   sc_trace_event *e = new_event(r, in, pc, SC_EV_WRITE, guard);
   if (!e)
     return RUN_ERROR;
-  e->value_unknown = r->lim->collapsed && r->lim->collapsed[loc];
+  e->value_unknown = collapsed_cell(r, loc);
   if (e->value_unknown)
     value = sci_value_of(r->t->locs[loc].init); /* its one value */
   else

@@ -416,22 +416,44 @@ static const struct {
   {"\"t\"\nempty (po & (R * W)) \\ (addr | data | rmw)\n", true},
 };
 
-START_TEST(repeat_gate_models) {
+static const char *src_path(const char *rel) {
   const char *src = getenv("SC_SRCDIR");
-  const char *name = gate_cases[_i].model;
-  sc_test *t;
+  static char paths[4][4096];
+  static int next;
+  char *p = paths[next++ % 4];
+  snprintf(p, 4096, "%s/%s", src && *src ? src : ".", rel);
+  return p;
+}
+
+static sc_cat_model *model_text(const char *text) {
   sc_cat_model *m;
   sc_error *err = NULL;
-  char path[4096];
-  snprintf(path, sizeof path, "%s/tests/data/spinlock.litmus", src && *src ? src : ".");
-  ck_assert_msg(sc_test_load_file(path, NULL, &t, &err) == SC_OK, "%s",
+  ck_assert_msg(sci_cat_load_string(text, "t.cat", NULL, 0, &m, &err) == SC_OK, "%s",
                 sc_error_message(err));
-  snprintf(path, sizeof path, "%s/%s", src && *src ? src : ".", name);
-  sc_status st = name[0] == '"' ? sci_cat_load_string(name, "t.cat", NULL, 0, &m, &err)
-                                : sci_cat_load_file(path, NULL, 0, &m, &err);
-  ck_assert_msg(st == SC_OK, "%s", sc_error_message(err));
+  return m;
+}
+
+/* A gate case's model: a file under the source folder, or a model's text
+ * (starting with its quoted title). */
+static sc_cat_model *model_named(const char *name) {
+  if (name[0] == '"')
+    return model_text(name);
+  sc_cat_model *m;
+  sc_error *err = NULL;
+  ck_assert_msg(sci_cat_load_file(src_path(name), NULL, 0, &m, &err) == SC_OK, "%s",
+                sc_error_message(err));
+  return m;
+}
+
+START_TEST(repeat_gate_models) {
+  const char *name = gate_cases[_i].model;
+  sc_test *t;
+  sc_error *err = NULL;
+  ck_assert_msg(sc_test_load_file(src_path("tests/data/spinlock.litmus"), NULL, &t, &err) ==
+                    SC_OK, "%s", sc_error_message(err));
   sc_cat_run_options eval = {0};
-  ck_assert_msg(sci_sim_repeat_cut_safe(t, m, &eval) == gate_cases[_i].safe, "%s", name);
+  ck_assert_msg(sci_sim_repeat_cut_safe(t, model_named(name), &eval) == gate_cases[_i].safe,
+                "%s", name);
 }
 END_TEST
 
@@ -704,23 +726,6 @@ END_TEST
  * are looked at again); the plain gate closes for them (they have
  * flags).  A model that rebinds a name between the two, or an edited copy
  * of the race include, or a model alone, is not taken. */
-static const char *src_path(const char *rel) {
-  const char *src = getenv("SC_SRCDIR");
-  static char paths[4][4096];
-  static int next;
-  char *p = paths[next++ % 4];
-  snprintf(p, 4096, "%s/%s", src && *src ? src : ".", rel);
-  return p;
-}
-
-static sc_cat_model *model_text(const char *text) {
-  sc_cat_model *m;
-  sc_error *err = NULL;
-  ck_assert_msg(sci_cat_load_string(text, "t.cat", NULL, 0, &m, &err) == SC_OK, "%s",
-                sc_error_message(err));
-  return m;
-}
-
 START_TEST(race_gate_models) {
   sc_test *t;
   sc_error *err = NULL;
@@ -884,14 +889,9 @@ static const struct {
 START_TEST(data_only_gate_models) {
   sc_test *t = litmus_of(mp_copy(false));
   const char *name = data_only_gates[_i].model;
-  sc_cat_model *m = name[0] == '"' ? model_text(name) : NULL;
-  if (!m) {
-    sc_error *err = NULL;
-    ck_assert_msg(sci_cat_load_file(src_path(name), NULL, 0, &m, &err) == SC_OK, "%s",
-                  sc_error_message(err));
-  }
   sc_cat_run_options eval = {0};
-  ck_assert_msg(sci_sim_data_only_safe(t, m, &eval) == data_only_gates[_i].safe, "%s", name);
+  ck_assert_msg(sci_sim_data_only_safe(t, model_named(name), &eval) ==
+                    data_only_gates[_i].safe, "%s", name);
 }
 END_TEST
 
