@@ -468,6 +468,16 @@ typedef struct sc_sim_options {
                             for them; a witness's accesses there say
                             sc_access.value_unknown), which shrinks the
                             search to the runs' shapes */
+  int exact_states;      /* with verdicts_only (SC_ERR_USAGE with through;
+                            ignored by a liveness search): the states
+                            and the condition's verdict stay exact, each
+                            allowed execution's collapsed values computed
+                            from its rf after the model allowed it (and a
+                            witness's accesses have their values); the
+                            counts of an engine that counts executions
+                            stay too, the solver asks once per pattern of
+                            the rf edges those values come from, not once
+                            per state */
 } sc_sim_options;
 
 /* sc_sim_options.liveness_unroll_max's default: the deepest bound a

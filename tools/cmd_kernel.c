@@ -672,41 +672,65 @@ static answer unknown_answer(const kernel_cli *c, const sc_test *t, bool asked,
   return a;
 }
 
-/* When the states search stopped at a limit: the searches for the races
- * and bounds (unless -norace) and for liveness read no final state, and
- * collapse the values that decide nothing (sc_sim_options.verdicts_only),
- * so they may still answer.  The assertion is UNKNOWN, saying which limit
- * stopped it; no herd block is printed, as there are no states to tell
- * (-json: "result" null). */
-static bool verdicts_alone(const kernel_cli *c, const sc_model *m, const char *path,
-                           const sc_test *t, bool asked, const sc_error *why,
-                           FILE *out) {
+/* The answer `a` with the states search's result r: herd's block, the
+ * properties, the drawings (-show); or -json. */
+static bool print_all(const kernel_cli *c, const char *path, const sc_test *t,
+                      sc_result *r, const answer *a, FILE *out) {
+  if (c->json)
+    return print_json(c, path, r, a, out);
+  if (!cli_print_result(path, t, r, false, c->log_flags, out))
+    return false;
+  print_answer(c, r, a, out);
+  cli_drawing d = {true, NULL, NULL, &c->dot};
+  return c->show == SC_SHOW_NONE || cli_draw_shown(&d, path, t, r, out);
+}
+
+/* When the states search stopped at a limit: a search that collapses the
+ * values that decide nothing (sc_sim_options.verdicts_only), computing
+ * them after each execution for its state where the condition needs
+ * them (exact_states), may still answer: its states are the whole
+ * search's, so herd's block is printed from it (its counts are the
+ * solver's where it took the solver's road: one per state).  The
+ * liveness search collapses them too.  Where the collapsed search stops
+ * as well, the assertion and races are UNKNOWN, saying which limit stopped
+ * them, and no herd block is printed (-json: "result" null); with nothing
+ * else asked (-norace, no -liveness), that is the limit's error. */
+static bool collapsed_search(const kernel_cli *c, const sc_model *m, const char *path,
+                             const sc_test *t, bool asked, const sc_error *why,
+                             FILE *out) {
   const char *stopped = cli_format("the states search stopped: %s",
                                    sc_error_message(why));
   answer a = unknown_answer(c, t, asked, stopped);
   sc_result *r = NULL;
-  if (!c->norace) {
+  if (!c->norace || asked) {
     sc_sim_options opts = c->opts;
     opts.liveness = 0;
     opts.verdicts_only = 1;
+    opts.exact_states = asked; /* the condition's verdict: its values computed */
     opts.show = (sc_show)c->show;
     sc_error *err;
-    if (simulate(c, path, "verdicts", t, m, opts, &r, &err) != SC_OK) {
+    if (simulate(c, path, "collapsed", t, m, opts, &r, &err) != SC_OK) {
+      if (c->norace && !c->opts.liveness) {
+        fprintf(stderr, "%s: %s\n", path, sc_error_message(why));
+        return false;
+      }
       r = NULL;
       const char *also = sc_error_message(err);
-      a = unknown_answer(c, t, asked,
-                         strcmp(also, sc_error_message(why)) == 0
-                             ? cli_format("%s; so did the search for the verdicts alone", stopped)
-                             : cli_format("%s; the search for the verdicts alone: %s", stopped,
-                                          also));
+      a = unknown_answer(
+          c, t, asked,
+          strcmp(also, sc_error_message(why)) == 0
+              ? cli_format("%s; so did the search that collapses the values deciding "
+                           "nothing", stopped)
+              : cli_format("%s; the search that collapses the values deciding nothing: "
+                           "%s", stopped, also));
     } else {
       a = judge(c, t, r, asked);
-      if (asked)
-        a.props[0] = (property){"assertion", UNKNOWN, stopped, NULL, false};
     }
   }
   if (c->opts.liveness && !liveness(c, path, t, m, &a.props[a.n++]))
     return false;
+  if (r && asked) /* its states exact */
+    return print_all(c, path, t, r, &a, out);
   if (c->json)
     return print_json(c, path, NULL, &a, out);
   print_answer(c, r, &a, out);
@@ -727,8 +751,8 @@ static bool run_one(const kernel_cli *c, const sc_model *m, const char *path,
   sc_result *r;
   sc_error *err;
   if (simulate(c, path, "states", t, m, opts, &r, &err) != SC_OK) {
-    if ((c->opts.liveness || !c->norace) && sc_error_status(err) == SC_ERR_LIMIT)
-      return verdicts_alone(c, m, path, t, asked, err, out);
+    if ((c->opts.liveness || !c->norace || asked) && sc_error_status(err) == SC_ERR_LIMIT)
+      return collapsed_search(c, m, path, t, asked, err, out);
     fprintf(stderr, "%s: %s\n", path, sc_error_message(err));
     const char *file = sc_error_file(err);
     if (!c->norace && file && ends_with(file, "/" SC_RACE_INCLUDE))
@@ -740,13 +764,7 @@ static bool run_one(const kernel_cli *c, const sc_model *m, const char *path,
   answer a = judge(c, t, r, asked);
   if (c->opts.liveness && !liveness(c, path, t, m, &a.props[a.n++]))
     return false;
-  if (c->json)
-    return print_json(c, path, r, &a, out);
-  if (!cli_print_result(path, t, r, false, c->log_flags, out))
-    return false;
-  print_answer(c, r, &a, out);
-  cli_drawing d = {true, NULL, NULL, &c->dot};
-  return c->show == SC_SHOW_NONE || cli_draw_shown(&d, path, t, r, out);
+  return print_all(c, path, t, r, &a, out);
 }
 
 /* -fences: the model's fences for the kernel in `path` (kernel_fences.c),

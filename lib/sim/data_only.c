@@ -42,6 +42,7 @@
 
 #include "sim/dynamic.h"
 #include "sim/repeat_gate.h"
+#include "util/error.h"
 #include "util/gcmem.h"
 
 #include <string.h>
@@ -80,4 +81,141 @@ sc_status sci_sim_find_traces_data_only(sim_trace_finder find, const sc_test *t,
     if (st || !uncollapse_deciding(t, *out, collapsed))
       return st;
   }
+}
+
+/* ---- The values, once rf is chosen ----------------------------------------- */
+
+/* The write x's read r reads from, -1 when none. */
+static int rf_source(const sc_execution *x, int r) {
+  for (int w = 0; w < x->nevents; w++)
+    if (sc_rel_has(x->rf, w, r))
+      return w;
+  return -1;
+}
+
+/* Whether every read of x that write w's value depends on (data) is
+ * marked in `real`. */
+static bool deps_real(const sc_execution *x, int w, const bool *real) {
+  for (int r = x->thread_first[x->events[w].thread]; r < w; r++)
+    if (sc_rel_has(x->data, r, w) && !real[r])
+      return false;
+  return true;
+}
+
+/* One round for thread th of y (see sci_sim_data_only_values): its reads
+ * given their values where known (a collapsed read: its rf write's, once
+ * that is known), it runs again, and each event whose value the round
+ * computed from known values alone is known from now on; *done when all
+ * of its events are. */
+static sc_status thread_round(sc_execution *y, int th, int unroll, bool *known,
+                              bool *real, int64_t *given, bool *progress,
+                              bool *done, sc_error **err) {
+  const sc_trace *tr = y->traces[th];
+  int first = y->thread_first[th], ng = 0;
+  for (int i = 0; i < tr->nevents; i++) {
+    int e = first + i;
+    if (y->events[e].kind != SC_EV_READ)
+      continue;
+    int w = known[e] ? -1 : rf_source(y, e);
+    if (w >= 0 && known[w]) {
+      y->events[e].value = y->events[w].value;
+      y->events[e].value_unknown = false;
+      known[e] = *progress = true;
+    }
+    real[e] = known[e];
+    given[ng++] = known[e] ? y->events[e].value : 0; /* 0: a stand-in */
+  }
+  sc_trace *again = sci_alloc(sizeof *again);
+  sc_status st = sci_sem_replay(y->test, th, unroll, given, ng, again, err);
+  if (st)
+    return st;
+  *done = true;
+  for (int i = 0; i < tr->nevents; i++) {
+    int e = first + i;
+    if (!known[e] && y->events[e].kind == SC_EV_WRITE && deps_real(y, e, real)) {
+      y->events[e].value = again->events[i].value;
+      y->events[e].value_unknown = false;
+      known[e] = *progress = true;
+    }
+    *done &= known[e];
+  }
+  if (*done)
+    y->traces[th] = again; /* its final registers, computed */
+  return SC_OK;
+}
+
+sc_status sci_sim_data_only_values(const sc_execution *x, int unroll, sc_execution **out,
+                                   sc_error **err) {
+  const sc_test *t = x->test;
+  int n = x->nevents;
+  sc_execution *y = sci_exec_snapshot(x);
+  y->events = sci_alloc(sizeof(sc_event) * (size_t)(n + 1));
+  memcpy(y->events, x->events, sizeof(sc_event) * (size_t)n);
+  bool *known = sci_alloc_atomic(sizeof(bool) * (size_t)(n + 1));
+  bool *real = sci_alloc_atomic(sizeof(bool) * (size_t)(n + 1));
+  bool *left = sci_alloc_atomic(sizeof(bool) * (size_t)(t->nthreads + 1));
+  int64_t *given = sci_alloc_atomic(sizeof(int64_t) * (SC_TRACE_MAX + 1));
+  int nleft = 0;
+  for (int e = 0; e < n; e++)
+    known[e] = !x->events[e].value_unknown;
+  for (int th = 0; th < t->nthreads; th++) {
+    left[th] = false;
+    for (int i = 0; i < x->traces[th]->nevents; i++)
+      left[th] |= !known[x->thread_first[th] + i];
+    nleft += left[th];
+  }
+  /* each round makes some value known, or finds a cycle of rf and data */
+  while (nleft > 0) {
+    bool progress = false;
+    for (int th = 0; th < t->nthreads; th++) {
+      bool done;
+      if (!left[th])
+        continue;
+      sc_status st = thread_round(y, th, unroll, known, real, given, &progress, &done, err);
+      if (st)
+        return st;
+      if (done) {
+        left[th] = false;
+        nleft--;
+      }
+    }
+    if (!progress)
+      return sci_fail(err, SC_ERR_USAGE, t->file, 0, 0,
+                     "expected an execution whose rf and data make no cycle, "
+                     "found one: its collapsed values have no concrete ones");
+  }
+  *out = y;
+  return SC_OK;
+}
+
+/* Push collapsed event e onto the walk of sci_sim_data_only_sources, once. */
+static void push_unknown(const sc_execution *x, int e, bool *seen, int *stack, int *n) {
+  if (e >= 0 && !seen[e] && x->events[e].value_unknown && x->events[e].thread >= 0) {
+    seen[e] = true;
+    stack[(*n)++] = e;
+  }
+}
+
+int sci_sim_data_only_sources(const sc_execution *x, const int *events, int nevents,
+                              int *pairs) {
+  int n = x->nevents, np = 0, nstack = 0;
+  bool *seen = sci_alloc_atomic(sizeof(bool) * (size_t)(n + 1));
+  int *stack = sci_alloc_atomic(sizeof(int) * (size_t)(n + 1));
+  memset(seen, 0, sizeof(bool) * (size_t)n);
+  for (int k = 0; k < nevents; k++)
+    push_unknown(x, events[k], seen, stack, &nstack);
+  while (nstack > 0) {
+    int e = stack[--nstack];
+    if (x->events[e].kind == SC_EV_READ) { /* its value: its rf write's */
+      int src = rf_source(x, e);
+      pairs[2 * np] = src;
+      pairs[2 * np++ + 1] = e;
+      push_unknown(x, src, seen, stack, &nstack);
+      continue;
+    }
+    for (int r = x->thread_first[x->events[e].thread]; r < e; r++)
+      if (sc_rel_has(x->data, r, e))
+        push_unknown(x, r, seen, stack, &nstack);
+  }
+  return np;
 }

@@ -8,6 +8,7 @@
 
 #include "cat/cat.h"
 #include "litmus/litmus.h"
+#include "sim/execution.h"
 #include "sim/sem.h"
 #include "sim/traces.h"
 
@@ -33,5 +34,26 @@ typedef sc_status (*sim_trace_finder)(const sc_test *t, sc_sem_limits *lim,
 sc_status sci_sim_find_traces_data_only(sim_trace_finder find, const sc_test *t,
                                         sc_sem_limits *lim, sim_clock *clock,
                                         sc_thread_traces **out, sc_error **err);
+
+/* The values of x's collapsed events (sc_event.value_unknown: a search
+ * with collapsed cells), its rf chosen: in an order of rf ∪ data, each
+ * collapsed read takes its rf write's value and each thread runs again on
+ * its values (sem.h's sci_sem_replay, under the -unroll bound `unroll`),
+ * which computes its writes' and its final registers.  *out is a copy of
+ * x with every value known; x is left as it is.  SC_ERR_USAGE when rf and
+ * data make a cycle (an execution the model forbids: data_only.c says why
+ * it has no concrete counterpart) or a run takes another path. */
+sc_status sci_sim_data_only_values(const sc_execution *x, int unroll, sc_execution **out,
+                                   sc_error **err);
+
+/* The rf edges that the values of `events` (the collapsed among them: the
+ * others' are the traces') come from, x's rf chosen: each (w, r) in
+ * pairs[2k], pairs[2k+1] (room for 2 * x->nevents: each r once), r a
+ * collapsed read among them, or one that a collapsed write among them or
+ * behind them takes its value from (data), w its rf write; their number.
+ * Two executions of the same traces with these edges in common give these
+ * events the same values. */
+int sci_sim_data_only_sources(const sc_execution *x, const int *events, int nevents,
+                              int *pairs);
 
 #endif

@@ -182,9 +182,11 @@ static sc_status evaluate(sim_search *s, sim_candidate *cd) {
   if (st)
     return st;
   /* -speedcheck: with co total the final state is known before the
-   * model runs; herd runs it only where that state decides (worth_going) */
+   * model runs (unless the sink computes its values: values_after); herd
+   * runs it only where that state decides (worth_going) */
   if ((s->opts.speedcheck == SC_SPEEDCHECK_TRUE ||
        s->opts.speedcheck == SC_SPEEDCHECK_FAST) && !s->partial_co && !s->opts.through &&
+      !s->values_after &&
       ((s->t->filter && !sci_exec_holds(cd->x, s->t->filter)) ||
        !sci_sim_decides(s->t, sci_exec_holds(cd->x, s->t->cond))))
     return SC_OK;

@@ -47,10 +47,11 @@ static void sink_liveness_witness(void *ctx, sc_execution *x) {
 /* ---- One combination ------------------------------------------------------ */
 
 /* Whether the traces in cd fix the one state it may end in (no observed
- * location has a write to choose from) and nothing else is asked of it
- * (no flag, no liveness witness). */
+ * location has a write to choose from, and the writes' values are the
+ * traces': not values_after) and nothing else is asked of it (no flag, no
+ * liveness witness). */
 static bool state_fixed(const sim_search *s, const sim_candidate *cd) {
-  if (s->may_flag || s->opts.liveness)
+  if (s->may_flag || s->opts.liveness || s->values_after)
     return false;
   for (int l = 0; l < cd->nlocs; l++)
     if (s->smt.final_locs[l] && cd->co[l].n > 0)
@@ -156,6 +157,11 @@ static sc_sym_problem *problem_of(sim_search *s, sim_candidate *cd, double left)
     .timeout = left, .limit = s->opts.timeout, .found = sink_found,
     .flag = sink_flag, .flag_known = sink_flag_known, .ctx = s,
     .most_refuted = s->smt.hybrid ? MOST_REFUTED : 0, .stop = &s->done,
+    .values_after = s->values_after, .reg_threads = s->smt.reg_threads,
+    /* -speedcheck fast counts the deciding states alone, and stops at the
+     * first: states the condition's values tell apart are enough */
+    .blocked_locs = s->values_after && s->opts.speedcheck == SC_SPEEDCHECK_FAST
+                        ? s->smt.cond_locs : NULL,
     .reuse = may_reuse_scope(s)};
   location_writes(cd, p);
   if (s->opts.liveness) {

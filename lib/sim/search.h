@@ -44,6 +44,10 @@ typedef struct sim_probe {
 /* The symbolic engine's state (engine_smt.c). */
 typedef struct sim_smt_state {
   bool *final_locs; /* per location, whether its final value is read */
+  /* per location, whether the condition or the filter reads it; per
+   * thread, whether a register of it is observed or filtered on (the
+   * solver's blocking where values are computed after: symbolic.h) */
+  bool *cond_locs, *reg_threads;
   bool hybrid;      /* under -engine auto: small combinations are enumerated */
   struct sc_sym_session *session; /* the solver's context */
   /* under hybrid, the combinations enumerated (whole, or within the
@@ -104,6 +108,11 @@ typedef struct sim_search {
   bool model_flag_raised; /* the model raised a flag in an allowed execution */
   bool done;            /* -speedcheck fast: an execution decided the
                            condition, the search stops */
+  /* sc_sim_options.exact_states, the cells collapsed: the sink computes
+   * each execution's collapsed values from its rf before it reads its
+   * state (data_only.h); values_failed when that failed (s->err says
+   * why, and the search stops) */
+  bool values_after, values_failed;
   sim_cut_stats stats;
   sim_probe probe;
   sim_smt_state smt;

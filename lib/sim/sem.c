@@ -1031,6 +1031,19 @@ static run_result run_thread(run *r) {
   return r->watch_head >= 0 ? RUN_WATCHED : RUN_DONE;
 }
 
+/* A run of `thread` under lim, its registers not set yet (run_thread
+ * sets them). */
+static void run_init(run *r, const sc_test *t, int thread, const sc_sem_limits *lim) {
+  const sc_thread *th = &t->threads[thread];
+  r->t = t;
+  r->thread = thread;
+  r->th = th;
+  r->lim = lim;
+  r->regs = sci_alloc_atomic(sizeof(int64_t) * (size_t)(th->nregs + 1));
+  r->taint = sci_alloc_atomic(sizeof(uint64_t) * (size_t)(th->nregs + 1));
+  r->backjumps = sci_alloc_atomic(sizeof(int) * (size_t)(th->ninstrs + 1));
+}
+
 /* ---- Every path of a thread ---------------------------------------------- */
 
 typedef struct explorer {
@@ -1390,15 +1403,9 @@ static sc_status explore_thread(const sc_test *t, int thread, const bounds *b,
   memset(&x, 0, sizeof x);
   const sc_thread *th = &t->threads[thread];
   const sc_sem_limits *lim = &b->lim;
-  x.r.t = t;
-  x.r.thread = thread;
-  x.r.th = th;
-  x.r.lim = lim;
+  run_init(&x.r, t, thread, lim);
   x.r.deadline = b->deadline;
   x.r.timeout = b->timeout;
-  x.r.regs = sci_alloc_atomic(sizeof(int64_t) * (size_t)(th->nregs + 1));
-  x.r.taint = sci_alloc_atomic(sizeof(uint64_t) * (size_t)(th->nregs + 1));
-  x.r.backjumps = sci_alloc_atomic(sizeof(int) * (size_t)(th->ninstrs + 1));
   if (lim->liveness) {
     size_t cells = (size_t)(th->ninstrs + 1) * (size_t)(th->nregs + 1);
     x.r.arrival_nev = sci_alloc_atomic(sizeof(int) * (size_t)(th->ninstrs + 1));
@@ -1492,4 +1499,36 @@ sc_status sci_sem_traces(const sc_test *t, const sc_sem_limits *limits,
                         const sc_value_sets *values, sc_thread_traces **out,
                         sc_error **err) {
   return sci_sem_traces_timed(t, limits, 0, 0, values, out, err);
+}
+
+sc_status sci_sem_replay(const sc_test *t, int thread, int unroll, const int64_t *given,
+                         int ngiven, sc_trace *out, sc_error **err) {
+  sc_sem_limits lim = {.unroll = unroll, .max_traces = 1, .max_run_events = SC_TRACE_MAX};
+  sc_thread_traces one;
+  memset(&one, 0, sizeof one);
+  run *r = sci_alloc(sizeof *r); /* its events: too large for the stack */
+  run_init(r, t, thread, &lim);
+  r->out = &one;
+  r->given = given;
+  r->ngiven = ngiven;
+  run_result rr = run_thread(r);
+  if (rr == RUN_ERROR) {
+    if (err)
+      *err = r->err;
+    return r->err->status;
+  }
+  if ((rr != RUN_DONE && rr != RUN_FAULT) || r->nreads != ngiven)
+    return sci_fail(err, SC_ERR_USAGE, t->file, 0, 0,
+                   "expected thread %s to run to its end on the %d values given, "
+                   "found it %s", t->threads[thread].name, ngiven,
+                   rr == RUN_NEED_VALUE ? "reads more" : r->nreads != ngiven
+                       ? "reads fewer" : "cut by the unroll bound");
+  sc_status st = keep_trace(r, SC_STUCK_NONE, 0, 0);
+  if (st) {
+    if (err)
+      *err = r->err;
+    return st;
+  }
+  *out = one.traces[0];
+  return SC_OK;
 }

@@ -215,4 +215,13 @@ sc_status sci_sem_traces_timed(const sc_test *t, const sc_sem_limits *limits,
                               const sc_value_sets *values,
                               sc_thread_traces **out, sc_error **err);
 
+/* Thread `thread` of t run once more, its reads given the `ngiven` values
+ * of `given` in order (no cell collapsed, no cut of repeated states, the
+ * -unroll bound `unroll`): the run in *out.  SC_ERR_USAGE when the run
+ * does not end there, reading all of them (a caller that gave the values
+ * of another path), or the bound cuts it; SC_ERR_LIMIT as sci_sem_traces.
+ * sim/data_only.c computes a collapsed execution's values so. */
+sc_status sci_sem_replay(const sc_test *t, int thread, int unroll, const int64_t *given,
+                         int ngiven, sc_trace *out, sc_error **err);
+
 #endif

@@ -202,7 +202,10 @@ static sc_status each_trace_choice(sim_search *s, const sc_thread_traces *all) {
   barrier_memo memo = {0};
   if (s->want_syncbar || s->opts.liveness) /* each_barrier_sync's condition */
     memo.classes = sci_barrier_classes(t, all);
-  s->sym = sci_sim_symmetry(t, all, s->r, &s->opts);
+  /* values_after: the symmetries are found on the collapsed traces, whose
+   * values they cannot see (a kernel's data[%tid] = %tid + 1), so one
+   * would map a state onto one that no execution ends in */
+  s->sym = s->values_after ? NULL : sci_sim_symmetry(t, all, s->r, &s->opts);
   for (bool more = sci_sim_first_fed_choice(odo, pick); more;
        more = sci_sim_next_fed_choice(odo, pick)) {
     sc_status st = sci_sim_clock_step(&s->clock, 0, NULL, &s->err);
@@ -436,6 +439,40 @@ static bool *final_locations(const sc_test *t, const sc_result *r) {
   return locs;
 }
 
+/* Per thread of t, whether r observes a register of it or the filter
+ * reads one. */
+static void prop_reg_threads(const sc_prop *p, bool *threads) {
+  if (!p)
+    return;
+  if (sci_prop_is_comparison(p)) {
+    if (p->lhs.kind == SC_LVAL_REG)
+      threads[p->lhs.thread] = true;
+    if (p->rhs.kind == SC_LVAL_REG)
+      threads[p->rhs.thread] = true;
+  }
+  prop_reg_threads(p->a, threads);
+  prop_reg_threads(p->b, threads);
+}
+
+static bool *register_threads(const sc_test *t, const sc_result *r) {
+  bool *threads = sci_alloc_atomic(sizeof(bool) * (size_t)(t->nthreads + 1));
+  memset(threads, 0, sizeof(bool) * (size_t)(t->nthreads + 1));
+  for (int i = 0; i < r->nobserved; i++)
+    if (r->observed[i].kind == SC_LVAL_REG)
+      threads[r->observed[i].thread] = true;
+  prop_reg_threads(t->filter, threads);
+  return threads;
+}
+
+/* Per location of t, whether the condition or the filter reads it. */
+static bool *condition_locations(const sc_test *t) {
+  bool *locs = sci_alloc_atomic(sizeof(bool) * (size_t)(t->nlocs + 1));
+  memset(locs, 0, sizeof(bool) * (size_t)(t->nlocs + 1));
+  prop_locs(t, t->cond, locs);
+  prop_locs(t, t->filter, locs);
+  return locs;
+}
+
 /* The search's state for test t and model m under the options o, with
  * engine e. */
 static void search_init(sim_search *s, const sc_test *t, const sc_model *m,
@@ -461,6 +498,8 @@ static void search_init(sim_search *s, const sc_test *t, const sc_model *m,
   s->co_first = s->prune && s->opts.show == SC_SHOW_NONE && !s->may_flag;
   s->r = sci_sim_sink_new_result(s);
   s->smt.final_locs = final_locations(t, s->r);
+  s->smt.cond_locs = condition_locations(t);
+  s->smt.reg_threads = register_threads(t, s->r);
   s->values = sci_alloc_atomic(sizeof(int64_t) * (size_t)(s->r->nobserved + 1));
   s->start = s->last_progress = sc_seconds();
   s->clock = (sim_clock){.file = t->file, .start = s->start,
@@ -541,6 +580,14 @@ static sc_status find_traces(const sc_test *t, sc_sem_limits *lim, sim_clock *cl
   return sci_sim_find_traces(t, lim, clock, out, err);
 }
 
+/* Whether lim collapses some memory cell of t. */
+static bool any_collapsed(const sc_test *t, const sc_sem_limits *lim) {
+  for (int l = 0; lim->collapsed && l < t->nlocs; l++)
+    if (lim->collapsed[l])
+      return true;
+  return false;
+}
+
 /* One search with engine e, or, when `choose` (-engine auto), with the one
  * auto_search picks. */
 static sc_status search_once(const sc_test *t, const sc_model *m,
@@ -565,9 +612,13 @@ static sc_status search_once(const sc_test *t, const sc_model *m,
     return st;
   sc_thread_traces *all;
   sim_trace_finder find = twins && !lim.liveness ? find_traces_race_free : find_traces;
-  if (s.opts.verdicts_only && sci_sim_data_only_safe(t, m->cat, &s.eval))
+  if (s.opts.verdicts_only && sci_sim_data_only_safe(t, m->cat, &s.eval)) {
     st = sci_sim_find_traces_data_only(find, t, &lim, &s.clock, &all, err);
-  else
+    /* (exact_states excludes -through, whose executions the model forbids
+     * may have a cycle of rf and data; a liveness search counts no state,
+     * and its stuck runs end before their code does) */
+    s.values_after = s.opts.exact_states && !s.opts.liveness && any_collapsed(t, &lim);
+  } else
     st = find(t, &lim, &s.clock, &all, err);
   if (st)
     return st;
@@ -586,7 +637,9 @@ static sc_status search_once(const sc_test *t, const sc_model *m,
     all = sci_sim_shortest_first(all, t->nthreads);
   st = choose ? auto_search(&s, all) : each_trace_choice(&s, all);
   s.engine->finish(&s);
-  if (st == SIM_STOP || s.done) {
+  if (s.values_failed)
+    st = s.err->status; /* no verdict: an execution's values could not be had */
+  else if (st == SIM_STOP || s.done) {
     st = SC_OK; /* -speedcheck fast has its verdict */
     s.r->stopped_early = s.done;
   }
@@ -725,6 +778,10 @@ static sc_status simulate_unguarded(const sc_test *t, const sc_model *m,
     return sci_fail(err, SC_ERR_USAGE, NULL, 0, 0,
                    "expected no -through with -liveness (a witness is an "
                    "execution the model allows)");
+  if (o.exact_states && o.through)
+    return sci_fail(err, SC_ERR_USAGE, NULL, 0, 0,
+                   "expected no -through with exact_states (an execution the "
+                   "model forbids may have no values to compute)");
   if (o.liveness)
     return search_deepening(t, m, &o, out, err);
   sc_status st = search_engine(t, m, &o, out, err);

@@ -5,6 +5,7 @@
  * be drawn (with the cycle that forbids each), and the liveness witness. */
 #include "sim/sink.h"
 
+#include "sim/data_only.h"
 #include "sim/engine.h"
 #include "sim/liveness.h"
 #include "sim/symmetry.h"
@@ -237,7 +238,7 @@ static bool speedcheck_counts(sim_search *s, bool holds) {
 }
 
 /* Kept to be drawn, when -show asks for it and -max-shown leaves room. */
-static void keep_picture(sim_search *s, sc_execution *x, const sc_cat_outcome *out,
+static void keep_picture(sim_search *s, const sc_execution *x, const sc_cat_outcome *out,
                          bool holds) {
   sc_result *r = s->r;
   if (!wants_picture(s, holds) || r->nshown >= s->opts.max_shown)
@@ -309,8 +310,23 @@ static void note_fault(sc_result *r, const sc_execution *x) {
   }
 }
 
-bool sci_sim_sink_execution(sim_search *s, sc_execution *x, const sc_cat_outcome *out) {
-  if (s->done || (s->t->filter && !sci_exec_holds(x, s->t->filter)))
+/* x with its collapsed values computed (values_after), or x itself; NULL
+ * when that failed (s->err, and the search stops). */
+static const sc_execution *with_values(sim_search *s, const sc_execution *x) {
+  if (!s->values_after)
+    return x;
+  sc_execution *y;
+  if (sci_sim_data_only_values(x, sci_sem_unroll_of(s->opts.unroll), &y, &s->err)) {
+    s->values_failed = s->done = true;
+    return NULL;
+  }
+  return y;
+}
+
+bool sci_sim_sink_execution(sim_search *s, sc_execution *given, const sc_cat_outcome *out) {
+  const sc_execution *x;
+  if (s->done || !(x = with_values(s, given)) ||
+      (s->t->filter && !sci_exec_holds(x, s->t->filter)))
     return false;
   if (s->t->byte_addresses)
     note_fault(s->r, x);
@@ -340,6 +356,8 @@ bool sci_sim_sink_execution(sim_search *s, sc_execution *x, const sc_cat_outcome
 void sci_sim_sink_flag(sim_search *s, const char *name, const sc_execution *x,
                        const sc_cat_outcome *out) {
   record_flag(s->r, name);
+  if (x && out && !(x = with_values(s, x)))
+    return;
   if (x && out)
     keep_flag_witnesses(s->r, x, out);
   s->model_flag_raised = true;

@@ -7,6 +7,7 @@
 #include "config.h"
 #include "sim/symbolic.h"
 
+#include "sim/data_only.h"
 #include "sim/dynamic.h"
 
 #include "scopecat.h"
@@ -667,15 +668,53 @@ static Z3_ast state_of(const sc_sym_problem *p, zctx *c, const encoding *e, Z3_m
       if (is_true(c, mo, e->sel[l][a]))
         chosen = a;
     x->final_write[l] = p->writes[l][chosen];
+    if (p->blocked_locs && !p->blocked_locs[l])
+      continue; /* its value tells nothing that is asked */
     int64_t v = x->events[p->writes[l][chosen]].value;
+    /* values_after: a collapsed write's value is computed after (its own
+     * sources: with_sources), another's is the trace's */
+    const sc_event *ev = x->events;
+    bool computed = p->values_after && ev[p->writes[l][chosen]].value_unknown;
     Z3_ast *alts = sci_alloc(sizeof(Z3_ast) * (size_t)nw);
     int na = 0;
     for (int a = 0; a < nw; a++)
-      if (x->events[p->writes[l][a]].value == v)
+      if (computed ? a == chosen
+                   : ev[p->writes[l][a]].value == v &&
+                         !(p->values_after && ev[p->writes[l][a]].value_unknown))
         alts[na++] = e->sel[l][a];
     same[k++] = checked(c, Z3_mk_or(c->z, (unsigned)na, alts));
   }
   return k ? checked(c, Z3_mk_and(c->z, (unsigned)k, same)) : NULL;
+}
+
+/* values_after: `state` (state_of's, NULL for none; x's rf that of its
+ * execution) and the rf edges that the values of its collapsed last
+ * writes come from, and those of the registers observed (every collapsed
+ * read of their threads: more edges than needed, never fewer): the
+ * executions ending with the same values; NULL when nothing tells them
+ * apart (one state). */
+static Z3_ast with_sources(const sc_sym_problem *p, zctx *c, const encoding *e,
+                           Z3_ast state) {
+  sc_execution *x = p->x;
+  int n = x->nevents, nv = 0;
+  int *valued = sci_alloc_atomic(sizeof(int) * (size_t)(p->nlocs + n + 1));
+  for (int l = 0; l < p->nlocs; l++)
+    if (e->sel[l] && x->final_write[l] >= 0 && x->events[x->final_write[l]].value_unknown &&
+        (!p->blocked_locs || p->blocked_locs[l]))
+      valued[nv++] = x->final_write[l];
+  for (int v = x->ninit; p->reg_threads && v < n; v++)
+    if (p->reg_threads[x->events[v].thread] && x->events[v].kind == SC_EV_READ)
+      valued[nv++] = v;
+  int *pairs = sci_alloc_atomic(sizeof(int) * (size_t)(2 * n + 2));
+  int np = sci_sim_data_only_sources(x, valued, nv, pairs);
+  Z3_ast *all = sci_alloc(sizeof(Z3_ast) * (size_t)(np + 2));
+  int k = 0;
+  if (state)
+    all[k++] = state;
+  for (int i = 0; i < np; i++)
+    if (pairs[2 * i] >= 0)
+      all[k++] = lift(c, e->rf[pairs[2 * i] * n + pairs[2 * i + 1]]);
+  return k ? checked(c, Z3_mk_and(c->z, (unsigned)k, all)) : NULL;
 }
 
 /* What p asks of the encoding e asserted in c->s: the liveness witness,
@@ -696,6 +735,8 @@ static sc_status answer(const sc_sym_problem *p, zctx *c, const encoding *e,
     Z3_ast state = state_of(p, c, e, mo);
     sc_rel *saved[2]; /* found keeps the first execution deciding the condition */
     set_choices(p, c, mo, &ch, saved);
+    if (p->values_after)
+      state = with_sources(p, c, e, state);
     bool kept = p->found(p->ctx, x);
     restore_choices(p, saved);
     Z3_model_dec_ref(c->z, mo);

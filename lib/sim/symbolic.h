@@ -53,6 +53,17 @@ typedef struct sc_sym_problem {
   /* When set, *stop says the search needs no more states (-speedcheck
    * fast has its verdict). */
   const bool *stop;
+  /* The collapsed cells' values are computed after (found does it:
+   * sim/data_only.h): a state is blocked as the writes it ends with and
+   * the rf edges their values come from, not as their values; and as the
+   * rf edges of every collapsed read of the threads marked in reg_threads
+   * (those with a register observed; NULL: none).  blocked_locs (NULL:
+   * every observed location): the locations a state is blocked by, where
+   * the others' values tell nothing asked (-speedcheck fast: the
+   * condition's alone). */
+  bool values_after;
+  const bool *reg_threads;
+  const bool *blocked_locs;
   /* The answer may come from the scope of p's layout (symbolic.c: the
    * model's encoding built once for the combinations of a layout, each
    * one's candidates asserted in a scope of its own): where which of a

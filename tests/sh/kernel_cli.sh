@@ -123,31 +123,40 @@ has "$tmp/err" "-speedcheck expects false or fast, found 'true'"
 # tally: four threads add to a plain tally, thread 0 waits for thread 1's
 # release (its header argues liveness PASS; the tally's accesses race).
 # The tally's values multiply the states search's candidates past
-# -max-executions 1000; the searches for the race flags and for liveness
-# collapse them (they decide nothing) and still answer, the race pair's
-# values told as ?, the assertion UNKNOWN with the limit that stopped it,
-# no herd block.  At 100 the race search stops too: UNKNOWN, said so.
+# -max-executions 1000; a search that collapses them (they decide nothing)
+# and computes them after each execution still answers: the same States
+# as the whole search's, the race pair's values told.  At 100 that search
+# stops too: UNKNOWN, said so; with -norace and no -liveness, the limit's
+# error.
 stopped="the states search stopped: tally.cu: expected at most"
 expect 0 "$scopecat" kernel -liveness "$k/tally.ptx"
 has "$tmp/out" "Property liveness PASS"
 has "$tmp/out" "Property data-race FAIL: T0 tally.cu:14 ld tally[0]=0 / T1 tally.cu:15 st tally[0]=2"
-has "$tmp/out" "States "
+has "$tmp/out" "States 464"
+sed -n '/^States/,/^Ok/p' "$tmp/out" >"$tmp/whole-states"
 # (-engine auto's symbolic road counts combinations of runs, which the
 # collapse makes fewer; the enumerator counts each rf choice too, and a
 # collapsed read may read any write of its cell: as many candidates, so
-# without Z3 the race search stops at 1000 as well)
+# without Z3 the collapsed search stops at 1000 as well)
 if "$scopecat" -engine smt "$srcdir/ptx/seeds/coRR.litmus" >/dev/null 2>&1; then
   expect 0 "$scopecat" kernel -max-executions 1000 -liveness "$k/tally.ptx"
   has "$tmp/out" "Property liveness PASS"
-  has "$tmp/out" "Property assertion UNKNOWN: $stopped 1000 candidate executions (the -max-executions limit)"
-  has "$tmp/out" "Property data-race FAIL: T0 tally.cu:14 ld tally[0]=? / T1 tally.cu:15 st tally[0]=?"
-  has "$tmp/out" "tally.cu:16  st.global.u32 [%rd7], %r2  writes seen[3]=?"
+  has "$tmp/out" "Property assertion UNKNOWN: no execution violates the condition up to -unroll 2"
+  has "$tmp/out" "Property data-race FAIL: T0 tally.cu:14 ld tally[0]=0 / T1 tally.cu:15 st tally[0]=2"
+  has "$tmp/out" "tally.cu:16  st.global.u32 [%rd7], %r2  writes seen[0]=0"
   has "$tmp/out" "reads done[0]=1"
-  lacks "$tmp/out" "States "
+  lacks "$tmp/out" "=?"
+  sed -n '/^States/,/^Ok/p' "$tmp/out" >"$tmp/collapsed-states"
+  cmp -s "$tmp/whole-states" "$tmp/collapsed-states" ||
+    fail "tally at -max-executions 1000: the collapsed search's States differ from the whole one's"
+  expect 0 "$scopecat" kernel -json -max-executions 1000 -liveness "$k/tally.ptx"
+  lacks "$tmp/out" '"result":null'
 fi
 expect 0 "$scopecat" kernel -max-executions 100 -liveness "$k/tally.ptx"
 has "$tmp/out" "Property liveness PASS"
-has "$tmp/out" "Property data-race UNKNOWN: $stopped 100 candidate executions (the -max-executions limit); so did the search for the verdicts alone"
+has "$tmp/out" "Property data-race UNKNOWN: $stopped 100 candidate executions (the -max-executions limit); so did the search that collapses the values deciding nothing"
+has "$tmp/out" "Property assertion UNKNOWN: $stopped 100 candidate executions"
+lacks "$tmp/out" "States "
 expect 0 "$scopecat" kernel -json -max-executions 100 -liveness "$k/tally.ptx"
 has "$tmp/out" '"result":null'
 has "$tmp/out" '{"property":"liveness","verdict":"PASS","detail":null}'

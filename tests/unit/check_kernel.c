@@ -522,6 +522,64 @@ START_TEST(verdicts_only_agrees) {
 }
 END_TEST
 
+/* sc_sim_options.exact_states: the search that collapses the values
+ * that decide nothing and computes them after (sim/data_only.c's
+ * sci_sim_data_only_values) finds the whole search's states, under
+ * -engine enum with the same counts (a collapsed execution has one
+ * concrete one: data_only.c) and under the solver (which counts states),
+ * on the same corpus kernels; its witnesses' values are all computed. */
+static sc_result *exact_search(const sc_test *t, const sc_model *m, int unroll,
+                               sc_engine engine, bool exact) {
+  sc_sim_options o;
+  memset(&o, 0, sizeof o);
+  o.unroll = unroll;
+  o.engine = engine;
+  o.verdicts_only = o.exact_states = exact;
+  sc_result *r;
+  sc_error *err;
+  ck_assert_msg(sc_simulate(t, m, &o, &r, &err) == SC_OK, "%s", sc_error_message(err));
+  return r;
+}
+
+static void same_states(const char *kernel, const sc_result *a, const sc_result *b,
+                        bool counts) {
+  ck_assert_msg(sc_result_state_count(a) == sc_result_state_count(b), "%s: %d states, %d",
+                kernel, sc_result_state_count(a), sc_result_state_count(b));
+  for (int i = 0; i < sc_result_state_count(a); i++)
+    ck_assert_str_eq(sc_result_state(a, i), sc_result_state(b, i));
+  if (counts) {
+    ck_assert_int_eq(sc_result_positive(a), sc_result_positive(b));
+    ck_assert_int_eq(sc_result_negative(a), sc_result_negative(b));
+  }
+}
+
+START_TEST(exact_states_agree) {
+  static sc_model *m;
+  if (!m) {
+    char *path = srcdir_path("cat/ptx-v7.5.cat");
+    const char *const races[] = {SC_RACE_INCLUDE};
+    sc_error *err;
+    ck_assert_msg(sc_model_load_with_includes(path, races, 1, NULL, 0, &m, &err) == SC_OK,
+                  "%s", sc_error_message(err));
+    free(path);
+  }
+  const char *k = small_kernels[_i].kernel;
+  sc_test *t = corpus_kernel(k);
+  int u = small_kernels[_i].unroll;
+  same_states(k, exact_search(t, m, u, SC_ENGINE_ENUM, false),
+              exact_search(t, m, u, SC_ENGINE_ENUM, true), true);
+  if (!sc_engine_smt_available(NULL))
+    return;
+  sc_result *whole = exact_search(t, m, u, SC_ENGINE_SMT, false);
+  sc_result *alone = exact_search(t, m, u, SC_ENGINE_SMT, true);
+  same_states(k, whole, alone, false);
+  const sc_execution *x = sc_result_flag_witness(alone, SC_FLAG_DATA_RACE, NULL, NULL);
+  sc_access a;
+  for (int e = 0; x && sc_execution_access(x, e, &a); e++)
+    ck_assert_int_eq(a.value_unknown, 0);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("kernel");
   TCase *tc = tcase_create("kernel");
@@ -538,6 +596,8 @@ int main(void) {
   tcase_add_test(tc, malformed);
   tcase_add_test(tc, launch_errors);
   tcase_add_test(tc, limits);
+  tcase_add_loop_test(tc, exact_states_agree, 0,
+                      (int)(sizeof small_kernels / sizeof small_kernels[0]));
   tcase_add_loop_test(tc, verdicts_only_agrees, 0,
                       (int)(sizeof small_kernels / sizeof small_kernels[0]));
   suite_add_tcase(s, tc);

@@ -895,6 +895,66 @@ START_TEST(data_only_gate_models) {
 }
 END_TEST
 
+/* sc_sim_options.exact_states: a, b and c decide nothing, so all three
+ * are collapsed; their values are computed after each execution
+ * (sci_sim_data_only_values), over two rounds: P0's write of c needs b,
+ * which P1 computes from the a that P0 wrote first, and P1's r6 reads c.
+ * The states, worked by hand: P1 reads a = 0 or 5, so b = 2 or 7; P0
+ * reads b = 0 or P1's, so c = 1 or b + 1; P1's r6 reads c = 0 or P0's.
+ * Eight executions, six states of (r6, b), under each engine.  r6 flows
+ * into nothing, so the solver must tell states apart by the rf of P1's
+ * reads as well (symbolic.c: reg_threads): without, it finds 4.  Under
+ * -speedcheck fast, the one state that satisfies the condition. */
+static const char *const chain_states[] = {"1:r6=0; b=2;", "1:r6=0; b=7;", "1:r6=1; b=2;",
+                                           "1:r6=1; b=7;", "1:r6=3; b=2;", "1:r6=8; b=7;"};
+
+static const char *chain(void) {
+  return "PTX chain\n{ a=0; b=0; c=0; P0:r1=0; P0:r2=0; P0:r3=0; P1:r4=0; P1:r5=0;"
+         " P1:r6=0; }\n"
+         " P0@cta 0,gpu 0        | P1@cta 1,gpu 0       ;\n"
+         " mov r1, 5             | ld.relaxed.gpu r4, a ;\n"
+         " st.relaxed.gpu a, r1  | add r5, r4, 2        ;\n"
+         " ld.relaxed.gpu r2, b  | st.relaxed.gpu b, r5 ;\n"
+         " add r3, r2, 1         | ld.relaxed.gpu r6, c ;\n"
+         " st.relaxed.gpu c, r3  |                      ;\n"
+         "exists (1:r6=8 /\\ b=7)\n";
+}
+
+START_TEST(values_after_chain) {
+  sc_test *t = litmus_of(chain());
+  bool *c = data_only_cells(t);
+  ck_assert(c[loc_named(t, "a")] && c[loc_named(t, "b")] && c[loc_named(t, "c")]);
+  sc_model *m;
+  sc_error *err = NULL;
+  ck_assert_msg(sc_model_load_file(src_path("cat/ptx-v7.5.cat"), NULL, 0, &m, &err) == SC_OK,
+                "%s", sc_error_message(err));
+  for (int e = 0; e < 2; e++) {
+    if (e == SC_ENGINE_SMT && !sc_engine_smt_available(NULL))
+      continue;
+    sc_sim_options o;
+    memset(&o, 0, sizeof o);
+    o.engine = (sc_engine)e;
+    o.verdicts_only = o.exact_states = 1;
+    sc_result *r;
+    ck_assert_msg(sc_simulate(t, m, &o, &r, &err) == SC_OK, "%s", sc_error_message(err));
+    ck_assert_int_eq(sc_result_state_count(r), 6);
+    for (int i = 0; i < 6; i++)
+      ck_assert_str_eq(sc_result_state(r, i), chain_states[i]);
+    if (e == SC_ENGINE_ENUM) { /* one execution each, but two for r6 = 0 */
+      ck_assert_int_eq(sc_result_positive(r), 1);
+      ck_assert_int_eq(sc_result_negative(r), 7);
+    }
+    o.speedcheck = SC_SPEEDCHECK_FAST;
+    ck_assert_msg(sc_simulate(t, m, &o, &r, &err) == SC_OK, "%s", sc_error_message(err));
+    ck_assert_int_eq(sc_result_state_count(r), 1);
+    ck_assert_str_eq(sc_result_state(r, 0), chain_states[5]);
+    o.through = 1; /* a forbidden execution may have no values: refused */
+    ck_assert_int_eq(sc_simulate(t, m, &o, &r, &err), SC_ERR_USAGE);
+    ck_assert_ptr_nonnull(strstr(sc_error_message(err), "exact_states"));
+  }
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("sem");
   TCase *tc = tcase_create("unroll");
@@ -923,6 +983,7 @@ int main(void) {
   tcase_add_test(tc, collapsed_writes_initial_values);
   tcase_add_test(tc, atom_add_decides);
   tcase_add_test(tc, data_only_greatest_set);
+  tcase_add_test(tc, values_after_chain);
   tcase_add_loop_test(tc, data_only_gate_models, 0,
                       (int)(sizeof data_only_gates / sizeof data_only_gates[0]));
   suite_add_tcase(s, tc);
