@@ -42,8 +42,9 @@ run_vg 0 sim -liveness ptx/dat3m/CADP/2_threads_3_instructions/96_simple.litmus
 run_vg 0 sim -liveness -engine enum -show all ptx/dat3m/CADP/2_threads_3_instructions/96_simple.litmus
 run_vg 0 sim -liveness -progress hsa -json tests/data/progress/halt-midway.litmus
 run_vg 0 sim -liveness -progress cta=fair,gpu=obe -engine enum tests/data/progress/spin-higher.litmus
-# a kernel whose states search stops at a limit: the searches for the
-# races and liveness collapse the values that decide nothing (data_only.c)
+# a kernel whose states search stops at a limit: the second search and
+# the liveness search collapse the values that decide nothing, the second
+# computing them after each execution (data_only.c, sem.c's replay)
 run_vg 0 kernel -max-executions 1000 -liveness tests/data/kernel-cli/tally.ptx
 run_vg 1 sim -max-events 5 "$sb"
 run_vg 1 sim -max-depth 200 -model tests/data/limits/deep.cat "$sb"
