@@ -461,17 +461,41 @@ static const struct {
   {"cbe-lock", 0},         {"lastblock-no-fence-after", 1}, {"gridbar", 3},
 };
 
-static sc_result *search(const sc_test *t, const sc_model *m, int unroll, bool liveness,
-                         bool verdicts_only) {
+/* ptx-v7.5.cat with its race flags, loaded once. */
+static const sc_model *racing_model(void) {
+  static sc_model *m;
+  if (!m) {
+    char *path = srcdir_path("cat/ptx-v7.5.cat");
+    const char *const races[] = {SC_RACE_INCLUDE};
+    sc_error *err;
+    ck_assert_msg(sc_model_load_with_includes(path, races, 1, NULL, 0, &m, &err) == SC_OK,
+                  "%s", sc_error_message(err));
+    free(path);
+  }
+  return m;
+}
+
+/* A search of t under m at -unroll `unroll` with the engine and the
+ * choices given; it must succeed. */
+static sc_result *search_with(const sc_test *t, const sc_model *m, int unroll,
+                              sc_engine engine, bool liveness, bool verdicts_only,
+                              bool exact_states) {
   sc_sim_options o;
   memset(&o, 0, sizeof o);
   o.unroll = unroll;
+  o.engine = engine;
   o.liveness = liveness;
   o.verdicts_only = verdicts_only;
+  o.exact_states = exact_states;
   sc_result *r;
   sc_error *err;
   ck_assert_msg(sc_simulate(t, m, &o, &r, &err) == SC_OK, "%s", sc_error_message(err));
   return r;
+}
+
+static sc_result *search(const sc_test *t, const sc_model *m, int unroll, bool liveness,
+                         bool verdicts_only) {
+  return search_with(t, m, unroll, SC_ENGINE_ENUM, liveness, verdicts_only, false);
 }
 
 /* Whether `flag` is among r's raised flags. */
@@ -483,15 +507,7 @@ static bool raised(const sc_result *r, const char *flag) {
 }
 
 START_TEST(verdicts_only_agrees) {
-  static sc_model *m;
-  if (!m) {
-    char *path = srcdir_path("cat/ptx-v7.5.cat");
-    const char *const races[] = {SC_RACE_INCLUDE};
-    sc_error *err;
-    ck_assert_msg(sc_model_load_with_includes(path, races, 1, NULL, 0, &m, &err) == SC_OK,
-                  "%s", sc_error_message(err));
-    free(path);
-  }
+  const sc_model *m = racing_model();
   sc_test *t = corpus_kernel(small_kernels[_i].kernel);
   int u = small_kernels[_i].unroll;
   sc_result *whole = search(t, m, u, false, false), *alone = search(t, m, u, false, true);
@@ -530,15 +546,7 @@ END_TEST
  * on the same corpus kernels; its witnesses' values are all computed. */
 static sc_result *exact_search(const sc_test *t, const sc_model *m, int unroll,
                                sc_engine engine, bool exact) {
-  sc_sim_options o;
-  memset(&o, 0, sizeof o);
-  o.unroll = unroll;
-  o.engine = engine;
-  o.verdicts_only = o.exact_states = exact;
-  sc_result *r;
-  sc_error *err;
-  ck_assert_msg(sc_simulate(t, m, &o, &r, &err) == SC_OK, "%s", sc_error_message(err));
-  return r;
+  return search_with(t, m, unroll, engine, false, exact, exact);
 }
 
 static void same_states(const char *kernel, const sc_result *a, const sc_result *b,
@@ -554,15 +562,7 @@ static void same_states(const char *kernel, const sc_result *a, const sc_result 
 }
 
 START_TEST(exact_states_agree) {
-  static sc_model *m;
-  if (!m) {
-    char *path = srcdir_path("cat/ptx-v7.5.cat");
-    const char *const races[] = {SC_RACE_INCLUDE};
-    sc_error *err;
-    ck_assert_msg(sc_model_load_with_includes(path, races, 1, NULL, 0, &m, &err) == SC_OK,
-                  "%s", sc_error_message(err));
-    free(path);
-  }
+  const sc_model *m = racing_model();
   const char *k = small_kernels[_i].kernel;
   sc_test *t = corpus_kernel(k);
   int u = small_kernels[_i].unroll;
