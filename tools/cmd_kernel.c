@@ -685,16 +685,27 @@ static bool print_all(const kernel_cli *c, const char *path, const sc_test *t,
   return c->show == SC_SHOW_NONE || cli_draw_shown(&d, path, t, r, out);
 }
 
+/* Whether the states may be searched again with the values that decide
+ * nothing collapsed, computed after each execution: on the solver's road
+ * alone, as the enumerator counts a collapsed read's every candidate write
+ * (doc/engines.md), so would mostly meet the same limit, and much later
+ * (xf-barrier-3.1.3 without Z3: past 10 minutes, where the liveness search
+ * alone takes 6 s). */
+static bool states_again(const kernel_cli *c, bool asked) {
+  return asked && c->opts.engine != SC_ENGINE_ENUM && sc_engine_smt_available(NULL);
+}
+
 /* When the states search stopped at a limit: a search that collapses the
  * values that decide nothing (sc_sim_options.verdicts_only), computing
  * them after each execution for its state where the condition needs
- * them (exact_states), may still answer: its states are the whole
- * search's, so herd's block is printed from it (its counts are the
- * solver's where it took the solver's road: one per state).  The
- * liveness search collapses them too.  Where the collapsed search stops
- * as well, the assertion and races are UNKNOWN, saying which limit stopped
- * them, and no herd block is printed (-json: "result" null); with nothing
- * else asked (-norace, no -liveness), that is the limit's error. */
+ * them (exact_states, where states_again), may still answer: its states
+ * are the whole search's, so herd's block is printed from it (its counts
+ * are the solver's where it took the solver's road: one per state).
+ * Without the states, it searches the races and bounds alone (unless
+ * -norace), the assertion UNKNOWN naming the limit.  The liveness search
+ * collapses them too.  Where the collapsed search stops as well, the
+ * assertion and races are UNKNOWN, saying which limit stopped them, and no
+ * herd block is printed (-json: "result" null). */
 static bool collapsed_search(const kernel_cli *c, const sc_model *m, const char *path,
                              const sc_test *t, bool asked, const sc_error *why,
                              FILE *out) {
@@ -702,15 +713,16 @@ static bool collapsed_search(const kernel_cli *c, const sc_model *m, const char 
                                    sc_error_message(why));
   answer a = unknown_answer(c, t, asked, stopped);
   sc_result *r = NULL;
-  if (!c->norace || asked) {
+  bool states = states_again(c, asked);
+  if (!c->norace || states) {
     sc_sim_options opts = c->opts;
     opts.liveness = 0;
     opts.verdicts_only = 1;
-    opts.exact_states = asked; /* the condition's verdict: its values computed */
+    opts.exact_states = states; /* the condition's verdict: its values computed */
     opts.show = (sc_show)c->show;
     sc_error *err;
     if (simulate(c, path, "collapsed", t, m, opts, &r, &err) != SC_OK) {
-      if (c->norace && !c->opts.liveness) {
+      if (c->norace && !c->opts.liveness) { /* nothing else asked */
         fprintf(stderr, "%s: %s\n", path, sc_error_message(why));
         return false;
       }
@@ -725,11 +737,13 @@ static bool collapsed_search(const kernel_cli *c, const sc_model *m, const char 
                            "%s", stopped, also));
     } else {
       a = judge(c, t, r, asked);
+      if (asked && !states)
+        a.props[0] = (property){"assertion", UNKNOWN, stopped, NULL, false};
     }
   }
   if (c->opts.liveness && !liveness(c, path, t, m, &a.props[a.n++]))
     return false;
-  if (r && asked) /* its states exact */
+  if (r && states) /* its states exact */
     return print_all(c, path, t, r, &a, out);
   if (c->json)
     return print_json(c, path, NULL, &a, out);
@@ -751,7 +765,8 @@ static bool run_one(const kernel_cli *c, const sc_model *m, const char *path,
   sc_result *r;
   sc_error *err;
   if (simulate(c, path, "states", t, m, opts, &r, &err) != SC_OK) {
-    if ((c->opts.liveness || !c->norace || asked) && sc_error_status(err) == SC_ERR_LIMIT)
+    if ((c->opts.liveness || !c->norace || states_again(c, asked)) &&
+        sc_error_status(err) == SC_ERR_LIMIT)
       return collapsed_search(c, m, path, t, asked, err, out);
     fprintf(stderr, "%s: %s\n", path, sc_error_message(err));
     const char *file = sc_error_file(err);

@@ -160,6 +160,12 @@ lacks "$tmp/out" "States "
 expect 0 "$scopecat" kernel -json -max-executions 100 -liveness "$k/tally.ptx"
 has "$tmp/out" '"result":null'
 has "$tmp/out" '{"property":"liveness","verdict":"PASS","detail":null}'
+# -engine enum: no second states search (the enumerator would count as
+# many candidates): the races and liveness alone, the assertion UNKNOWN
+expect 0 "$scopecat" kernel -engine enum -max-executions 1000 -liveness "$k/tally.ptx"
+has "$tmp/out" "Property assertion UNKNOWN: $stopped 1000 candidate executions (the -max-executions limit)"
+has "$tmp/out" "Property liveness PASS"
+lacks "$tmp/out" "States "
 # -norace without -liveness: nothing but the states to ask, the limit's error
 expect 1 "$scopecat" kernel -norace -max-executions 100 "$k/tally.ptx"
 has "$tmp/err" "expected at most 100 candidate executions (the -max-executions limit)"
