@@ -413,64 +413,57 @@ static sc_status check_declarations(const sc_test *t, const sc_cat_model *m,
   return SC_OK;
 }
 
-/* The locations whose final value a proposition reads. */
-static void prop_locs(const sc_test *t, const sc_prop *p, bool *locs) {
-  if (!p)
-    return;
-  if (sci_prop_is_comparison(p)) {
-    if (p->lhs.kind == SC_LVAL_LOC)
-      locs[sci_physical_loc(t, p->lhs.loc)] = true;
-    if (p->rhs.kind == SC_LVAL_LOC)
-      locs[sci_physical_loc(t, p->rhs.loc)] = true;
-  }
-  prop_locs(t, p->a, locs);
-  prop_locs(t, p->b, locs);
+/* Where the terms a search reads are marked: per location (alias
+ * resolved), whether its final value is read; per thread, whether one of
+ * its registers is (either may be NULL). */
+typedef struct term_marks {
+  const sc_test *t;
+  bool *locs, *threads;
+} term_marks;
+
+static void mark_term(const sc_lval *lv, void *ctx) {
+  term_marks *m = ctx;
+  if (lv->kind == SC_LVAL_LOC && m->locs)
+    m->locs[sci_physical_loc(m->t, lv->loc)] = true;
+  if (lv->kind == SC_LVAL_REG && m->threads)
+    m->threads[lv->thread] = true;
+}
+
+static bool *no_marks(int n) {
+  bool *marks = sci_alloc_atomic(sizeof(bool) * (size_t)(n + 1));
+  memset(marks, 0, sizeof(bool) * (size_t)(n + 1));
+  return marks;
+}
+
+/* The terms r observes and the filter's, marked in m. */
+static void mark_read_terms(const sc_test *t, const sc_result *r, term_marks *m) {
+  for (int i = 0; i < r->nobserved; i++)
+    mark_term(&r->observed[i], m);
+  sci_prop_each_lval(t->filter, mark_term, m);
 }
 
 /* Per location, whether its final value is read: an observed term's, or
  * the filter's. */
 static bool *final_locations(const sc_test *t, const sc_result *r) {
-  bool *locs = sci_alloc_atomic(sizeof(bool) * (size_t)(t->nlocs + 1));
-  memset(locs, 0, sizeof(bool) * (size_t)(t->nlocs + 1));
-  for (int i = 0; i < r->nobserved; i++)
-    if (r->observed[i].kind == SC_LVAL_LOC)
-      locs[sci_physical_loc(t, r->observed[i].loc)] = true;
-  prop_locs(t, t->filter, locs);
-  return locs;
+  term_marks m = {t, no_marks(t->nlocs), NULL};
+  mark_read_terms(t, r, &m);
+  return m.locs;
 }
 
 /* Per thread of t, whether r observes a register of it or the filter
  * reads one. */
-static void prop_reg_threads(const sc_prop *p, bool *threads) {
-  if (!p)
-    return;
-  if (sci_prop_is_comparison(p)) {
-    if (p->lhs.kind == SC_LVAL_REG)
-      threads[p->lhs.thread] = true;
-    if (p->rhs.kind == SC_LVAL_REG)
-      threads[p->rhs.thread] = true;
-  }
-  prop_reg_threads(p->a, threads);
-  prop_reg_threads(p->b, threads);
-}
-
 static bool *register_threads(const sc_test *t, const sc_result *r) {
-  bool *threads = sci_alloc_atomic(sizeof(bool) * (size_t)(t->nthreads + 1));
-  memset(threads, 0, sizeof(bool) * (size_t)(t->nthreads + 1));
-  for (int i = 0; i < r->nobserved; i++)
-    if (r->observed[i].kind == SC_LVAL_REG)
-      threads[r->observed[i].thread] = true;
-  prop_reg_threads(t->filter, threads);
-  return threads;
+  term_marks m = {t, NULL, no_marks(t->nthreads)};
+  mark_read_terms(t, r, &m);
+  return m.threads;
 }
 
 /* Per location of t, whether the condition or the filter reads it. */
 static bool *condition_locations(const sc_test *t) {
-  bool *locs = sci_alloc_atomic(sizeof(bool) * (size_t)(t->nlocs + 1));
-  memset(locs, 0, sizeof(bool) * (size_t)(t->nlocs + 1));
-  prop_locs(t, t->cond, locs);
-  prop_locs(t, t->filter, locs);
-  return locs;
+  term_marks m = {t, no_marks(t->nlocs), NULL};
+  sci_prop_each_lval(t->cond, mark_term, &m);
+  sci_prop_each_lval(t->filter, mark_term, &m);
+  return m.locs;
 }
 
 /* The search's state for test t and model m under the options o, with
