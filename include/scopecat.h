@@ -478,7 +478,27 @@ typedef struct sc_sim_options {
                             stay too, the solver asks once per pattern of
                             the rf edges those values come from, not once
                             per state */
+  int layout_search;     /* the symbolic engine, where the search asks
+                            only what one execution answers (a liveness
+                            witness; speedcheck FAST or VERDICTS: the
+                            condition decided, each flag raised): 0 (the
+                            default) lets the solver choose each thread's
+                            trace too, among those of one layout (the
+                            same events but for their values), where the
+                            combinations of traces number
+                            SC_LAYOUT_SEARCH_MIN a layout or more; 1
+                            wherever it may; -1 never.  Its answers are
+                            executions the model's concrete run allows;
+                            where it has not every answer, the search
+                            starts again as without it (the result's
+                            engine reason says which answered) */
 } sc_sim_options;
+
+/* sc_sim_options.layout_search's default threshold: the combinations of
+ * traces per layout past which the solver chooses the traces (a walk of
+ * the combinations meets -max-executions' default long before it has
+ * met an 8-thread ticket lock's 81 traces a thread). */
+#define SC_LAYOUT_SEARCH_MIN 1e6
 
 /* sc_sim_options.liveness_unroll_max's default: the deepest bound a
  * -liveness Pass cut by the default bound (2) is searched again at.  3:

@@ -219,3 +219,211 @@ int sci_sim_data_only_sources(const sc_execution *x, const int *events, int neve
   }
   return np;
 }
+
+/* ---- Tables of the collapsed values (sci_sim_data_only_tables) ------------ */
+
+#define TABLE_MOST_VALUES 256
+#define TABLE_MOST_ROWS 4096
+
+/* The values a location may hold, growing. */
+typedef struct loc_values {
+  int64_t *v;
+  int n, cap;
+} loc_values;
+
+static int value_index(const loc_values *d, int64_t v) {
+  for (int i = 0; i < d->n; i++)
+    if (d->v[i] == v)
+      return i;
+  return -1;
+}
+
+/* Add v to d; false when d is full. */
+static bool add_value(loc_values *d, int64_t v, bool *grew) {
+  if (value_index(d, v) >= 0)
+    return true;
+  if (d->n == TABLE_MOST_VALUES)
+    return false;
+  sci_grow(&d->v, &d->cap, d->n + 1, sizeof(int64_t));
+  d->v[d->n++] = v;
+  *grew = true;
+  return true;
+}
+
+/* What a table's making shares. */
+typedef struct tabling {
+  const sc_execution *x;
+  const sim_trace_group *const *groups;
+  int unroll;
+  loc_values *dom; /* per location */
+  int *size;       /* per location: its values at the round's start, the
+                      tuples' radixes (values are only added after them) */
+  int64_t *given;
+  sc_error **err;
+} tabling;
+
+/* Collapsed write w's value in trace j of its group, its inputs' values
+ * the tuple `tuple` of indices into their locations' values: thread th
+ * run again (every other collapsed read given its initial value: w's
+ * value does not read it). */
+static sc_status replay_write(tabling *tb, int w, int j, int tuple, int64_t *value) {
+  const sc_execution *x = tb->x;
+  int th = x->events[w].thread, first = x->thread_first[th], ng = 0;
+  const sc_trace *tr = tb->groups[th]->traces[j];
+  for (int i = 0; i < tr->nevents; i++) {
+    const sc_trace_event *e = &tr->events[i];
+    if (e->kind != SC_EV_READ)
+      continue;
+    int64_t v = e->value; /* a collapsed read's: its location's initial value */
+    if (e->value_unknown && sc_rel_has(x->data, first + i, w)) {
+      /* its digit: the inputs are x's reads of w's data, in order */
+      int radix = 1;
+      for (int r = first + tr->nevents - 1; r > first + i; r--)
+        if (x->events[r].kind == SC_EV_READ && x->events[r].value_unknown &&
+            sc_rel_has(x->data, r, w))
+          radix *= tb->size[x->events[r].loc];
+      v = tb->dom[e->loc].v[(tuple / radix) % tb->size[e->loc]];
+    }
+    tb->given[ng++] = v;
+  }
+  sc_trace again;
+  sc_status st = sci_sem_replay(x->test, th, tb->unroll, tb->given, ng, &again, tb->err);
+  if (!st)
+    *value = again.events[w - first].value;
+  return st;
+}
+
+/* The collapsed reads of w's thread that w's value is made of. */
+static int write_inputs(const sc_execution *x, int w, int *inputs) {
+  int n = 0, first = x->thread_first[x->events[w].thread];
+  for (int r = first; r < w; r++)
+    if (x->events[r].kind == SC_EV_READ && x->events[r].value_unknown &&
+        sc_rel_has(x->data, r, w))
+      inputs[n++] = r;
+  return n;
+}
+
+/* Whether a read that is not collapsed makes w's value (its rows then
+ * one per trace of the group). */
+static bool made_by_trace(const sc_execution *x, int w) {
+  for (int r = x->thread_first[x->events[w].thread]; r < w; r++)
+    if (x->events[r].kind == SC_EV_READ && !x->events[r].value_unknown &&
+        sc_rel_has(x->data, r, w))
+      return true;
+  return false;
+}
+
+/* The tuples of w's inputs' values now, and its rows; false past the
+ * limits. */
+static bool rows_of(const tabling *tb, int w, const int *inputs, int ninputs, int *ntuples,
+                    int *nrows) {
+  const sc_execution *x = tb->x;
+  long tuples = 1;
+  for (int k = 0; k < ninputs && tuples <= TABLE_MOST_ROWS; k++)
+    tuples *= tb->size[x->events[inputs[k]].loc];
+  long rows = made_by_trace(x, w) ? tuples * tb->groups[x->events[w].thread]->n : tuples;
+  *ntuples = (int)tuples;
+  *nrows = (int)(rows / tuples);
+  return rows <= TABLE_MOST_ROWS;
+}
+
+/* One round: each collapsed write replayed on every tuple of the values
+ * known; *grew when a value was new. */
+static sc_status table_round(tabling *tb, bool *grew, bool *fits) {
+  const sc_execution *x = tb->x;
+  int *inputs = sci_alloc_atomic(sizeof(int) * (size_t)(x->nevents + 1));
+  for (int l = 0; l < x->test->nlocs; l++)
+    tb->size[l] = tb->dom[l].n;
+  for (int w = x->ninit; w < x->nevents && *fits; w++) {
+    if (x->events[w].kind != SC_EV_WRITE || !x->events[w].value_unknown)
+      continue;
+    int n = write_inputs(x, w, inputs), ntuples, nrows;
+    if (!(*fits = rows_of(tb, w, inputs, n, &ntuples, &nrows)))
+      break;
+    for (int j = 0; j < nrows; j++)
+      for (int k = 0; k < ntuples; k++) {
+        int64_t v;
+        sc_status st = replay_write(tb, w, j, k, &v);
+        if (st)
+          return st;
+        if (!(*fits = add_value(&tb->dom[x->events[w].loc], v, grew)))
+          return SC_OK;
+      }
+  }
+  return SC_OK;
+}
+
+/* The tables over the values found. */
+static void fill_tables(tabling *tb, sim_value_tables *o) {
+  const sc_execution *x = tb->x;
+  int n = x->nevents;
+  for (int e = x->ninit; e < n; e++) {
+    if (!x->events[e].value_unknown)
+      continue;
+    const loc_values *d = &tb->dom[x->events[e].loc];
+    o->dom[e] = d->v;
+    o->ndom[e] = d->n;
+  }
+}
+
+bool sci_sim_data_only_tables(const sc_execution *x, const sim_trace_group *const *groups,
+                              int unroll, sim_value_tables *o, sc_error **err) {
+  const sc_test *t = x->test;
+  int n = x->nevents, writes = 0;
+  tabling tb = {.x = x, .groups = groups, .unroll = unroll, .err = err,
+                .given = sci_alloc_atomic(sizeof(int64_t) * (SC_TRACE_MAX + 1)),
+                .dom = sci_alloc(sizeof(loc_values) * (size_t)(t->nlocs + 1)),
+                .size = sci_alloc_atomic(sizeof(int) * (size_t)(t->nlocs + 1))};
+  memset(tb.dom, 0, sizeof(loc_values) * (size_t)(t->nlocs + 1));
+  for (int e = x->ninit; e < n; e++)
+    if (x->events[e].value_unknown) {
+      bool grew;
+      add_value(&tb.dom[x->events[e].loc], sci_test_value_of(t, t->locs[x->events[e].loc].init),
+                &grew);
+      writes += x->events[e].kind == SC_EV_WRITE;
+    }
+  bool grew = true, fits = true;
+  for (int round = 0; round < writes && grew && fits; round++) {
+    grew = false;
+    if (table_round(&tb, &grew, &fits))
+      return false;
+  }
+  if (!fits)
+    return false;
+  *o = (sim_value_tables){
+    .dom = sci_alloc(sizeof(int64_t *) * (size_t)(n + 1)),
+    .ndom = sci_alloc_atomic(sizeof(int) * (size_t)(n + 1)),
+    .inputs = sci_alloc(sizeof(int *) * (size_t)(n + 1)),
+    .ninputs = sci_alloc_atomic(sizeof(int) * (size_t)(n + 1)),
+    .per_trace = sci_alloc_atomic(sizeof(bool) * (size_t)(n + 1)),
+    .ntuples = sci_alloc_atomic(sizeof(int) * (size_t)(n + 1)),
+    .out = sci_alloc(sizeof(int *) * (size_t)(n + 1))};
+  memset(o->ndom, 0, sizeof(int) * (size_t)(n + 1));
+  memset(o->ninputs, 0, sizeof(int) * (size_t)(n + 1));
+  memset(o->per_trace, 0, sizeof(bool) * (size_t)(n + 1));
+  memset(o->ntuples, 0, sizeof(int) * (size_t)(n + 1));
+  fill_tables(&tb, o);
+  for (int l = 0; l < t->nlocs; l++)
+    tb.size[l] = tb.dom[l].n;
+  for (int w = x->ninit; w < n; w++) {
+    if (x->events[w].kind != SC_EV_WRITE || !x->events[w].value_unknown)
+      continue;
+    int *inputs = sci_alloc_atomic(sizeof(int) * (size_t)(n + 1));
+    int ni = write_inputs(x, w, inputs), ntuples, nrows;
+    if (!rows_of(&tb, w, inputs, ni, &ntuples, &nrows))
+      return false;
+    o->inputs[w] = inputs;
+    o->ninputs[w] = ni;
+    o->per_trace[w] = nrows > 1 || made_by_trace(x, w);
+    o->ntuples[w] = ntuples;
+    o->out[w] = sci_alloc_atomic(sizeof(int) * (size_t)(nrows * ntuples + 1));
+    for (int j = 0; j < nrows; j++)
+      for (int k = 0; k < ntuples; k++) {
+        int64_t v;
+        if (replay_write(&tb, w, j, k, &v))
+          return false;
+        o->out[w][j * ntuples + k] = value_index(&tb.dom[x->events[w].loc], v);
+      }
+  }
+  return true;
+}

@@ -56,4 +56,37 @@ sc_status sci_sim_data_only_values(const sc_execution *x, int unroll, sc_executi
 int sci_sim_data_only_sources(const sc_execution *x, const int *events, int nevents,
                               int *pairs);
 
+/* The collapsed values of a layout search (symbolic.h's select) as
+ * tables the solver reads, so that a condition on them is asked at once:
+ * x is made of each group's first trace; per collapsed event e of x,
+ * dom[e][0..ndom[e]-1] are the values its location may hold (ndom 0: not
+ * collapsed); per collapsed write w, its inputs (the collapsed reads of
+ * its thread whose values its own is made of, data) and its value for
+ * each trace of its group (or one row, where no other read makes it:
+ * per_trace false) and each tuple of their values' indices (the first
+ * input the slowest digit): out[w][row * ntuples[w] + tuple], an index
+ * into dom[w], -1 where the value falls outside.
+ *
+ * The values are found as the value fixpoint finds them but without
+ * asking whether a combination feeds them: starting from the initial
+ * ones, each round replays each thread on every tuple of the values
+ * known (sem.h's sci_sem_replay), for as many rounds as x has collapsed
+ * writes.  A model that forbids every cycle of rf and data (the
+ * condition of a collapsed search) allows no execution in which a value
+ * comes through more collapsed writes than there are, so those of its
+ * executions are all there, and where out is -1 the input's value came
+ * through every one of them already: no allowed execution reads it.
+ * false (no tables) when a location would hold more than 256 values or a
+ * write have more than 4096 rows. */
+typedef struct sim_value_tables {
+  int64_t **dom;
+  int *ndom;
+  int **inputs, *ninputs;
+  bool *per_trace;
+  int *ntuples;
+  int **out;
+} sim_value_tables;
+bool sci_sim_data_only_tables(const sc_execution *x, const sim_trace_group *const *groups,
+                              int unroll, sim_value_tables *out, sc_error **err);
+
 #endif

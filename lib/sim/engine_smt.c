@@ -12,6 +12,7 @@
  * calls (one per final state, one more) against the rf and co choices. */
 #include "sim/engine.h"
 
+#include "sim/data_only.h"
 #include "sim/liveness.h"
 #include "sim/sink.h"
 #include "sim/symbolic.h"
@@ -185,6 +186,22 @@ static bool reads_before_budget(const sim_search *s) {
           s->r->candidates > SC_LIVE_DEEPEN_CANDIDATES);
 }
 
+/* cd made ready for the solver: its names bound (syncbar, sync_fence),
+ * the session open, in *left the seconds -timeout leaves (0: no limit);
+ * false when none are left. */
+static bool to_solver(sim_search *s, sim_candidate *cd, double *left) {
+  sci_exec_bind_dynamic(cd->x, cd->env);
+  if (!s->smt.session)
+    s->smt.session = sci_sym_open();
+  *left = 0;
+  if (s->opts.timeout > 0) {
+    *left = s->opts.timeout - (sc_seconds() - s->clock.start);
+    if (*left <= 0)
+      return false;
+  }
+  return true;
+}
+
 /* rf and co for the traces in cd->x as solver choices, unless the reads'
  * looks refute every completion (the question counted all the same: the
  * candidates reported are the combinations that came to the solver).
@@ -193,15 +210,9 @@ static sc_status solve(sim_search *s, sim_candidate *cd, bool looked) {
   s->r->candidates++;
   if (!looked && may_refute_by_reads(s) && sci_sim_enum_refutes_by_reads(s, cd))
     return SC_OK;
-  sci_exec_bind_dynamic(cd->x, cd->env); /* syncbar, sync_fence */
-  if (!s->smt.session)
-    s->smt.session = sci_sym_open();
-  double left = 0;
-  if (s->opts.timeout > 0) {
-    left = s->opts.timeout - (sc_seconds() - s->clock.start);
-    if (left <= 0)
-      return sci_sim_out_of_time(s);
-  }
+  double left;
+  if (!to_solver(s, cd, &left))
+    return sci_sim_out_of_time(s);
   return sci_sym_solve(s->smt.session, problem_of(s, cd, left), &s->err);
 }
 
@@ -274,10 +285,32 @@ static sc_status enumerate_first(sim_search *s, sim_candidate *cd, road *way) {
   return st;
 }
 
+/* A layout search's candidate (cd->select): the solver chooses the traces
+ * with rf and co, in cd's own encoding; the enumerator's looks and probes,
+ * which read values, are not taken. */
+static sc_status solve_layout(sim_search *s, sim_candidate *cd) {
+  s->r->candidates++;
+  double left;
+  if (!to_solver(s, cd, &left))
+    return sci_sim_out_of_time(s);
+  sc_sym_problem *p = problem_of(s, cd, left);
+  p->select = cd->select;
+  p->reuse = false;
+  sim_value_tables *tables = sci_alloc(sizeof *tables);
+  sc_error *ignored = NULL; /* no tables: the states are asked one by one */
+  if (s->values_after &&
+      sci_sim_data_only_tables(cd->x, cd->select, sci_sem_unroll_of(s->opts.unroll), tables,
+                               &ignored))
+    p->tables = tables;
+  return sci_sym_solve(s->smt.session, p, &s->err);
+}
+
 /* rf and co for the traces in cd->x: enumerated, or left to the solver.
  * A combination the reads' looks refute is counted as one for the solver,
  * as when the looks came after the budget. */
 static sc_status smt_combination(sim_search *s, sim_candidate *cd) {
+  if (cd->select)
+    return solve_layout(s, cd);
   bool may;
   sc_status st = sci_sim_enum_root_look(s, cd, &may); /* the enumerator's first look */
   if (st || !may)

@@ -96,17 +96,21 @@ static bool same_event_but_value(const sc_trace_event *a, const sc_trace_event *
          memcmp(a->bar_ops, b->bar_ops, sizeof a->bar_ops) == 0;
 }
 
-bool sci_exec_same_layout(const sc_test *t, const sc_trace **these, const sc_trace **those) {
-  for (int th = 0; th < t->nthreads; th++) {
-    const sc_trace *a = these[th], *b = those[th];
-    if (a == b)
-      continue;
-    if (a->nevents != b->nevents || a->stuck != b->stuck)
+bool sci_exec_same_trace_layout(const sc_trace *a, const sc_trace *b) {
+  if (a == b)
+    return true;
+  if (a->nevents != b->nevents || a->stuck != b->stuck)
+    return false;
+  for (int i = 0; i < a->nevents; i++)
+    if (!same_event_but_value(&a->events[i], &b->events[i]))
       return false;
-    for (int i = 0; i < a->nevents; i++)
-      if (!same_event_but_value(&a->events[i], &b->events[i]))
-        return false;
-  }
+  return true;
+}
+
+bool sci_exec_same_layout(const sc_test *t, const sc_trace **these, const sc_trace **those) {
+  for (int th = 0; th < t->nthreads; th++)
+    if (!sci_exec_same_trace_layout(these[th], those[th]))
+      return false;
   return true;
 }
 

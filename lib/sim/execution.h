@@ -47,6 +47,8 @@ sc_execution *sci_exec_new(const sc_test *t, const sc_trace **traces);
  * that end alike (so their barriers synchronise alike: barrier.c). */
 bool sci_exec_same_layout(const sc_test *t, const sc_trace **these,
                           const sc_trace **those);
+/* The same of one thread's two traces. */
+bool sci_exec_same_trace_layout(const sc_trace *a, const sc_trace *b);
 /* sci_exec_new(like->test, traces) for traces of the layout of those like
  * was made of (sci_exec_same_layout): the events' values are the traces', the
  * relations fixed by the traces are like's own (shared: they never

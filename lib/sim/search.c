@@ -49,17 +49,21 @@ void sci_sim_progress(sim_search *s, double now) {
 /* ---- One combination of traces as a candidate ------------------------------ */
 
 /* sci_sim_may_feed for events of an execution; initial writes feed any read of
- * their location and value. */
-static bool write_may_feed(const sc_execution *x, int w, int r) {
+ * their location and value.  Not by_value: were the values equal
+ * (sci_sim_may_feed_but_value: a layout search's, whose solver sees to
+ * them). */
+static bool write_may_feed(const sc_execution *x, int w, int r, bool by_value) {
   const sc_event *we = &x->events[w], *re = &x->events[r];
   if (we->thread < 0)
-    return we->kind == SC_EV_WRITE && we->loc == re->loc && we->value == re->value;
+    return we->kind == SC_EV_WRITE && we->loc == re->loc &&
+           (!by_value || we->value == re->value);
   const sc_trace *tw = x->traces[we->thread], *tr = x->traces[re->thread];
-  return sci_sim_may_feed(tw, w - x->thread_first[we->thread], tr,
-                      r - x->thread_first[re->thread]);
+  int wi = w - x->thread_first[we->thread], ri = r - x->thread_first[re->thread];
+  return by_value ? sci_sim_may_feed(tw, wi, tr, ri) : sci_sim_may_feed_but_value(tw, wi, tr, ri);
 }
 
-bool sci_sim_rf_choices(sim_candidate *cd) {
+/* Each read's candidate writes (write_may_feed); false when one has none. */
+static bool rf_candidates(sim_candidate *cd, bool by_value) {
   sc_execution *x = cd->x;
   int n = x->nevents, reads = 0;
   for (int i = 0; i < n; i++)
@@ -77,7 +81,7 @@ bool sci_sim_rf_choices(sim_candidate *cd) {
     cd->cands[k] = block + (size_t)k * (size_t)n;
     cd->ncands[k] = 0;
     for (int w = 0; w < n; w++)
-      if (write_may_feed(x, w, i))
+      if (write_may_feed(x, w, i, by_value))
         cd->cands[k][cd->ncands[k]++] = w;
     if (cd->ncands[k] == 0)
       return false;
@@ -85,6 +89,10 @@ bool sci_sim_rf_choices(sim_candidate *cd) {
   }
   return true;
 }
+
+bool sci_sim_rf_choices(sim_candidate *cd) { return rf_candidates(cd, true); }
+
+bool sci_sim_rf_layout_choices(sim_candidate *cd) { return rf_candidates(cd, false); }
 
 /* Per location, its writes; each starts unordered. */
 sc_status sci_sim_co_choices(sim_search *s, sim_candidate *cd) {

@@ -166,6 +166,9 @@ typedef struct sim_candidate {
   prune_group groups[4];
   int ngroups;
   sc_cat_run_options eval; /* s->eval, keeping the model's fixed values */
+  /* A layout search's (NULL: none): per thread, the group of traces whose
+   * first x is made of and among which the solver chooses (symbolic.h) */
+  const sim_trace_group *const *select;
 } sim_candidate;
 
 /* ---- The budget ---- */
@@ -184,6 +187,9 @@ void sci_sim_progress(sim_search *s, double now);
 /* The candidate writes of each read of cd->x; false when a read has none
  * (the traces read a value nobody writes). */
 bool sci_sim_rf_choices(sim_candidate *cd);
+/* The same, the values left aside: each read's writes of its location,
+ * but for those out of thin air (a layout search's, cd->select). */
+bool sci_sim_rf_layout_choices(sim_candidate *cd);
 /* The execution of one trace per thread (`chosen`, kept by reference),
  * rf and co empty: sci_exec_new's, or, when the traces have the layout of
  * a combination prepared lately (s->prepared), one sharing its fixed

@@ -147,6 +147,12 @@ typedef struct sc_sem_limits {
    * collapse keeps a verdict); NULL: none */
   const bool *collapsed;
   int max_run_events; /* events of one run, 1..SC_TRACE_MAX, 0: SC_TRACE_MAX */
+  /* how the value fixpoint (sim/traces.c) asks which values some fed
+   * combination writes: 0 by its walk over them, but by the solver where
+   * some cell is collapsed and the combinations are many (the walk would
+   * pass -max-executions); 1 by the solver (with one: tests); -1 by the
+   * walk */
+  int solve_rounds;
 } sc_sem_limits;
 
 /* A backward jump that closes an iteration which repeats a state is taken

@@ -228,6 +228,113 @@ static sc_status each_trace_choice(sim_search *s, const sc_thread_traces *all) {
   return SC_OK;
 }
 
+/* ---- Layouts first: the solver chooses the traces too ------------------ */
+
+/* A layout search pays where the odometer would meet
+ * SC_LAYOUT_SEARCH_MIN combinations of traces per layout, on average, at
+ * least: a solver call per layout and question against a walk that, on an
+ * 8-thread ticket lock, passes 10 million combinations without meeting
+ * the one that answers (every thread's ticket and the owner it waits for
+ * in turn); and where the layouts are few: each costs its own encoding. */
+#define LAYOUT_SEARCH_MAX_LAYOUTS 256
+
+/* Whether the search asks only what one execution answers (a liveness
+ * witness; under -speedcheck fast and verdicts, the condition decided and
+ * each flag raised) and the symbolic engine may choose the traces too:
+ * not with -through (states of forbidden executions). */
+static bool layouts_first(const sim_search *s, const sim_layouts *l) {
+  bool witnesses = s->opts.liveness || s->opts.speedcheck == SC_SPEEDCHECK_FAST ||
+                   s->opts.speedcheck == SC_SPEEDCHECK_VERDICTS;
+  if (!witnesses || s->engine != &sci_sim_engine_smt || s->opts.through ||
+      s->opts.layout_search < 0)
+    return false;
+  return s->opts.layout_search > 0 || (l->layouts <= LAYOUT_SEARCH_MAX_LAYOUTS &&
+                                       l->combinations >= SC_LAYOUT_SEARCH_MIN * l->layouts);
+}
+
+/* The candidate of one layout: x of each group's first trace, each read's
+ * writes of its location (the values left to the solver); false when it
+ * has none worth a search (candidate_of's liveness rules, which read no
+ * value). */
+static bool layout_candidate(sim_search *s, const sc_trace **chosen,
+                             const sim_trace_group *const *groups, sim_candidate *cd) {
+  const sc_test *t = s->t;
+  if (s->opts.liveness && (s->r->liveness == SC_LIVE_FAIL ||
+                           !sci_live_may_witness(t, &s->opts.progress_model, chosen)))
+    return false;
+  memset(cd, 0, sizeof *cd);
+  cd->x = sci_sim_execution(s, chosen);
+  if (!sci_sim_rf_layout_choices(cd))
+    return false;
+  if (s->opts.liveness &&
+      !sci_live_fair_candidates(cd->x, cd->nreads, cd->reads, cd->cands, cd->ncands))
+    return false;
+  sci_sim_prepare(s, cd);
+  cd->select = groups;
+  return true;
+}
+
+/* Every layout: one group of traces per thread, an odometer over the
+ * groups. */
+static sc_status each_layout(sim_search *s, const sc_thread_traces *all,
+                             const sim_layouts *l) {
+  const sc_test *t = s->t;
+  int n = t->nthreads;
+  int *pick = sci_alloc_atomic(sizeof(int) * (size_t)(n + 1));
+  memset(pick, 0, sizeof(int) * (size_t)(n + 1));
+  const sc_trace **chosen = sci_alloc(sizeof(sc_trace *) * (size_t)(n + 1));
+  const sim_trace_group **groups = sci_alloc(sizeof(sim_trace_group *) * (size_t)(n + 1));
+  barrier_memo memo = {0};
+  if (s->want_syncbar || s->opts.liveness) /* each_barrier_sync's condition */
+    memo.classes = sci_barrier_classes(t, all);
+  for (int turned = 0; turned < n;) {
+    sc_status st = sci_sim_clock_step(&s->clock, 0, NULL, &s->err);
+    if (st)
+      return st;
+    for (int th = 0; th < n; th++) {
+      groups[th] = &l->groups[th][pick[th]];
+      chosen[th] = groups[th]->traces[0];
+    }
+    sim_candidate cd;
+    if (!sci_barrier_classes_deadlock(memo.classes, chosen) &&
+        layout_candidate(s, chosen, groups, &cd)) {
+      st = sci_sim_co_choices(s, &cd);
+      if (!st)
+        st = each_barrier_sync(s, &cd, &memo);
+      if (st)
+        return st;
+    }
+    for (turned = 0; turned < n && ++pick[turned] == l->ngroups[turned]; turned++)
+      pick[turned] = 0;
+  }
+  return SC_OK;
+}
+
+/* Every choice of one trace per thread, after a layout search where one
+ * pays (layouts_first): when that answers what the search asks, its
+ * answer is the search's; else the search starts again from nothing, as
+ * without it (the result's reason says which road answered). */
+static sc_status each_choice(sim_search *s, const sc_thread_traces *all) {
+  sim_layouts *l = sci_sim_layouts(all, s->t->nthreads);
+  if (sci_sim_any_thread_without_traces(all, s->t->nthreads) || !layouts_first(s, l))
+    return each_trace_choice(s, all);
+  const char *reason = s->r->engine_reason;
+  sc_status st = each_layout(s, all, l);
+  if (st == SIM_STOP || (!st && (s->done || s->r->liveness == SC_LIVE_FAIL))) {
+    s->r->engine_reason =
+        sci_printf("%s%sthe solver chose the traces of each layout (%.0f layouts, %.3g "
+                   "combinations of traces)", reason ? reason : "", reason ? "; " : "",
+                   l->layouts, l->combinations);
+    return st;
+  }
+  if (st)
+    return st;
+  s->r = sci_sim_sink_new_result(s);
+  s->r->engine_reason = reason;
+  s->model_flag_raised = false;
+  return each_trace_choice(s, all);
+}
+
 /* Per location, the writes of one combination of traces, in writes_at. */
 static void combination_writes(const sc_test *t, const sc_trace **chosen, int *writes_at) {
   memset(writes_at, 0, sizeof(int) * (size_t)(t->nlocs + 1));
@@ -350,7 +457,7 @@ static sc_status auto_search(sim_search *s, const sc_thread_traces *all) {
   s->r->engine_reason = why_smt;
   const sc_thread_traces *ordered = s->opts.liveness ? all /* search_once's */
                                                      : sci_sim_shortest_first(all, s->t->nthreads);
-  sc_status st = each_trace_choice(s, ordered);
+  sc_status st = each_choice(s, ordered);
   s->engine->finish(s);
   if (st != SC_ERR_UNSUPPORTED)
     return st;
@@ -628,7 +735,7 @@ static sc_status search_once(const sc_test *t, const sc_model *m,
    * stuck), take each thread's shortest traces first */
   if (s.engine->shortest_first || s.opts.liveness)
     all = sci_sim_shortest_first(all, t->nthreads);
-  st = choose ? auto_search(&s, all) : each_trace_choice(&s, all);
+  st = choose ? auto_search(&s, all) : each_choice(&s, all);
   s.engine->finish(&s);
   if (s.values_failed)
     st = s.err->status; /* no verdict: an execution's values could not be had */
@@ -670,8 +777,10 @@ static sc_status search_with(const sc_test *t, const sc_model *m,
                    "expected no -show with -engine %s (it draws enumerated "
                    "executions: use -engine enum)", e->name);
   sc_status st = search_once(t, m, o, e, false, out, err);
-  if (!st)
-    (*out)->engine_reason = sci_printf("-engine %s", e->name);
+  if (!st) /* what the search said of its road, after the engine's name */
+    (*out)->engine_reason =
+        (*out)->engine_reason ? sci_printf("-engine %s; %s", e->name, (*out)->engine_reason)
+                              : sci_printf("-engine %s", e->name);
   return st;
 }
 

@@ -9,6 +9,7 @@
 
 #include "sim/data_only.h"
 #include "sim/dynamic.h"
+#include "sim/result.h"
 
 #include "scopecat.h"
 #include "util/error.h"
@@ -47,6 +48,12 @@ sc_status sci_sym_solve(sc_sym_session *ss, const sc_sym_problem *p, sc_error **
   sci_sym_available(&why);
   return sci_fail(err, SC_ERR_UNSUPPORTED, p->t->file, 0, 0,
                  "expected the symbolic engine, but %s", why);
+}
+sc_status sci_sym_fed_pairs(const sc_sym_feed *f, bool *known, double seconds,
+                           sc_error **err) {
+  (void)known;
+  (void)seconds;
+  return sci_fail(err, SC_ERR_UNSUPPORTED, f->t->file, 0, 0, "no solver in this build");
 }
 
 #else
@@ -412,12 +419,13 @@ static sc_status concrete_verdict(const sc_sym_problem *p, zctx *c, Z3_model mo,
 /* Flag `name` is raised in the execution of mo: handed on with it (its
  * witness) and the model's concrete outcome there. */
 static sc_status report_flag(const sc_sym_problem *p, zctx *c, Z3_model mo,
-                             const choices *ch, const char *name, sc_error **err) {
+                             const choices *ch, const char *name, const sc_execution *told,
+                             sc_error **err) {
   sc_rel *saved[2];
   set_choices(p, c, mo, ch, saved);
   sc_cat_outcome o;
   sc_status st = sci_cat_run(p->m->cat, p->env, p->eval, &o, err);
-  p->flag(p->ctx, name, p->x, st ? NULL : &o);
+  p->flag(p->ctx, name, told ? told : p->x, st ? NULL : &o);
   restore_choices(p, saved);
   return st;
 }
@@ -643,7 +651,7 @@ static sc_status flags_of_state(const sc_sym_problem *p, zctx *c, const encoding
     sc_status fst;
     bool raised = ask_allowed(p, c, ch, e->out.flags[f].name, &fm, &fst, err);
     if (raised) {
-      fst = report_flag(p, c, fm, ch, e->out.flags[f].name, err);
+      fst = report_flag(p, c, fm, ch, e->out.flags[f].name, NULL, err);
       Z3_model_dec_ref(c->z, fm);
     }
     Z3_solver_pop(c->z, c->s, 1);
@@ -751,11 +759,470 @@ static sc_status answer(const sc_sym_problem *p, zctx *c, const encoding *e,
   }
 }
 
+/* ---- The traces chosen too (sc_sym_problem.select) ------------------------- */
+
+/* A layout search's terms, propositional but for the condition's: per
+ * thread whose group has more than one trace, a Bool per trace, exactly
+ * one true (chosen); per read and write, the values it may have (dom)
+ * and a Bool per value, the one it has (has: SC_CAT_TRUE where it has one
+ * value); per event, an Int of its value, made where the condition asks
+ * (value_term).  The collapsed events' values come from the tables
+ * (data_only.h) where p->tables has them, else they are their initial
+ * ones, as in the traces. */
+typedef struct select_terms {
+  Z3_ast **chosen;
+  int64_t **dom;
+  int *ndom;
+  Z3_ast **has;
+  Z3_ast *value;
+} select_terms;
+
+static Z3_ast numeral(zctx *c, int64_t v) {
+  return checked(c, Z3_mk_int64(c->z, v, c->int_sort));
+}
+
+/* One Bool per trace of a group of n, exactly one of them true: a
+ * cardinality constraint, which the solver keeps as one (pairwise clauses
+ * would be quadratic in the traces, hundreds per thread). */
+static Z3_ast *one_of(zctx *c, int n) {
+  Z3_ast *b = sci_alloc(sizeof(Z3_ast) * (size_t)(n + 1));
+  for (int i = 0; i < n; i++)
+    b[i] = fresh(c, "trace");
+  clause(c, n, b);
+  if (n > 1)
+    Z3_solver_assert(c->z, c->s, checked(c, Z3_mk_atmost(c->z, (unsigned)n, b, 1)));
+  return b;
+}
+
+/* Event e's values vs[0..n-1] per trace of its thread's group (chosen:
+ * NULL for a group of one), as sv's dom and has. */
+static void values_by_trace(zctx *c, select_terms *sv, int e, Z3_ast *chosen,
+                            const int64_t *vs, int n) {
+  int64_t *dom = sv->dom[e] = sci_alloc_atomic(sizeof(int64_t) * (size_t)(n + 1));
+  int nd = 0;
+  for (int j = 0; j < n; j++) {
+    int k = 0;
+    while (k < nd && dom[k] != vs[j])
+      k++;
+    if (k == nd)
+      dom[nd++] = vs[j];
+  }
+  sv->ndom[e] = nd;
+  sv->has[e] = sci_alloc(sizeof(Z3_ast) * (size_t)(nd + 1));
+  Z3_ast *alts = sci_alloc(sizeof(Z3_ast) * (size_t)(n + 1));
+  for (int k = 0; k < nd; k++) {
+    int na = 0;
+    for (int j = 0; j < n && nd > 1; j++)
+      if (vs[j] == dom[k])
+        alts[na++] = chosen[j];
+    sv->has[e][k] = nd == 1 ? c->true_ : checked(c, Z3_mk_or(c->z, (unsigned)na, alts));
+  }
+}
+
+/* Collapsed write w's value from its table: for each row (a trace of
+ * its group, or the one row) and tuple of its inputs' values, the value
+ * the table gives, or none (no allowed execution has them). */
+static void tabled_write(const sc_sym_problem *p, zctx *c, select_terms *sv, int w) {
+  const sim_value_tables *tb = p->tables;
+  int th = p->x->events[w].thread, ni = tb->ninputs[w];
+  const sim_trace_group *g = p->select[th];
+  int rows = tb->per_trace[w] ? g->n : 1;
+  Z3_ast *lits = sci_alloc(sizeof(Z3_ast) * (size_t)(ni + 3));
+  for (int j = 0; j < rows; j++)
+    for (int k = 0; k < tb->ntuples[w]; k++) {
+      int n = 0, rest = k;
+      if (tb->per_trace[w] && sv->chosen[th])
+        lits[n++] = neg(c, sv->chosen[th][j]);
+      for (int i = ni - 1; i >= 0; i--) { /* the last input the fastest digit */
+        int r = tb->inputs[w][i];
+        lits[n++] = neg(c, sv->has[r][rest % sv->ndom[r]]);
+        rest /= sv->ndom[r];
+      }
+      int out = tb->out[w][j * tb->ntuples[w] + k];
+      if (out >= 0)
+        lits[n++] = sv->has[w][out];
+      clause(c, n, lits);
+    }
+}
+
+/* A collapsed event's values from the tables: a read has one of its
+ * location's; a write, as tabled_write. */
+static void tabled_values(const sc_sym_problem *p, zctx *c, select_terms *sv) {
+  const sc_execution *x = p->x;
+  for (int pass = 0; pass < 2; pass++) /* the reads first: the writes read them */
+    for (int e = x->ninit; e < x->nevents; e++) {
+      if (!x->events[e].value_unknown || (x->events[e].kind == SC_EV_READ) != (pass == 0))
+        continue;
+      int nd = sv->ndom[e] = p->tables->ndom[e];
+      sv->dom[e] = p->tables->dom[e];
+      sv->has[e] = one_of(c, nd);
+      if (pass == 1)
+        tabled_write(p, c, sv, e);
+    }
+}
+
+/* Read r may read w (the rf term `rf`) only where their values agree. */
+static void same_value(zctx *c, const select_terms *sv, Z3_ast rf, int w, int r) {
+  for (int k = 0; k < sv->ndom[r]; k++) {
+    int kw = 0;
+    while (kw < sv->ndom[w] && sv->dom[w][kw] != sv->dom[r][k])
+      kw++;
+    if (kw < sv->ndom[w] && sv->has[w][kw] == c->true_)
+      continue;
+    Z3_ast lits[3] = {neg(c, rf), neg(c, sv->has[r][k])};
+    int n = 2;
+    if (kw < sv->ndom[w])
+      lits[n++] = sv->has[w][kw];
+    clause(c, n, lits);
+  }
+}
+
+/* The terms of p->select in *sv, asserted: each thread's choice within its
+ * group, each access's value that of the trace chosen (or its table's),
+ * and a read reading a write of its own value. */
+static void selection(const sc_sym_problem *p, zctx *c, const encoding *e, select_terms *sv) {
+  const sc_execution *x = p->x;
+  int n = x->nevents, nth = p->t->nthreads;
+  sv->chosen = sci_alloc(sizeof(Z3_ast *) * (size_t)(nth + 1));
+  sv->dom = sci_alloc(sizeof(int64_t *) * (size_t)(n + 1));
+  sv->ndom = sci_alloc_atomic(sizeof(int) * (size_t)(n + 1));
+  memset(sv->ndom, 0, sizeof(int) * (size_t)(n + 1));
+  sv->has = sci_alloc(sizeof(Z3_ast *) * (size_t)(n + 1));
+  sv->value = sci_alloc(sizeof(Z3_ast) * (size_t)(n + 1));
+  for (int v = 0; v < x->ninit; v++)
+    values_by_trace(c, sv, v, NULL, &x->events[v].value, 1);
+  for (int th = 0; th < nth; th++) {
+    const sim_trace_group *g = p->select[th];
+    sv->chosen[th] = g->n > 1 ? one_of(c, g->n) : NULL;
+    int64_t *vs = sci_alloc_atomic(sizeof(int64_t) * (size_t)(g->n + 1));
+    for (int i = 0; i < g->traces[0]->nevents; i++) {
+      const sc_trace_event *ev = &g->traces[0]->events[i];
+      if ((ev->kind != SC_EV_READ && ev->kind != SC_EV_WRITE) ||
+          (ev->value_unknown && p->tables))
+        continue;
+      for (int j = 0; j < g->n; j++)
+        vs[j] = g->traces[j]->events[i].value;
+      values_by_trace(c, sv, x->thread_first[th] + i, sv->chosen[th], vs, g->n);
+    }
+  }
+  if (p->tables)
+    tabled_values(p, c, sv);
+  for (int k = 0; k < p->nreads; k++)
+    for (int j = 0; j < p->ncands[k]; j++) {
+      int w = p->cands[k][j], r = p->reads[k];
+      same_value(c, sv, lift(c, e->rf[w * n + r]), w, r);
+    }
+}
+
+/* Event e's value as an Int (made once). */
+static Z3_ast value_term(zctx *c, const select_terms *sv, int e) {
+  if (sv->ndom[e] == 1)
+    return numeral(c, sv->dom[e][0]);
+  if (!sv->value[e]) {
+    Z3_ast v = sv->value[e] = checked(c, Z3_mk_fresh_const(c->z, "value", c->int_sort));
+    for (int k = 0; k < sv->ndom[e]; k++)
+      Z3_solver_assert(c->z, c->s,
+                       checked(c, Z3_mk_implies(c->z, sv->has[e][k],
+                                                Z3_mk_eq(c->z, v, numeral(c, sv->dom[e][k])))));
+  }
+  return sv->value[e];
+}
+
+/* A register's final value in thread th's chosen trace; NULL where the
+ * values are computed after (a collapsed value may reach it). */
+static Z3_ast register_term(const sc_sym_problem *p, zctx *c, const select_terms *sv,
+                            int th, int reg) {
+  if (p->values_after)
+    return NULL;
+  const sim_trace_group *g = p->select[th];
+  if (g->n == 1)
+    return numeral(c, g->traces[0]->final_regs[reg]);
+  Z3_ast v = checked(c, Z3_mk_fresh_const(c->z, "register", c->int_sort));
+  for (int j = 0; j < g->n; j++)
+    Z3_solver_assert(c->z, c->s,
+                     checked(c, Z3_mk_implies(c->z, sv->chosen[th][j],
+                                              Z3_mk_eq(c->z, v, numeral(c, g->traces[j]->final_regs[reg])))));
+  return v;
+}
+
+/* Location l's final value: that of the write it ends with (the
+ * encoding's selectors), or of its initial write; NULL when the encoding
+ * has no selectors for it (not observed). */
+static Z3_ast location_term(const sc_sym_problem *p, zctx *c, const encoding *e,
+                            const select_terms *sv, int l) {
+  l = sci_physical_loc(p->t, l);
+  if (p->nwrites[l] == 0)
+    return p->init[l] >= 0 ? value_term(c, sv, p->init[l]) : numeral(c, 0);
+  if (!e->sel || !e->sel[l])
+    return NULL;
+  Z3_ast v = checked(c, Z3_mk_fresh_const(c->z, "final", c->int_sort));
+  for (int a = 0; a < p->nwrites[l]; a++)
+    Z3_solver_assert(c->z, c->s,
+                     checked(c, Z3_mk_implies(c->z, e->sel[l][a],
+                                              Z3_mk_eq(c->z, v, value_term(c, sv, p->writes[l][a])))));
+  return v;
+}
+
+/* A term of the condition (sci_exec_lval's), NULL as location_term. */
+static Z3_ast lval_term(const sc_sym_problem *p, zctx *c, const encoding *e,
+                        const select_terms *sv, const sc_lval *lv) {
+  switch (lv->kind) {
+  case SC_LVAL_REG: return register_term(p, c, sv, lv->thread, lv->reg);
+  case SC_LVAL_LOC: return location_term(p, c, e, sv, lv->loc);
+  case SC_LVAL_CONST: return numeral(c, lv->constant);
+  case SC_LVAL_ADDR: return numeral(c, sci_loc_address(lv->loc));
+  }
+  return NULL;
+}
+
+/* The proposition as a formula of the final state (sci_exec_holds's),
+ * NULL where a term has none. */
+static Z3_ast prop_term(const sc_sym_problem *p, zctx *c, const encoding *e,
+                        const select_terms *sv, const sc_prop *q) {
+  Z3_context z = c->z;
+  Z3_ast a = NULL, b = NULL;
+  switch (q->kind) {
+  case SC_PROP_TRUE: return c->true_;
+  case SC_PROP_FALSE: return c->false_;
+  case SC_PROP_NOT:
+    return (a = prop_term(p, c, e, sv, q->a)) ? checked(c, Z3_mk_not(z, a)) : NULL;
+  case SC_PROP_AND: case SC_PROP_OR: case SC_PROP_IMPLIES:
+    if (!(a = prop_term(p, c, e, sv, q->a)) || !(b = prop_term(p, c, e, sv, q->b)))
+      return NULL;
+    if (q->kind == SC_PROP_IMPLIES)
+      return checked(c, Z3_mk_implies(z, a, b));
+    Z3_ast both[2] = {a, b};
+    return checked(c, q->kind == SC_PROP_AND ? Z3_mk_and(z, 2, both) : Z3_mk_or(z, 2, both));
+  default:
+    if (!(a = lval_term(p, c, e, sv, &q->lhs)) || !(b = lval_term(p, c, e, sv, &q->rhs)))
+      return NULL;
+  }
+  switch (q->kind) {
+  case SC_PROP_EQ: return checked(c, Z3_mk_eq(z, a, b));
+  case SC_PROP_NE: return checked(c, Z3_mk_not(z, Z3_mk_eq(z, a, b)));
+  case SC_PROP_LT: return checked(c, Z3_mk_lt(z, a, b));
+  case SC_PROP_LE: return checked(c, Z3_mk_le(z, a, b));
+  case SC_PROP_GT: return checked(c, Z3_mk_gt(z, a, b));
+  default: return checked(c, Z3_mk_ge(z, a, b));
+  }
+}
+
+/* The execution in mo: the traces chosen, rf and co, the barrier and
+ * fence.sc orders of p->x, the writes each observed location ends with. */
+static sc_execution *chosen_execution(const sc_sym_problem *p, zctx *c, const encoding *e,
+                                      const select_terms *sv, Z3_model mo) {
+  int nth = p->t->nthreads;
+  const sc_trace **chosen = sci_alloc(sizeof(sc_trace *) * (size_t)(nth + 1));
+  for (int th = 0; th < nth; th++) {
+    int i = 0;
+    while (sv->chosen[th] && i + 1 < p->select[th]->n && !is_true(c, mo, sv->chosen[th][i]))
+      i++;
+    chosen[th] = p->select[th]->traces[i];
+  }
+  sc_execution *y = sci_exec_new_like(p->x, chosen);
+  read_rel(c, mo, e->rf, y->rf);
+  read_rel(c, mo, e->co, y->co);
+  sci_rel_assign(y->syncbar, p->x->syncbar);
+  sci_rel_assign(y->sync_fence, p->x->sync_fence);
+  for (int l = 0; e->sel && l < p->nlocs; l++)
+    for (int a = 0; e->sel[l] && a < p->nwrites[l]; a++)
+      if (is_true(c, mo, e->sel[l][a]))
+        y->final_write[l] = p->writes[l][a];
+  return y;
+}
+
+/* Whether every read of y reads one write, of its own value (a collapsed
+ * one's is computed after): what the encoding asserts, checked on each
+ * execution a layout search hands on, so that a defect of the encoding
+ * is an error and never a wrong witness. */
+static bool reads_agree(const sc_execution *y) {
+  for (int r = y->ninit; r < y->nevents; r++) {
+    if (y->events[r].kind != SC_EV_READ)
+      continue;
+    int w = 0;
+    while (w < y->nevents && !sc_rel_has(y->rf, w, r))
+      w++;
+    if (w == y->nevents)
+      return false;
+    if (!y->events[r].value_unknown && !y->events[w].value_unknown &&
+        y->events[w].value != y->events[r].value)
+      return false;
+  }
+  return true;
+}
+
+/* chosen_execution, checked (reads_agree; with fair, the fairness
+ * clauses too): NULL with *st the error when it fails. */
+static sc_execution *checked_execution(const sc_sym_problem *p, zctx *c, const encoding *e,
+                                       const select_terms *sv, Z3_model mo, bool fair,
+                                       sc_status *st, sc_error **err) {
+  sc_execution *y = chosen_execution(p, c, e, sv, mo);
+  if (reads_agree(y) && (!fair || sci_live_fair(y)))
+    return y;
+  *st = sci_fail(err, SC_ERR_UNSUPPORTED, p->t->file, 0, 0,
+                "expected the layout search's execution to read the values written%s, "
+                "found it does not (a defect of scopecat's encoding: "
+                "sc_sim_options.layout_search -1 goes without it)",
+                fair ? " and to be fair" : "");
+  return NULL;
+}
+
+/* The condition's question: an allowed execution ending in a state that
+ * decides it (sci_sim_decides) and passes the filter, handed on to found;
+ * none asked where the condition reads a term with no formula. */
+static sc_status select_state(const sc_sym_problem *p, zctx *c, const encoding *e,
+                              const select_terms *sv, const choices *ch, bool *asked,
+                              sc_error **err) {
+  const sc_test *t = p->t;
+  Z3_ast holds = prop_term(p, c, e, sv, t->cond);
+  Z3_ast filter = t->filter ? prop_term(p, c, e, sv, t->filter) : c->true_;
+  if (!(*asked = holds && filter))
+    return SC_OK;
+  bool yes = sci_sim_decides(t, true), no = sci_sim_decides(t, false);
+  Z3_ast decides = yes && no ? c->true_ : yes ? holds : no ? neg(c, holds) : c->false_;
+  Z3_solver_push(c->z, c->s);
+  Z3_solver_assert(c->z, c->s, decides);
+  Z3_solver_assert(c->z, c->s, filter);
+  Z3_model mo;
+  sc_status st;
+  if (ask_allowed(p, c, ch, NULL, &mo, &st, err)) {
+    sc_execution *y = checked_execution(p, c, e, sv, mo, false, &st, err);
+    if (y)
+      p->found(p->ctx, y);
+    Z3_model_dec_ref(c->z, mo);
+  }
+  Z3_solver_pop(c->z, c->s, 1);
+  return st;
+}
+
+/* values_after: the executions like y (found in mo), to block: the
+ * values its blocked locations end with (a collapsed one's as the write
+ * it ends with) and the rf edges that the collapsed values among them and
+ * the collapsed reads of the threads with a register observed come from
+ * (with_sources' edges, over y); NULL when nothing tells them apart.  The
+ * traces chosen are left out: two executions alike but for them may end
+ * apart, and the second is then passed over; this search only tells what
+ * it finds (each_choice starts again where it does not answer), so that
+ * costs a question, never a wrong answer. */
+static Z3_ast select_block(const sc_sym_problem *p, zctx *c, const encoding *e,
+                           const select_terms *sv, const sc_execution *y) {
+  int n = y->nevents, nv = 0, k = 0;
+  Z3_ast *all = sci_alloc(sizeof(Z3_ast) * (size_t)(p->nlocs + 2 * n + 2));
+  int *valued = sci_alloc_atomic(sizeof(int) * (size_t)(p->nlocs + n + 1));
+  for (int l = 0; l < p->nlocs; l++) {
+    int w = y->final_write[l];
+    if (!e->sel[l] || w < 0 || (p->blocked_locs && !p->blocked_locs[l]))
+      continue;
+    if (y->events[w].value_unknown) {
+      valued[nv++] = w;
+      for (int a = 0; a < p->nwrites[l]; a++)
+        if (p->writes[l][a] == w)
+          all[k++] = e->sel[l][a];
+    } else
+      all[k++] = checked(c, Z3_mk_eq(c->z, location_term(p, c, e, sv, l),
+                                     numeral(c, y->events[w].value)));
+  }
+  for (int v = y->ninit; p->reg_threads && v < n; v++)
+    if (p->reg_threads[y->events[v].thread] && y->events[v].kind == SC_EV_READ)
+      valued[nv++] = v;
+  int *pairs = sci_alloc_atomic(sizeof(int) * (size_t)(2 * n + 2));
+  int np = sci_sim_data_only_sources(y, valued, nv, pairs);
+  for (int i = 0; i < np; i++)
+    if (pairs[2 * i] >= 0)
+      all[k++] = lift(c, e->rf[pairs[2 * i] * n + pairs[2 * i + 1]]);
+  return k ? checked(c, Z3_mk_and(c->z, (unsigned)k, all)) : NULL;
+}
+
+/* values_after: the condition's question asked of the executions one by
+ * one, each handed on to found (which computes its values, and counts its
+ * state) and blocked (select_block), till the search has its answer or
+ * none is left. */
+static sc_status select_states_after(const sc_sym_problem *p, zctx *c, const encoding *e,
+                                     const select_terms *sv, const choices *ch,
+                                     sc_error **err) {
+  Z3_solver_push(c->z, c->s);
+  sc_status st = SC_OK;
+  for (;;) {
+    Z3_model mo;
+    if (!ask_allowed(p, c, ch, NULL, &mo, &st, err))
+      break;
+    sc_execution *y = checked_execution(p, c, e, sv, mo, false, &st, err);
+    Z3_model_dec_ref(c->z, mo);
+    if (!y)
+      break;
+    p->found(p->ctx, y);
+    Z3_ast block = select_block(p, c, e, sv, y);
+    if (!block || (p->stop && *p->stop))
+      break;
+    Z3_solver_assert(c->z, c->s, neg(c, block));
+  }
+  Z3_solver_pop(c->z, c->s, 1);
+  return st;
+}
+
+/* Each flag the model may raise and that is not raised yet: an allowed
+ * execution that raises it, handed on with the model's run there. */
+static sc_status select_flags(const sc_sym_problem *p, zctx *c, const encoding *e,
+                              const select_terms *sv, const choices *ch, sc_error **err) {
+  for (int f = 0; f < e->out.nflags && !(p->stop && *p->stop); f++) {
+    const char *name = e->out.flags[f].name;
+    if (e->out.flags[f].when == SC_CAT_FALSE || p->flag_known(p->ctx, name))
+      continue;
+    Z3_solver_push(c->z, c->s);
+    Z3_solver_assert(c->z, c->s, lift(c, e->out.flags[f].when));
+    Z3_model mo;
+    sc_status st;
+    if (ask_allowed(p, c, ch, name, &mo, &st, err)) {
+      sc_execution *y = checked_execution(p, c, e, sv, mo, false, &st, err);
+      if (y)
+        st = report_flag(p, c, mo, ch, name, y, err);
+      Z3_model_dec_ref(c->z, mo);
+    }
+    Z3_solver_pop(c->z, c->s, 1);
+    if (st)
+      return st;
+  }
+  return SC_OK;
+}
+
+/* What a layout search asks of the encoding e: the liveness witness, or
+ * the condition's and the flags' questions.  Each execution found is run
+ * through the concrete model before it is believed (ask_allowed, as for an
+ * encoding that over-approximates: the run does not read values, so the
+ * one on p->x with the solver's rf and co is the chosen traces' own). */
+static sc_status answer_select(const sc_sym_problem *p, zctx *c, const encoding *e,
+                               sc_error **err) {
+  select_terms sv;
+  selection(p, c, e, &sv);
+  choices ch = {.rf = e->rf, .co = e->co, .approximate = true};
+  if (!p->witness) {
+    bool asked = false; /* the values after: in the tables, or one by one */
+    sc_status st = !p->values_after || p->tables
+                       ? select_state(p, c, e, &sv, &ch, &asked, err) : SC_OK;
+    if (!st && !asked && p->values_after)
+      st = select_states_after(p, c, e, &sv, &ch, err);
+    return st || (p->stop && *p->stop) ? st : select_flags(p, c, e, &sv, &ch, err);
+  }
+  for (int k = 0; k < p->nfairness; k++)
+    assert_fair(p, c, &ch, e->fw, &p->fairness[k]);
+  Z3_model mo;
+  sc_status st;
+  if (!ask_allowed(p, c, &ch, NULL, &mo, &st, err))
+    return st;
+  sc_execution *y = checked_execution(p, c, e, &sv, mo, true, &st, err);
+  if (y)
+    p->witness(p->ctx, y);
+  Z3_model_dec_ref(c->z, mo);
+  return st;
+}
+
 /* p's own encoding, in a scope of the session's solver. */
 static sc_status solve(const sc_sym_problem *p, zctx *c, sc_error **err) {
   encoding e;
   sc_status st = encode(p, c, p->cands, p->ncands, &e, err);
-  return st ? st : answer(p, c, &e, err);
+  if (st)
+    return st;
+  return p->select ? answer_select(p, c, &e, err) : answer(p, c, &e, err);
 }
 
 /* A context serves this many problems, then is made again (its terms are
@@ -1201,6 +1668,161 @@ sc_status sci_sym_solve(sc_sym_session *ss, const sc_sym_problem *p, sc_error **
   zctx c;
   problem_open(ss, ss->s, p, &c);
   return problem_close(ss, p, &c, solve(p, &c, err), err);
+}
+
+/* ---- The value fixpoint's question (sci_sym_fed_pairs) --------------------- */
+
+/* Per thread and pair, whether the thread's chosen trace writes it: Bool
+ * terms, false where none of its traces does. */
+static Z3_ast **pair_writers(const sc_sym_feed *f, zctx *c, Z3_ast *const *chosen) {
+  Z3_ast **wr = sci_alloc(sizeof(Z3_ast *) * (size_t)(f->nthreads + 1));
+  for (int th = 0; th < f->nthreads; th++) {
+    Z3_ast **alts = sci_alloc(sizeof(Z3_ast *) * (size_t)(f->npairs + 1));
+    int *nalts = sci_alloc_atomic(sizeof(int) * (size_t)(f->npairs + 1));
+    memset(nalts, 0, sizeof(int) * (size_t)(f->npairs + 1));
+    for (int i = 0; i < f->ntraces[th]; i++)
+      for (const int *b = f->writes[th][i]; *b >= 0; b++)
+        nalts[*b]++;
+    for (int b = 0; b < f->npairs; b++)
+      alts[b] = sci_alloc(sizeof(Z3_ast) * (size_t)(nalts[b] + 1));
+    memset(nalts, 0, sizeof(int) * (size_t)(f->npairs + 1));
+    for (int i = 0; i < f->ntraces[th]; i++)
+      for (const int *b = f->writes[th][i]; *b >= 0; b++)
+        alts[*b][nalts[*b]++] = chosen[th][i];
+    wr[th] = sci_alloc(sizeof(Z3_ast) * (size_t)(f->npairs + 1));
+    for (int b = 0; b < f->npairs; b++)
+      wr[th][b] = nalts[b] ? checked(c, Z3_mk_or(c->z, (unsigned)nalts[b], alts[b])) : c->false_;
+  }
+  return wr;
+}
+
+#define FED_COMMON_MOST 2048
+
+/* Facts every fed combination has, asserted to spare the solver a
+ * counting argument it finds hard (the pigeonhole: eight threads that
+ * each write one ticket cannot feed a chain of nine): per pair, `any`,
+ * whether some thread writes it; a pair some thread writes brings the
+ * pairs every trace writing it needs; and a location holds at most as
+ * many pairs as the threads' traces may write there. */
+static void fed_counting(const sc_sym_feed *f, zctx *c, Z3_ast **wr) {
+  int np = f->npairs, n = f->nthreads;
+  Z3_ast *any = sci_alloc(sizeof(Z3_ast) * (size_t)(np + 1));
+  for (int b = 0; b < np; b++) {
+    any[b] = fresh(c, "written");
+    Z3_ast *alts = sci_alloc(sizeof(Z3_ast) * (size_t)(n + 1));
+    for (int th = 0; th < n; th++)
+      alts[th] = wr[th][b];
+    Z3_solver_assert(c->z, c->s,
+                     checked(c, Z3_mk_iff(c->z, any[b], Z3_mk_or(c->z, (unsigned)n, alts))));
+  }
+  /* common[b][b']: every trace writing b needs b' (counts against
+   * writers); a square of the pairs, left out past FED_COMMON_MOST of
+   * them (the facts are redundant: the solver only finds them later) */
+  bool with_common = np <= FED_COMMON_MOST;
+  size_t square = with_common ? (size_t)np * (size_t)np : 0;
+  int *writers = sci_alloc_atomic(sizeof(int) * (size_t)(np + 1));
+  int *common = sci_alloc_atomic(sizeof(int) * (square + 1));
+  memset(writers, 0, sizeof(int) * (size_t)(np + 1));
+  memset(common, 0, sizeof(int) * (square + 1));
+  int nl = f->t->nlocs;
+  int *most = sci_alloc_atomic(sizeof(int) * (size_t)(nl + 1)); /* per location */
+  int *room = sci_alloc_atomic(sizeof(int) * (size_t)(nl + 1));
+  memset(room, 0, sizeof(int) * (size_t)(nl + 1));
+  for (int th = 0; th < n; th++) {
+    memset(most, 0, sizeof(int) * (size_t)(nl + 1));
+    for (int i = 0; i < f->ntraces[th]; i++) {
+      int here = 0, loc = -1;
+      for (const int *b = f->writes[th][i]; *b >= 0; b++) {
+        writers[*b]++;
+        for (const int *d = f->needs[th][i]; with_common && *d >= 0; d++)
+          if (*d < np)
+            common[(size_t)*b * (size_t)np + (size_t)*d]++;
+        here = f->pair_loc[*b] == loc ? here + 1 : 1; /* pairs sorted by location */
+        loc = f->pair_loc[*b];
+        if (here > most[loc])
+          most[loc] = here;
+      }
+    }
+    for (int l = 0; l < nl; l++)
+      room[l] += most[l];
+  }
+  for (int b = 0; with_common && b < np; b++)
+    for (int d = 0; d < np; d++)
+      if (writers[b] > 0 && common[(size_t)b * (size_t)np + (size_t)d] == writers[b])
+        clause(c, 2, (Z3_ast[]){neg(c, any[b]), any[d]});
+  for (int from = 0; from < np;) {
+    int to = from;
+    while (to < np && f->pair_loc[to] == f->pair_loc[from])
+      to++;
+    if (room[f->pair_loc[from]] < to - from)
+      Z3_solver_assert(c->z, c->s,
+                       checked(c, Z3_mk_atmost(c->z, (unsigned)(to - from), any + from,
+                                               (unsigned)room[f->pair_loc[from]])));
+    from = to;
+  }
+}
+
+/* One trace per thread, each trace's needs written by another thread's
+ * trace: asserted, with wr (pair_writers) in *out. */
+static void fed_combination(const sc_sym_feed *f, zctx *c, Z3_ast ***out) {
+  int n = f->nthreads;
+  Z3_ast **chosen = sci_alloc(sizeof(Z3_ast *) * (size_t)(n + 1));
+  for (int th = 0; th < n; th++)
+    chosen[th] = one_of(c, f->ntraces[th]);
+  Z3_ast **wr = *out = pair_writers(f, c, chosen);
+  Z3_ast *lits = sci_alloc(sizeof(Z3_ast) * (size_t)(n + 1));
+  for (int th = 0; th < n; th++)
+    for (int i = 0; i < f->ntraces[th]; i++)
+      for (const int *b = f->needs[th][i]; *b >= 0; b++) {
+        int k = 0;
+        lits[k++] = neg(c, chosen[th][i]);
+        for (int o = 0; o < n; o++)
+          if (o != th && *b < f->npairs && wr[o][*b] != c->false_)
+            lits[k++] = wr[o][*b];
+        clause(c, k, lits);
+      }
+  fed_counting(f, c, wr);
+}
+
+sc_status sci_sym_fed_pairs(const sc_sym_feed *f, bool *known, double seconds,
+                           sc_error **err) {
+  sc_sym_session *ss = sci_sym_open();
+  z3_failed = z3_memout = false;
+  sc_sym_problem q = {.t = f->t, .timeout = seconds, .limit = f->limit};
+  if (!ss->z) {
+    sci_sym_close(ss);
+    return sci_oom_fail_outside(f->t->file, "the solver (Z3)", err);
+  }
+  zctx c;
+  problem_open(ss, ss->s, &q, &c);
+  Z3_ast **wr;
+  fed_combination(f, &c, &wr);
+  Z3_ast *goal = sci_alloc(sizeof(Z3_ast) * ((size_t)f->npairs * (size_t)f->nthreads + 1));
+  sc_status st = SC_OK;
+  for (;;) { /* a combination that writes a pair not known yet, till none */
+    int k = 0;
+    for (int b = 0; b < f->npairs; b++)
+      for (int th = 0; th < f->nthreads && !known[b]; th++)
+        if (wr[th][b] != c.false_)
+          goal[k++] = wr[th][b];
+    if (k == 0)
+      break;
+    Z3_solver_push(c.z, c.s);
+    Z3_solver_assert(c.z, c.s, checked(&c, Z3_mk_or(c.z, (unsigned)k, goal)));
+    Z3_model mo;
+    bool found = ask(&q, &c, &mo, &st, err);
+    for (int b = 0; found && b < f->npairs; b++)
+      for (int th = 0; th < f->nthreads && !known[b]; th++)
+        known[b] = wr[th][b] != c.false_ && is_true(&c, mo, wr[th][b]);
+    if (found)
+      Z3_model_dec_ref(c.z, mo);
+    Z3_solver_pop(c.z, c.s, 1);
+    if (!found)
+      break;
+  }
+  st = problem_close(ss, &q, &c, st, err);
+  sci_sym_close(ss);
+  return st;
 }
 
 #endif

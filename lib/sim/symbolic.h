@@ -8,6 +8,8 @@
 #include "sim/execution.h"
 #include "sim/liveness.h"
 #include "sim/model.h"
+#include "sim/data_only.h"
+#include "sim/traces.h"
 
 typedef struct sc_sym_problem {
   const sc_test *t;
@@ -70,7 +72,44 @@ typedef struct sc_sym_problem {
    * combination's executions the solver gives is never told (it may be
    * another than p's own encoding would give), as engine_smt.c decides. */
   bool reuse;
+  /* A layout search (NULL: none): x is built of each thread's first trace
+   * of select[th], the group of traces that differ from it in their values
+   * alone (traces.h), and the solver chooses one of them per thread with
+   * rf and co, a read reading a write of its value.  cands are each read's
+   * writes of its location, but for those out of thin air
+   * (sci_sim_may_feed_but_value).  It answers the questions that one
+   * execution answers: a liveness witness; else an execution ending in a
+   * state that decides the condition (found), then each flag the model may
+   * raise (flag); each one the concrete model's run on it confirms, handed
+   * on as the execution of the traces chosen.  With values_after, the
+   * condition's question goes through the executions one by one (found
+   * computes their values), each blocked by its state and the rf edges
+   * its collapsed values come from, till *stop or none is left. */
+  const sim_trace_group *const *select;
+  /* values_after: the collapsed values as tables (data_only.h), so that
+   * the condition is asked of them at once; NULL: none (one by one). */
+  const struct sim_value_tables *tables;
 } sc_sym_problem;
+
+/* The value fixpoint's question (traces.c), put to the solver where the
+ * combinations are too many to walk: thread th has ntraces[th] traces;
+ * trace i writes the pairs writes[th][i] and needs needs[th][i] from
+ * another thread (pair numbers below npairs, npairs for one no trace
+ * writes; each list ends with -1).  known[b] becomes true for each pair b
+ * that some combination of one trace per thread writes in which every
+ * trace's needs are written by other threads' traces (the odometer's fed
+ * combinations); within `seconds` (0: no limit; limit: the -timeout for
+ * messages). */
+typedef struct sc_sym_feed {
+  const sc_test *t;
+  double limit;
+  int nthreads, npairs;
+  const int *pair_loc; /* per pair, its location: pairs sorted by it */
+  const int *ntraces;
+  int ***writes, ***needs;
+} sc_sym_feed;
+sc_status sci_sym_fed_pairs(const sc_sym_feed *f, bool *known, double seconds,
+                           sc_error **err);
 
 /* Whether this build has the symbolic engine; *why says why not. */
 bool sci_sym_available(const char **why);

@@ -7,6 +7,9 @@
  * order of the symbolic engine and -liveness. */
 #include "sim/traces.h"
 
+#include "sim/execution.h"
+#include "sim/symbolic.h"
+
 #include "util/error.h"
 #include "util/gcmem.h"
 
@@ -41,13 +44,64 @@ sc_status sci_sim_clock_step(sim_clock *c, long steps, const char *what, sc_erro
  * value must not be made from the read itself (its own atom's write, or a
  * write of the same run whose data depends on it): such a value would come
  * out of thin air, as herd7's equations (v = v + 0) leave it undetermined. */
-bool sci_sim_may_feed(const sc_trace *tw, int wi, const sc_trace *tr, int ri) {
+bool sci_sim_may_feed_but_value(const sc_trace *tw, int wi, const sc_trace *tr, int ri) {
   const sc_trace_event *w = &tw->events[wi], *r = &tr->events[ri];
-  if (w->kind != SC_EV_WRITE || w->loc != r->loc || w->value != r->value)
+  if (w->kind != SC_EV_WRITE || w->loc != r->loc)
     return false;
   if (tw != tr)
     return true;
   return w->rmw_partner != ri && !(w->data_deps & ((uint64_t)1 << ri));
+}
+
+bool sci_sim_may_feed(const sc_trace *tw, int wi, const sc_trace *tr, int ri) {
+  return tw->events[wi].value == tr->events[ri].value &&
+         sci_sim_may_feed_but_value(tw, wi, tr, ri);
+}
+
+/* ---- Layouts ------------------------------------------------------------- */
+
+/* Whether two traces of a thread share a layout and end alike. */
+static bool same_group(const sc_trace *a, const sc_trace *b) {
+  return sci_exec_same_trace_layout(a, b) && a->spin_from == b->spin_from &&
+         a->infix_from == b->infix_from && a->fault == b->fault;
+}
+
+/* One thread's traces in groups of one layout, in *ngroups. */
+static sim_trace_group *group_thread(const sc_thread_traces *tt, int *ngroups) {
+  sim_trace_group *g = sci_alloc(sizeof(sim_trace_group) * (size_t)(tt->ntraces + 1));
+  int *group_of = sci_alloc_atomic(sizeof(int) * (size_t)(tt->ntraces + 1));
+  int *first = sci_alloc_atomic(sizeof(int) * (size_t)(tt->ntraces + 1));
+  int n = 0;
+  for (int i = 0; i < tt->ntraces; i++) {
+    int k = 0;
+    while (k < n && !same_group(&tt->traces[first[k]], &tt->traces[i]))
+      k++;
+    if (k == n)
+      first[n++] = i;
+    group_of[i] = k;
+    g[k].n++;
+  }
+  for (int k = 0; k < n; k++) {
+    g[k].traces = sci_alloc(sizeof(sc_trace *) * (size_t)(g[k].n + 1));
+    g[k].n = 0;
+  }
+  for (int i = 0; i < tt->ntraces; i++)
+    g[group_of[i]].traces[g[group_of[i]].n++] = &tt->traces[i];
+  *ngroups = n;
+  return g;
+}
+
+sim_layouts *sci_sim_layouts(const sc_thread_traces *all, int nthreads) {
+  sim_layouts *l = sci_alloc(sizeof *l);
+  l->combinations = l->layouts = 1;
+  l->groups = sci_alloc(sizeof(sim_trace_group *) * (size_t)(nthreads + 1));
+  l->ngroups = sci_alloc_atomic(sizeof(int) * (size_t)(nthreads + 1));
+  for (int th = 0; th < nthreads; th++) {
+    l->groups[th] = group_thread(&all[th], &l->ngroups[th]);
+    l->combinations *= all[th].ntraces;
+    l->layouts *= l->ngroups[th];
+  }
+  return l;
 }
 
 
@@ -461,6 +515,80 @@ bool sci_sim_feed_odometer_add_values(sim_feed_odometer *o, const int *pick) {
   return grew;
 }
 
+/* The bits of a set of `words` words, as a list ending with -1. */
+static int *bit_list(const uint64_t *set, int words) {
+  int n = 0;
+  for (int w = 0; w < words; w++)
+    n += __builtin_popcountll(set[w]);
+  int *list = sci_alloc_atomic(sizeof(int) * (size_t)(n + 1));
+  n = 0;
+  for (int w = 0; w < words; w++)
+    for (uint64_t b = set[w]; b; b &= b - 1)
+      list[n++] = w * 64 + __builtin_ctzll(b);
+  list[n] = -1;
+  return list;
+}
+
+/* The walk of a round put to the solver (sci_sym_fed_pairs): the pairs
+ * some fed combination writes, added to the value sets in the order of
+ * the pairs (*grew when one was new). */
+static sc_status solve_round(sim_feed_odometer *o, const sim_clock *clock, bool *grew,
+                             sc_error **err) {
+  int *ntraces = sci_alloc_atomic(sizeof(int) * (size_t)(o->n + 1));
+  sc_sym_feed f = {.t = o->t, .limit = clock->timeout, .nthreads = o->n,
+                   .npairs = o->npairs, .ntraces = ntraces,
+                   .writes = sci_alloc(sizeof(int **) * (size_t)(o->n + 1)),
+                   .needs = sci_alloc(sizeof(int **) * (size_t)(o->n + 1))};
+  for (int th = 0; th < o->n; th++) {
+    ntraces[th] = o->all[th].ntraces;
+    f.writes[th] = sci_alloc(sizeof(int *) * (size_t)(ntraces[th] + 1));
+    f.needs[th] = sci_alloc(sizeof(int *) * (size_t)(ntraces[th] + 1));
+    for (int i = 0; i < ntraces[th]; i++) {
+      f.writes[th][i] = bit_list(o->sets[th][i].writes, o->words);
+      f.needs[th][i] = bit_list(o->sets[th][i].needs, o->words);
+    }
+  }
+  int *pair_loc = sci_alloc_atomic(sizeof(int) * (size_t)(o->npairs + 1));
+  for (int b = 0; b < o->npairs; b++)
+    pair_loc[b] = o->pairs[b].loc;
+  f.pair_loc = pair_loc;
+  bool *known = sci_alloc_atomic(sizeof(bool) * (size_t)(o->npairs + 1));
+  for (int b = 0; b < o->npairs; b++)
+    known[b] = holds_bit(o->known, b);
+  double left = 0;
+  if (clock->timeout > 0 && (left = clock->timeout - (sc_seconds() - clock->start)) <= 0)
+    return sci_sim_clock_timeout(clock, err);
+  sc_status st = sci_sym_fed_pairs(&f, known, left, err);
+  for (int b = 0; !st && b < o->npairs; b++)
+    if (known[b] && !holds_bit(o->known, b)) {
+      sci_values_add(o->vs, o->pairs[b].loc, o->pairs[b].value);
+      learn_pair(o, b);
+      *grew = true;
+    }
+  return st;
+}
+
+/* A round's walk goes to the solver where the combinations of its traces
+ * number this many or more (the walk visits the fed ones: an 8-thread
+ * ticket lock's 81 traces a thread leave more than the -max-executions
+ * default), when the build has one, in a search that collapses the values
+ * deciding nothing (lim->collapsed: where it pays; a search of every
+ * value meets the limit as before, and its caller may collapse them). */
+#define SOLVED_ROUND_COMBINATIONS 1e7
+
+static bool round_to_solver(const sc_test *t, const sc_sem_limits *lim,
+                            const sc_thread_traces *all) {
+  if (lim->solve_rounds != 0)
+    return lim->solve_rounds > 0 && sci_sym_available(NULL);
+  bool collapsed = false;
+  for (int l = 0; lim->collapsed && l < t->nlocs; l++)
+    collapsed |= lim->collapsed[l];
+  double n = 1;
+  for (int th = 0; th < t->nthreads; th++)
+    n *= all[th].ntraces;
+  return collapsed && n >= SOLVED_ROUND_COMBINATIONS && sci_sym_available(NULL);
+}
+
 /* The runs whose writes may grow the values: each thread's traces, the
  * runs the unroll bound cut (up to the cut: their writes happen all the
  * same), and an empty run for a thread with neither (every path is cut
@@ -546,7 +674,10 @@ sc_status sci_sim_find_traces(const sc_test *t, const sc_sem_limits *lim,
     long fed = 0;
     sim_feed_odometer *odo = sci_sim_feed_odometer(t, all, clock);
     sci_sim_feed_odometer_values(odo, vs);
-    for (bool more = sci_sim_first_fed_choice(odo, pick); more;
+    bool solved = round_to_solver(t, lim, all);
+    if (solved && (st = solve_round(odo, clock, &grew, err)))
+      return st;
+    for (bool more = !solved && sci_sim_first_fed_choice(odo, pick); more;
          more = sci_sim_next_fed_choice(odo, pick)) {
       st = sci_sim_clock_step(clock, 0, NULL, err);
       if (st)

@@ -71,5 +71,28 @@ bool sci_sim_reads_can_be_fed(const sc_test *t, const sc_trace **chosen);
  * position ri of trace tr reads (same location and value, not out of thin
  * air). */
 bool sci_sim_may_feed(const sc_trace *tw, int wi, const sc_trace *tr, int ri);
+/* The same but for the values: whether it may, were the values equal
+ * (a layout search leaves them to the solver). */
+bool sci_sim_may_feed_but_value(const sc_trace *tw, int wi, const sc_trace *tr, int ri);
+
+/* ---- Layouts: the traces of a thread that differ in their values alone ---- */
+
+/* One thread's traces of one layout (sci_exec_same_trace_layout, and
+ * ending alike: the same spin and infix, the same fault). */
+typedef struct sim_trace_group {
+  const sc_trace **traces;
+  int n;
+} sim_trace_group;
+
+/* Per thread th, its traces in ngroups[th] groups (groups[th][g]), each
+ * group's traces in all[th]'s order; the combinations of one trace per
+ * thread, and of one group (the layouts), to compare the walks over
+ * each. */
+typedef struct sim_layouts {
+  sim_trace_group **groups;
+  int *ngroups;
+  double combinations, layouts;
+} sim_layouts;
+sim_layouts *sci_sim_layouts(const sc_thread_traces *all, int nthreads);
 
 #endif

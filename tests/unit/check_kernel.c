@@ -580,6 +580,63 @@ START_TEST(exact_states_agree) {
 }
 END_TEST
 
+/* sc_sim_options.layout_search: where the solver chooses each thread's
+ * trace too (forced on: 1), what a search stopping at its answers
+ * (-speedcheck verdicts, the symbolic engine) tells is what the whole
+ * search tells, on the same corpus kernels: whether the condition is
+ * violated, each race flag, liveness; with the values that decide
+ * nothing collapsed and computed after too (their tables: data_only.h).
+ * Where the whole search has a violation, a race and a stuck thread, the
+ * layout search's answer is its own (the engine's reason says so), so a
+ * defect that made it miss one would show. */
+static sc_result *layout_search(const sc_test *t, const sc_model *m, int unroll,
+                                bool liveness, bool collapse) {
+  sc_sim_options o;
+  memset(&o, 0, sizeof o);
+  o.unroll = unroll;
+  o.engine = SC_ENGINE_SMT;
+  o.speedcheck = SC_SPEEDCHECK_VERDICTS;
+  o.liveness = liveness;
+  o.verdicts_only = o.exact_states = collapse;
+  o.layout_search = 1;
+  sc_result *r;
+  sc_error *err;
+  ck_assert_msg(sc_simulate(t, m, &o, &r, &err) == SC_OK, "%s", sc_error_message(err));
+  return r;
+}
+
+static bool by_layouts(const sc_result *r) {
+  return strstr(sc_result_engine_reason(r), "the solver chose the traces") != NULL;
+}
+
+START_TEST(layout_search_agrees) {
+  if (!sc_engine_smt_available(NULL))
+    return;
+  const sc_model *m = racing_model();
+  const char *k = small_kernels[_i].kernel;
+  sc_test *t = corpus_kernel(k);
+  int u = small_kernels[_i].unroll;
+  sc_result *whole = search(t, m, u, false, false);
+  bool violated = sc_result_condition_witness(whole) != NULL, races = false;
+  const char *flags[] = {SC_FLAG_DATA_RACE, SC_FLAG_SHARED_RACE};
+  for (int c = 0; c < 2; c++) {
+    sc_result *r = layout_search(t, m, u, false, c);
+    ck_assert_msg((sc_result_condition_witness(r) != NULL) == violated, "%s: condition", k);
+    for (int f = 0; f < 2; f++) {
+      ck_assert_msg(raised(r, flags[f]) == raised(whole, flags[f]), "%s: %s", k, flags[f]);
+      races |= raised(whole, flags[f]);
+    }
+    if (violated && races)
+      ck_assert_msg(by_layouts(r), "%s: %s", k, sc_result_engine_reason(r));
+  }
+  int live = sc_result_liveness(search(t, m, u, true, false));
+  sc_result *r = layout_search(t, m, u, true, false);
+  ck_assert_int_eq(sc_result_liveness(r), live);
+  if (live == 0) /* a stuck thread: the witness */
+    ck_assert_msg(by_layouts(r), "%s: %s", k, sc_result_engine_reason(r));
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("kernel");
   TCase *tc = tcase_create("kernel");
@@ -599,6 +656,8 @@ int main(void) {
   tcase_add_loop_test(tc, exact_states_agree, 0,
                       (int)(sizeof small_kernels / sizeof small_kernels[0]));
   tcase_add_loop_test(tc, verdicts_only_agrees, 0,
+                      (int)(sizeof small_kernels / sizeof small_kernels[0]));
+  tcase_add_loop_test(tc, layout_search_agrees, 0,
                       (int)(sizeof small_kernels / sizeof small_kernels[0]));
   suite_add_tcase(s, tc);
   return sc_check_run(s);
