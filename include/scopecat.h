@@ -487,7 +487,7 @@ typedef struct sc_sim_options {
                             same events but for their values), where the
                             combinations of traces number
                             SC_LAYOUT_SEARCH_MIN a layout or more; 1
-                            wherever it may; -1 never.  Its answers are
+                            wherever it may; 2 never.  Its answers are
                             executions the model's concrete run allows;
                             where it has not every answer, the search
                             starts again as without it (the result's

@@ -369,6 +369,7 @@ static int parse_args(const cli_command *cmd, void *opts, common *com,
 const char *const cli_engine_words[] = {"enum", "smt", "auto", NULL};
 
 const char *const cli_symmetry_words[] = {"on", "off", NULL};
+const char *const cli_layouts_words[] = {"auto", "on", "off", NULL};
 
 const char *cli_read_progress(void *opts, const cli_opt *o, const char *val) {
   const char *why = NULL;

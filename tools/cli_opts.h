@@ -100,5 +100,8 @@ void cli_progress_usage(FILE *out, int column);
 extern const char *const cli_engine_words[];
 /* -symmetry's words: on (0, the default) and off (sc_sim_options.symmetry_off). */
 extern const char *const cli_symmetry_words[];
+/* -layouts' words: auto (0, the default), on (1), off (2):
+ * sc_sim_options.layout_search. */
+extern const char *const cli_layouts_words[];
 
 #endif

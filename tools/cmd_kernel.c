@@ -100,6 +100,10 @@ static void kernel_usage(FILE *out) {
           "                     found by then is UNKNOWN (default false)\n"
           "  -symmetry off      every combination of traces, not one per "
           "orbit of thread symmetries\n"
+          "  -layouts W         auto (default), on or off: whether the solver\n"
+          "                     chooses the traces too, where only witnesses are\n"
+          "                     asked (-speedcheck fast, -liveness) and the\n"
+          "                     combinations of traces are too many to walk\n"
           "  -liveness          also whether a fair execution leaves a "
           "thread spinning or\n"
           "                     waiting at a barrier for ever (Property "
@@ -166,6 +170,8 @@ static const cli_opt kernel_opts[] = {
     {.name = "liveness", .kind = CLI_SET, AT(opts.liveness), .lo = 1},
     {.name = "symmetry", .kind = CLI_CHOICE, AT(opts.symmetry_off),
      .choices = cli_symmetry_words, .bad = "-symmetry expects on or off, found '%v'"},
+    {.name = "layouts", .kind = CLI_CHOICE, AT(opts.layout_search),
+     .choices = cli_layouts_words, .bad = "-layouts expects auto, on or off, found '%v'"},
     CLI_PROGRESS_OPT(kernel_cli, opts.progress_model),
     {.name = "show", .kind = CLI_CHOICE, AT(show), .choices = show_words,
      .bad = "-show expects prop, neg, cond, all or none, found '%v'"},
@@ -705,10 +711,12 @@ static bool states_again(const kernel_cli *c, bool asked) {
  * -norace), the assertion UNKNOWN naming the limit.  The liveness search
  * collapses them too.  Where the collapsed search stops as well, the
  * assertion and races are UNKNOWN, saying which limit stopped them, and no
- * herd block is printed (-json: "result" null). */
+ * herd block is printed (-json: "result" null).  collapsed_first: the
+ * states search that stopped collapsed them already (-speedcheck fast's),
+ * so it is not made again. */
 static bool collapsed_search(const kernel_cli *c, const sc_model *m, const char *path,
                              const sc_test *t, bool asked, const sc_error *why,
-                             FILE *out) {
+                             bool collapsed_first, FILE *out) {
   const char *stopped = cli_format("the states search stopped: %s",
                                    sc_error_message(why));
   answer a = unknown_answer(c, t, asked, stopped);
@@ -720,17 +728,21 @@ static bool collapsed_search(const kernel_cli *c, const sc_model *m, const char 
     opts.verdicts_only = 1;
     opts.exact_states = states; /* the condition's verdict: its values computed */
     opts.show = (sc_show)c->show;
-    sc_error *err;
-    if (simulate(c, path, "collapsed", t, m, opts, &r, &err) != SC_OK) {
+    sc_error *err = NULL;
+    /* the states search that stopped was this one already (-speedcheck
+     * fast: collapsed_first), which would stop again */
+    bool again = !(collapsed_first && states);
+    if (!again || simulate(c, path, "collapsed", t, m, opts, &r, &err) != SC_OK) {
       if (c->norace && !c->opts.liveness) { /* nothing else asked */
         fprintf(stderr, "%s: %s\n", path, sc_error_message(why));
         return false;
       }
       r = NULL;
-      const char *also = sc_error_message(err);
+      const char *also = again ? sc_error_message(err) : NULL;
       a = unknown_answer(
           c, t, asked,
-          strcmp(also, sc_error_message(why)) == 0
+          !also ? stopped
+          : strcmp(also, sc_error_message(why)) == 0
               ? cli_format("%s; so did the search that collapses the values deciding "
                            "nothing", stopped)
               : cli_format("%s; the search that collapses the values deciding nothing: "
@@ -766,16 +778,14 @@ static bool run_one(const kernel_cli *c, const sc_model *m, const char *path,
    * search that collapses the values deciding nothing finds as they are:
    * it goes first there (its traces fewer: an 8-thread ticket lock's 81
    * a thread, where every value of x makes them 729) */
-  if (c->speedcheck && states_again(c, asked)) {
-    opts.verdicts_only = 1;
-    opts.exact_states = 1;
-  }
+  bool collapsed_first = c->speedcheck && states_again(c, asked);
+  opts.verdicts_only = opts.exact_states = collapsed_first;
   sc_result *r;
   sc_error *err;
   if (simulate(c, path, "states", t, m, opts, &r, &err) != SC_OK) {
     if ((c->opts.liveness || !c->norace || states_again(c, asked)) &&
         sc_error_status(err) == SC_ERR_LIMIT)
-      return collapsed_search(c, m, path, t, asked, err, out);
+      return collapsed_search(c, m, path, t, asked, err, collapsed_first, out);
     fprintf(stderr, "%s: %s\n", path, sc_error_message(err));
     const char *file = sc_error_file(err);
     if (!c->norace && file && ends_with(file, "/" SC_RACE_INCLUDE))

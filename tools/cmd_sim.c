@@ -97,6 +97,10 @@ static void sim_usage(FILE *out) {
           "compiled)\n"
           "  -symmetry off      every combination of traces, not one per "
           "orbit of thread symmetries\n"
+          "  -layouts W         auto (default), on or off: whether the solver\n"
+          "                     chooses the traces too, where only witnesses are\n"
+          "                     asked (-speedcheck fast, -liveness) and the\n"
+          "                     combinations of traces are too many to walk\n"
           "  -engine E          enum, smt (symbolic, with Z3) or auto "
           "(default)\n"
           "  -v                 say which model, engine and co each test "
@@ -300,6 +304,8 @@ static const cli_opt sim_opts[] = {
     {.name = "interpret", .kind = CLI_SET, AT(opts.interpret), .lo = 1},
     {.name = "symmetry", .kind = CLI_CHOICE, AT(opts.symmetry_off),
      .choices = cli_symmetry_words, .bad = "-symmetry expects on or off, found '%v'"},
+    {.name = "layouts", .kind = CLI_CHOICE, AT(opts.layout_search),
+     .choices = cli_layouts_words, .bad = "-layouts expects auto, on or off, found '%v'"},
     {.name = "engine", .kind = CLI_CHOICE, AT(opts.engine), .choices = cli_engine_words,
      .bad = "-engine expects enum, smt or auto, found '%v'"},
     {.name = "speedcheck", .kind = CLI_CHOICE, AT(opts.speedcheck),

@@ -289,7 +289,9 @@ static sc_status enumerate_first(sim_search *s, sim_candidate *cd, road *way) {
  * with rf and co, in cd's own encoding; the enumerator's looks and probes,
  * which read values, are not taken. */
 static sc_status solve_layout(sim_search *s, sim_candidate *cd) {
-  s->r->candidates++;
+  sc_status st = sci_sim_check_budget(s); /* a candidate: -max-executions, -timeout */
+  if (st)
+    return st;
   double left;
   if (!to_solver(s, cd, &left))
     return sci_sim_out_of_time(s);

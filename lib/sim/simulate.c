@@ -242,14 +242,18 @@ static sc_status each_trace_choice(sim_search *s, const sc_thread_traces *all) {
  * witness; under -speedcheck fast and verdicts, the condition decided and
  * each flag raised) and the symbolic engine may choose the traces too:
  * not with -through (states of forbidden executions). */
-static bool layouts_first(const sim_search *s, const sim_layouts *l) {
+static bool may_search_layouts(const sim_search *s) {
   bool witnesses = s->opts.liveness || s->opts.speedcheck == SC_SPEEDCHECK_FAST ||
                    s->opts.speedcheck == SC_SPEEDCHECK_VERDICTS;
-  if (!witnesses || s->engine != &sci_sim_engine_smt || s->opts.through ||
-      s->opts.layout_search < 0)
-    return false;
-  return s->opts.layout_search > 0 || (l->layouts <= LAYOUT_SEARCH_MAX_LAYOUTS &&
-                                       l->combinations >= SC_LAYOUT_SEARCH_MIN * l->layouts);
+  return witnesses && s->engine == &sci_sim_engine_smt && !s->opts.through &&
+         s->opts.layout_search != 2;
+}
+
+/* Whether the layout search pays for the layouts l (or is asked for). */
+static bool layouts_pay(const sim_search *s, const sim_layouts *l) {
+  return s->opts.layout_search == 1 ||
+         (l->layouts <= LAYOUT_SEARCH_MAX_LAYOUTS &&
+          l->combinations >= SC_LAYOUT_SEARCH_MIN * l->layouts);
 }
 
 /* The candidate of one layout: x of each group's first trace, each read's
@@ -315,16 +319,18 @@ static sc_status each_layout(sim_search *s, const sc_thread_traces *all,
  * answer is the search's; else the search starts again from nothing, as
  * without it (the result's reason says which road answered). */
 static sc_status each_choice(sim_search *s, const sc_thread_traces *all) {
+  if (!may_search_layouts(s) || sci_sim_any_thread_without_traces(all, s->t->nthreads))
+    return each_trace_choice(s, all);
   sim_layouts *l = sci_sim_layouts(all, s->t->nthreads);
-  if (sci_sim_any_thread_without_traces(all, s->t->nthreads) || !layouts_first(s, l))
+  if (!layouts_pay(s, l))
     return each_trace_choice(s, all);
   const char *reason = s->r->engine_reason;
   sc_status st = each_layout(s, all, l);
   if (st == SIM_STOP || (!st && (s->done || s->r->liveness == SC_LIVE_FAIL))) {
     s->r->engine_reason =
-        sci_printf("%s%sthe solver chose the traces of each layout (%.0f layouts, %.3g "
-                   "combinations of traces)", reason ? reason : "", reason ? "; " : "",
-                   l->layouts, l->combinations);
+        sci_printf("%s%sthe solver chose the traces too (layouts: %.0f; combinations of "
+                   "traces: %.3g)", reason ? reason : "", reason ? "; " : "", l->layouts,
+                   l->combinations);
     return st;
   }
   if (st)
