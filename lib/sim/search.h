@@ -113,6 +113,10 @@ typedef struct sim_search {
    * state (data_only.h); values_failed when that failed (s->err says
    * why, and the search stops) */
   bool values_after, values_failed;
+  /* the value fixpoint asked the solver (traces.h's sci_sim_rounds_solved):
+   * a walk over the combinations counts them against -max-executions
+   * first */
+  bool count_fed;
   sim_cut_stats stats;
   sim_probe probe;
   sim_smt_state smt;

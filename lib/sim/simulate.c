@@ -196,6 +196,9 @@ static sc_status each_trace_choice(sim_search *s, const sc_thread_traces *all) {
   const sc_test *t = s->t;
   if (sci_sim_any_thread_without_traces(all, t->nthreads))
     return SC_OK;
+  sc_status counted = s->count_fed ? sci_sim_count_fed(t, all, &s->clock, &s->err) : SC_OK;
+  if (counted)
+    return counted;
   int *pick = sci_alloc_atomic(sizeof(int) * (size_t)(t->nthreads + 1));
   const sc_trace **chosen = sci_alloc(sizeof(sc_trace *) * (size_t)(t->nthreads + 1));
   sim_feed_odometer *odo = sci_sim_feed_odometer(t, all, &s->clock);
@@ -728,6 +731,7 @@ static sc_status search_once(const sc_test *t, const sc_model *m,
     st = find(t, &lim, &s.clock, &all, err);
   if (st)
     return st;
+  s.count_fed = sci_sim_rounds_solved(t, &lim, all);
   const long *cuts = cut_runs(all, t->nthreads);
   /* a deeper search's own count decides nothing unless -liveness-unroll-max
    * goes past its bound (search_deepening) */

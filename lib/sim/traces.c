@@ -656,6 +656,25 @@ sc_thread_traces *sci_sim_shortest_first(const sc_thread_traces *all, int nthrea
   return view;
 }
 
+bool sci_sim_rounds_solved(const sc_test *t, const sc_sem_limits *lim,
+                           const sc_thread_traces *all) {
+  return round_to_solver(t, lim, value_feeders(all, t->nthreads));
+}
+
+sc_status sci_sim_count_fed(const sc_test *t, const sc_thread_traces *all, sim_clock *clock,
+                            sc_error **err) {
+  int *pick = sci_alloc_atomic(sizeof(int) * (size_t)(t->nthreads + 1));
+  sim_feed_odometer *odo = sci_sim_feed_odometer(t, all, clock);
+  long fed = 0;
+  for (bool more = sci_sim_first_fed_choice(odo, pick); more;
+       more = sci_sim_next_fed_choice(odo, pick)) {
+    sc_status st = sci_sim_clock_step(clock, ++fed, "candidate executions", err);
+    if (st)
+      return st;
+  }
+  return sci_sim_clock_expired(clock) ? sci_sim_clock_timeout(clock, err) : SC_OK;
+}
+
 /* The least fixpoint of the values locations may hold, and the traces
  * that reading them gives. */
 sc_status sci_sim_find_traces(const sc_test *t, const sc_sem_limits *lim,

@@ -32,6 +32,18 @@ sc_status sci_sim_clock_step(sim_clock *c, long steps, const char *what, sc_erro
 sc_status sci_sim_find_traces(const sc_test *t, const sc_sem_limits *lim,
                           sim_clock *clock, sc_thread_traces **out, sc_error **err);
 
+/* Whether the value fixpoint asked the solver its rounds for the traces
+ * `all` it found under lim (sc_sem_limits.solve_rounds): then it did not
+ * count the combinations its last round walks against -max-executions,
+ * and a walk over them counts them first (sci_sim_count_fed: the
+ * combinations every read can be fed, up to the clock's max_steps, its
+ * limit's error past them), so that a search too large to walk ends as
+ * it did, at the limit, before the engines take their time over it. */
+bool sci_sim_rounds_solved(const sc_test *t, const sc_sem_limits *lim,
+                           const sc_thread_traces *all);
+sc_status sci_sim_count_fed(const sc_test *t, const sc_thread_traces *all, sim_clock *clock,
+                            sc_error **err);
+
 /* Each thread's traces, shortest first (ties in their order). */
 sc_thread_traces *sci_sim_shortest_first(const sc_thread_traces *all, int nthreads);
 
