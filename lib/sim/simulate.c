@@ -317,8 +317,9 @@ static sc_status each_layout(sim_search *s, const sc_thread_traces *all,
   return SC_OK;
 }
 
-/* Every choice of one trace per thread, after a layout search where one
- * pays (layouts_first): when that answers what the search asks, its
+/* Every choice of one trace per thread, after a layout search where it
+ * may be made and pays (may_search_layouts, layouts_pay, or -layouts on):
+ * when that answers what the search asks, its
  * answer is the search's; else the search starts again from nothing, as
  * without it (the result's reason says which road answered). */
 static sc_status each_choice(sim_search *s, const sc_thread_traces *all) {

@@ -1,10 +1,13 @@
 /* traces.c: the traces a simulation combines.  The values each location
  * may hold are a least fixpoint: initial values, then the values written
  * by trace combinations in which every read can find a write of its value,
- * until nothing new appears; values out of thin air are never guessed, as
- * herd7's equations never invent them.  Also the odometer over one trace
- * per thread, which write may feed which read, and the shortest-first
- * order of the symbolic engine and -liveness. */
+ * until nothing new appears (each round a walk over those combinations, or,
+ * where they are too many, a question to the solver: solve_round); values
+ * out of thin air are never guessed, as herd7's equations never invent
+ * them.  Also the odometer over one trace per thread, which write may feed
+ * which read, the shortest-first order of the symbolic engine and
+ * -liveness, and each thread's traces grouped by layout (the layout
+ * search's: simulate.c). */
 #include "sim/traces.h"
 
 #include "sim/execution.h"
