@@ -364,6 +364,22 @@ static bool ask(const sc_sym_problem *p, zctx *c, Z3_model *mo, sc_status *st,
   return true;
 }
 
+/* The solver's parameter `name` set to `value` (the problem's scope's,
+ * or one question's). */
+static void set_solver_uint(zctx *c, const char *name, unsigned value) {
+  Z3_params prm = Z3_mk_params(c->z);
+  if (!prm) {
+    z3_failed = true;
+    return;
+  }
+  Z3_params_inc_ref(c->z, prm);
+  Z3_symbol sym = Z3_mk_string_symbol(c->z, name);
+  if (sym)
+    Z3_params_set_uint(c->z, prm, sym, value);
+  Z3_solver_set_params(c->z, c->s, prm);
+  Z3_params_dec_ref(c->z, prm);
+}
+
 /* Set rel to the pairs whose entry m holds in the model. */
 static void read_rel(zctx *c, Z3_model mo, const sc_cat_bool *m, sc_rel *rel) {
   int n = rel->n;
@@ -1223,21 +1239,6 @@ static sc_status answer_selected(const sc_sym_problem *p, zctx *c, const encodin
  * and the search without the layouts answers it. */
 #define SELECT_RLIMIT 4000000u
 
-/* The solver's resource limit per check (0: none). */
-static void set_rlimit(zctx *c, unsigned units) {
-  Z3_params prm = Z3_mk_params(c->z);
-  if (!prm) {
-    z3_failed = true;
-    return;
-  }
-  Z3_params_inc_ref(c->z, prm);
-  Z3_symbol name = Z3_mk_string_symbol(c->z, "rlimit");
-  if (name)
-    Z3_params_set_uint(c->z, prm, name, units);
-  Z3_solver_set_params(c->z, c->s, prm);
-  Z3_params_dec_ref(c->z, prm);
-}
-
 /* What a layout search asks of the encoding e: the liveness witness, or
  * the condition's and the flags' questions.  Each execution found is run
  * through the concrete model before it is believed (ask_allowed, as for an
@@ -1245,9 +1246,9 @@ static void set_rlimit(zctx *c, unsigned units) {
  * one on p->x with the solver's rf and co is the chosen traces' own). */
 static sc_status answer_select(const sc_sym_problem *p, zctx *c, const encoding *e,
                                sc_error **err) {
-  set_rlimit(c, SELECT_RLIMIT);
+  set_solver_uint(c, "rlimit", SELECT_RLIMIT);
   sc_status st = answer_selected(p, c, e, err);
-  set_rlimit(c, 0); /* the session's solver serves the next problem */
+  set_solver_uint(c, "rlimit", 0); /* the session's solver serves the next problem */
   return st;
 }
 
@@ -1383,18 +1384,8 @@ void sci_sym_close_since(sc_sym_session *mark) {
 
 /* The solver's time limit, in ms, for the problem's scope. */
 static void set_timeout(zctx *c, double seconds) {
-  Z3_params prm = Z3_mk_params(c->z);
-  if (!prm) {
-    z3_failed = true;
-    return;
-  }
-  Z3_params_inc_ref(c->z, prm);
   double ms = seconds * 1000.0;
-  Z3_symbol name = Z3_mk_string_symbol(c->z, "timeout");
-  if (name)
-    Z3_params_set_uint(c->z, prm, name, ms > 4e9 ? 4000000000u : (unsigned)ms);
-  Z3_solver_set_params(c->z, c->s, prm);
-  Z3_params_dec_ref(c->z, prm);
+  set_solver_uint(c, "timeout", ms > 4e9 ? 4000000000u : (unsigned)ms);
 }
 
 /* ---- One scope per layout ------------------------------------------------ */

@@ -477,6 +477,13 @@ static const sc_model *racing_model(void) {
 
 /* A search of t under m at -unroll `unroll` with the engine and the
  * choices given; it must succeed. */
+static sc_result *search_under(const sc_test *t, const sc_model *m, const sc_sim_options *o) {
+  sc_result *r;
+  sc_error *err;
+  ck_assert_msg(sc_simulate(t, m, o, &r, &err) == SC_OK, "%s", sc_error_message(err));
+  return r;
+}
+
 static sc_result *search_with(const sc_test *t, const sc_model *m, int unroll,
                               sc_engine engine, bool liveness, bool verdicts_only,
                               bool exact_states) {
@@ -487,10 +494,7 @@ static sc_result *search_with(const sc_test *t, const sc_model *m, int unroll,
   o.liveness = liveness;
   o.verdicts_only = verdicts_only;
   o.exact_states = exact_states;
-  sc_result *r;
-  sc_error *err;
-  ck_assert_msg(sc_simulate(t, m, &o, &r, &err) == SC_OK, "%s", sc_error_message(err));
-  return r;
+  return search_under(t, m, &o);
 }
 
 static sc_result *search(const sc_test *t, const sc_model *m, int unroll, bool liveness,
@@ -599,10 +603,7 @@ static sc_result *layout_search(const sc_test *t, const sc_model *m, int unroll,
   o.liveness = liveness;
   o.verdicts_only = o.exact_states = collapse;
   o.layout_search = 1;
-  sc_result *r;
-  sc_error *err;
-  ck_assert_msg(sc_simulate(t, m, &o, &r, &err) == SC_OK, "%s", sc_error_message(err));
-  return r;
+  return search_under(t, m, &o);
 }
 
 static bool by_layouts(const sc_result *r) {
