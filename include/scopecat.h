@@ -486,7 +486,8 @@ typedef struct sc_sim_options {
                             trace too, among those of one layout (the
                             same events but for their values), where the
                             combinations of traces number
-                            SC_LAYOUT_SEARCH_MIN a layout or more; 1
+                            SC_LAYOUT_SEARCH_MIN a layout or more, or
+                            exact_states computes collapsed values; 1
                             wherever it may; 2 never.  Its answers are
                             executions the model's concrete run allows;
                             where it has not every answer, the search
