@@ -348,9 +348,13 @@ static bool ask(const sc_sym_problem *p, zctx *c, Z3_model *mo, sc_status *st,
   if (r == Z3_L_FALSE)
     return false;
   if (r != Z3_L_TRUE) {
+    /* past SELECT_RLIMIT, which Z3 reports as "canceled" (as a timeout,
+     * but before the deadline) or "max. resource limit exceeded": the
+     * question is left to the walk */
     Z3_string why = Z3_solver_get_reason_unknown(c->z, c->s);
-    if (p->select && why && strstr(why, "resource"))
-      return false; /* past SELECT_RLIMIT: the question is left to the walk */
+    if (p->select && why && (strstr(why, "resource") || strstr(why, "canceled")) &&
+        !(c->deadline > 0 && sc_seconds() > c->deadline))
+      return false;
     *st = solver_failed(p, c, err);
     return false;
   }

@@ -8,7 +8,9 @@
 # reason says so under -v), so that the comparison tests it.  On
 # ticketlock-dv2wg-2.2.2 (eight threads of 81 runs) it answers under
 # -layouts auto where the walk of the combinations meets -max-executions
-# (-layouts off: the limit's error, as before).  Skipped without Z3.
+# (-layouts off: the limit's error, as before).  A six-thread ticket draw
+# (tests/data/kernel-cli/tickets.cu) that passes gives the same bytes both
+# ways, and fails in three CTAs.  Skipped without Z3.
 . "${SC_SRCDIR:-.}/tests/sh/lib.sh"
 needs_z3
 
@@ -59,6 +61,20 @@ has "$tmp/out" "Property assertion FAIL: an allowed execution violates it (told 
 expect 1 "$scopecat" kernel -layouts off -norace -speedcheck fast -unroll 0 \
   -max-executions 100000 "$k"
 has "$tmp/err" "expected at most 100000 candidate executions (the -max-executions limit)"
+
+# a kernel that passes: the layout search finds no violation and the
+# search runs as without it, to the same bytes (720 states: six threads of
+# one CTA draw six tickets); in three CTAs two draw the same ticket
+t="$srcdir/tests/data/kernel-cli/tickets.ptx"
+expect 0 "$scopecat" kernel -nohash -layouts on -speedcheck fast "$t"
+grep -v '^Time' "$tmp/out" >"$tmp/on"
+has "$tmp/on" "States 720"
+has "$tmp/on" "Property assertion PASS"
+expect 0 "$scopecat" kernel -nohash -layouts off -speedcheck fast "$t"
+if grep -v '^Time' "$tmp/out" | cmp -s - "$tmp/on"; then ok; else fail "tickets: -layouts on and off differ"; fi
+expect 0 "$scopecat" kernel -layouts on -config 2,1,3 -speedcheck fast "$t"
+has "$tmp/out" "Property assertion FAIL: an allowed execution violates it (told below)"
+has "$tmp/out" "Property data-race FAIL: T0 tickets.cu:12 atom next[0]="
 
 # usage
 expect 2 "$scopecat" sim -layouts sometimes "$srcdir/ptx/seeds/coRR.litmus"
