@@ -50,9 +50,10 @@ sc_status sci_sym_solve(sc_sym_session *ss, const sc_sym_problem *p, sc_error **
                  "expected the symbolic engine, but %s", why);
 }
 sc_status sci_sym_fed_pairs(const sc_sym_feed *f, bool *known, double seconds,
-                           sc_error **err) {
+                           bool *gave_up, sc_error **err) {
   (void)known;
   (void)seconds;
+  *gave_up = true;
   return sci_fail(err, SC_ERR_UNSUPPORTED, f->t->file, 0, 0, "no solver in this build");
 }
 
@@ -80,6 +81,9 @@ typedef struct zctx {
   int refuted;     /* executions found that the concrete run refuted */
   Z3_ast *choices; /* the rf and co variables: they fix an execution */
   int nchoices, capchoices;
+  /* each check has a resource limit (set_solver_uint's "rlimit"): a
+   * question past it is unanswered (gave_up), not the solver's failure */
+  bool rlimited, gave_up;
 } zctx;
 
 /* The errors Z3 met since the problem began: each API call resets its
@@ -348,13 +352,15 @@ static bool ask(const sc_sym_problem *p, zctx *c, Z3_model *mo, sc_status *st,
   if (r == Z3_L_FALSE)
     return false;
   if (r != Z3_L_TRUE) {
-    /* past SELECT_RLIMIT, which Z3 reports as "canceled" (as a timeout,
-     * but before the deadline) or "max. resource limit exceeded": the
-     * question is left to the walk */
+    /* past the resource limit, which Z3 reports as "canceled" (as a
+     * timeout, but before the deadline) or "max. resource limit
+     * exceeded": the question is left to the walk */
     Z3_string why = Z3_solver_get_reason_unknown(c->z, c->s);
-    if (p->select && why && (strstr(why, "resource") || strstr(why, "canceled")) &&
-        !(c->deadline > 0 && sc_seconds() > c->deadline))
+    if (c->rlimited && why && (strstr(why, "resource") || strstr(why, "canceled")) &&
+        !(c->deadline > 0 && sc_seconds() > c->deadline)) {
+      c->gave_up = true;
       return false;
+    }
     *st = solver_failed(p, c, err);
     return false;
   }
@@ -1251,8 +1257,10 @@ static sc_status answer_selected(const sc_sym_problem *p, zctx *c, const encodin
 static sc_status answer_select(const sc_sym_problem *p, zctx *c, const encoding *e,
                                sc_error **err) {
   set_solver_uint(c, "rlimit", SELECT_RLIMIT);
+  c->rlimited = true;
   sc_status st = answer_selected(p, c, e, err);
   set_solver_uint(c, "rlimit", 0); /* the session's solver serves the next problem */
+  c->rlimited = false;
   return st;
 }
 
@@ -1728,6 +1736,12 @@ static Z3_ast **pair_writers(const sc_sym_feed *f, zctx *c, Z3_ast *const *chose
 
 #define FED_COMMON_MOST 2048
 
+/* Each question of the fixpoint's round gets this many of Z3's resource
+ * units; past them the round is walked as before, within -max-executions
+ * (a proof the counting facts do not make short would otherwise run
+ * unbounded where the walk stopped at the limit). */
+#define FED_RLIMIT 50000000u
+
 /* Facts every fed combination has, asserted to spare the solver a
  * counting argument it finds hard (the pigeonhole: eight threads that
  * each write one ticket cannot feed a chain of nine): per pair, `any`,
@@ -1815,7 +1829,8 @@ static void fed_combination(const sc_sym_feed *f, zctx *c, Z3_ast ***out) {
 }
 
 sc_status sci_sym_fed_pairs(const sc_sym_feed *f, bool *known, double seconds,
-                           sc_error **err) {
+                           bool *gave_up, sc_error **err) {
+  *gave_up = false;
   sc_sym_session *ss = sci_sym_open();
   z3_failed = z3_memout = false;
   sc_sym_problem q = {.t = f->t, .timeout = seconds, .limit = f->limit};
@@ -1825,6 +1840,8 @@ sc_status sci_sym_fed_pairs(const sc_sym_feed *f, bool *known, double seconds,
   }
   zctx c;
   problem_open(ss, ss->s, &q, &c);
+  set_solver_uint(&c, "rlimit", FED_RLIMIT);
+  c.rlimited = true;
   Z3_ast **wr;
   fed_combination(f, &c, &wr);
   Z3_ast *goal = sci_alloc(sizeof(Z3_ast) * ((size_t)f->npairs * (size_t)f->nthreads + 1));
@@ -1850,6 +1867,7 @@ sc_status sci_sym_fed_pairs(const sc_sym_feed *f, bool *known, double seconds,
     if (!found)
       break;
   }
+  *gave_up = c.gave_up;
   st = problem_close(ss, &q, &c, st, err);
   sci_sym_close(ss);
   return st;

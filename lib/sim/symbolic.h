@@ -99,7 +99,8 @@ typedef struct sc_sym_problem {
  * that some combination of one trace per thread writes in which every
  * trace's needs are written by other threads' traces (the odometer's fed
  * combinations); within `seconds` (0: no limit; limit: the -timeout for
- * messages). */
+ * messages).  *gave_up when a question passed the solver's resource limit:
+ * the pairs found so far are set, and the caller walks the round. */
 typedef struct sc_sym_feed {
   const sc_test *t;
   double limit;
@@ -109,7 +110,7 @@ typedef struct sc_sym_feed {
   int ***writes, ***needs;
 } sc_sym_feed;
 sc_status sci_sym_fed_pairs(const sc_sym_feed *f, bool *known, double seconds,
-                           sc_error **err);
+                           bool *gave_up, sc_error **err);
 
 /* Whether this build has the symbolic engine; *why says why not. */
 bool sci_sym_available(const char **why);

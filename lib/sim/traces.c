@@ -534,9 +534,10 @@ static int *bit_list(const uint64_t *set, int words) {
 
 /* The walk of a round put to the solver (sci_sym_fed_pairs): the pairs
  * some fed combination writes, added to the value sets in the order of
- * the pairs (*grew when one was new). */
+ * the pairs (*grew when one was new); *walk when the solver gave up a
+ * question (its resource limit) and the round is walked after all. */
 static sc_status solve_round(sim_feed_odometer *o, const sim_clock *clock, bool *grew,
-                             sc_error **err) {
+                             bool *walk, sc_error **err) {
   int *ntraces = sci_alloc_atomic(sizeof(int) * (size_t)(o->n + 1));
   sc_sym_feed f = {.t = o->t, .limit = clock->timeout, .nthreads = o->n,
                    .npairs = o->npairs, .ntraces = ntraces,
@@ -561,7 +562,7 @@ static sc_status solve_round(sim_feed_odometer *o, const sim_clock *clock, bool 
   double left = 0;
   if (clock->timeout > 0 && (left = clock->timeout - (sc_seconds() - clock->start)) <= 0)
     return sci_sim_clock_timeout(clock, err);
-  sc_status st = sci_sym_fed_pairs(&f, known, left, err);
+  sc_status st = sci_sym_fed_pairs(&f, known, left, walk, err);
   for (int b = 0; !st && b < o->npairs; b++)
     if (known[b] && !holds_bit(o->known, b)) {
       sci_values_add(o->vs, o->pairs[b].loc, o->pairs[b].value);
@@ -696,10 +697,10 @@ sc_status sci_sim_find_traces(const sc_test *t, const sc_sem_limits *lim,
     long fed = 0;
     sim_feed_odometer *odo = sci_sim_feed_odometer(t, all, clock);
     sci_sim_feed_odometer_values(odo, vs);
-    bool solved = round_to_solver(t, lim, all);
-    if (solved && (st = solve_round(odo, clock, &grew, err)))
+    bool solved = round_to_solver(t, lim, all), walk = !solved;
+    if (solved && (st = solve_round(odo, clock, &grew, &walk, err)))
       return st;
-    for (bool more = !solved && sci_sim_first_fed_choice(odo, pick); more;
+    for (bool more = walk && sci_sim_first_fed_choice(odo, pick); more;
          more = sci_sim_next_fed_choice(odo, pick)) {
       st = sci_sim_clock_step(clock, 0, NULL, err);
       if (st)
