@@ -225,28 +225,21 @@ int sci_sim_data_only_sources(const sc_execution *x, const int *events, int neve
 #define TABLE_MOST_VALUES 256
 #define TABLE_MOST_ROWS 4096
 
-/* The values a location may hold, growing. */
-typedef struct loc_values {
-  int64_t *v;
-  int n, cap;
-} loc_values;
-
-static int value_index(const loc_values *d, int64_t v) {
-  for (int i = 0; i < d->n; i++)
-    if (d->v[i] == v)
+/* v's index among loc's values in vs, -1 when it has none. */
+static int value_index(const sc_value_sets *vs, int loc, int64_t v) {
+  for (int i = 0; i < vs->n[loc]; i++)
+    if (vs->vals[loc][i] == v)
       return i;
   return -1;
 }
 
-/* Add v to d; false when d is full. */
-static bool add_value(loc_values *d, int64_t v, bool *grew) {
-  if (value_index(d, v) >= 0)
+/* Add v to loc's values (*grew when new); false when they are full. */
+static bool add_value(sc_value_sets *vs, int loc, int64_t v, bool *grew) {
+  if (sci_values_hold(vs, loc, v))
     return true;
-  if (d->n == TABLE_MOST_VALUES)
+  if (vs->n[loc] == TABLE_MOST_VALUES)
     return false;
-  sci_grow(&d->v, &d->cap, d->n + 1, sizeof(int64_t));
-  d->v[d->n++] = v;
-  *grew = true;
+  *grew |= sci_values_add(vs, loc, v);
   return true;
 }
 
@@ -255,7 +248,7 @@ typedef struct tabling {
   const sc_execution *x;
   const sim_trace_group *const *groups;
   int unroll;
-  loc_values *dom; /* per location */
+  sc_value_sets *dom; /* per location, its values (sem.h's sets) */
   int *size;       /* per location: its values at the round's start, the
                       tuples' radixes (values are only added after them) */
   int64_t *given;
@@ -282,7 +275,7 @@ static sc_status replay_write(tabling *tb, int w, int j, int tuple, int64_t *val
         if (x->events[r].kind == SC_EV_READ && x->events[r].value_unknown &&
             sc_rel_has(x->data, r, w))
           radix *= tb->size[x->events[r].loc];
-      v = tb->dom[e->loc].v[(tuple / radix) % tb->size[e->loc]];
+      v = tb->dom->vals[e->loc][(tuple / radix) % tb->size[e->loc]];
     }
     tb->given[ng++] = v;
   }
@@ -333,7 +326,7 @@ static sc_status table_round(tabling *tb, bool *grew, bool *fits) {
   const sc_execution *x = tb->x;
   int *inputs = sci_alloc_atomic(sizeof(int) * (size_t)(x->nevents + 1));
   for (int l = 0; l < x->test->nlocs; l++)
-    tb->size[l] = tb->dom[l].n;
+    tb->size[l] = tb->dom->n[l];
   for (int w = x->ninit; w < x->nevents && *fits; w++) {
     if (x->events[w].kind != SC_EV_WRITE || !x->events[w].value_unknown)
       continue;
@@ -346,7 +339,7 @@ static sc_status table_round(tabling *tb, bool *grew, bool *fits) {
         sc_status st = replay_write(tb, w, j, k, &v);
         if (st)
           return st;
-        if (!(*fits = add_value(&tb->dom[x->events[w].loc], v, grew)))
+        if (!(*fits = add_value(tb->dom, x->events[w].loc, v, grew)))
           return SC_OK;
       }
   }
@@ -360,9 +353,8 @@ static void fill_tables(tabling *tb, sim_value_tables *o) {
   for (int e = x->ninit; e < n; e++) {
     if (!x->events[e].value_unknown)
       continue;
-    const loc_values *d = &tb->dom[x->events[e].loc];
-    o->dom[e] = d->v;
-    o->ndom[e] = d->n;
+    o->dom[e] = tb->dom->vals[x->events[e].loc];
+    o->ndom[e] = tb->dom->n[x->events[e].loc];
   }
 }
 
@@ -372,16 +364,10 @@ bool sci_sim_data_only_tables(const sc_execution *x, const sim_trace_group *cons
   int n = x->nevents, writes = 0;
   tabling tb = {.x = x, .groups = groups, .unroll = unroll, .err = err,
                 .given = sci_alloc_atomic(sizeof(int64_t) * (SC_TRACE_MAX + 1)),
-                .dom = sci_alloc(sizeof(loc_values) * (size_t)(t->nlocs + 1)),
+                .dom = sci_values_initial(t), /* each location's initial value */
                 .size = sci_alloc_atomic(sizeof(int) * (size_t)(t->nlocs + 1))};
-  memset(tb.dom, 0, sizeof(loc_values) * (size_t)(t->nlocs + 1));
   for (int e = x->ninit; e < n; e++)
-    if (x->events[e].value_unknown) {
-      bool grew;
-      add_value(&tb.dom[x->events[e].loc], sci_test_value_of(t, t->locs[x->events[e].loc].init),
-                &grew);
-      writes += x->events[e].kind == SC_EV_WRITE;
-    }
+    writes += x->events[e].value_unknown && x->events[e].kind == SC_EV_WRITE;
   bool grew = true, fits = true;
   for (int round = 0; round < writes && grew && fits; round++) {
     grew = false;
@@ -404,7 +390,7 @@ bool sci_sim_data_only_tables(const sc_execution *x, const sim_trace_group *cons
   memset(o->ntuples, 0, sizeof(int) * (size_t)(n + 1));
   fill_tables(&tb, o);
   for (int l = 0; l < t->nlocs; l++)
-    tb.size[l] = tb.dom[l].n;
+    tb.size[l] = tb.dom->n[l];
   for (int w = x->ninit; w < n; w++) {
     if (x->events[w].kind != SC_EV_WRITE || !x->events[w].value_unknown)
       continue;
@@ -422,7 +408,7 @@ bool sci_sim_data_only_tables(const sc_execution *x, const sim_trace_group *cons
         int64_t v;
         if (replay_write(&tb, w, j, k, &v))
           return false;
-        o->out[w][j * ntuples + k] = value_index(&tb.dom[x->events[w].loc], v);
+        o->out[w][j * ntuples + k] = value_index(tb.dom, x->events[w].loc, v);
       }
   }
   return true;
