@@ -943,17 +943,22 @@ static void selection(const sc_sym_problem *p, zctx *c, const encoding *e, selec
     }
 }
 
+/* A fresh Int that is values[k] where when[k] holds, k < n. */
+static Z3_ast int_when(zctx *c, const char *prefix, Z3_ast const *when,
+                       const int64_t *values, int n) {
+  Z3_ast v = checked(c, Z3_mk_fresh_const(c->z, prefix, c->int_sort));
+  for (int k = 0; k < n; k++)
+    Z3_solver_assert(c->z, c->s,
+                     checked(c, Z3_mk_implies(c->z, when[k], Z3_mk_eq(c->z, v, numeral(c, values[k])))));
+  return v;
+}
+
 /* Event e's value as an Int (made once). */
 static Z3_ast value_term(zctx *c, const select_terms *sv, int e) {
   if (sv->ndom[e] == 1)
     return numeral(c, sv->dom[e][0]);
-  if (!sv->value[e]) {
-    Z3_ast v = sv->value[e] = checked(c, Z3_mk_fresh_const(c->z, "value", c->int_sort));
-    for (int k = 0; k < sv->ndom[e]; k++)
-      Z3_solver_assert(c->z, c->s,
-                       checked(c, Z3_mk_implies(c->z, sv->has[e][k],
-                                                Z3_mk_eq(c->z, v, numeral(c, sv->dom[e][k])))));
-  }
+  if (!sv->value[e])
+    sv->value[e] = int_when(c, "value", sv->has[e], sv->dom[e], sv->ndom[e]);
   return sv->value[e];
 }
 
@@ -964,14 +969,10 @@ static Z3_ast register_term(const sc_sym_problem *p, zctx *c, const select_terms
   if (p->values_after)
     return NULL;
   const sim_trace_group *g = p->select[th];
-  if (g->n == 1)
-    return numeral(c, g->traces[0]->final_regs[reg]);
-  Z3_ast v = checked(c, Z3_mk_fresh_const(c->z, "register", c->int_sort));
+  int64_t *vs = sci_alloc_atomic(sizeof(int64_t) * (size_t)(g->n + 1));
   for (int j = 0; j < g->n; j++)
-    Z3_solver_assert(c->z, c->s,
-                     checked(c, Z3_mk_implies(c->z, sv->chosen[th][j],
-                                              Z3_mk_eq(c->z, v, numeral(c, g->traces[j]->final_regs[reg])))));
-  return v;
+    vs[j] = g->traces[j]->final_regs[reg];
+  return g->n == 1 ? numeral(c, vs[0]) : int_when(c, "register", sv->chosen[th], vs, g->n);
 }
 
 /* Location l's final value: that of the write it ends with (the
