@@ -484,9 +484,9 @@ static sc_result *search_under(const sc_test *t, const sc_model *m, const sc_sim
   return r;
 }
 
-static sc_result *search_with(const sc_test *t, const sc_model *m, int unroll,
-                              sc_engine engine, bool liveness, bool verdicts_only,
-                              bool exact_states) {
+/* The options of such a search. */
+static sc_sim_options options_with(int unroll, sc_engine engine, bool liveness,
+                                   bool verdicts_only, bool exact_states) {
   sc_sim_options o;
   memset(&o, 0, sizeof o);
   o.unroll = unroll;
@@ -494,6 +494,13 @@ static sc_result *search_with(const sc_test *t, const sc_model *m, int unroll,
   o.liveness = liveness;
   o.verdicts_only = verdicts_only;
   o.exact_states = exact_states;
+  return o;
+}
+
+static sc_result *search_with(const sc_test *t, const sc_model *m, int unroll,
+                              sc_engine engine, bool liveness, bool verdicts_only,
+                              bool exact_states) {
+  sc_sim_options o = options_with(unroll, engine, liveness, verdicts_only, exact_states);
   return search_under(t, m, &o);
 }
 
@@ -595,13 +602,8 @@ END_TEST
  * defect that made it miss one would show. */
 static sc_result *layout_search(const sc_test *t, const sc_model *m, int unroll,
                                 bool liveness, bool collapse) {
-  sc_sim_options o;
-  memset(&o, 0, sizeof o);
-  o.unroll = unroll;
-  o.engine = SC_ENGINE_SMT;
+  sc_sim_options o = options_with(unroll, SC_ENGINE_SMT, liveness, collapse, collapse);
   o.speedcheck = SC_SPEEDCHECK_VERDICTS;
-  o.liveness = liveness;
-  o.verdicts_only = o.exact_states = collapse;
   o.layout_search = 1;
   return search_under(t, m, &o);
 }
